@@ -1,0 +1,81 @@
+/* field: arithmetic in the four prime fields of g16 and in Fq2.
+ *
+ * Contract
+ * - Fields: bn254_fq, bn254_fr, bls12_381_fq, bls12_381_fr (prime fields)
+ *   and bn254_fq2, bls12_381_fq2 (Fq[u]/(u^2 + 1), the same non-residue
+ *   for both curves).  Each is a struct of little-endian 64-bit limbs,
+ *   `v[N]`, so a field element and its little-endian byte image coincide
+ *   on the (little-endian) hosts we support.
+ * - Every element held in one of these types is in Montgomery form
+ *   (x·R mod p, R = 2^(64·N)) and fully reduced (< p), unless a function
+ *   name says "plain" (to_plain / from_plain) or "bytes" / "dec".
+ * - For each field F the functions are named F_op (bn254_fr_mul, ...):
+ *   zero, one, copy, is_zero, eq, add, sub, neg, dbl, mul, sqr, inv (0 -> 0),
+ *   pow, sqrt (returns 0 when there is none), from_u64, from_plain,
+ *   to_plain, from_bytes / to_bytes (canonical little-endian, plain value),
+ *   from_dec / to_dec (decimal text of the plain value), is_canonical.
+ * - Nothing here allocates or fails except the parsers, which return 0 on
+ *   bad input and never read past the given length.
+ * - Timing: add/sub/mul/sqr run in time independent of the values except
+ *   the final conditional subtraction; inv and sqrt use fixed exponents,
+ *   so they run in time independent of their input.
+ *
+ * Why templates through #include: the hot loops (MSM, NTT) need fixed limb
+ * counts the compiler can unroll, so each field is stamped out from one
+ * source with its constants rather than dispatched at run time.
+ */
+#ifndef G16_FIELD_H
+#define G16_FIELD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "field/field_params.h"
+
+#define G16_CAT_(a, b) a##b
+#define G16_CAT(a, b) G16_CAT_(a, b)
+
+typedef unsigned __int128 g16_u128;
+
+#define FIELD bn254_fq
+#define FIELD_N BN254_FQ_LIMBS
+#define FIELD_P BN254_FQ_P
+#define FIELD_R2 BN254_FQ_R2
+#define FIELD_ONE BN254_FQ_ONE
+#define FIELD_INV BN254_FQ_INV
+#include "field/field_template.h"
+
+#define FIELD bn254_fr
+#define FIELD_N BN254_FR_LIMBS
+#define FIELD_P BN254_FR_P
+#define FIELD_R2 BN254_FR_R2
+#define FIELD_ONE BN254_FR_ONE
+#define FIELD_INV BN254_FR_INV
+#include "field/field_template.h"
+
+#define FIELD bls12_381_fq
+#define FIELD_N BLS12_381_FQ_LIMBS
+#define FIELD_P BLS12_381_FQ_P
+#define FIELD_R2 BLS12_381_FQ_R2
+#define FIELD_ONE BLS12_381_FQ_ONE
+#define FIELD_INV BLS12_381_FQ_INV
+#include "field/field_template.h"
+
+#define FIELD bls12_381_fr
+#define FIELD_N BLS12_381_FR_LIMBS
+#define FIELD_P BLS12_381_FR_P
+#define FIELD_R2 BLS12_381_FR_R2
+#define FIELD_ONE BLS12_381_FR_ONE
+#define FIELD_INV BLS12_381_FR_INV
+#include "field/field_template.h"
+
+#define FQ2 bn254_fq2
+#define FQ2_BASE bn254_fq
+#include "field/fq2_template.h"
+
+#define FQ2 bls12_381_fq2
+#define FQ2_BASE bls12_381_fq
+#include "field/fq2_template.h"
+
+#endif
