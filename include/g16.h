@@ -1,0 +1,97 @@
+/* g16: Groth16 proving for circom/snarkjs circuits, as a C library.
+ *
+ * Contract
+ * - A key (g16_key) is opened once from a snarkjs .zkey (mapped, not
+ *   copied) and can prove any number of witnesses, from several threads at
+ *   once: a key is read-only after g16_key_open.
+ * - Proving is split into stages so a pipeline (g16d) can run them on
+ *   different workers and hold memory only as long as a stage needs it:
+ *       g16_job_new      parse and check a .wtns against the key (cheap)
+ *       g16_job_synthesize   a, b, c from the key's coefficients, the six
+ *                        NTTs, h (the big per-proof buffers live here)
+ *       g16_job_msm      the five MSMs (A, B1, B2, C, H); frees h
+ *       g16_job_finish   draws r, s (getrandom), assembles the proof and
+ *                        renders proof.json / public.json text
+ *   g16_prove runs all four.  Stages must be called in this order.
+ * - Every call that can fail returns 0 on success, non-zero on failure with
+ *   a one-line message in err ("<file>: <problem>"); nothing is written to
+ *   disk by the library except through g16_write_file (temp file + rename).
+ * - Outputs are the JSON texts snarkjs writes: proof.json with "pi_a",
+ *   "pi_b", "pi_c", "protocol": "groth16", "curve": "bn128" | "bls12381";
+ *   public.json: the public signals as decimal strings.
+ */
+#ifndef G16_H
+#define G16_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct g16_key g16_key;
+typedef struct g16_job g16_job;
+
+enum g16_device { G16_DEVICE_AUTO = 0, G16_DEVICE_CPU = 1, G16_DEVICE_GPU = 2 };
+
+typedef struct {
+    int threads;        /* CPU threads; <= 0: all online CPUs */
+    int device;         /* enum g16_device */
+    int gpu_index;      /* which GPU when device is GPU */
+    int g2_on_cpu;      /* GPU path: run the B2 MSM on the CPU concurrently */
+    int verbose;        /* print the time split to stderr */
+} g16_options;
+
+/* Seconds spent in each part of a proof (filled as stages run). */
+typedef struct {
+    double read, abc, ntt, msm_a, msm_b1, msm_b2, msm_c, msm_h, finish, total;
+} g16_timings;
+
+void g16_options_default(g16_options *opt);
+
+int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen);
+/* The buffer must outlive the key; it is not copied. */
+int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name,
+                        g16_key **out, char *err, size_t errlen);
+void g16_key_free(g16_key *key);
+
+const char *g16_key_curve(const g16_key *key);   /* "bn128" or "bls12381" */
+uint32_t g16_key_n_vars(const g16_key *key);
+uint32_t g16_key_n_public(const g16_key *key);
+uint32_t g16_key_domain_size(const g16_key *key);
+/* Bytes a proof needs beyond the key while it runs (the budget's unit),
+ * and the part of it that is freed after the MSM stage starts. */
+size_t g16_key_job_bytes(const g16_key *key);
+size_t g16_key_job_abc_bytes(const g16_key *key);
+
+/* The witness buffer is copied only as far as needed; it may be freed
+ * after g16_job_new returns. */
+int g16_job_new(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
+                const g16_options *opt, g16_job **out, char *err, size_t errlen);
+int g16_job_synthesize(g16_job *job, char *err, size_t errlen);
+int g16_job_msm(g16_job *job, char *err, size_t errlen);
+/* On success *proof_json and *public_json are malloc'd texts (caller frees). */
+int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err, size_t errlen);
+const g16_timings *g16_job_timings(const g16_job *job);
+void g16_job_free(g16_job *job);
+
+/* All stages in one call. */
+int g16_prove(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
+              const g16_options *opt, char **proof_json, char **public_json,
+              g16_timings *timings, char *err, size_t errlen);
+
+/* Checks a proof against a verification key (snarkjs JSON texts).
+ * Returns 1 valid, 0 invalid, -1 malformed input (message in err). */
+int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
+                    char *err, size_t errlen);
+
+/* Writes data to path atomically (temporary file in the same directory,
+ * then rename), so a reader never sees half a file. */
+int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
