@@ -1,0 +1,71 @@
+# g16: thin wrapper around CMake.  `make` builds everything into build/bin/.
+#   make          configure (Release) and build into build/
+#   make deps     install Debian packages and tools/node_modules when missing
+#   make test     deps + build + ctest (all labels but fuzz and gpu)
+#   make asan     deps + ASan/UBSan build in build-asan + the same tests
+#   make fuzz     deps + clang libFuzzer build in build-fuzz + ctest -L fuzz
+#   make demo     deps + build + prove the bundled examples, verify with snarkjs
+#   make clean    remove the build directories
+
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD    ?= build
+ASAN_DIR ?= build-asan
+FUZZ_DIR ?= build-fuzz
+# Per-test time limit for the fuzz label (each target also bounds itself).
+FUZZ_TIMEOUT ?= 600
+CTEST_FLAGS ?= --output-on-failure --no-tests=error
+
+# CMake enables the CUDA backend when nvcc is found.
+ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
+export PATH := /usr/local/cuda/bin:$(PATH)
+endif
+
+.PHONY: all build configure deps test asan fuzz demo clean
+
+all: build
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+deps:
+	@scripts/install-deps.sh
+
+test: deps
+	$(MAKE) build
+	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -LE 'fuzz|gpu'
+
+# -O1 -g keeps assertions on and stacks readable; sanitizers come from
+# G16_SANITIZE in CMakeLists.txt.
+$(ASAN_DIR)/CMakeCache.txt:
+	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO='-O1 -g' \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DG16_SANITIZE=ON
+
+asan: deps $(ASAN_DIR)/CMakeCache.txt
+	cmake --build $(ASAN_DIR) -j$(JOBS)
+	cd $(ASAN_DIR) && \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest $(CTEST_FLAGS) -j$(JOBS) -LE 'fuzz|gpu'
+
+$(FUZZ_DIR)/CMakeCache.txt:
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DG16_FUZZ=ON \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO='-O1 -g' \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g'
+
+fuzz: deps $(FUZZ_DIR)/CMakeCache.txt
+	cmake --build $(FUZZ_DIR) -j$(JOBS)
+	cd $(FUZZ_DIR) && ctest $(CTEST_FLAGS) --timeout $(FUZZ_TIMEOUT) -L fuzz
+
+demo: deps
+	$(MAKE) build
+	scripts/demo.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_DIR) $(FUZZ_DIR)
