@@ -119,6 +119,13 @@ out_isdir)
   mkdir "$T/out/adir"
   expect_clean_failure "PROOF.json is a folder" "$T/out/adir" prove "$ZKEY" "$WTNS" "$T/out/adir" "$PUBLIC"
   expect_clean_failure "PUBLIC.json is a folder" "$T/out/adir" prove "$ZKEY" "$WTNS" "$PROOF" "$T/out/adir" ;;
+keep_existing)
+  # earlier outputs at PROOF.json and PUBLIC.json stay as they were
+  echo '{"old": "proof"}' >"$PROOF"; echo '["old"]' >"$PUBLIC"
+  head -c 30 "$WTNS" >"$T/in/short.wtns"
+  expect_clean_failure "bad witness with earlier outputs present" "$T/in/short.wtns" prove "$ZKEY" "$T/in/short.wtns" "$PROOF" "$PUBLIC"
+  [ "$(cat "$PROOF")" = '{"old": "proof"}' ] && [ "$(cat "$PUBLIC")" = '["old"]' ] ||
+    fail "a failed run changed the earlier PROOF.json / PUBLIC.json" ;;
 *)
   fail "unknown case $case_name" ;;
 esac

@@ -211,15 +211,21 @@ prove() {
   [ -s "$public" ] || { show_run; fail "g16 prove exited 0 but wrote no $public"; }
 }
 
-# dir_listing DIR: everything under DIR, for "nothing left behind" checks.
-dir_listing() { (cd "$1" && find . -mindepth 1 | LC_ALL=C sort); }
+# dir_listing DIR: everything under DIR (names, and a checksum of each regular
+# file), for "nothing left behind, nothing changed" checks.
+dir_listing() {
+  (cd "$1" && find . -mindepth 1 | LC_ALL=C sort | while IFS= read -r f; do
+    if [ -f "$f" ] && [ ! -L "$f" ]; then printf '%s %s\n' "$f" "$(cksum <"$f" | tr ' ' :)"
+    else printf '%s\n' "$f"; fi
+  done)
+}
 
 # expect_clean_failure WHAT OFFENDING_PATH ARGS...
 #   Runs `g16 ARGS...` and checks the contract for bad input: exit status
 #   1..125 (an error, not a crash or a signal), exactly one line on stderr,
 #   naming OFFENDING_PATH, and no file left in $T/out (where the tests put
 #   PROOF.json and PUBLIC.json) nor in the working folder $T/cwd.
-#   $T/out may hold files made before the run; they must be unchanged.
+#   $T/out may hold files made before the run; they must be left unchanged.
 expect_clean_failure() {
   local what=$1 offending=$2
   shift 2
@@ -243,12 +249,12 @@ expect_clean_failure() {
   if [ "$(dir_listing "$T/out")" != "$before_out" ]; then
     show_run
     echo "--- left in $T/out:" >&2; dir_listing "$T/out" >&2
-    fail "$what: g16 left files behind in the output folder"
+    fail "$what: g16 left files behind in (or changed files of) the output folder"
   fi
   if [ "$(dir_listing "$T/cwd")" != "$before_cwd" ]; then
     show_run
     echo "--- left in the working folder:" >&2; dir_listing "$T/cwd" >&2
-    fail "$what: g16 left files behind in its working folder"
+    fail "$what: g16 left files behind in (or changed files of) its working folder"
   fi
   note "$what: $(cat "$T/stderr")"
 }
