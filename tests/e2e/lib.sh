@@ -149,7 +149,7 @@ u64_at() { od -An -v -t u8 -j "$2" -N 8 "$1" | tr -d ' \n'; }
 put_bytes() {
   local esc
   esc=$(printf '%s' "$3" | sed 's/../\\x&/g')
-  printf "$esc" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+  printf '%b' "$esc" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
 # le_hex VALUE BYTES: VALUE as BYTES little-endian bytes, in hex.
