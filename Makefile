@@ -36,7 +36,7 @@ build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j$(JOBS)
 
 deps:
-	@scripts/install-deps.sh
+	@bash scripts/install-deps.sh
 
 test: deps
 	$(MAKE) build
@@ -69,7 +69,7 @@ fuzz: deps $(FUZZ_DIR)/CMakeCache.txt
 
 demo: deps
 	$(MAKE) build
-	scripts/demo.sh $(BUILD)
+	bash scripts/demo.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_DIR) $(FUZZ_DIR)
