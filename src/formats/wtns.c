@@ -1,0 +1,116 @@
+/* circom witness reader and writer (snarkjs wtns_utils.js is the
+ * reference). */
+#include <string.h>
+#include "formats_internal.h"
+
+#define WTNS_MAX_VERSION 2
+
+static int parse_wtns_header(wtns *w, const char *name, char *err,
+                             size_t errlen)
+{
+    const uint8_t *b;
+    uint64_t size;
+    if (binfile_section_body(&w->file, 1, "header", name, &b, &size, err,
+                             errlen))
+        return -1;
+    if (size < 4)
+        return formats_fail(err, errlen, name,
+                            "section 1 (header) is too short");
+    w->n8 = formats_u32le(b);
+    if (!formats_n8_ok(w->n8))
+        return formats_fail(err, errlen, name,
+                            "unsupported field element size %u bytes", w->n8);
+    if (formats_expect_size(name, 1, "header", size, 1, 8ull + w->n8, err,
+                            errlen))
+        return -1;
+    w->prime = b + 4;
+    w->n_witness = formats_u32le(b + 4 + w->n8);
+    w->curve = formats_curve_of_prime(w->prime, w->n8);
+    return 0;
+}
+
+/* Every value must be reduced: the prover feeds them to Montgomery
+ * multiplications that assume inputs below the modulus. */
+static int check_values(const wtns *w, const char *name, char *err,
+                        size_t errlen)
+{
+    for (uint32_t i = 0; i < w->n_witness; i++)
+        if (!formats_lt(w->values + (size_t)i * w->n8, w->prime, w->n8))
+            return formats_fail(err, errlen, name,
+                                "witness value %u is not reduced modulo the prime",
+                                i);
+    return 0;
+}
+
+int wtns_parse(const uint8_t *buf, size_t len, const char *name, wtns *out,
+               char *err, size_t errlen)
+{
+    uint64_t size;
+    memset(out, 0, sizeof *out);
+    if (binfile_parse(buf, len, name, "wtns", WTNS_MAX_VERSION, &out->file,
+                      err, errlen) ||
+        parse_wtns_header(out, name, err, errlen) ||
+        binfile_section_body(&out->file, 2, "values", name, &out->values,
+                             &size, err, errlen) ||
+        formats_expect_size(name, 2, "values", size, out->n_witness, out->n8,
+                            err, errlen) ||
+        check_values(out, name, err, errlen))
+        return -1;
+    out->version = out->file.version;
+    return 0;
+}
+
+int wtns_open(const char *path, wtns *out, char *err, size_t errlen)
+{
+    formats_mapping m;
+    memset(out, 0, sizeof *out);
+    if (formats_map_file(path, &m, err, errlen))
+        return -1;
+    if (wtns_parse(m.addr, m.len, path, out, err, errlen)) {
+        formats_unmap_file(&m);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    out->map = m;
+    return 0;
+}
+
+void wtns_close(wtns *w)
+{
+    formats_unmap_file(&w->map);
+    memset(w, 0, sizeof *w);
+}
+
+/* "wtns" v2, 2 sections; section 1 = n8, prime, n; section 2 = values. */
+int wtns_write(const char *path, uint32_t n8, const uint8_t *prime,
+               uint32_t n, const uint8_t *values, char *err, size_t errlen)
+{
+    if (!formats_n8_ok(n8))
+        return formats_fail(err, errlen, path,
+                            "unsupported field element size %u bytes", n8);
+    uint8_t head[12 + 12 + 4 + 64 + 4 + 12];
+    size_t h = 0;
+    memcpy(head, "wtns", 4);
+    formats_put_u32(head + 4, 2);
+    formats_put_u32(head + 8, 2);
+    h = 12;
+    formats_put_u32(head + h, 1);
+    formats_put_u64(head + h + 4, 8ull + n8);
+    formats_put_u32(head + h + 12, n8);
+    memcpy(head + h + 16, prime, n8);
+    formats_put_u32(head + h + 16 + n8, n);
+    h += 20 + n8;
+    formats_put_u32(head + h, 2);
+    formats_put_u64(head + h + 4, (uint64_t)n * n8);
+    h += 12;
+    atomic_file f;
+    if (atomic_file_open(&f, path, err, errlen))
+        return -1;
+    if (atomic_file_write(&f, head, h, err, errlen) ||
+        atomic_file_write(&f, values, (size_t)n * n8, err, errlen) ||
+        atomic_file_commit(&f, err, errlen)) {
+        atomic_file_abort(&f);
+        return -1;
+    }
+    return 0;
+}
