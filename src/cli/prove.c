@@ -1,0 +1,122 @@
+/* g16 prove [--threads N] [--device cpu|gpu|auto] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
+ *
+ * The argument order is rapidsnark's `prover`, so g16 drops in where that
+ * is used.  Both outputs are created as temporary files before any work is
+ * done (an unwritable path fails in milliseconds, not after the proof) and
+ * renamed into place only when both are complete. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/prove.h"
+#include "formats/formats.h"
+#include "g16.h"
+
+static const char prove_usage[] =
+    "usage: g16 prove [options] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
+    "\n"
+    "Proves with a snarkjs Groth16 proving key (KEY.zkey, BN254 or BLS12-381)\n"
+    "and a circom witness (WITNESS.wtns), and writes the proof and the public\n"
+    "signals exactly as `snarkjs groth16 prove` does (same argument order as\n"
+    "rapidsnark's prover).  The curve is taken from the key.  The blinding\n"
+    "values r and s come from getrandom(), so two proofs of one witness differ.\n"
+    "\n"
+    "options:\n"
+    "  --threads N     CPU threads (default: all online CPUs)\n"
+    "  --device D      cpu, gpu or auto (default auto: the GPU when one is\n"
+    "                  present and g16 was built with CUDA, else the CPU)\n"
+    "  --verbose       print the time of each step (a/b/c, NTTs, each MSM)\n"
+    "  -h, --help      show this help\n"
+    "\n"
+    "Exit status: 0 on success, 1 on any error (one line on stderr naming\n"
+    "the file and the problem; no output file is left behind).\n";
+
+static int parse_device(const char *s, int *device)
+{
+    if (!strcmp(s, "cpu")) *device = G16_DEVICE_CPU;
+    else if (!strcmp(s, "gpu")) *device = G16_DEVICE_GPU;
+    else if (!strcmp(s, "auto")) *device = G16_DEVICE_AUTO;
+    else return -1;
+    return 0;
+}
+
+/* Parses options into opt; positional arguments are left in pos[0..3]. */
+static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos)
+{
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(prove_usage, stdout); exit(0); }
+        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) { opt->verbose = 1; continue; }
+        if (!strcmp(a, "--threads") || !strcmp(a, "--device")) {
+            if (i + 1 >= argc) { fprintf(stderr, "g16 prove: %s needs a value\n", a); return -1; }
+            const char *v = argv[++i];
+            char *end;
+            if (!strcmp(a, "--device")) {
+                if (parse_device(v, &opt->device) == 0) continue;
+                fprintf(stderr, "g16 prove: --device must be cpu, gpu or auto, not '%s'\n", v);
+                return -1;
+            }
+            long t = strtol(v, &end, 10);
+            if (*v && !*end && t > 0 && t <= 4096) { opt->threads = (int)t; continue; }
+            fprintf(stderr, "g16 prove: --threads must be a positive integer, not '%s'\n", v);
+            return -1;
+        }
+        if (a[0] == '-' && a[1]) { fprintf(stderr, "g16 prove: unknown option %s (see g16 prove --help)\n", a); return -1; }
+        if (npos == 4) { fprintf(stderr, "g16 prove: too many arguments (see g16 prove --help)\n"); return -1; }
+        pos[npos++] = argv[i];
+    }
+    if (npos != 4) {
+        fprintf(stderr, "g16 prove: expected KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json (see g16 prove --help)\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int prove_with_files(const g16_options *opt, char **pos, atomic_file *out, char *err, size_t errlen)
+{
+    g16_key *key = NULL;
+    formats_mapping wmap = {0};
+    char *proof = NULL, *pub = NULL;
+    int rc = -1;
+    if (g16_key_open(pos[0], &key, err, errlen)) goto done;
+    if (formats_map_file(pos[1], &wmap, err, errlen)) goto done;
+    if (g16_prove(key, wmap.addr, wmap.len, pos[1], opt, &proof, &pub, NULL, err, errlen)) goto done;
+    if (atomic_file_write(&out[0], proof, strlen(proof), err, errlen) ||
+        atomic_file_write(&out[1], pub, strlen(pub), err, errlen))
+        goto done;
+    if (atomic_file_commit(&out[0], err, errlen)) goto done;
+    if (atomic_file_commit(&out[1], err, errlen)) {
+        unlink(pos[2]);           /* never leave a proof without its public signals */
+        goto done;
+    }
+    rc = 0;
+done:
+    free(proof);
+    free(pub);
+    formats_unmap_file(&wmap);
+    g16_key_free(key);
+    return rc;
+}
+
+int cli_prove(int argc, char **argv)
+{
+    g16_options opt;
+    char *pos[4], err[512] = "";
+    atomic_file out[2];
+    g16_options_default(&opt);
+    if (parse_prove_args(argc, argv, &opt, pos)) return 1;
+    memset(out, 0, sizeof out);
+    out[0].fd = out[1].fd = -1;
+    if (atomic_file_open(&out[0], pos[2], err, sizeof err) ||
+        atomic_file_open(&out[1], pos[3], err, sizeof err) ||
+        prove_with_files(&opt, pos, out, err, sizeof err)) {
+        atomic_file_abort(&out[0]);
+        atomic_file_abort(&out[1]);
+        fprintf(stderr, "g16 prove: %s\n", err);
+        return 1;
+    }
+    return 0;
+}

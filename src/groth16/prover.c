@@ -1,0 +1,327 @@
+/* The prover behind include/g16.h: keys, jobs and their stages.  Curve
+ * arithmetic lives behind groth16_curve tables (curves.c); this file only
+ * moves buffers between the stages and owns their lifetimes. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "groth16/groth16.h"
+
+struct g16_key {
+    zkey z;
+    const groth16_curve *curve;
+    int grouped;
+    char name[256];
+};
+
+enum job_stage { STAGE_NEW, STAGE_SYNTHESIZED, STAGE_MSM_DONE, STAGE_FINISHED };
+
+struct g16_job {
+    const g16_key *key;
+    g16_options opt;
+    enum job_stage stage;
+    uint8_t *witness;                 /* n_vars plain scalars */
+    uint8_t *h;                       /* domain_size plain scalars */
+    uint8_t msm[GROTH16_MSMS][4 * 48]; /* affine results, big enough for G2 on BLS12-381 */
+    g16_timings t;
+    char name[256];
+};
+
+static void set_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || !errlen) return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+double groth16_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void g16_options_default(g16_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->device = G16_DEVICE_AUTO;
+}
+
+static int key_finish_open(g16_key *key, char *err, size_t errlen)
+{
+    key->curve = groth16_curve_for(key->z.curve);
+    if (!key->curve || key->z.n8r != key->curve->fr_bytes) {
+        set_error(err, errlen, "%s: unsupported curve", key->name);
+        return -1;
+    }
+    key->grouped = groth16_coefs_grouped(&key->z);
+    return 0;
+}
+
+int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
+{
+    g16_key *key = calloc(1, sizeof *key);
+    *out = NULL;
+    if (!key) { set_error(err, errlen, "%s: out of memory", zkey_path); return -1; }
+    snprintf(key->name, sizeof key->name, "%s", zkey_path);
+    if (zkey_open(zkey_path, &key->z, err, errlen) || key_finish_open(key, err, errlen)) {
+        g16_key_free(key);
+        return -1;
+    }
+    *out = key;
+    return 0;
+}
+
+int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out,
+                        char *err, size_t errlen)
+{
+    g16_key *key = calloc(1, sizeof *key);
+    *out = NULL;
+    if (!name) name = "key";
+    if (!key) { set_error(err, errlen, "%s: out of memory", name); return -1; }
+    snprintf(key->name, sizeof key->name, "%s", name);
+    if (zkey_parse(buf, len, name, &key->z, err, errlen) || key_finish_open(key, err, errlen)) {
+        g16_key_free(key);
+        return -1;
+    }
+    *out = key;
+    return 0;
+}
+
+void g16_key_free(g16_key *key)
+{
+    if (!key) return;
+    zkey_close(&key->z);
+    free(key);
+}
+
+const char *g16_key_curve(const g16_key *key) { return key->curve->name; }
+uint32_t g16_key_n_vars(const g16_key *key) { return key->z.n_vars; }
+uint32_t g16_key_n_public(const g16_key *key) { return key->z.n_public; }
+uint32_t g16_key_domain_size(const g16_key *key) { return key->z.domain_size; }
+
+size_t g16_key_job_abc_bytes(const g16_key *key)
+{
+    return 2 * (size_t)key->z.domain_size * key->curve->fr_bytes;
+}
+
+/* witness + h + the a/b/c scratch + the MSM's working set (bucket arrays
+ * and per-point digits, bounded by one word per point and window). */
+size_t g16_key_job_bytes(const g16_key *key)
+{
+    size_t fr = key->curve->fr_bytes, n = key->z.domain_size, v = key->z.n_vars;
+    size_t larger = n > v ? n : v;
+    return v * fr + n * fr + g16_key_job_abc_bytes(key) + larger * 16 + (1u << 20);
+}
+
+static int check_witness(const g16_key *key, const wtns *w, const char *name, char *err,
+                         size_t errlen)
+{
+    const zkey *z = &key->z;
+    if (w->n8 != z->n8r || memcmp(w->prime, z->r, z->n8r) != 0) {
+        set_error(err, errlen, "%s: witness is for %s but %s is a %s key", name,
+                  formats_curve_name(w->curve), key->name, key->curve->name);
+        return -1;
+    }
+    if (w->n_witness != z->n_vars) {
+        set_error(err, errlen, "%s: witness has %u values but %s expects %u", name,
+                  w->n_witness, key->name, z->n_vars);
+        return -1;
+    }
+    static const uint8_t one[8] = {1};
+    if (memcmp(w->values, one, sizeof one) != 0 || (w->n8 > 8 && w->values[8] != 0)) {
+        set_error(err, errlen, "%s: witness[0] is not 1 (not a circom witness?)", name);
+        return -1;
+    }
+    return 0;
+}
+
+int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *name,
+                const g16_options *opt, g16_job **out, char *err, size_t errlen)
+{
+    wtns w;
+    double t0 = groth16_now();
+    *out = NULL;
+    if (!name) name = "witness";
+    if (wtns_parse(buf, len, name, &w, err, errlen) || check_witness(key, &w, name, err, errlen))
+        return -1;
+    g16_job *job = calloc(1, sizeof *job);
+    size_t bytes = (size_t)w.n_witness * w.n8;
+    if (!job || !(job->witness = malloc(bytes ? bytes : 1))) {
+        free(job);
+        set_error(err, errlen, "%s: out of memory", name);
+        return -1;
+    }
+    memcpy(job->witness, w.values, bytes);
+    job->key = key;
+    if (opt) job->opt = *opt; else g16_options_default(&job->opt);
+    snprintf(job->name, sizeof job->name, "%s", name);
+    job->t.read = groth16_now() - t0;
+    *out = job;
+    return 0;
+}
+
+static int require_stage(g16_job *job, enum job_stage want, char *err, size_t errlen)
+{
+    if (job->stage == want) return 0;
+    set_error(err, errlen, "%s: proving stages called out of order", job->name);
+    return -1;
+}
+
+int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
+{
+    const g16_key *key = job->key;
+    size_t fr = key->curve->fr_bytes, n = key->z.domain_size;
+    if (require_stage(job, STAGE_NEW, err, errlen)) return -1;
+    job->h = malloc(n * fr);
+    uint8_t *scratch = malloc(2 * n * fr);
+    if (!job->h || !scratch) {
+        free(scratch);
+        set_error(err, errlen, "%s: out of memory for %zu-element vectors", job->name, n);
+        return -1;
+    }
+    int rc = key->curve->synthesize(&key->z, key->grouped, job->witness, job->h, scratch,
+                                    job->opt.threads, &job->t);
+    free(scratch);
+    if (rc) {
+        set_error(err, errlen, "%s: out of memory in the NTTs", job->name);
+        return -1;
+    }
+    job->stage = STAGE_SYNTHESIZED;
+    return 0;
+}
+
+int g16_job_msm(g16_job *job, char *err, size_t errlen)
+{
+    const g16_key *key = job->key;
+    const zkey *z = &key->z;
+    const groth16_curve *c = key->curve;
+    int threads = job->opt.threads;
+    size_t fr = c->fr_bytes, n_private = z->n_vars - z->n_public - 1;
+    if (require_stage(job, STAGE_SYNTHESIZED, err, errlen)) return -1;
+    double t0 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_H], z->h_points, job->h, z->domain_size, threads);
+    free(job->h);                     /* the largest per-proof buffer: gone first */
+    job->h = NULL;
+    double t1 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_A], z->a_points, job->witness, z->n_vars, threads);
+    double t2 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_B1], z->b1_points, job->witness, z->n_vars, threads);
+    double t3 = groth16_now();
+    c->g2_msm(job->msm[GROTH16_MSM_B2], z->b2_points, job->witness, z->n_vars, threads);
+    double t4 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_C], z->c_points, job->witness + (z->n_public + 1) * fr,
+              n_private, threads);
+    double t5 = groth16_now();
+    job->t.msm_h += t1 - t0;
+    job->t.msm_a += t2 - t1;
+    job->t.msm_b1 += t3 - t2;
+    job->t.msm_b2 += t4 - t3;
+    job->t.msm_c += t5 - t4;
+    job->stage = STAGE_MSM_DONE;
+    return 0;
+}
+
+/* A uniform non-zero scalar below r from getrandom(): rejection sampling
+ * on the bit length of r, so there is no modular bias. */
+static int random_scalar(uint8_t *out, const uint8_t *modulus, size_t len)
+{
+    size_t top = len;
+    while (top > 0 && modulus[top - 1] == 0) top--;
+    uint8_t mask = 0xff;
+    while (top && (mask >> 1) >= modulus[top - 1]) mask >>= 1;
+    for (int tries = 0; tries < 1000; tries++) {
+        size_t got = 0;
+        while (got < len) {
+            ssize_t k = getrandom(out + got, len - got, 0);
+            if (k < 0) {
+                if (errno == EINTR) continue;
+                return -1;
+            }
+            got += (size_t)k;
+        }
+        out[top - 1] &= mask;
+        memset(out + top, 0, len - top);
+        int nonzero = 0;
+        for (size_t i = 0; i < len; i++) nonzero |= out[i];
+        if (nonzero && formats_lt(out, modulus, (uint32_t)len)) return 0;
+    }
+    return -1;
+}
+
+int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err, size_t errlen)
+{
+    const g16_key *key = job->key;
+    const groth16_curve *c = key->curve;
+    uint8_t r[64], s[64];
+    *proof_json = *public_json = NULL;
+    if (require_stage(job, STAGE_MSM_DONE, err, errlen)) return -1;
+    double t0 = groth16_now();
+    if (random_scalar(r, c->fr_modulus, c->fr_bytes) || random_scalar(s, c->fr_modulus, c->fr_bytes)) {
+        set_error(err, errlen, "%s: getrandom failed: %s", job->name, strerror(errno));
+        return -1;
+    }
+    uint8_t *msm[GROTH16_MSMS];
+    for (int i = 0; i < GROTH16_MSMS; i++) msm[i] = job->msm[i];
+    *proof_json = c->assemble(&key->z, msm, r, s);
+    *public_json = groth16_public_json(c, job->witness, key->z.n_public);
+    memset(r, 0, sizeof r);           /* r and s would let anyone strip the blinding */
+    memset(s, 0, sizeof s);
+    if (!*proof_json || !*public_json) {
+        free(*proof_json);
+        free(*public_json);
+        *proof_json = *public_json = NULL;
+        set_error(err, errlen, "%s: out of memory", job->name);
+        return -1;
+    }
+    job->t.finish += groth16_now() - t0;
+    job->stage = STAGE_FINISHED;
+    return 0;
+}
+
+const g16_timings *g16_job_timings(const g16_job *job) { return &job->t; }
+
+void g16_job_free(g16_job *job)
+{
+    if (!job) return;
+    free(job->witness);
+    free(job->h);
+    free(job);
+}
+
+static void print_timings(const g16_timings *t)
+{
+    fprintf(stderr,
+            "g16: read %.3f s, a/b/c %.3f s, NTTs %.3f s, MSM A %.3f s, B1 %.3f s, B2 %.3f s, "
+            "C %.3f s, H %.3f s, finish %.3f s, total %.3f s\n",
+            t->read, t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h,
+            t->finish, t->total);
+}
+
+int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
+              const g16_options *opt, char **proof_json, char **public_json,
+              g16_timings *timings, char *err, size_t errlen)
+{
+    g16_job *job;
+    double t0 = groth16_now();
+    *proof_json = *public_json = NULL;
+    if (g16_job_new(key, wtns_buf, len, name, opt, &job, err, errlen)) return -1;
+    int rc = g16_job_synthesize(job, err, errlen) || g16_job_msm(job, err, errlen) ||
+             g16_job_finish(job, proof_json, public_json, err, errlen);
+    job->t.total = groth16_now() - t0;
+    if (timings) *timings = job->t;
+    if (job->opt.verbose && !rc) print_timings(&job->t);
+    g16_job_free(job);
+    return rc ? -1 : 0;
+}
+
+int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    return atomic_write_file(path, data, len, err, errlen);
+}
