@@ -49,6 +49,11 @@ int r1cs_write(const char *path, const r1cs_desc *d, char *err,
     if (!formats_n8_ok(d->n8))
         return formats_fail(err, errlen, path,
                             "unsupported field element size %u bytes", d->n8);
+    uint64_t io = 1ull + d->n_pub_out + d->n_pub_in + d->n_prv_in;
+    if (io > d->n_wires)
+        return formats_fail(err, errlen, path,
+                            "1 + outputs + inputs (%llu) exceeds nWires (%u)",
+                            (unsigned long long)io, d->n_wires);
     if (r1cs_check_constraints(d->constraints, d->size, d->n8, d->prime,
                                d->n_wires, d->n_constraints, path, err,
                                errlen))

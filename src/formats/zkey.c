@@ -206,7 +206,11 @@ static int parse_coefs(zkey *z, const char *name, char *err, size_t errlen)
     z->n_coefs = formats_u32le(b);
     z->coefs = b + 4;
     if (!formats_mul_u64(z->n_coefs, ZKEY_COEF_SIZE(z->n8r), &body) ||
-        !formats_add_u64(body, 4, &want) || size != want)
+        !formats_add_u64(body, 4, &want))
+        return formats_fail(err, errlen, name,
+                            "section 4 (coefficients): %u entries overflow",
+                            z->n_coefs);
+    if (size != want)
         return formats_fail(err, errlen, name,
                             "section 4 (coefficients) has %llu bytes, expected %llu (4 + %u*%u)",
                             (unsigned long long)size, (unsigned long long)want,

@@ -98,6 +98,10 @@ static void r1cs_write_rejects(void)
     CHECK_ERR(r1cs_write(out, &d, err, sizeof err), err, out,
               "wire 3 is not below nWires (3)");
     CHECK(access(out, F_OK) != 0, "no output left behind");
+    d = desc_of(&r);
+    d.n_prv_in = 3;
+    CHECK_ERR(r1cs_write(out, &d, err, sizeof err), err, out,
+              "1 + outputs + inputs (5) exceeds nWires (4)");
     r1cs_close(&r);
 }
 
