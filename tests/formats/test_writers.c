@@ -94,6 +94,7 @@ static void r1cs_write_rejects(void)
     }
     r1cs_desc d = desc_of(&r);
     d.n_wires = 3; /* the constraint uses wire 3 */
+    d.n_prv_in = 1;
     const char *out = test_tmp("bad.r1cs");
     CHECK_ERR(r1cs_write(out, &d, err, sizeof err), err, out,
               "wire 3 is not below nWires (3)");
