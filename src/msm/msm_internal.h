@@ -1,0 +1,77 @@
+/* Curve-independent pieces of the MSM: the plan (window size and how the
+ * work is cut into tiles) and the signed-digit recoding of scalars.
+ * Shared by every stamped-out group in msm.c. */
+#ifndef G16_MSM_INTERNAL_H
+#define G16_MSM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* How one Pippenger run is cut up.  Window w covers scalar bits
+ * [w·c, w·c + c); the Pippenger scalars are split into `parts` contiguous
+ * point ranges, and every (window, part) pair is one tile with its own
+ * buckets, so threads can share both windows and points. */
+struct msm_plan {
+    int c;      /* window bits; 2^(c-1) buckets per tile */
+    int nwin;   /* windows: c·nwin >= bits + 1 (room for the last carry) */
+    int parts;  /* point ranges per window */
+};
+
+/* Picks c and parts minimising a cost model of the slowest thread:
+ * m scalars of at most `bits` bits, `threads` threads, `bucket_bytes` per
+ * bucket (caps c so a thread's buckets stay within a memory budget). */
+struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_bytes);
+
+/* Scalar as 6 limbs: 4 from the input, then room for the recoding offset
+ * (which can carry past bit 256) and a zero limb so that a window read
+ * may always touch the next limb. */
+typedef struct { uint64_t v[6]; } msm_wide;
+
+static inline void msm_load_scalar(uint64_t k[4], const uint8_t *scalars, size_t i)
+{
+    memcpy(k, scalars + 32 * i, 32); /* little-endian host: bytes = limbs */
+}
+
+/* 0 for scalar 0, 1 for scalar 1, 2 otherwise. */
+static inline int msm_scalar_class(const uint64_t k[4])
+{
+    if (k[1] | k[2] | k[3]) return 2;
+    return k[0] < 2 ? (int)k[0] : 2;
+}
+
+/* Signed digits without a carry chain: with H = sum_w (2^(c-1) - 1)·2^(wc),
+ * the plain c-bit digits K_w of K = k + H give k = sum_w (K_w - (2^(c-1)-1))
+ * ·2^(wc), digits in [-(2^(c-1) - 1), 2^(c-1)].  Any window can then be read
+ * on its own, so tiles never need the digits of other windows. */
+static inline void msm_recode_offset(msm_wide *h, int c, int nwin)
+{
+    memset(h, 0, sizeof *h);
+    uint64_t d = ((uint64_t)1 << (c - 1)) - 1;
+    for (int w = 0; w < nwin; w++) {
+        int s = w * c;
+        h->v[s / 64] |= d << (s % 64);
+        if (s % 64 + c > 64) h->v[s / 64 + 1] |= d >> (64 - s % 64);
+    }
+}
+
+static inline void msm_add_offset(msm_wide *out, const uint64_t k[4], const msm_wide *h)
+{
+    unsigned __int128 t = 0;
+    for (int i = 0; i < 5; i++) {
+        t += (unsigned __int128)(i < 4 ? k[i] : 0) + h->v[i];
+        out->v[i] = (uint64_t)t;
+        t >>= 64;
+    }
+    out->v[5] = 0;
+}
+
+static inline int msm_digit(const msm_wide *K, int window, int c)
+{
+    int s = window * c, sh = s % 64;
+    uint64_t v = K->v[s / 64] >> sh;
+    if (sh + c > 64) v |= K->v[s / 64 + 1] << (64 - sh);
+    return (int)(v & (((uint64_t)1 << c) - 1)) - ((1 << (c - 1)) - 1);
+}
+
+#endif

@@ -1,0 +1,246 @@
+/* Pippenger MSM for one group, stamped out by msm.c (no include guard on
+ * purpose).  Expects MSM_G (group prefix) and MSM_FE (coordinate field).
+ *
+ * Steps, each spread over all threads with parallel_for:
+ * 1. scan: classify scalars.  0 is skipped, 1 is added straight into a
+ *    per-thread sum (real witnesses are mostly bits, and a bucket pass would
+ *    cost nwin additions per such point instead of one), and the rest are
+ *    listed by index for Pippenger.  Also records the largest bit length.
+ * 2. tiles: every (window, point range) pair fills its own 2^(c-1) buckets
+ *    with signed digits (a negative digit adds -P, so half the buckets do)
+ *    and reduces them by running sums to one point.  Splitting points as
+ *    well as windows keeps every core busy whatever nwin is.
+ * 3. combine: Horner over windows (c doublings each), adding the parts of a
+ *    window in a fixed order, then the 1-scalar sum; the result is made
+ *    affine so that it is the same bits whatever the thread count. */
+
+#define G_(name) G16_CAT(MSM_G, _##name)
+#define FE_(name) G16_CAT(MSM_FE, _##name)
+#define M_(name) G16_CAT(MSM_G, _msm_##name)
+#define AFF G16_CAT(MSM_G, _affine)
+#define XYZZ G16_CAT(MSM_G, _xyzz)
+
+#include "msm/msm_xyzz.h"
+
+struct M_(scan_out) {
+    size_t begin, count;     /* this chunk's Pippenger indices: idx[begin..+count) */
+    uint64_t bits_or[4];     /* OR of those scalars: its length is the max length */
+    XYZZ ones;               /* sum of the points whose scalar is 1 */
+    int used;
+};
+
+struct M_(ctx) {
+    const uint8_t *points, *scalars;
+    uint32_t *idx;           /* Pippenger scalars' positions, ascending */
+    size_t m;                /* how many */
+    struct M_(scan_out) *scan;
+    struct msm_plan plan;
+    msm_wide offset;         /* H of msm_recode_offset */
+    XYZZ *buckets;           /* per worker, 2^(c-1) each */
+    XYZZ *partial;           /* per tile: sum over its buckets of digit·bucket */
+};
+
+static inline void M_(load_point)(AFF *p, const uint8_t *points, size_t i)
+{
+    memcpy(p, points + sizeof(AFF) * i, sizeof *p);
+}
+
+static void M_(scan)(void *vctx, size_t begin, size_t end, int worker)
+{
+    struct M_(ctx) *ctx = vctx;
+    struct M_(scan_out) *out = &ctx->scan[worker];
+    uint64_t k[4];
+    AFF pt;
+    memset(out, 0, sizeof *out);
+    out->begin = begin;
+    out->used = 1;
+    for (size_t i = begin; i < end; i++) {
+        msm_load_scalar(k, ctx->scalars, i);
+        int cls = msm_scalar_class(k);
+        if (cls == 0) continue;
+        if (cls == 1) {
+            M_(load_point)(&pt, ctx->points, i);
+            if (!G_(affine_is_infinity)(&pt)) M_(xyzz_add_affine)(&out->ones, &pt);
+            continue;
+        }
+        ctx->idx[begin + out->count++] = (uint32_t)i;
+        for (int j = 0; j < 4; j++) out->bits_or[j] |= k[j];
+    }
+}
+
+/* Adds the points of idx[lo, hi) into buckets by their digit in window w. */
+static void M_(fill_buckets)(const struct M_(ctx) *ctx, XYZZ *b, int w, size_t lo, size_t hi)
+{
+    uint64_t k[4];
+    msm_wide K;
+    AFF pt;
+    for (size_t i = lo; i < hi; i++) {
+        size_t at = ctx->idx[i];
+        msm_load_scalar(k, ctx->scalars, at);
+        msm_add_offset(&K, k, &ctx->offset);
+        int d = msm_digit(&K, w, ctx->plan.c);
+        if (d == 0) continue;
+        M_(load_point)(&pt, ctx->points, at);
+        if (G_(affine_is_infinity)(&pt)) continue;
+        if (d < 0) FE_(neg)(&pt.y, &pt.y);
+        M_(xyzz_add_affine)(&b[(d < 0 ? -d : d) - 1], &pt);
+    }
+}
+
+/* sum_j (j+1)·b[j] by running sums from the top bucket down. */
+static void M_(reduce_buckets)(XYZZ *res, const XYZZ *b, size_t nb)
+{
+    XYZZ run, sum;
+    M_(xyzz_set_inf)(&run);
+    M_(xyzz_set_inf)(&sum);
+    for (size_t j = nb; j-- > 0;) {
+        M_(xyzz_add)(&run, &b[j]);
+        M_(xyzz_add)(&sum, &run);
+    }
+    *res = sum;
+}
+
+static void M_(tiles)(void *vctx, size_t begin, size_t end, int worker)
+{
+    struct M_(ctx) *ctx = vctx;
+    size_t nb = (size_t)1 << (ctx->plan.c - 1), parts = (size_t)ctx->plan.parts;
+    XYZZ *b = ctx->buckets + (size_t)worker * nb;
+    for (size_t t = begin; t < end; t++) {
+        size_t p = t % parts;
+        memset(b, 0, nb * sizeof *b);
+        M_(fill_buckets)(ctx, b, (int)(t / parts), ctx->m * p / parts, ctx->m * (p + 1) / parts);
+        M_(reduce_buckets)(&ctx->partial[t], b, nb);
+    }
+}
+
+/* Horner over the windows: acc = sum_w 2^(wc)·(window w's parts). */
+static void M_(combine)(XYZZ *acc, const struct M_(ctx) *ctx)
+{
+    M_(xyzz_set_inf)(acc);
+    for (int w = ctx->plan.nwin - 1; w >= 0; w--) {
+        if (!M_(xyzz_is_inf)(acc))
+            for (int i = 0; i < ctx->plan.c; i++) M_(xyzz_dbl)(acc, acc);
+        for (int p = 0; p < ctx->plan.parts; p++)
+            M_(xyzz_add)(acc, &ctx->partial[(size_t)w * (size_t)ctx->plan.parts + (size_t)p]);
+    }
+}
+
+/* Joins the scan chunks: moves each chunk's indices down so idx is one
+ * ascending list, sums the 1-scalar points and returns the bit length. */
+static int M_(gather_scan)(struct M_(ctx) *ctx, int workers, XYZZ *ones)
+{
+    uint64_t bits_or[4] = {0};
+    ctx->m = 0;
+    M_(xyzz_set_inf)(ones);
+    for (size_t pos = 0;;) {          /* chunks in ascending order of begin */
+        struct M_(scan_out) *next = NULL;
+        for (int w = 0; w < workers; w++)
+            if (ctx->scan[w].used && ctx->scan[w].begin >= pos && (!next || ctx->scan[w].begin < next->begin))
+                next = &ctx->scan[w];
+        if (!next) break;
+        memmove(ctx->idx + ctx->m, ctx->idx + next->begin, next->count * sizeof *ctx->idx);
+        ctx->m += next->count;
+        for (int j = 0; j < 4; j++) bits_or[j] |= next->bits_or[j];
+        M_(xyzz_add)(ones, &next->ones);
+        pos = next->begin + 1;
+    }
+    for (int j = 3; j >= 0; j--)
+        if (bits_or[j]) return 64 * j + 64 - __builtin_clzll(bits_or[j]);
+    return 0;
+}
+
+/* Pippenger over the listed scalars into acc; 0 when out of memory. */
+static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
+{
+    ctx->plan = msm_choose_plan(ctx->m, bits, threads, sizeof(XYZZ));
+    msm_recode_offset(&ctx->offset, ctx->plan.c, ctx->plan.nwin);
+    size_t tiles = (size_t)ctx->plan.nwin * (size_t)ctx->plan.parts;
+    size_t workers = (size_t)parallel_threads_for(threads, tiles);
+    ctx->buckets = malloc(workers * ((size_t)1 << (ctx->plan.c - 1)) * sizeof(XYZZ));
+    ctx->partial = malloc(tiles * sizeof(XYZZ));
+    int ok = ctx->buckets && ctx->partial;
+    if (ok) {
+        parallel_for(tiles, (int)workers, M_(tiles), ctx);
+        M_(combine)(acc, ctx);
+    }
+    free(ctx->buckets);
+    free(ctx->partial);
+    return ok;
+}
+
+/* Whole MSM with n < 2^32 (idx is 32-bit); 0 when out of memory. */
+static int M_(run)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads)
+{
+    struct M_(ctx) ctx = {.points = points, .scalars = scalars};
+    int workers = parallel_threads_for(threads, n);
+    ctx.idx = malloc(n * sizeof *ctx.idx);
+    ctx.scan = calloc((size_t)workers, sizeof *ctx.scan);
+    int ok = ctx.idx && ctx.scan;
+    if (ok) {
+        XYZZ ones, acc;
+        parallel_for(n, workers, M_(scan), &ctx);
+        int bits = M_(gather_scan)(&ctx, workers, &ones);
+        M_(xyzz_set_inf)(&acc);
+        if (ctx.m) ok = M_(pippenger)(&acc, &ctx, bits, threads);
+        M_(xyzz_add)(&acc, &ones);
+        M_(xyzz_to_jacobian)(out, &acc);
+    }
+    free(ctx.idx);
+    free(ctx.scan);
+    return ok;
+}
+
+/* The same point with Z = 1 (or the canonical infinity). */
+static void M_(normalise)(MSM_G *p)
+{
+    AFF a;
+    G_(to_affine)(&a, p);
+    G_(from_affine)(p, &a);
+}
+
+void G_(msm_naive)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n)
+{
+    G_(set_infinity)(out);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[4];
+        AFF a;
+        MSM_G p, t;
+        msm_load_scalar(k, scalars, i);
+        M_(load_point)(&a, points, i);
+        G_(from_affine)(&p, &a);
+        G_(mul)(&t, &p, k, 4);
+        G_(add)(out, out, &t);
+    }
+    M_(normalise)(out);
+}
+
+/* Below this many points thread start-up costs more than it saves. */
+#define MSM_MIN_PER_THREAD 64
+
+void G_(msm)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads)
+{
+    if (threads <= 0) threads = parallel_default_threads();
+    if ((size_t)threads > n / MSM_MIN_PER_THREAD) threads = (int)(n / MSM_MIN_PER_THREAD) + 1;
+    /* Halve when idx cannot index n points or memory is short: each half
+     * needs half the scratch, and a single point needs none. */
+    if (n > ((size_t)1 << 31) || (n > 1 && !M_(run)(out, points, scalars, n, threads))) {
+        MSM_G lo, hi;
+        size_t h = n / 2;
+        G_(msm)(&lo, points, scalars, h, threads);
+        G_(msm)(&hi, points + h * sizeof(AFF), scalars + h * 32, n - h, threads);
+        G_(add)(out, &lo, &hi);
+    } else if (n <= 1) {
+        G_(msm_naive)(out, points, scalars, n);
+        return;
+    }
+    M_(normalise)(out);
+}
+
+#undef MSM_MIN_PER_THREAD
+#undef G_
+#undef FE_
+#undef M_
+#undef AFF
+#undef XYZZ
+#undef MSM_G
+#undef MSM_FE

@@ -1,0 +1,147 @@
+/* MSM against the naive sum of scalar multiplications, for the four groups:
+ * sizes 1..4097, edge scalars (0, 1, r-1, >= r, digit boundaries), repeated
+ * and opposite points, infinity in the input, mostly-bit witnesses, and
+ * thread counts 1, 2, 3 giving the same bits.  Buffers are deliberately
+ * misaligned, as an mmap'd key is.  `test_msm small` trims the sizes (for
+ * the sanitizer build). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msm/msm.h"
+#include "../common/test.h"
+
+enum scalar_kind { S_RANDOM, S_FULL, S_ZERO, S_ONE, S_R_MINUS_1, S_MAX, S_BITS, S_EDGE, S_KINDS };
+enum point_kind { P_RANDOM, P_WITH_INF, P_REPEATED, P_OPPOSITE, P_KINDS };
+
+static const char *scalar_kind_name[] = {"random<2^254", "random<2^256", "zero", "one", "r-1",
+                                         "2^256-1", "mostly-bits", "digit-edges"};
+static const char *point_kind_name[] = {"random", "with-infinity", "repeated", "opposite"};
+
+/* Scalars that sit on window-digit boundaries for every window size. */
+static void edge_scalar(uint64_t k[4])
+{
+    int j = (int)(test_rand64() % 256);
+    memset(k, 0, 32);
+    switch (test_rand64() % 6) {
+    case 0: k[j / 64] = (uint64_t)1 << (j % 64); break;             /* 2^j */
+    case 1: for (int i = 0; i < 4; i++) k[i] = j / 64 > i ? ~0ULL : j / 64 == i ? ((uint64_t)1 << (j % 64)) - 1 : 0; break;
+    case 2: for (int i = 0; i < 4; i++) k[i] = 0x8080808080808080ULL; break;
+    case 3: for (int i = 0; i < 4; i++) k[i] = 0x7f7f7f7f7f7f7f7fULL; break;
+    case 4: for (int i = 0; i < 4; i++) k[i] = 0xaaaaaaaaaaaaaaaaULL; break;
+    default: k[0] = 2 + test_rand64() % 64; break;
+    }
+}
+
+static void make_scalars(uint8_t *buf, size_t n, enum scalar_kind kind, const uint64_t order[4])
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[4] = {0};
+        switch (kind) {
+        case S_RANDOM: for (int j = 0; j < 4; j++) k[j] = test_rand64(); k[3] >>= 2; break;
+        case S_FULL: for (int j = 0; j < 4; j++) k[j] = test_rand64(); break;
+        case S_ZERO: break;
+        case S_ONE: k[0] = 1; break;
+        case S_R_MINUS_1: memcpy(k, order, 32); k[0] -= 1; break;
+        case S_MAX: memset(k, 0xff, 32); break;
+        case S_BITS: {
+            uint64_t r = test_rand64() % 10;
+            if (r < 8) k[0] = r & 1;
+            else for (int j = 0; j < 4; j++) k[j] = test_rand64() >> (r == 8 ? 2 : 0);
+            break;
+        }
+        case S_EDGE: edge_scalar(k); break;
+        default: break;
+        }
+        memcpy(buf + 32 * i, k, 32);
+    }
+}
+
+#define MSM_TESTS(G)                                                           \
+    /* Pseudo-random points by a chain P <- 2P + Q (cheap next to G_mul). */  \
+    static void G##_make_points(uint8_t *buf, size_t n, enum point_kind kind)  \
+    {                                                                          \
+        G *jac = malloc(n * sizeof *jac);                                      \
+        G##_affine *aff = malloc(n * sizeof *aff);                             \
+        __typeof__(jac->z) *scratch = malloc(n * sizeof *scratch);             \
+        G p, q;                                                                \
+        uint64_t a[4] = {test_rand64(), test_rand64(), 0, 0}, b[2] = {test_rand64(), 0}; \
+        G##_generator(&q);                                                     \
+        G##_mul(&p, &q, a, 4);                                                 \
+        G##_mul(&q, &q, b, 2);                                                 \
+        for (size_t i = 0; i < n; i++) {                                       \
+            if (kind == P_REPEATED) jac[i] = p;                                \
+            else if (kind == P_OPPOSITE) G##_neg(&jac[i], &p);                 \
+            else {                                                             \
+                G##_dbl(&p, &p);                                               \
+                G##_add(&p, &p, &q);                                           \
+                jac[i] = p;                                                    \
+            }                                                                  \
+            if (kind == P_OPPOSITE && i % 3 != 1) jac[i] = p;                  \
+            if (kind == P_WITH_INF && i % 5 == 2) G##_set_infinity(&jac[i]);  \
+        }                                                                      \
+        G##_batch_to_affine(aff, jac, n, scratch);                             \
+        memcpy(buf, aff, n * sizeof *aff);                                     \
+        free(jac); free(aff); free(scratch);                                   \
+    }                                                                          \
+                                                                               \
+    static void G##_check(size_t n, enum point_kind pk, enum scalar_kind sk)   \
+    {                                                                          \
+        /* +1 / +3: the API must not assume any alignment */                   \
+        uint8_t *pbuf = malloc(n * sizeof(G##_affine) + 1), *pts = pbuf + 1;   \
+        uint8_t *sbuf = malloc(32 * n + 3), *sc = sbuf + 3;                    \
+        G ref, got, first;                                                     \
+        G##_make_points(pts, n, pk);                                           \
+        make_scalars(sc, n, sk, G##_order);                                    \
+        G##_msm_naive(&ref, pts, sc, n);                                       \
+        for (int t = 1; t <= 3; t++) {                                         \
+            G##_msm(&got, pts, sc, n, t);                                      \
+            int ok = G##_eq(&got, &ref);                                       \
+            if (t == 1) first = got;                                           \
+            else ok &= memcmp(&got, &first, sizeof got) == 0;                  \
+            CHECK(ok);                                                         \
+            if (!ok)                                                           \
+                fprintf(stderr, "  %s n=%zu points=%s scalars=%s threads=%d\n", \
+                        #G, n, point_kind_name[pk], scalar_kind_name[sk], t);  \
+        }                                                                      \
+        free(pbuf); free(sbuf);                                                \
+    }                                                                          \
+                                                                               \
+    static void G##_run(const size_t *sizes, size_t count, size_t all_kinds_below) \
+    {                                                                          \
+        G out;                                                                 \
+        G##_msm(&out, NULL, NULL, 0, 0);                                       \
+        CHECK(G##_is_infinity(&out));                                          \
+        for (size_t i = 0; i < count; i++) {                                   \
+            size_t n = sizes[i];                                               \
+            if (n < all_kinds_below) {                                         \
+                for (int sk = 0; sk < S_KINDS; sk++)                           \
+                    for (int pk = 0; pk < P_KINDS; pk++)                       \
+                        G##_check(n, (enum point_kind)pk, (enum scalar_kind)sk); \
+            } else {                                                           \
+                G##_check(n, P_RANDOM, S_RANDOM);                              \
+                G##_check(n, P_WITH_INF, S_BITS);                              \
+                G##_check(n, P_RANDOM, S_EDGE);                                \
+            }                                                                  \
+        }                                                                      \
+    }
+
+MSM_TESTS(bn254_g1)
+MSM_TESTS(bn254_g2)
+MSM_TESTS(bls12_381_g1)
+MSM_TESTS(bls12_381_g2)
+
+int main(int argc, char **argv)
+{
+    int small = argc > 1 && strcmp(argv[1], "small") == 0;
+    static const size_t g1[] = {1, 2, 3, 5, 17, 100, 1000, 4097};
+    static const size_t g2[] = {1, 2, 3, 5, 17, 100, 600};
+    static const size_t g1_small[] = {1, 2, 3, 5, 17, 300};
+    static const size_t g2_small[] = {1, 2, 3, 17, 100};
+    size_t n1 = small ? 6 : 8, n2 = small ? 5 : 7;
+    const size_t *s1 = small ? g1_small : g1, *s2 = small ? g2_small : g2;
+    bn254_g1_run(s1, n1, 100);
+    bls12_381_g1_run(s1, n1, 100);
+    bn254_g2_run(s2, n2, 20);
+    bls12_381_g2_run(s2, n2, 20);
+    return test_finish("msm");
+}
