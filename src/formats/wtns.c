@@ -81,28 +81,33 @@ void wtns_close(wtns *w)
     memset(w, 0, sizeof *w);
 }
 
-/* "wtns" v2, 2 sections; section 1 = n8, prime, n; section 2 = values. */
+/* Magic, version 2, 2 sections; section 1 = n8, prime, n; then the
+ * table entry of section 2 (whose body, the values, follows). */
+static size_t build_wtns_header(uint8_t *h, uint32_t n8, const uint8_t *prime,
+                                uint32_t n)
+{
+    memcpy(h, "wtns", 4);
+    formats_put_u32(h + 4, 2);
+    formats_put_u32(h + 8, 2);
+    formats_put_u32(h + 12, 1);
+    formats_put_u64(h + 16, 8ull + n8);
+    formats_put_u32(h + 24, n8);
+    memcpy(h + 28, prime, n8);
+    formats_put_u32(h + 28 + n8, n);
+    uint8_t *s2 = h + 32 + n8;
+    formats_put_u32(s2, 2);
+    formats_put_u64(s2 + 4, (uint64_t)n * n8);
+    return 44 + (size_t)n8;
+}
+
 int wtns_write(const char *path, uint32_t n8, const uint8_t *prime,
                uint32_t n, const uint8_t *values, char *err, size_t errlen)
 {
     if (!formats_n8_ok(n8))
         return formats_fail(err, errlen, path,
                             "unsupported field element size %u bytes", n8);
-    uint8_t head[12 + 12 + 4 + 64 + 4 + 12];
-    size_t h = 0;
-    memcpy(head, "wtns", 4);
-    formats_put_u32(head + 4, 2);
-    formats_put_u32(head + 8, 2);
-    h = 12;
-    formats_put_u32(head + h, 1);
-    formats_put_u64(head + h + 4, 8ull + n8);
-    formats_put_u32(head + h + 12, n8);
-    memcpy(head + h + 16, prime, n8);
-    formats_put_u32(head + h + 16 + n8, n);
-    h += 20 + n8;
-    formats_put_u32(head + h, 2);
-    formats_put_u64(head + h + 4, (uint64_t)n * n8);
-    h += 12;
+    uint8_t head[44 + 64];
+    size_t h = build_wtns_header(head, n8, prime, n);
     atomic_file f;
     if (atomic_file_open(&f, path, err, errlen))
         return -1;
