@@ -67,7 +67,7 @@ static int P_(synthesize)(const zkey *key, int grouped, const uint8_t *witness, 
     size_t n = key->domain_size;
     struct P_(vec_ctx) v = {(FR *)(void *)h, (FR *)(void *)scratch, (FR *)(void *)scratch + n};
     double t0 = groth16_now();
-    memset(v.a, 0, 2 * n * sizeof(FR));        /* a and b; c is written whole */
+    memset(v.a, 0, n * sizeof(FR));            /* c is written whole */
     memset(v.b, 0, n * sizeof(FR));
     struct P_(abc_ctx) abc = {key, witness, {v.a, v.b}};
     parallel_for(key->n_coefs, grouped ? threads : 1, P_(abc_worker), &abc);
