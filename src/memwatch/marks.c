@@ -5,6 +5,7 @@
 #include "memwatch/cli.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
@@ -25,9 +26,16 @@ struct mark_src {
   size_t npart;
 };
 
-static void watch(mark_src *m) {
-  m->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (m->ino_fd >= 0 && inotify_add_watch(m->ino_fd, m->path, IN_MODIFY) < 0) {
+/* A log that does not exist yet is watched through its directory, so that
+ * its first lines wake the recorder too. */
+static void watch(mark_src *m, int dir) {
+  char d[4096];
+  snprintf(d, sizeof d, "%s", m->path);
+  char *slash = strrchr(d, '/');
+  if (dir) snprintf(slash ? slash + (slash == d) : d, sizeof d, "%s", slash ? "" : ".");
+  if (m->ino_fd < 0) m->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  uint32_t ev = dir ? IN_CREATE | IN_MOVED_TO : IN_MODIFY;
+  if (m->ino_fd >= 0 && inotify_add_watch(m->ino_fd, dir ? d : m->path, ev) < 0) {
     close(m->ino_fd);
     m->ino_fd = -1;
   }
@@ -52,7 +60,7 @@ static int open_regular(mark_src *m, int create) {
   m->fd = open(m->path, O_RDONLY | O_CLOEXEC | (create ? O_CREAT : 0), 0666);
   if (m->fd < 0) return -1;
   m->off = lseek(m->fd, 0, SEEK_END);
-  watch(m);
+  watch(m, 0);
   return 0;
 }
 
@@ -76,10 +84,12 @@ mark_src *mark_open(const char *path, const char *regex, char *err,
   struct stat st;
   int rc = 0;
   if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) rc = open_fifo(m, err, errlen);
-  else if (open_regular(m, !regex) != 0 && !(regex && errno == ENOENT)) {
-    /* a log that does not exist yet is opened when it appears */
-    mw_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    rc = -1;
+  else if (open_regular(m, !regex) != 0) {
+    if (regex && errno == ENOENT) watch(m, 1); /* opened when it appears */
+    else {
+      mw_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+      rc = -1;
+    }
   }
   if (rc != 0) {
     mark_close(m);

@@ -91,7 +91,8 @@ static int new_phase(rec *r, const char *name) {
     mw_fail("warning: %s; peaks from here on are sampled, not exact", err);
   }
   snprintf(r->phase, sizeof r->phase, "%.63s", name);
-  return 1;
+  /* Every phase gets a row even if the target ends before the next tick. */
+  return sample(r);
 }
 
 static int read_marks(rec *r, mark_src *m) {
@@ -226,8 +227,9 @@ static int find_roots(rec *r, const char *mark_abs, pid_t **roots, int *n) {
   }
   mw_mem self;
   if (mw_read_status(getpid(), &self, NULL) == 0) r->fork_rss_kb = self.hwm;
-  return rec_launch(&r->o, mark_abs[0] ? mark_abs : NULL, &(*roots)[0]) ||
-         (r->child = (*roots)[0], 0);
+  int rc = rec_launch(&r->o, mark_abs[0] ? mark_abs : NULL, &(*roots)[0]);
+  if (rc == 0) r->child = (*roots)[0];
+  return rc;
 }
 
 /* A target we did not launch may predate the recording: its VmHWM must be

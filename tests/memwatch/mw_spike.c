@@ -1,16 +1,19 @@
 /* Test target for exact peaks.  Usage:
- *   mw_spike [--truth FILE] [--slot MS] [--end MS] STEP...
- * STEP is NAME:MiB:HOLD_MS.  Step k runs in its own time slot, starting at
- * k*SLOT+100 ms after the program started: it marks phase NAME (through
- * $MEMWATCH_MARK_FILE, when set and NAME is not empty), gives memwatch
- * 100 ms to act on it, maps and touches MiB, records its true RSS, holds it
- * HOLD_MS and unmaps it.  With samples every SLOT ms from the start, no
- * sample falls inside a spike unless touching takes most of a slot.  The
- * program exits END ms after its start (default: after the last slot).
+ *   mw_spike [--truth FILE] [--slot MS] [--warmup MiB] [--tail MS] STEP...
+ * STEP is NAME:MiB:HOLD_MS.  Time is cut in slots of SLOT ms from the
+ * program's start (memwatch samples at the start of each slot when its
+ * interval is SLOT).  Each step takes the next free slot: 100 ms in, it
+ * marks phase NAME (through $MEMWATCH_MARK_FILE, when set and NAME is not
+ * empty), gives memwatch 100 ms to act on it, maps and populates MiB,
+ * records its true RSS, holds it HOLD_MS and unmaps it.  --warmup first
+ * maps and frees MiB once in a phase "warmup": the first huge-page
+ * allocation of a process can take seconds on a busy VM, later ones
+ * ~0.1 s.  After the last step it lives TAIL ms into a new slot.
  * True peaks go to FILE as "NAME KiB" lines, and "overrun NAME" when a
- * spike did not end 50 ms before its slot did (a busy machine): a sample
+ * spike did not end 100 ms before its slot did (a busy machine): a sample
  * may have seen that one, so the run proves nothing and is repeated. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +57,12 @@ static void mark(const char *name) {
   sleep_until(now() + 0.1);
 }
 
-/* Huge pages make touching 300 MiB take ~0.1 s instead of ~0.5 s on a busy
- * VM; the mapping is aligned so that they can be used. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Huge pages and in-kernel population keep a 300 MiB spike short; the
+ * mapping is aligned so that huge pages fit. */
 static void spike(long mib, long hold_ms, const char *name, FILE *truth,
                   double slot_end) {
   size_t len = (size_t)mib << 20, align = 2u << 20;
@@ -64,24 +71,35 @@ static void spike(long mib, long hold_ms, const char *name, FILE *truth,
   if (raw == MAP_FAILED) exit(5);
   char *p = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
   madvise(p, len, MADV_HUGEPAGE);
-  for (size_t i = 0; i < len; i += 4096) p[i] = 1;
+  if (madvise(p, len, MADV_POPULATE_WRITE) != 0)
+    for (size_t i = 0; i < len; i += 4096) p[i] = 1;
   if (truth) fprintf(truth, "%s %ld\n", *name ? name : "-", rss_kb());
   sleep_until(now() + hold_ms / 1e3);
   munmap(raw, len + align);
-  if (truth && now() > slot_end - 0.05) fprintf(truth, "overrun %s\n", name);
+  if (truth && now() > slot_end - 0.1) fprintf(truth, "overrun %s\n", name);
+}
+
+static double next_slot(double slot) {
+  return t_start + ceil((now() - t_start) / slot) * slot;
 }
 
 int main(int argc, char **argv) {
   FILE *truth = NULL;
-  long slot = 1000, end = -1;
+  double slot = 1.0, tail = 0;
+  long warm = 0;
   int i = 1;
   t_start = now();
   for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] == '-'; i += 2) {
     if (strcmp(argv[i], "--truth") == 0 && !(truth = fopen(argv[i + 1], "w"))) return 6;
-    if (strcmp(argv[i], "--slot") == 0) slot = atol(argv[i + 1]);
-    if (strcmp(argv[i], "--end") == 0) end = atol(argv[i + 1]);
+    if (strcmp(argv[i], "--slot") == 0) slot = atol(argv[i + 1]) / 1e3;
+    if (strcmp(argv[i], "--tail") == 0) tail = atol(argv[i + 1]) / 1e3;
+    if (strcmp(argv[i], "--warmup") == 0) warm = atol(argv[i + 1]);
   }
-  for (int k = 0; i < argc; i++, k++) {
+  if (warm > 0) {
+    mark("warmup");
+    spike(warm, 0, "warmup", NULL, 0);
+  }
+  for (; i < argc; i++) {
     char name[64] = "";
     long mib, hold;
     if (sscanf(argv[i], "%63[^:]:%ld:%ld", name, &mib, &hold) != 3 &&
@@ -89,12 +107,13 @@ int main(int argc, char **argv) {
       fprintf(stderr, "mw_spike: bad step '%s'\n", argv[i]);
       return 2;
     }
-    sleep_until(t_start + (k * slot + 100) / 1e3);
+    double start = next_slot(slot);
+    sleep_until(start + 0.1);
     mark(name);
-    if (mib > 0) spike(mib, hold, name, truth, t_start + (k + 1) * slot / 1e3);
+    if (mib > 0) spike(mib, hold, name, truth, start + slot);
     if (truth) fflush(truth);
   }
-  if (end >= 0) sleep_until(t_start + end / 1e3);
+  sleep_until(next_slot(slot) + tail);
   if (truth) fclose(truth);
   return 0;
 }
