@@ -86,6 +86,8 @@ static void print_r1cs(const r1cs *r)
     printf("public in:    %u\n", r->n_pub_in);
     printf("private in:   %u\n", r->n_prv_in);
     printf("labels:       %llu\n", (unsigned long long)r->n_labels);
+    if (r->uses_custom_gates)
+        printf("custom gates: yes (PLONK only)\n");
 }
 
 /* Parses by type and prints the type-specific lines; err on failure. */

@@ -229,6 +229,8 @@ typedef struct {
     const uint8_t *constraints; /* start of section 2 */
     uint64_t size;              /* its size in bytes */
     const uint8_t *wire_labels; /* section 3: n_wires u64, or NULL */
+    int uses_custom_gates;      /* sections 4 and 5 present (PLONK-only
+                                   circuits; not validated here) */
     binfile file;
     formats_mapping map;
 } r1cs;

@@ -138,6 +138,8 @@ int r1cs_parse(const uint8_t *buf, size_t len, const char *name, r1cs *out,
         parse_wire_labels(out, name, err, errlen))
         return -1;
     out->version = out->file.version;
+    out->uses_custom_gates =
+        binfile_find(&out->file, 4) && binfile_find(&out->file, 5);
     return 0;
 }
 

@@ -136,6 +136,7 @@ static void check_r1cs(const fixture *f)
     CHECK(r.n_pub_out + r.n_pub_in == f->n_public, "%s public", path);
     CHECK(r.n_labels == f->labels, "%s labels", path);
     CHECK(r.wire_labels != NULL, "%s has section 3", path);
+    CHECK(!r.uses_custom_gates, "%s: no custom gates", path);
     check_r1cs_walk(&r, path);
     r1cs_close(&r);
 }
