@@ -1,0 +1,55 @@
+/* synth: synthetic circuits shaped like real ones, and the r1cs/witness
+ * checker.
+ *
+ * Contract
+ * - synth_generate writes a circom .r1cs and a satisfying .wtns for
+ *   n_constraints constraints over the curve's scalar field.  Wire 0 is the
+ *   constant 1, wires 1..n_public are public inputs, and each constraint
+ *   defines exactly one new wire, so nWires = 1 + n_public + n_constraints.
+ *   The rows mix boolean constraints b*(b-1) = 0, AND / XOR of bits, bit
+ *   packing (linear rows), and full-width multiplications of linear
+ *   combinations with random coefficients: few nonzeros per row, and a
+ *   witness that is mostly 0 and 1.
+ * - Output is a function of (curve, n_constraints, n_public, seed) only:
+ *   the same parameters give byte-identical files.
+ * - Memory: the witness (32 bytes per wire) is held; the constraints are
+ *   streamed to disk.  Both files are written atomically: on failure
+ *   neither path is left behind (nor a temporary file).
+ * - check_files verifies (A·w)(B·w) = C·w for every constraint, with the
+ *   given number of threads (<= 0: all CPUs).  It returns -1 with a
+ *   one-line "<file>: <problem>" in err when a file is unreadable,
+ *   malformed, or does not belong with the other (curve, wire count);
+ *   otherwise 0 with the verdict in *res.
+ */
+#ifndef G16_SYNTH_H
+#define G16_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/formats.h"
+
+#define SYNTH_MAX_CONSTRAINTS (1u << 28)
+#define SYNTH_MAX_PUBLIC (1u << 20)
+
+typedef struct {
+    formats_curve curve;
+    uint32_t n_constraints;
+    uint32_t n_public;
+    uint64_t seed;
+} synth_params;
+
+int synth_generate(const synth_params *p, const char *r1cs_path,
+                   const char *wtns_path, char *err, size_t errlen);
+
+typedef struct {
+    uint32_t n_constraints;
+    int satisfied;            /* 1 when every constraint holds */
+    uint32_t first_failure;   /* smallest failing index when not */
+    int bad_one;              /* witness[0] is not 1 */
+} check_result;
+
+int check_files(const char *r1cs_path, const char *wtns_path, int threads,
+                check_result *res, char *err, size_t errlen);
+
+#endif
