@@ -1,0 +1,44 @@
+/* verify: Groth16 verification of snarkjs JSON files, and the verification
+ * key of a .zkey as `snarkjs zkey export verificationkey` writes it.
+ *
+ * Contract
+ * - g16_verify_json (include/g16.h) and verify_json_named below return
+ *   1 when the proof is valid, 0 when it is invalid, -1 when an input is
+ *   malformed; err always gets one line "<name>: <what>" for 0 and -1,
+ *   where <name> is the file the problem is in and <what> names the field
+ *   ("proof.json: pi_a[1] is not a decimal number below the field modulus").
+ *   g16_verify_json names the inputs "verification key", "public signals"
+ *   and "proof"; the CLI passes the paths.
+ * - Malformed (-1): unparsable JSON, missing or mistyped fields, an unknown
+ *   curve or protocol, curve names that disagree between the proof and the
+ *   key, a public-signal count other than nPublic, coordinates that are not
+ *   decimal field elements, verification-key points off their curve.
+ * - Invalid (0): a public signal >= r, a proof point off its curve or
+ *   outside the order-r subgroup, or a failed pairing equation
+ *   e(-pi_a, pi_b) e(alpha1, beta2) e(vk_x, gamma2) e(pi_c, delta2) = 1,
+ *   vk_x = IC[0] + sum_i public[i] IC[i+1].  snarkjs also answers
+ *   "false" for all three.
+ * - Points may be given as [x, y] or [x, y, z] (Jacobian, z = 0 is
+ *   infinity), as ffjavascript reads them.
+ * - vk_export_json: text (malloc'd, caller frees) of the verification key
+ *   of an opened zkey: protocol, curve, nPublic, vk_alpha_1, vk_beta_2,
+ *   vk_gamma_2, vk_delta_2, vk_alphabeta_12 = e(alpha1, beta2), IC, in that
+ *   order, one-space indentation like snarkjs.  Returns 0, or non-zero with
+ *   "<name>: <what>" in err (a key point that is not reduced or not on its
+ *   curve).
+ */
+#ifndef G16_VERIFY_H
+#define G16_VERIFY_H
+
+#include <stddef.h>
+
+#include "formats/formats.h"
+#include "g16.h"
+
+int verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
+                      const char *vk_name, const char *public_name, const char *proof_name,
+                      char *err, size_t errlen);
+
+int vk_export_json(const zkey *z, const char *name, char **out, char *err, size_t errlen);
+
+#endif

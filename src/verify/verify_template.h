@@ -1,0 +1,131 @@
+/* Groth16 verification on one curve, stamped out by verify.c (no include
+ * guard on purpose).  Expects V (curve prefix: bn254, bls12_381) and the
+ * helpers of verify.c (vctx, vfail, vinvalid, is_decimal, json_str). */
+
+#define V_(name) G16_CAT(V, _##name)
+#define FQ_(name) G16_CAT(V, _fq_##name)
+#define FQ2_(name) G16_CAT(V, _fq2_##name)
+#define FR_(name) G16_CAT(V, _fr_##name)
+#define G1_(name) G16_CAT(V, _g1_##name)
+#define G2_(name) G16_CAT(V, _g2_##name)
+#define G1A G16_CAT(V, _g1_affine)
+#define G2A G16_CAT(V, _g2_affine)
+
+static int V_(parse_fq)(G16_CAT(V, _fq) *r, json_t *s, const vctx *c, const char *field)
+{
+    const char *t = json_string_value(s);
+    if (t && FQ_(from_dec)(r, t, strlen(t))) return 0;
+    return vfail(c, "%s is not a decimal string below the field modulus", field);
+}
+
+static int V_(parse_fq2)(G16_CAT(V, _fq2) *r, json_t *a, const vctx *c, const char *field)
+{
+    char sub[96];
+    if (!json_is_array(a) || json_array_size(a) != 2)
+        return vfail(c, "%s is not a pair [c0, c1]", field);
+    snprintf(sub, sizeof sub, "%.80s[0]", field);
+    if (V_(parse_fq)(&r->c0, json_array_get(a, 0), c, sub)) return -1;
+    snprintf(sub, sizeof sub, "%.80s[1]", field);
+    return V_(parse_fq)(&r->c1, json_array_get(a, 1), c, sub);
+}
+
+/* [x, y] or [x, y, z] (Jacobian; z = 0 is infinity) into an affine point
+ * of group G with coordinates in FE (parsed by PARSE).  Not yet checked to
+ * lie on the curve. */
+#define V_PARSE_POINT(FN, G, FE, PARSE)                                              \
+    static int V_(FN)(G16_CAT(G, _affine) *out, json_t *a, const vctx *c,        \
+                      const char *field)                                         \
+    {                                                                            \
+        char sub[96];                                                            \
+        G pj;                                                                    \
+        size_t n = json_is_array(a) ? json_array_size(a) : 0;                    \
+        if (n != 2 && n != 3) return vfail(c, "%s is not a point [x, y, z]", field); \
+        FE *coord[3] = {&pj.x, &pj.y, &pj.z};                                    \
+        G16_CAT(FE, _one)(&pj.z);                                                \
+        for (size_t i = 0; i < n; i++) {                                         \
+            snprintf(sub, sizeof sub, "%.60s[%zu]", field, i);                      \
+            if (PARSE(coord[i], json_array_get(a, i), c, sub)) return -1;        \
+        }                                                                        \
+        G16_CAT(G, _to_affine)(out, &pj);                                        \
+        return 0;                                                                \
+    }
+V_PARSE_POINT(parse_g1, G16_CAT(V, _g1), G16_CAT(V, _fq), V_(parse_fq))
+V_PARSE_POINT(parse_g2, G16_CAT(V, _g2), G16_CAT(V, _fq2), V_(parse_fq2))
+
+/* A key point: malformed unless on its curve (the key is trusted, so the
+ * subgroup is not checked: snarkjs does not either). */
+#define V_KEY_POINT(GRP, out, obj, key, c)                                       \
+    (V_(parse_##GRP)(out, json_object_get(obj, key), c, key) ? -1 :              \
+     !V_(GRP##_affine_on_curve)(out) ? vfail(c, "%s is not on the curve", key) : 0)
+
+/* A parsed proof point: invalid (0) unless on its curve and of order r. */
+#define V_PROOF_POINT_OK(GRP, p, key, c)                                         \
+    (!V_(GRP##_affine_on_curve)(p) ? vinvalid(c, "%s is not on the curve", key) : \
+     !V_(GRP##_in_subgroup)(p) ? vinvalid(c, "%s is not in the order-r subgroup", key) : 1)
+
+/* vk_x = IC[0] + sum public[i] IC[i+1]; 1 done, 0 a signal >= r, -1 bad. */
+static int V_(vk_x)(G1A *out, json_t *ic, json_t *pub, const vctx *kc, const vctx *pc)
+{
+    G16_CAT(V, _g1) acc, t;
+    G1A p;
+    char field[48];
+    G1_(set_infinity)(&acc);
+    for (size_t i = 0; i < json_array_size(ic); i++) {
+        snprintf(field, sizeof field, "IC[%zu]", i);
+        if (V_(parse_g1)(&p, json_array_get(ic, i), kc, field)) return -1;
+        if (!G1_(affine_on_curve)(&p)) return vfail(kc, "%s is not on the curve", field);
+        G1_(from_affine)(&t, &p);
+        if (i > 0) {
+            G16_CAT(V, _fr) s;
+            const char *text = json_str(json_array_get(pub, i - 1));
+            if (!text || !is_decimal(text))
+                return vfail(pc, "signal %zu is not a decimal string", i - 1);
+            if (!FR_(from_dec)(&s, text, strlen(text)))
+                return vinvalid(pc, "signal %zu is not below the group order r", i - 1);
+            FR_(to_plain)(&s, &s);
+            G1_(mul)(&t, &t, s.v, 4);
+        }
+        G1_(add)(&acc, &acc, &t);
+    }
+    G1_(to_affine)(out, &acc);
+    return 1;
+}
+
+static int V_(verify)(json_t *vk, json_t *pub, json_t *proof, const vctx c[3])
+{
+    G1A g1[4];          /* -pi_a, alpha1, vk_x, pi_c */
+    G2A g2[4];          /* pi_b, beta2, gamma2, delta2 */
+    int rc;
+    if (V_KEY_POINT(g1, &g1[1], vk, "vk_alpha_1", &c[0]) ||
+        V_KEY_POINT(g2, &g2[1], vk, "vk_beta_2", &c[0]) ||
+        V_KEY_POINT(g2, &g2[2], vk, "vk_gamma_2", &c[0]) ||
+        V_KEY_POINT(g2, &g2[3], vk, "vk_delta_2", &c[0]))
+        return -1;
+    /* Parse the whole proof before judging it, so a malformed file is
+     * reported as such even when a check would find the proof invalid. */
+    if (V_(parse_g1)(&g1[0], json_object_get(proof, "pi_a"), &c[2], "pi_a") ||
+        V_(parse_g2)(&g2[0], json_object_get(proof, "pi_b"), &c[2], "pi_b") ||
+        V_(parse_g1)(&g1[3], json_object_get(proof, "pi_c"), &c[2], "pi_c"))
+        return -1;
+    if ((rc = V_(vk_x)(&g1[2], json_object_get(vk, "IC"), pub, &c[0], &c[1])) != 1) return rc;
+    if ((rc = V_PROOF_POINT_OK(g1, &g1[0], "pi_a", &c[2])) != 1 ||
+        (rc = V_PROOF_POINT_OK(g2, &g2[0], "pi_b", &c[2])) != 1 ||
+        (rc = V_PROOF_POINT_OK(g1, &g1[3], "pi_c", &c[2])) != 1)
+        return rc;
+    FQ_(neg)(&g1[0].y, &g1[0].y);   /* -pi_a (infinity stays (0, 0)) */
+    if (V_(pairing_check)(g1, g2, 4)) return 1;
+    return vinvalid(&c[2], "the pairing equation does not hold");
+}
+
+#undef V_PARSE_POINT
+#undef V_KEY_POINT
+#undef V_PROOF_POINT_OK
+#undef V_
+#undef FQ_
+#undef FQ2_
+#undef FR_
+#undef G1_
+#undef G2_
+#undef G1A
+#undef G2A
+#undef V
