@@ -1,0 +1,272 @@
+/* Groth16 verification and verification-key export on every fixture:
+ * the reference proof verifies; a changed public signal, swapped pi_a /
+ * pi_c, points off the curve or outside the subgroup, wrong counts, wrong
+ * curve names and malformed JSON are rejected with the right code; the
+ * exported key equals snarkjs's verification_key.json as JSON values.
+ *
+ * `test_verify json-equal A B` exits 0 iff two JSON files hold equal values
+ * (used by cli_verify.sh). */
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "pairing/pairing.h"
+#include "verify/verify.h"
+#include "../common/test.h"
+
+typedef struct {
+    char dir[4096];
+    int bls;
+    char *vk, *pub, *proof;   /* texts */
+} fixture;
+
+static char *slurp(const char *dir, const char *file)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    json_error_t e;
+    json_t *v = json_load_file(path, 0, &e);
+    if (!v) return NULL;
+    char *s = json_dumps(v, JSON_PRESERVE_ORDER);
+    json_decref(v);
+    return s;
+}
+
+/* Applies edit to a copy of one of the texts (0 vk, 1 public, 2 proof) and
+ * returns the verifier's answer. */
+typedef void (*edit_fn)(json_t *root, const fixture *f);
+
+static int verify_edited(const fixture *f, int which, edit_fn edit, char *err, size_t errlen)
+{
+    char *t[3] = {f->vk, f->pub, f->proof};
+    json_t *root = json_loads(t[which], 0, NULL);
+    edit(root, f);
+    char *s = json_dumps(root, 0);
+    t[which] = s;
+    int rc = g16_verify_json(t[0], t[1], t[2], err, errlen);
+    free(s);
+    json_decref(root);
+    return rc;
+}
+
+/* The first public signal whose IC point is finite, or -1: some fixtures
+ * come from a degenerate setup with IC[i] = infinity, where the signals
+ * do not enter the equation at all (snarkjs accepts any value there too). */
+static int bound_signal(const fixture *f)
+{
+    json_t *vk = json_loads(f->vk, 0, NULL);
+    json_t *ic = json_object_get(vk, "IC");
+    int found = -1;
+    for (size_t i = 1; i < json_array_size(ic) && found < 0; i++)
+        if (strcmp(json_string_value(json_array_get(json_array_get(ic, i), 2)), "0") != 0)
+            found = (int)i - 1;
+    json_decref(vk);
+    return found;
+}
+
+static void bump_signal(json_t *pub, const fixture *f)
+{
+    int i = bound_signal(f);
+    const char *s = json_string_value(json_array_get(pub, (size_t)i));
+    char buf[200];
+    snprintf(buf, sizeof buf, "1%s", s);   /* still below r for short signals */
+    json_array_set_new(pub, (size_t)i, json_string(buf));
+}
+
+static void signal_is_r(json_t *pub, const fixture *f)
+{
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", f->bls ?
+             "52435875175126190479447740508185965837690552500527637822603658699938581184513" :
+             "21888242871839275222246405745257275088548364400416034343698204186575808495617");
+    json_array_set_new(pub, 0, json_string(buf));
+}
+
+static void signal_not_decimal(json_t *pub, const fixture *f) { (void)f; json_array_set_new(pub, 0, json_string("0x21")); }
+static void extra_signal(json_t *pub, const fixture *f) { (void)f; json_array_append_new(pub, json_string("1")); }
+
+static void swap_a_c(json_t *proof, const fixture *f)
+{
+    (void)f;
+    json_t *a = json_incref(json_object_get(proof, "pi_a"));
+    json_object_set(proof, "pi_a", json_object_get(proof, "pi_c"));
+    json_object_set_new(proof, "pi_c", a);
+}
+
+/* pi_a.x -> pi_a.x + 1 (as text: last digit changed, still below p). */
+static void a_off_curve(json_t *proof, const fixture *f)
+{
+    (void)f;
+    json_t *a = json_object_get(proof, "pi_a");
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", json_string_value(json_array_get(a, 0)));
+    size_t n = strlen(buf);
+    buf[n - 1] = buf[n - 1] == '9' ? '8' : (char)(buf[n - 1] + 1);
+    json_array_set_new(a, 0, json_string(buf));
+}
+
+static void b_off_curve(json_t *proof, const fixture *f)
+{
+    (void)f;
+    json_t *x = json_array_get(json_array_get(json_object_get(proof, "pi_b"), 0), 1);
+    json_string_set(x, "5");
+}
+
+static void wrong_curve(json_t *proof, const fixture *f)
+{
+    json_object_set_new(proof, "curve", json_string(f->bls ? "bn128" : "bls12381"));
+}
+
+static void unknown_curve(json_t *vk, const fixture *f) { (void)f; json_object_set_new(vk, "curve", json_string("secp256k1")); }
+static void no_ic(json_t *vk, const fixture *f) { (void)f; json_object_del(vk, "IC"); }
+static void coord_too_big(json_t *proof, const fixture *f)
+{
+    (void)f;
+    json_array_set_new(json_object_get(proof, "pi_c"), 1, json_string(
+        "99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999"));
+}
+
+/* A point of E(Fq) outside G1: BLS12-381's G1 has cofactor > 1, so a
+ * random curve point is (almost surely) not of order r. */
+static void a_not_in_subgroup(json_t *proof, const fixture *f)
+{
+    (void)f;
+    bls12_381_fq x, y, four;
+    char sx[160], sy[160];
+    bls12_381_fq_from_u64(&four, 4);
+    for (uint64_t k = 1;; k++) {
+        bls12_381_fq_from_u64(&x, k);
+        bls12_381_fq_sqr(&y, &x);
+        bls12_381_fq_mul(&y, &y, &x);
+        bls12_381_fq_add(&y, &y, &four);
+        if (bls12_381_fq_sqrt(&y, &y)) break;
+    }
+    bls12_381_fq_to_dec(sx, &x);
+    bls12_381_fq_to_dec(sy, &y);
+    json_object_set_new(proof, "pi_a", json_pack("[sss]", sx, sy, "1"));
+}
+
+static void expect(const fixture *f, const char *what, int which, edit_fn edit, int want)
+{
+    char err[512] = "";
+    int rc = verify_edited(f, which, edit, err, sizeof err);
+    if (rc != want) fprintf(stderr, "%s: %s: got %d, want %d (%s)\n", f->dir, what, rc, want, err);
+    CHECK(rc == want);
+    CHECK(rc == 1 || err[0] != 0);   /* every rejection says why */
+}
+
+static void no_edit(json_t *root, const fixture *f) { (void)root; (void)f; }
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Malformed texts: truncated JSON, wrong top-level types, no text. */
+static void test_malformed(const fixture *f)
+{
+    char err[512];
+    size_t n = strlen(f->proof);
+    char *cut = strdup(f->proof);
+    cut[n / 2] = 0;
+    CHECK(g16_verify_json(f->vk, f->pub, cut, err, sizeof err) == -1);
+    CHECK(strncmp(err, "proof: invalid JSON", 19) == 0);
+    CHECK(g16_verify_json(f->vk, f->proof, f->proof, err, sizeof err) == -1);
+    CHECK(g16_verify_json(f->pub, f->pub, f->proof, err, sizeof err) == -1);
+    CHECK(g16_verify_json("", f->pub, f->proof, err, sizeof err) == -1);
+    CHECK(g16_verify_json(f->vk, f->pub, NULL, err, sizeof err) == -1);
+    free(cut);
+}
+
+/* vk_export_json of the fixture's zkey equals its verification_key.json. */
+static void test_export(const fixture *f)
+{
+    char path[8192], err[512];
+    zkey z;
+    char *text = NULL;
+    memset(&z, 0, sizeof z);
+    snprintf(path, sizeof path, "%s/circuit.zkey", f->dir);
+    int rc = zkey_open(path, &z, err, sizeof err);
+    CHECK(rc == 0);
+    if (rc == 0) CHECK(vk_export_json(&z, path, &text, err, sizeof err) == 0);
+    json_t *got = text ? json_loads(text, 0, NULL) : NULL, *want = json_loads(f->vk, 0, NULL);
+    CHECK(got && want && json_equal(got, want));
+    json_decref(got);
+    json_decref(want);
+    free(text);
+    zkey_close(&z);
+}
+
+static void test_fixture(const fixture *f)
+{
+    char err[512];
+    double t0 = now();
+    int rc = g16_verify_json(f->vk, f->pub, f->proof, err, sizeof err);
+    double t1 = now();
+    if (rc != 1) fprintf(stderr, "%s: reference proof: %d (%s)\n", f->dir, rc, err);
+    CHECK(rc == 1);
+    printf("  %-48s verify %.2f ms\n", f->dir, (t1 - t0) * 1e3);
+    expect(f, "unchanged", 2, no_edit, 1);
+    if (bound_signal(f) >= 0) expect(f, "changed public signal", 1, bump_signal, 0);
+    else printf("  (every IC point past IC[0] is infinity: signals are not bound)\n");
+    expect(f, "public signal = r", 1, signal_is_r, 0);
+    expect(f, "public signal not decimal", 1, signal_not_decimal, -1);
+    expect(f, "one signal too many", 1, extra_signal, -1);
+    expect(f, "swapped pi_a / pi_c", 2, swap_a_c, 0);
+    expect(f, "pi_a off the curve", 2, a_off_curve, 0);
+    expect(f, "pi_b off the curve", 2, b_off_curve, 0);
+    expect(f, "pi_c coordinate >= p", 2, coord_too_big, -1);
+    expect(f, "proof on the other curve", 2, wrong_curve, -1);
+    expect(f, "unknown curve in the key", 0, unknown_curve, -1);
+    expect(f, "key without IC", 0, no_ic, -1);
+    if (f->bls) expect(f, "pi_a outside G1", 2, a_not_in_subgroup, 0);
+    test_malformed(f);
+    test_export(f);
+}
+
+static int run_curve(const char *curve)
+{
+    char dir[4096];
+    int n = 0;
+    snprintf(dir, sizeof dir, "%s/%s", G16_FIXTURES, curve);
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        fixture f;
+        if (e->d_name[0] == '.') continue;
+        snprintf(f.dir, sizeof f.dir, "%.3000s/%.200s", dir, e->d_name);
+        f.bls = strcmp(curve, "bls12381") == 0;
+        f.vk = slurp(f.dir, "verification_key.json");
+        f.pub = slurp(f.dir, "public.json");
+        f.proof = slurp(f.dir, "proof.json");
+        if (f.vk && f.pub && f.proof) { test_fixture(&f); n++; }
+        free(f.vk);
+        free(f.pub);
+        free(f.proof);
+    }
+    closedir(d);
+    CHECK(n > 0);
+    return n;
+}
+
+static int json_equal_files(const char *a, const char *b)
+{
+    json_t *x = json_load_file(a, 0, NULL), *y = json_load_file(b, 0, NULL);
+    int eq = x && y && json_equal(x, y);
+    json_decref(x);
+    json_decref(y);
+    return eq ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "json-equal")) return json_equal_files(argv[2], argv[3]);
+    int n = run_curve("bn128") + run_curve("bls12381");
+    printf("%d fixtures\n", n);
+    return test_finish("verify");
+}
