@@ -78,6 +78,7 @@ static int check_shape(json_t *vk, json_t *pub, json_t *proof, const char *curve
     if (check_protocol(vk, 1, &c[0]) || check_protocol(proof, 0, &c[2])) return -1;
     json_t *np = json_object_get(vk, "nPublic");
     json_t *ic = json_object_get(vk, "IC");
+    if (!np) return vfail(&c[0], "missing \"nPublic\" (is this a verification key?)");
     if (!json_is_integer(np) || json_integer_value(np) < 0)
         return vfail(&c[0], "\"nPublic\" is not a non-negative integer");
     size_t n = (size_t)json_integer_value(np);
