@@ -9,9 +9,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Packages checked through dpkg.  libclang-rt-dev carries libFuzzer and the
 # sanitizer runtimes (only a Recommends of clang); llvm gives llvm-symbolizer
-# for readable sanitizer reports.
+# for readable sanitizer reports.  memwatch's tests need zlib (the PNG
+# checker), setpriv (util-linux: a real clear_refs denial as root), pgrep
+# (procps); the benchmarks use GNU time and bc.
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
-      libjansson-dev libmicrohttpd-dev libsqlite3-dev)
+      libjansson-dev libmicrohttpd-dev libsqlite3-dev
+      zlib1g-dev util-linux procps time bc curl)
 missing=()
 for p in "${debs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
