@@ -1,0 +1,117 @@
+/* The library API of include/g16.h, through its real entry points: keys
+ * opened from memory buffers, many witnesses per key, the staged calls and
+ * their ordering, public signals equal to snarkjs's, fresh randomness per
+ * proof, and clear errors for witnesses that do not fit the key.  Whether
+ * the proofs verify is checked by the e2e tests (snarkjs) and, when the
+ * verifier is built, here through g16_verify_json. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "g16.h"
+#include "../common/test.h"
+
+static uint8_t *read_file(const char *dir, const char *name, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "cannot open %s\n", path); exit(2); }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) exit(2);
+    buf[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void check_fixture(const char *fixtures, const char *curve, const char *circuit)
+{
+    char dir[1024], err[512];
+    size_t key_len, w_len, pub_len, vk_len;
+    snprintf(dir, sizeof dir, "%s/%s/%s", fixtures, curve, circuit);
+    uint8_t *key_buf = read_file(dir, "circuit.zkey", &key_len);
+    uint8_t *wtns = read_file(dir, "witness.wtns", &w_len);
+    char *want_public = (char *)read_file(dir, "public.json", &pub_len);
+    char *vk = (char *)read_file(dir, "verification_key.json", &vk_len);
+    g16_key *key;
+    CHECK(g16_key_open_buffer(key_buf, key_len, "k.zkey", &key, err, sizeof err) == 0);
+    CHECK(strcmp(g16_key_curve(key), curve) == 0);
+    CHECK(g16_key_job_bytes(key) > g16_key_job_abc_bytes(key));
+
+    char *proof[2], *pub[2];
+    for (int i = 0; i < 2; i++) {           /* one key, several witnesses */
+        g16_options opt;
+        g16_options_default(&opt);
+        opt.threads = 1 + i;
+        g16_timings t;
+        CHECK(g16_prove(key, wtns, w_len, "w.wtns", &opt, &proof[i], &pub[i], &t, err, sizeof err) == 0);
+        CHECK(strcmp(pub[i], want_public) == 0);
+        CHECK(strstr(proof[i], "\"protocol\": \"groth16\"") != NULL);
+        CHECK(t.total > 0);
+#ifdef G16_TEST_VERIFY
+        CHECK(g16_verify_json(vk, pub[i], proof[i], err, sizeof err) == 1);
+#endif
+    }
+    CHECK(strcmp(proof[0], proof[1]) != 0); /* r and s are fresh each time */
+
+    /* stages out of order are refused, not run */
+    g16_job *job;
+    char *p, *q;
+    CHECK(g16_job_new(key, wtns, w_len, "w.wtns", NULL, &job, err, sizeof err) == 0);
+    CHECK(g16_job_msm(job, err, sizeof err) != 0 && strstr(err, "out of order"));
+    CHECK(g16_job_synthesize(job, err, sizeof err) == 0);
+    CHECK(g16_job_synthesize(job, err, sizeof err) != 0);
+    CHECK(g16_job_msm(job, err, sizeof err) == 0);
+    CHECK(g16_job_finish(job, &p, &q, err, sizeof err) == 0);
+    CHECK(strcmp(q, want_public) == 0);
+    free(p);
+    free(q);
+    g16_job_free(job);
+
+    /* a witness one value short names itself and the key */
+    uint8_t *short_w = malloc(w_len);
+    memcpy(short_w, wtns, w_len);
+    CHECK(g16_job_new(key, short_w, w_len - 32, "short.wtns", NULL, &job, err, sizeof err) != 0);
+    CHECK(strstr(err, "short.wtns") != NULL);
+    free(short_w);
+
+    for (int i = 0; i < 2; i++) { free(proof[i]); free(pub[i]); }
+    g16_key_free(key);
+    free(key_buf); free(wtns); free(want_public); free(vk);
+}
+
+/* A witness of the other curve is refused with both names in the message. */
+static void check_wrong_curve(const char *fixtures)
+{
+    char dir[1024], err[512];
+    size_t key_len, w_len;
+    snprintf(dir, sizeof dir, "%s/bn128/multiplier", fixtures);
+    uint8_t *key_buf = read_file(dir, "circuit.zkey", &key_len);
+    snprintf(dir, sizeof dir, "%s/bls12381/multiplier", fixtures);
+    uint8_t *wtns = read_file(dir, "witness.wtns", &w_len);
+    g16_key *key;
+    g16_job *job;
+    CHECK(g16_key_open_buffer(key_buf, key_len, "bn.zkey", &key, err, sizeof err) == 0);
+    CHECK(g16_job_new(key, wtns, w_len, "bls.wtns", NULL, &job, err, sizeof err) != 0);
+    CHECK(strstr(err, "bls.wtns") && strstr(err, "bls12381") && strstr(err, "bn128"));
+    g16_key_free(key);
+    free(key_buf);
+    free(wtns);
+}
+
+int main(int argc, char **argv)
+{
+    const char *fixtures = argc > 1 ? argv[1] : "../shared/fixtures";
+    static const char *const cases[][2] = {
+        {"bn128", "multiplier"}, {"bn128", "chain"}, {"bn128", "pubmany"},
+        {"bls12381", "multiplier"}, {"bls12381", "pubmany"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_fixture(fixtures, cases[i][0], cases[i][1]);
+    check_wrong_curve(fixtures);
+    return test_finish("groth16");
+}
