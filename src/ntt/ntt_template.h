@@ -99,15 +99,17 @@ static void N_(dit_stages)(const struct N_(sub) *p)
             for (size_t col = 0; col < m; col += step)
                 for (size_t j = col + p->lo0; j < col + p->lo1; j++) {
                     FR *x = p->base + blk + j, *y = x + m, t;
-                    N_(mul)(&t, y, &p->tw[j << shift]);
+                    size_t k = j << shift;
+                    if (k) N_(mul)(&t, y, &p->tw[k]);
+                    else t = *y; /* about n of the (n/2)·L twiddles are 1 */
                     N_(sub)(y, x, &t);
                     N_(add)(x, x, &t);
                 }
     }
 }
 
-/* Inverse DIF: twiddle w^-k = -w^(n/2-k), so y <- (y - x)·tw[n/2 - k],
- * and k = 0 (twiddle 1) is the one index that needs its own case. */
+/* Inverse DIF: twiddle w^-k = -w^(n/2-k), so y <- (y - x)·tw[n/2 - k];
+ * k = 0 (twiddle 1, not in the table) is y <- x - y. */
 static void N_(idif_stages)(const struct N_(sub) *p)
 {
     size_t extent = (size_t)1 << (p->s0 + p->g), step = (size_t)1 << p->s0;
@@ -120,10 +122,11 @@ static void N_(idif_stages)(const struct N_(sub) *p)
                 for (size_t j = col + p->lo0; j < col + p->lo1; j++) {
                     FR *x = p->base + blk + j, *y = x + m, d;
                     size_t k = j << shift;
-                    N_(sub)(&d, y, x);
+                    if (k) N_(sub)(&d, y, x);
+                    else N_(sub)(&d, x, y);
                     N_(add)(x, x, y);
                     if (k) N_(mul)(y, &d, &p->tw[half - k]);
-                    else N_(neg)(y, &d);
+                    else *y = d;
                 }
     }
 }
