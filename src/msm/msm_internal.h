@@ -23,6 +23,17 @@ struct msm_plan {
  * bucket (caps c so a thread's buckets stay within a memory budget). */
 struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_bytes);
 
+/* Additions queued per shared inversion for nb buckets.  An inversion
+ * costs ~2·bits multiplications, so a batch needs hundreds of entries to
+ * pay off; and a bucket takes one queued addition at a time, so a batch
+ * near nb would send most points to the slower overflow.  0 = no batching. */
+static inline size_t msm_batch_size(size_t nb)
+{
+    size_t batch = nb / 8;
+    if (batch > 1024) batch = 1024;
+    return batch < 128 ? 0 : batch;
+}
+
 /* Scalar as 6 limbs: 4 from the input, then room for the recoding offset
  * (which can carry past bit 256) and a zero limb so that a window read
  * may always touch the next limb. */

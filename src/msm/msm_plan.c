@@ -1,10 +1,12 @@
 #include "msm/msm_internal.h"
 
-/* Relative costs in field multiplications: a mixed XYZZ addition into a
- * bucket (8M + 2S) and a full XYZZ addition (12M + 2S), two of which each
- * bucket costs in the running-sum reduction. */
+/* Relative costs in field multiplications: a point into a bucket (a
+ * batch-affine addition, ~6M + shared inversion; 10M for a mixed XYZZ
+ * addition when there are too few buckets to batch) and a bucket in the
+ * running-sum reduction (one mixed and one full XYZZ addition). */
+#define MSM_COST_MADD_BATCHED 7.0
 #define MSM_COST_MADD 10.0
-#define MSM_COST_ADD 14.0
+#define MSM_COST_BUCKET 24.0
 /* One thread's buckets stay below this, so big c cannot eat the RAM or
  * thrash every cache level. */
 #define MSM_BUCKET_BUDGET ((size_t)32 << 20)
@@ -14,8 +16,9 @@ static double msm_plan_cost(size_t m, int c, int nwin, int parts, int threads)
 {
     size_t tiles = (size_t)nwin * (size_t)parts;
     size_t rounds = (tiles + (size_t)threads - 1) / (size_t)threads;
-    double per_tile = (double)m / parts * MSM_COST_MADD
-                    + (double)((size_t)1 << (c - 1)) * 2.0 * MSM_COST_ADD;
+    size_t nb = (size_t)1 << (c - 1);
+    double madd = msm_batch_size(nb) ? MSM_COST_MADD_BATCHED : MSM_COST_MADD;
+    double per_tile = (double)m / parts * madd + (double)nb * MSM_COST_BUCKET;
     return (double)rounds * per_tile;
 }
 

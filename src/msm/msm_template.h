@@ -21,6 +21,7 @@
 #define XYZZ G16_CAT(MSM_G, _xyzz)
 
 #include "msm/msm_xyzz.h"
+#include "msm/msm_buckets.h"
 
 struct M_(scan_out) {
     size_t begin, count;     /* this chunk's Pippenger indices: idx[begin..+count) */
@@ -36,7 +37,8 @@ struct M_(ctx) {
     struct M_(scan_out) *scan;
     struct msm_plan plan;
     msm_wide offset;         /* H of msm_recode_offset */
-    XYZZ *buckets;           /* per worker, 2^(c-1) each */
+    char *scratch;           /* per worker: one struct buckets' arrays */
+    size_t scratch_stride, batch;
     XYZZ *partial;           /* per tile: sum over its buckets of digit·bucket */
 };
 
@@ -69,7 +71,8 @@ static void M_(scan)(void *vctx, size_t begin, size_t end, int worker)
 }
 
 /* Adds the points of idx[lo, hi) into buckets by their digit in window w. */
-static void M_(fill_buckets)(const struct M_(ctx) *ctx, XYZZ *b, int w, size_t lo, size_t hi)
+static void M_(fill_buckets)(const struct M_(ctx) *ctx, struct M_(buckets) *b, int w,
+                             size_t lo, size_t hi)
 {
     uint64_t k[4];
     msm_wide K;
@@ -83,33 +86,22 @@ static void M_(fill_buckets)(const struct M_(ctx) *ctx, XYZZ *b, int w, size_t l
         M_(load_point)(&pt, ctx->points, at);
         if (G_(affine_is_infinity)(&pt)) continue;
         if (d < 0) FE_(neg)(&pt.y, &pt.y);
-        M_(xyzz_add_affine)(&b[(d < 0 ? -d : d) - 1], &pt);
+        M_(buckets_add)(b, (size_t)(d < 0 ? -d : d) - 1, &pt);
     }
-}
-
-/* sum_j (j+1)·b[j] by running sums from the top bucket down. */
-static void M_(reduce_buckets)(XYZZ *res, const XYZZ *b, size_t nb)
-{
-    XYZZ run, sum;
-    M_(xyzz_set_inf)(&run);
-    M_(xyzz_set_inf)(&sum);
-    for (size_t j = nb; j-- > 0;) {
-        M_(xyzz_add)(&run, &b[j]);
-        M_(xyzz_add)(&sum, &run);
-    }
-    *res = sum;
 }
 
 static void M_(tiles)(void *vctx, size_t begin, size_t end, int worker)
 {
     struct M_(ctx) *ctx = vctx;
-    size_t nb = (size_t)1 << (ctx->plan.c - 1), parts = (size_t)ctx->plan.parts;
-    XYZZ *b = ctx->buckets + (size_t)worker * nb;
+    size_t parts = (size_t)ctx->plan.parts;
+    struct M_(buckets) b;
+    M_(buckets_init)(&b, ctx->scratch + (size_t)worker * ctx->scratch_stride,
+                     (size_t)1 << (ctx->plan.c - 1), ctx->batch);
     for (size_t t = begin; t < end; t++) {
         size_t p = t % parts;
-        memset(b, 0, nb * sizeof *b);
-        M_(fill_buckets)(ctx, b, (int)(t / parts), ctx->m * p / parts, ctx->m * (p + 1) / parts);
-        M_(reduce_buckets)(&ctx->partial[t], b, nb);
+        M_(buckets_clear)(&b);
+        M_(fill_buckets)(ctx, &b, (int)(t / parts), ctx->m * p / parts, ctx->m * (p + 1) / parts);
+        M_(buckets_reduce)(&ctx->partial[t], &b);
     }
 }
 
@@ -152,18 +144,21 @@ static int M_(gather_scan)(struct M_(ctx) *ctx, int workers, XYZZ *ones)
 /* Pippenger over the listed scalars into acc; 0 when out of memory. */
 static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
 {
-    ctx->plan = msm_choose_plan(ctx->m, bits, threads, sizeof(XYZZ));
+    ctx->plan = msm_choose_plan(ctx->m, bits, threads, sizeof(AFF) + sizeof(XYZZ) + 1);
     msm_recode_offset(&ctx->offset, ctx->plan.c, ctx->plan.nwin);
+    size_t nb = (size_t)1 << (ctx->plan.c - 1);
     size_t tiles = (size_t)ctx->plan.nwin * (size_t)ctx->plan.parts;
     size_t workers = (size_t)parallel_threads_for(threads, tiles);
-    ctx->buckets = malloc(workers * ((size_t)1 << (ctx->plan.c - 1)) * sizeof(XYZZ));
+    ctx->batch = msm_batch_size(nb);
+    ctx->scratch_stride = (M_(buckets_bytes)(nb, ctx->batch) + 63) & ~(size_t)63;
+    ctx->scratch = malloc(workers * ctx->scratch_stride);
     ctx->partial = malloc(tiles * sizeof(XYZZ));
-    int ok = ctx->buckets && ctx->partial;
+    int ok = ctx->scratch && ctx->partial;
     if (ok) {
         parallel_for(tiles, (int)workers, M_(tiles), ctx);
         M_(combine)(acc, ctx);
     }
-    free(ctx->buckets);
+    free(ctx->scratch);
     free(ctx->partial);
     return ok;
 }
@@ -205,10 +200,13 @@ void G_(msm_naive)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, si
         uint64_t k[4];
         AFF a;
         MSM_G p, t;
+        int limbs = 4;
         msm_load_scalar(k, scalars, i);
+        while (limbs > 0 && k[limbs - 1] == 0) limbs--; /* the ladder walks every bit */
+        if (limbs == 0) continue;
         M_(load_point)(&a, points, i);
         G_(from_affine)(&p, &a);
-        G_(mul)(&t, &p, k, 4);
+        G_(mul)(&t, &p, k, limbs);
         G_(add)(out, out, &t);
     }
     M_(normalise)(out);
