@@ -20,18 +20,30 @@ struct msm_plan {
 
 /* Picks c and parts minimising a cost model of the slowest thread:
  * m scalars of at most `bits` bits, `threads` threads, `bucket_bytes` per
- * bucket (caps c so a thread's buckets stay within a memory budget). */
-struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_bytes);
+ * bucket (caps c so a thread's buckets stay within a memory budget) and
+ * inv_cost (see msm_batch_size). */
+struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_bytes,
+                                double inv_cost);
 
-/* Additions queued per shared inversion for nb buckets.  An inversion
- * costs ~2·bits multiplications, so a batch needs hundreds of entries to
- * pay off; and a bucket takes one queued addition at a time, so a batch
- * near nb would send most points to the slower overflow.  0 = no batching. */
-static inline size_t msm_batch_size(size_t nb)
+/* Additions queued per shared inversion for nb buckets, 0 for none.
+ * inv_cost is an inversion's price in field multiplications.  Per queued
+ * addition the batch costs inv_cost / batch for the inversion, and a point
+ * whose bucket is already queued (chance ~ batch / 2nb on average) costs
+ * ~4M more in the XYZZ overflow; batch = sqrt(inv_cost·nb / 2) balances
+ * the two.  Batching is skipped where it would not beat XYZZ (10M). */
+static inline size_t msm_batch_size(size_t nb, double inv_cost)
 {
-    size_t batch = nb / 8;
-    if (batch > 1024) batch = 1024;
-    return batch < 128 ? 0 : batch;
+    double b = __builtin_sqrt(inv_cost * (double)nb / 2);
+    if (b > (double)nb / 2) b = (double)nb / 2;
+    if (b < 1 || 6 + inv_cost / b + 2 * b / (double)nb >= 10) return 0;
+    return (size_t)b;
+}
+
+/* Multiplications per point added to a bucket (see msm_batch_size). */
+static inline double msm_bucket_add_cost(size_t nb, double inv_cost)
+{
+    size_t b = msm_batch_size(nb, inv_cost);
+    return b ? 6 + inv_cost / (double)b + 2 * (double)b / (double)nb : 10;
 }
 
 /* Scalar as 6 limbs: 4 from the input, then room for the recoding offset

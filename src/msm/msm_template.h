@@ -1,5 +1,6 @@
 /* Pippenger MSM for one group, stamped out by msm.c (no include guard on
- * purpose).  Expects MSM_G (group prefix) and MSM_FE (coordinate field).
+ * purpose).  Expects MSM_G (group prefix), MSM_FE (coordinate field) and
+ * MSM_INV_COST (an inversion's cost in MSM_FE multiplications).
  *
  * Steps, each spread over all threads with parallel_for:
  * 1. scan: classify scalars.  0 is skipped, 1 is added straight into a
@@ -144,12 +145,12 @@ static int M_(gather_scan)(struct M_(ctx) *ctx, int workers, XYZZ *ones)
 /* Pippenger over the listed scalars into acc; 0 when out of memory. */
 static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
 {
-    ctx->plan = msm_choose_plan(ctx->m, bits, threads, sizeof(AFF) + sizeof(XYZZ) + 1);
+    ctx->plan = msm_choose_plan(ctx->m, bits, threads, sizeof(AFF) + sizeof(XYZZ) + 1, MSM_INV_COST);
     msm_recode_offset(&ctx->offset, ctx->plan.c, ctx->plan.nwin);
     size_t nb = (size_t)1 << (ctx->plan.c - 1);
     size_t tiles = (size_t)ctx->plan.nwin * (size_t)ctx->plan.parts;
     size_t workers = (size_t)parallel_threads_for(threads, tiles);
-    ctx->batch = msm_batch_size(nb);
+    ctx->batch = msm_batch_size(nb, MSM_INV_COST);
     ctx->scratch_stride = (M_(buckets_bytes)(nb, ctx->batch) + 63) & ~(size_t)63;
     ctx->scratch = malloc(workers * ctx->scratch_stride);
     ctx->partial = malloc(tiles * sizeof(XYZZ));
@@ -242,3 +243,4 @@ void G_(msm)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n
 #undef XYZZ
 #undef MSM_G
 #undef MSM_FE
+#undef MSM_INV_COST
