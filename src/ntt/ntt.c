@@ -16,6 +16,7 @@
  * -w^(n/2-k) from the same table. */
 #include "ntt/ntt_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "util/parallel.h"

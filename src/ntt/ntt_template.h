@@ -6,47 +6,47 @@
 
 /* ---- roots ------------------------------------------------------------ */
 
-/* nqr and s with r - 1 = 2^s·t, t odd (left in t). */
-static void N_(two_adic_split)(FR *nqr, unsigned *s, uint64_t *t)
+/* The field's 2-adic structure, derived once: r - 1 = 2^s·t (t odd),
+ * nqr the smallest non-residue >= 2, root_max = nqr^t. */
+static struct {
+    FR nqr, root_max;
+    unsigned s;
+} N_(adic);
+static pthread_once_t N_(adic_once) = PTHREAD_ONCE_INIT;
+
+static void N_(adic_init)(void)
 {
+    uint64_t t[N_(limbs)];
     N_(modulus_minus)(t, 1);
-    for (*s = 0; !(t[0] & 1); ++*s) N_(shift_right)(t, 1);
+    for (N_(adic).s = 0; !(t[0] & 1); N_(adic).s++) N_(shift_right)(t, 1);
     for (uint64_t k = 2;; k++) {
-        N_(from_u64)(nqr, k);
-        if (N_(legendre)(nqr) == -1) return;
+        N_(from_u64)(&N_(adic).nqr, k);
+        if (N_(legendre)(&N_(adic).nqr) == -1) break;
     }
+    N_(pow)(&N_(adic).root_max, &N_(adic).nqr, t, N_(limbs));
 }
 
 unsigned N_(ntt_max_log)(void)
 {
-    uint64_t t[N_(limbs)];
-    unsigned s;
-    FR nqr;
-    N_(two_adic_split)(&nqr, &s, t);
-    return s;
+    pthread_once(&N_(adic_once), N_(adic_init));
+    return N_(adic).s;
 }
 
 int N_(ntt_root)(FR *w, unsigned log_n)
 {
-    uint64_t t[N_(limbs)];
-    unsigned s;
-    FR nqr;
-    N_(two_adic_split)(&nqr, &s, t);
+    unsigned s = N_(ntt_max_log)();
     if (log_n > s) { N_(zero)(w); return 0; }
-    N_(pow)(w, &nqr, t, N_(limbs));
+    *w = N_(adic).root_max;
     for (unsigned k = s; k > log_n; k--) N_(sqr)(w, w);
     return 1;
 }
 
 int N_(coset_shift)(FR *g, unsigned log_n)
 {
-    if (log_n < N_(ntt_max_log)()) return N_(ntt_root)(g, log_n + 1);
-    uint64_t t[N_(limbs)];
-    unsigned s;
-    FR nqr;
-    N_(two_adic_split)(&nqr, &s, t);
+    unsigned s = N_(ntt_max_log)();
+    if (log_n < s) return N_(ntt_root)(g, log_n + 1);
     if (log_n > s) { N_(zero)(g); return 0; }
-    N_(sqr)(g, &nqr);
+    N_(sqr)(g, &N_(adic).nqr);
     return 1;
 }
 
