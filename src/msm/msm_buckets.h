@@ -130,6 +130,18 @@ static void M_(buckets_reduce)(XYZZ *res, struct M_(buckets) *b)
     *res = sum;
 }
 
+/* Plain sum of all buckets (for the 1-scalar points). */
+static void M_(buckets_sum)(XYZZ *res, struct M_(buckets) *b)
+{
+    if (b->count) M_(buckets_flush)(b);
+    M_(xyzz_set_inf)(res);
+    for (size_t j = 0; j < b->nb; j++) {
+        uint8_t s = b->state[j];
+        if (s & MSM_HAS_POINT) M_(xyzz_add_affine)(res, &b->bucket[j]);
+        if (s & MSM_HAS_OVERFLOW) M_(xyzz_add)(res, &b->overflow[j]);
+    }
+}
+
 #undef MSM_HAS_POINT
 #undef MSM_PENDING
 #undef MSM_HAS_OVERFLOW

@@ -125,6 +125,9 @@ static void make_scalars(uint8_t *buf, size_t n, enum scalar_kind kind, const ui
                 if (n <= random_up_to) G##_check(n, P_RANDOM, S_RANDOM);       \
                 G##_check(n, P_WITH_INF, S_BITS);                              \
                 if (n < 1000) G##_check(n, P_REPEATED, S_EDGE);                \
+                /* all ones: the batched 1-scalar sum, with same-x points */  \
+                G##_check(n, P_WITH_INF, S_ONE);                               \
+                G##_check(n, P_REPEATED, S_ONE);                               \
                 /* big enough for batch-affine buckets: same-x and busy      \
                  * buckets take the XYZZ overflow path */                    \
                 if (n > 4000) G##_check(n, P_OPPOSITE, S_EDGE);                \
