@@ -1,0 +1,228 @@
+/* g16d internals: the daemon's state and the functions its files share.
+ *
+ * Concurrency: one mutex (d->mu) guards every field below that changes
+ * after startup (keys, jobs, budget, counters, the database handle).
+ * Workers take it only to pick work and to publish a stage's result; the
+ * proving itself runs unlocked.  d->work is broadcast whenever work or
+ * budget may have appeared, d->changed whenever a job changed state (the
+ * long-polls wait on it). */
+#ifndef G16D_H
+#define G16D_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "g16.h"
+
+#define D_NAME_MAX 128
+#define D_ERR 512
+#define D_MAX_ALLOW 16
+
+enum { ST_SYNTH, ST_MSM, ST_FINAL, ST_COUNT };
+
+typedef struct {
+    char socket_path[108];
+    char state_dir[1024];
+    char allow_dir[D_MAX_ALLOW][1024];
+    int n_allow;
+    int tcp_port;               /* 0: no TCP listener */
+    char token[256];            /* bearer token for TCP */
+    size_t budget;              /* bytes; 0: from MemAvailable */
+    size_t budget_margin;
+    int workers[ST_COUNT];      /* synthesis, MSM, finalize */
+    int queue_depth[ST_COUNT];  /* [ST_MSM], [ST_FINAL]: parts allowed to wait */
+    int threads;                /* per stage call; <= 0: all cores */
+    size_t max_body;
+    double result_ttl;          /* seconds a finished result is kept */
+    double fetched_ttl;         /* seconds it is kept once fetched */
+    int sample_ms;
+    int self_verify;
+    int max_connections;
+} d_config;
+
+typedef enum {
+    P_QUEUED, P_SYNTH, P_SYNTHED, P_MSM, P_MSMED, P_FINAL, P_DONE, P_FAILED, P_CANCELLED
+} part_state;
+
+typedef struct dkey {
+    char name[D_NAME_MAX];
+    char path[1024];
+    g16_key *key;
+    uint8_t *buf;               /* the .zkey bytes, resident (the key points into them) */
+    char *vk_json;              /* for self-verification; NULL if unavailable */
+    size_t bytes;               /* charged to the budget */
+    size_t job_bytes, abc_bytes;
+    double last_used;
+    int pending;                /* unfinished partitions that need it */
+    struct dkey *next;
+} dkey;
+
+struct job;
+
+typedef struct {
+    struct job *job;
+    int idx;
+    part_state state;
+    char *wtns_path;            /* where the witness is read at synthesis */
+    size_t wtns_bytes;
+    int uploaded;               /* wtns_path is ours (state dir): delete with the job */
+    size_t reserved;            /* budget bytes held now */
+    g16_job *gj;
+    char *proof, *pub, *error, *timings; /* timings: JSON object text */
+    double t_queued, t_stage, wait_s, synth_s, msm_s, final_s, verify_s;
+    g16_timings t;
+} part;
+
+typedef struct job {
+    char id[33];
+    char key[D_NAME_MAX];
+    int priority;
+    int64_t seq;
+    double created, finished, fetched;
+    int nparts, nterminal, nfailed;
+    int cancelled;
+    dkey *k;                    /* valid while a partition is unfinished (pinned by k->pending) */
+    part *parts;
+    struct job *next;
+} job;
+
+typedef struct {
+    double le[12];
+    uint64_t count[13];
+    double sum;
+    uint64_t n;
+} histo;
+
+typedef struct d_sample {
+    double unix_s;
+    int64_t rss_kb, anon_kb, file_kb, shmem_kb, hwm_kb;
+    int64_t reserved_kb, held_parts;
+    int queued[ST_COUNT], busy[ST_COUNT];
+} d_sample;
+
+typedef struct reap {
+    g16_job *gj;
+    part *p;                    /* reservation to release (NULL: none) */
+    size_t bytes;
+    struct reap *next;
+} reap;
+
+typedef struct g16d {
+    d_config cfg;
+    pthread_mutex_t mu;
+    pthread_cond_t work, changed, reap_cv;
+    dkey *keys;
+    job *jobs;
+    int64_t next_seq;
+    size_t reserved, key_bytes;
+    int held_parts;             /* partitions holding a reservation */
+    int nstate[P_CANCELLED + 1];    /* partitions in each state (kept by d_set_state) */
+    int busy[ST_COUNT];
+    int stopping, stopped_workers;
+    uint64_t proofs_done, proofs_failed, jobs_submitted;
+    histo hist[ST_COUNT + 1];   /* + budget wait */
+    reap *reap_head, *reap_tail;
+    void *db;                   /* sqlite3 */
+    /* telemetry (own lock: the sampler must not wait for the pipeline) */
+    pthread_mutex_t tmu;
+    pthread_cond_t tcv;
+    int tstop;
+    double started;
+    d_sample *ring;
+    size_t ring_cap, ring_n, ring_pos;
+    int64_t peak_since_scrape_kb;
+    void *mw;                   /* mw_writer */
+    char trace_path[1100];
+    pthread_t workers[64];
+    int n_workers;
+    pthread_t reaper, sampler;
+    int lock_fd;
+} g16d;
+
+/* config.c */
+int d_config_load(d_config *c, int argc, char **argv, int *exit_code);
+int d_parse_size(const char *s, size_t *out);
+void d_default_socket(char *buf, size_t len);
+
+/* util.c */
+double d_now(void);
+void d_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen);
+int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
+int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen);
+void d_random_id(char out[33]);
+int d_mkdirs(const char *path, int mode);
+const char *d_state_name(part_state s);
+int d_name_ok(const char *s);
+
+/* keys.c */
+dkey *d_key_find(g16d *d, const char *name);
+int d_key_load(g16d *d, const char *name, const char *path, int persist, int *status,
+               char *err, size_t errlen);
+int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen);
+int d_key_make_room(g16d *d, size_t need, const dkey *keep);
+size_t d_budget_free(const g16d *d);
+
+/* sched.c */
+int d_workers_start(g16d *d);
+void d_workers_stop(g16d *d);
+void d_part_finish(g16d *d, part *p, part_state st, const char *error);
+void d_release(g16d *d, part *p, size_t bytes);
+void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes);
+void d_set_state(g16d *d, part *p, part_state s);
+
+/* jobs.c */
+job *d_job_find(g16d *d, const char *id);
+int d_job_submit(g16d *d, const char *body, size_t len, int *status, char **out,
+                 char *err, size_t errlen);
+char *d_job_json(g16d *d, job *j, int with_results);
+int d_job_cancel(g16d *d, job *j);
+int d_job_terminal(const job *j);
+const char *d_job_state(const job *j);
+void d_jobs_purge(g16d *d, double now);
+void d_job_free(job *j);
+
+/* store.c (all called with d->mu held) */
+int d_store_open(g16d *d, char *err, size_t errlen);
+void d_store_close(g16d *d);
+int d_store_restore(g16d *d, char *err, size_t errlen);
+void d_store_key(g16d *d, const dkey *k, int present);
+void d_store_job(g16d *d, const job *j);
+void d_store_part(g16d *d, const part *p);
+void d_store_job_state(g16d *d, const job *j);
+void d_store_job_delete(g16d *d, const job *j);
+
+/* telemetry.c */
+int d_telemetry_start(g16d *d, char *err, size_t errlen);
+void d_telemetry_stop(g16d *d);
+void d_histo_init(histo *h);
+void d_histo_add(histo *h, double v);
+char *d_metrics_text(g16d *d);
+char *d_memory_csv(g16d *d, double since);
+char *d_memory_json(g16d *d, double since);
+void d_memory_now(g16d *d, d_sample *s);
+
+/* http.c */
+typedef struct d_http d_http;
+d_http *d_http_start(g16d *d, char *err, size_t errlen);
+void d_http_quiesce(d_http *h);
+void d_http_stop(d_http *h);
+
+/* api.c */
+typedef struct {
+    int status;
+    char *body;                 /* malloc'd */
+    const char *content_type;
+} d_reply;
+typedef struct {
+    const char *method, *path;
+    const char *(*query)(void *ctx, const char *name);   /* a ?name= argument or NULL */
+    void *qctx;
+    const char *body;
+    size_t len;
+} d_request;
+void d_api(g16d *d, const d_request *rq, d_reply *r);
+void d_reply_error(d_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,161 @@
+/* Resident proving keys.  A key's bytes are read into memory once (so the
+ * prover never waits on page faults into the file) and charged to the
+ * memory budget; idle keys are evicted least-recently-used first when a
+ * key or a partition needs room. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "daemon/d.h"
+#include "formats/formats.h"
+#include "verify/verify.h"
+
+dkey *d_key_find(g16d *d, const char *name)
+{
+    for (dkey *k = d->keys; k; k = k->next)
+        if (!strcmp(k->name, name)) return k;
+    return NULL;
+}
+
+size_t d_budget_free(const g16d *d)
+{
+    size_t used = d->reserved + d->key_bytes;
+    return used >= d->cfg.budget ? 0 : d->cfg.budget - used;
+}
+
+static void key_free(dkey *k)
+{
+    if (!k) return;
+    g16_key_free(k->key);
+    free(k->buf);
+    free(k->vk_json);
+    free(k);
+}
+
+static void unlink_key(g16d *d, dkey *k)
+{
+    for (dkey **pp = &d->keys; *pp; pp = &(*pp)->next)
+        if (*pp == k) { *pp = k->next; break; }
+    d->key_bytes -= k->bytes;
+    d_store_key(d, k, 0);
+}
+
+/* Evicts idle keys (no unfinished partition needs them), oldest use first,
+ * until need bytes are free.  0 when they are; mu held. */
+int d_key_make_room(g16d *d, size_t need, const dkey *keep)
+{
+    while (d_budget_free(d) < need) {
+        dkey *victim = NULL;
+        for (dkey *k = d->keys; k; k = k->next)
+            if (k != keep && k->pending == 0 && k->key && (!victim || k->last_used < victim->last_used))
+                victim = k;
+        if (!victim) return -1;
+        fprintf(stderr, "g16d: evicting idle key %s (%zu bytes) to make room\n", victim->name, victim->bytes);
+        unlink_key(d, victim);
+        key_free(victim);
+    }
+    return 0;
+}
+
+/* Reads and opens the key, and exports its verification key for the
+ * self-check of every proof.  Runs without the lock. */
+static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
+{
+    size_t len;
+    if (d_read_file(k->path, k->bytes, &k->buf, &len, err, errlen)) return -1;
+    if (g16_key_open_buffer(k->buf, len, k->path, &k->key, err, errlen)) return -1;
+    if (d->cfg.self_verify) {
+        zkey z;
+        if (zkey_parse(k->buf, len, k->path, &z, err, errlen) ||
+            vk_export_json(&z, k->path, &k->vk_json, err, errlen))
+            return -1;
+    }
+    k->job_bytes = g16_key_job_bytes(k->key);
+    k->abc_bytes = g16_key_job_abc_bytes(k->key);
+    return 0;
+}
+
+/* Charges the key's bytes before reading it, so the budget holds even
+ * while the file is being read. */
+static int charge(g16d *d, dkey *k, int *status, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&d->mu);
+    dkey *old = d_key_find(d, k->name);
+    int rc = 0;
+    if (old) {
+        *status = strcmp(old->path, k->path) ? 409 : 200;
+        d_errf(err, errlen, "key %s is already loaded%s", k->name, *status == 409 ? " from another path" : "");
+        rc = -1;
+    } else if (d_key_make_room(d, k->bytes, NULL)) {
+        *status = 507;
+        d_errf(err, errlen, "%s: key needs %zu bytes but only %zu of the %zu-byte budget are free "
+               "(busy keys cannot be evicted)", k->path, k->bytes, d_budget_free(d), d->cfg.budget);
+        rc = -1;
+    } else {
+        d->key_bytes += k->bytes;
+        k->next = d->keys;               /* listed at once so a second load of the name waits its turn */
+        d->keys = k;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return rc;
+}
+
+int d_key_load(g16d *d, const char *name, const char *path, int persist, int *status,
+               char *err, size_t errlen)
+{
+    dkey *k = calloc(1, sizeof *k);
+    struct stat st;
+    *status = 400;
+    if (!k) { d_errf(err, errlen, "out of memory"); *status = 500; return -1; }
+    snprintf(k->name, sizeof k->name, "%s", name);
+    int a = d_path_allowed(&d->cfg, path, k->path, sizeof k->path);
+    if (a) {
+        *status = a == -1 ? 404 : 403;
+        d_errf(err, errlen, a == -1 ? "%s: %s" : "%s: %s", path,
+               a == -1 ? strerror(errno) : "outside the allowed directories (--allow-dir)");
+        free(k);
+        return -1;
+    }
+    if (stat(k->path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        d_errf(err, errlen, "%s: not a regular file", path);
+        free(k);
+        return -1;
+    }
+    k->bytes = (size_t)st.st_size;
+    if (charge(d, k, status, err, errlen)) { free(k); return -1; }
+    int rc = open_key(d, k, err, errlen);
+    pthread_mutex_lock(&d->mu);
+    if (rc) {
+        unlink_key(d, k);
+        key_free(k);
+    } else {
+        k->last_used = d_now();
+        if (persist) d_store_key(d, k, 1);
+        pthread_cond_broadcast(&d->work);
+    }
+    pthread_mutex_unlock(&d->mu);
+    *status = rc ? 400 : 201;
+    return rc;
+}
+
+int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&d->mu);
+    dkey *k = d_key_find(d, name);
+    int rc = -1;
+    if (!k) { *status = 404; d_errf(err, errlen, "no key named %s", name); }
+    else if (k->pending || !k->key) {
+        *status = 409;
+        d_errf(err, errlen, "key %s is %s", name, k->key ? "needed by unfinished partitions" : "still loading");
+    } else {
+        unlink_key(d, k);
+        key_free(k);
+        *status = 200;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return rc;
+}

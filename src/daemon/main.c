@@ -1,0 +1,134 @@
+/* g16d: the persistent proving daemon.  Startup order matters: the state
+ * directory is locked (one daemon per database), keys and jobs are
+ * restored before the workers start, and the socket opens last, so a
+ * client that can connect sees a complete daemon. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "daemon/d.h"
+
+static size_t mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    return (size_t)kb << 10;
+}
+
+/* Default budget: what the kernel says is available, less a margin for
+ * everything else on the machine. */
+static void resolve_budget(d_config *c)
+{
+    if (c->budget) return;
+    size_t avail = mem_available(), margin = c->budget_margin;
+    if (!margin) margin = avail / 10 > (256u << 20) ? avail / 10 : (256u << 20);
+    c->budget = avail > margin ? avail - margin : avail / 2;
+}
+
+static int lock_state(g16d *d, char *err, size_t errlen)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/wtns", d->cfg.state_dir);
+    if (d_mkdirs(path, 0700)) { d_errf(err, errlen, "%s: %s", path, strerror(errno)); return -1; }
+    snprintf(path, sizeof path, "%s/g16d.lock", d->cfg.state_dir);
+    d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX | LOCK_NB)) {
+        d_errf(err, errlen, "%s: %s", path, errno == EWOULDBLOCK ? "another g16d uses this state directory" : strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void init(g16d *d)
+{
+    pthread_mutex_init(&d->mu, NULL);
+    pthread_cond_init(&d->work, NULL);
+    pthread_cond_init(&d->changed, NULL);
+    pthread_cond_init(&d->reap_cv, NULL);
+    pthread_mutex_init(&d->tmu, NULL);
+    pthread_cond_init(&d->tcv, NULL);
+    for (int i = 0; i <= ST_COUNT; i++) d_histo_init(&d->hist[i]);
+    d->started = d_now();
+    d->next_seq = 1;
+    d->lock_fd = -1;
+}
+
+static void teardown(g16d *d)
+{
+    d_store_close(d);
+    while (d->jobs) { job *j = d->jobs; d->jobs = j->next; d_job_free(j); }
+    while (d->keys) {
+        dkey *k = d->keys;
+        d->keys = k->next;
+        g16_key_free(k->key);
+        free(k->buf);
+        free(k->vk_json);
+        free(k);
+    }
+    if (d->lock_fd >= 0) close(d->lock_fd);
+}
+
+static int wait_signal(void)
+{
+    sigset_t set;
+    int sig = 0;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigwait(&set, &sig);
+    return sig;
+}
+
+static int serve(g16d *d)
+{
+    char err[D_ERR];
+    if (lock_state(d, err, sizeof err) || d_store_open(d, err, sizeof err) ||
+        d_store_restore(d, err, sizeof err) || d_telemetry_start(d, err, sizeof err) ||
+        d_workers_start(d)) {
+        fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");
+        return 1;
+    }
+    d_http *h = d_http_start(d, err, sizeof err);
+    if (!h) { fprintf(stderr, "g16d: %s\n", err); d_workers_stop(d); d_telemetry_stop(d); return 1; }
+    fprintf(stderr, "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, state %s)\n",
+            d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH], d->cfg.workers[ST_MSM],
+            d->cfg.workers[ST_FINAL], d->cfg.state_dir);
+    int sig = wait_signal();
+    fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n", strsignal(sig));
+    d_http_quiesce(h);
+    d_workers_stop(d);
+    d_http_stop(h);
+    d_telemetry_stop(d);
+    fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n", d->nstate[P_QUEUED]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static g16d d;
+    int code;
+    if (d_config_load(&d.cfg, argc, argv, &code)) return code;
+    resolve_budget(&d.cfg);
+    /* Blocked before any thread starts, so only sigwait sees them; SIGPIPE
+     * (a client gone mid-reply) must never kill the daemon. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    init(&d);
+    int rc = serve(&d);
+    teardown(&d);
+    return rc;
+}
