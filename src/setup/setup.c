@@ -125,6 +125,11 @@ static int examine_r1cs(setup_ctx *c)
         snprintf(c->err, c->errlen, "%s: field is not the scalar field of bn128 or bls12381", c->r1cs_path);
         return -1;
     }
+    if (r->uses_custom_gates) {
+        snprintf(c->err, c->errlen, "%s: uses custom gates, which Groth16 cannot prove (PLONK only)",
+                 c->r1cs_path);
+        return -1;
+    }
     uint64_t n_public = (uint64_t)r->n_pub_out + r->n_pub_in;
     if (n_public + 1 > r->n_wires) {
         snprintf(c->err, c->errlen, "%s: %llu public signals but only %u wires", c->r1cs_path,
