@@ -1,0 +1,156 @@
+/* bench_gpu: times the device MSMs and NTT with inputs resident on the
+ * device (CUDA events after one warm-up, median of repeats), the CPU
+ * libraries on the same inputs (wall clock, all cores), and a synthetic
+ * proof's heavy part through gpu_prove_msms.
+ * Usage: bench_gpu [log_n (24)] [reps (5)] [cpu (1: also time the CPU)] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "gpu/gpu.h"
+#include "gpu/internal.h"
+#include "gpu_testlib.h"
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+
+static char err[256];
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void *to_device(const void *src, size_t bytes)
+{
+    void *d = NULL;
+    if (cudaMalloc(&d, bytes) != cudaSuccess ||
+        cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+        fprintf(stderr, "bench_gpu: device allocation of %zu bytes failed\n", bytes);
+        exit(1);
+    }
+    return d;
+}
+
+/* Median milliseconds of reps timed MSMs after one warm-up. */
+static double time_msm(gpu_msm_fn fn, const void *dp, const void *ds, size_t n, int reps)
+{
+    gpu_ws ws;
+    uint8_t out[192];
+    double ms[64];
+    cudaEvent_t a, b;
+    memset(&ws, 0, sizeof ws);
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    for (int r = -1; r < reps; r++) {
+        cudaEventRecord(a, 0);
+        if (fn(dp, (const uint32_t *)ds, n, out, &ws, 0, err, sizeof err)) {
+            fprintf(stderr, "bench_gpu: %s\n", err);
+            exit(1);
+        }
+        cudaEventRecord(b, 0);
+        cudaEventSynchronize(b);
+        float t;
+        cudaEventElapsedTime(&t, a, b);
+        if (r >= 0) ms[r] = t;
+    }
+    gpu_ws_free(&ws);
+    qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+    return ms[reps / 2];
+}
+
+static double time_ntt(int curve, void *d, int log_n, int flags, int reps)
+{
+    double ms[64];
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    for (int r = -1; r < reps; r++) {
+        cudaEventRecord(a, 0);
+        if (gpu_ntt_dev(curve, d, log_n, flags, 0, err, sizeof err)) {
+            fprintf(stderr, "bench_gpu: %s\n", err);
+            exit(1);
+        }
+        cudaEventRecord(b, 0);
+        cudaEventSynchronize(b);
+        float t;
+        cudaEventElapsedTime(&t, a, b);
+        if (r >= 0) ms[r] = t;
+    }
+    qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+    return ms[reps / 2];
+}
+
+#define BENCH_MSM(G, FN, LABEL)                                                        \
+    static void G##_bench(size_t n, int reps, int cpu, uint8_t *sc, void *dsc)         \
+    {                                                                                  \
+        size_t psz = sizeof(G##_affine);                                               \
+        uint8_t *pts = malloc(n * psz);                                                \
+        double t0 = now();                                                             \
+        G##_tl_points(pts, n, 12345, 6789);                                            \
+        double gen = now() - t0;                                                       \
+        void *dp = to_device(pts, n * psz);                                            \
+        double g = time_msm(FN, dp, dsc, n, reps);                                     \
+        double c = 0;                                                                  \
+        if (cpu) {                                                                     \
+            G out;                                                                     \
+            t0 = now();                                                                \
+            G##_msm(&out, pts, sc, n, 0);                                              \
+            c = (now() - t0) * 1e3;                                                    \
+        }                                                                              \
+        printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (points %.1f s)\n", \
+               LABEL, __builtin_ctzll(n), g, c, c / g, gen);                           \
+        cudaFree(dp);                                                                  \
+        free(pts);                                                                     \
+    }
+
+BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1")
+BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1")
+BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2")
+
+static void bench_ntt(int log_n, int reps, int cpu, uint8_t *sc)
+{
+    size_t n = (size_t)1 << log_n;
+    void *d = to_device(sc, n * 32);
+    double f = time_ntt(GPU_CURVE_BN254, d, log_n, 0, reps * 4);
+    double i = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_INVERSE, reps * 4);
+    double c = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_COSET, reps * 4);
+    double cf = 0;
+    if (cpu) {
+        double t0 = now();
+        bn254_fr_ntt((bn254_fr *)sc, (unsigned)log_n, 0);
+        cf = (now() - t0) * 1e3;
+    }
+    printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (inverse %.2f, coset %.2f ms)\n",
+           "NTT BN254", log_n, f, cf, cf / f, i, c);
+    cudaFree(d);
+}
+
+int main(int argc, char **argv)
+{
+    int log_n = argc > 1 ? atoi(argv[1]) : 24, reps = argc > 2 ? atoi(argv[2]) : 5;
+    int cpu = argc > 3 ? atoi(argv[3]) : 1;
+    size_t n = (size_t)1 << log_n;
+    if (!gpu_available()) { fprintf(stderr, "bench_gpu: no usable GPU\n"); return 1; }
+    if (reps < 1 || reps > 16) reps = 5;
+    uint8_t *sc = malloc(32 * n);
+    for (size_t i = 0; i < n; i++) tl_scalar(sc + 32 * i, 253);
+    void *dsc = to_device(sc, 32 * n);
+    printf("bench_gpu: log_n=%d reps=%d cpu threads=%d\n", log_n, reps, parallel_default_threads());
+    bench_ntt(log_n, reps, cpu, sc);
+    for (size_t i = 0; i < n; i++) tl_scalar(sc + 32 * i, 253);
+    cudaMemcpy(dsc, sc, 32 * n, cudaMemcpyHostToDevice);
+    bn254_g1_bench(n, reps, cpu, sc, dsc);
+    bls12_381_g1_bench(n, reps, cpu, sc, dsc);
+    bn254_g2_bench(n, reps, cpu, sc, dsc);
+    cudaFree(dsc);
+    free(sc);
+    return 0;
+}

@@ -1,0 +1,182 @@
+/* One prime field on the device, stamped out by dfield.cuh (no include guard
+ * on purpose).  Expects DF (type and prefix), DF_N (32-bit limbs, even),
+ * DF_P (the modulus as 64-bit limbs), DF_ONE (R mod p as 64-bit limbs) and
+ * DF_INV (-p^-1 mod 2^64).
+ *
+ * Elements are Montgomery form with R = 2^(32 DF_N), which equals the CPU's
+ * 2^(64 DF_N/2), so device and zkey bytes are the same numbers.  The carry
+ * chains are PTX (add.cc / addc / mad.lo.cc / madc.hi.cc) in consecutive
+ * volatile asm statements: volatile keeps them in program order, and nothing
+ * the compiler emits between them touches the carry flag. */
+
+#define F_(name) G16_CAT(DF, _##name)
+
+typedef struct { uint32_t v[DF_N]; } DF;
+
+static __constant__ uint64_t F_(p64)[DF_N / 2] = {DF_P};
+static __constant__ uint64_t F_(one64)[DF_N / 2] = {DF_ONE};
+static const uint32_t F_(m0) = (uint32_t)(DF_INV);
+
+static __device__ __forceinline__ uint32_t F_(p)(int j)
+{
+    return (uint32_t)(F_(p64)[j >> 1] >> (32 * (j & 1)));
+}
+
+static __device__ __forceinline__ void F_(zero)(DF *r)
+{
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) r->v[j] = 0;
+}
+
+static __device__ __forceinline__ void F_(one)(DF *r)
+{
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) r->v[j] = (uint32_t)(F_(one64)[j >> 1] >> (32 * (j & 1)));
+}
+
+static __device__ __forceinline__ int F_(is_zero)(const DF *a)
+{
+    uint32_t x = 0;
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) x |= a->v[j];
+    return x == 0;
+}
+
+static __device__ __forceinline__ int F_(eq)(const DF *a, const DF *b)
+{
+    uint32_t x = 0;
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) x |= a->v[j] ^ b->v[j];
+    return x == 0;
+}
+
+/* r = t mod p for t < 2p (t has DF_N limbs). */
+static __device__ __forceinline__ void F_(reduce)(DF *r, const uint32_t *t)
+{
+    uint32_t s[DF_N], borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(F_(p)(0)));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[j]) : "r"(t[j]), "r"(F_(p)(j)));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) r->v[j] = borrow ? t[j] : s[j];
+}
+
+/* Both moduli leave spare top bits, so a + b < 2p never carries out. */
+static __device__ __forceinline__ void F_(add)(DF *r, const DF *a, const DF *b)
+{
+    uint32_t t[DF_N];
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a->v[0]), "r"(b->v[0]));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(a->v[j]), "r"(b->v[j]));
+    F_(reduce)(r, t);
+}
+
+static __device__ __forceinline__ void F_(dbl)(DF *r, const DF *a) { F_(add)(r, a, a); }
+
+static __device__ __forceinline__ void F_(sub)(DF *r, const DF *a, const DF *b)
+{
+    uint32_t t[DF_N], mask;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a->v[0]), "r"(b->v[0]));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(a->v[j]), "r"(b->v[j]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(t[0]) : "r"(F_(p)(0) & mask));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(t[j]) : "r"(F_(p)(j) & mask));
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) r->v[j] = t[j];
+}
+
+static __device__ __forceinline__ void F_(neg)(DF *r, const DF *a)
+{
+    DF z;
+    F_(zero)(&z);
+    F_(sub)(r, &z, a);
+}
+
+/* t[0..N+1] += a * b: the low halves of the products in one carry chain,
+ * the high halves (shifted one limb) in a second. */
+static __device__ __forceinline__ void F_(mac_row)(uint32_t *t, const uint32_t *a, uint32_t b)
+{
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a[0]), "r"(b));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a[j]), "r"(b));
+    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[DF_N]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[DF_N + 1]));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a[0]), "r"(b));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a[j]), "r"(b));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[DF_N + 1]));
+}
+
+/* Same with the modulus as the multiplicand (constants, no array). */
+static __device__ __forceinline__ void F_(mac_row_p)(uint32_t *t, uint32_t m)
+{
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(F_(p)(0)), "r"(m));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(F_(p)(j)), "r"(m));
+    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[DF_N]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[DF_N + 1]));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(F_(p)(0)), "r"(m));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++)
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(F_(p)(j)), "r"(m));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[DF_N + 1]));
+}
+
+/* CIOS Montgomery product: after each row t < 2p, so N + 2 limbs hold it. */
+static __device__ __forceinline__ void F_(mul)(DF *r, const DF *a, const DF *b)
+{
+    uint32_t t[DF_N + 2];
+#pragma unroll
+    for (int j = 0; j < DF_N + 2; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < DF_N; i++) {
+        F_(mac_row)(t, a->v, b->v[i]);
+        F_(mac_row_p)(t, t[0] * F_(m0));
+#pragma unroll
+        for (int j = 0; j < DF_N + 1; j++) t[j] = t[j + 1];
+        t[DF_N + 1] = 0;
+    }
+    F_(reduce)(r, t);
+}
+
+static __device__ __forceinline__ void F_(sqr)(DF *r, const DF *a) { F_(mul)(r, a, a); }
+
+/* Montgomery -> plain: multiply by 1 (not R). */
+static __device__ __forceinline__ void F_(to_plain)(DF *r, const DF *a)
+{
+    DF one;
+    F_(zero)(&one);
+    one.v[0] = 1;
+    F_(mul)(r, a, &one);
+}
+
+/* Fermat, a^(p-2); one thread at a time uses it (final affine outputs). */
+static __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
+{
+    DF acc, base = *a;
+    F_(one)(&acc);
+    for (int i = 32 * DF_N - 1; i >= 0; i--) {
+        uint32_t e = F_(p)(i / 32);
+        if (i / 32 == 0) e -= 2;    /* p is odd and > 2: no borrow */
+        F_(sqr)(&acc, &acc);
+        if ((e >> (i % 32)) & 1) F_(mul)(&acc, &acc, &base);
+    }
+    *r = acc;
+}
+
+#undef F_
+#undef DF
+#undef DF_N
+#undef DF_P
+#undef DF_ONE
+#undef DF_INV

@@ -1,0 +1,74 @@
+/* Fq2 = Fq[u]/(u^2 + 1) on the device, stamped out by dfield.cuh.  Expects
+ * DQ2 (type and prefix) and DQ2_BASE (the base field's prefix).  Names
+ * mirror the prime fields' so dpoint_template.cuh serves G1 and G2. */
+
+#define E_(name) G16_CAT(DQ2, _##name)
+#define B_(name) G16_CAT(DQ2_BASE, _##name)
+
+typedef struct { DQ2_BASE c0, c1; } DQ2;
+
+static __device__ __forceinline__ void E_(zero)(DQ2 *r) { B_(zero)(&r->c0); B_(zero)(&r->c1); }
+static __device__ __forceinline__ void E_(one)(DQ2 *r) { B_(one)(&r->c0); B_(zero)(&r->c1); }
+static __device__ __forceinline__ int E_(is_zero)(const DQ2 *a)
+{
+    return B_(is_zero)(&a->c0) & B_(is_zero)(&a->c1);
+}
+static __device__ __forceinline__ void E_(add)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+{
+    B_(add)(&r->c0, &a->c0, &b->c0);
+    B_(add)(&r->c1, &a->c1, &b->c1);
+}
+static __device__ __forceinline__ void E_(sub)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+{
+    B_(sub)(&r->c0, &a->c0, &b->c0);
+    B_(sub)(&r->c1, &a->c1, &b->c1);
+}
+static __device__ __forceinline__ void E_(dbl)(DQ2 *r, const DQ2 *a) { E_(add)(r, a, a); }
+static __device__ __forceinline__ void E_(neg)(DQ2 *r, const DQ2 *a)
+{
+    B_(neg)(&r->c0, &a->c0);
+    B_(neg)(&r->c1, &a->c1);
+}
+
+/* Karatsuba: three base products instead of four. */
+static __device__ __forceinline__ void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+{
+    DQ2_BASE v0, v1, s, t;
+    B_(mul)(&v0, &a->c0, &b->c0);
+    B_(mul)(&v1, &a->c1, &b->c1);
+    B_(add)(&s, &a->c0, &a->c1);
+    B_(add)(&t, &b->c0, &b->c1);
+    B_(mul)(&s, &s, &t);
+    B_(sub)(&r->c0, &v0, &v1);
+    B_(sub)(&s, &s, &v0);
+    B_(sub)(&r->c1, &s, &v1);
+}
+
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two base products. */
+static __device__ __forceinline__ void E_(sqr)(DQ2 *r, const DQ2 *a)
+{
+    DQ2_BASE s, d, m;
+    B_(add)(&s, &a->c0, &a->c1);
+    B_(sub)(&d, &a->c0, &a->c1);
+    B_(mul)(&m, &a->c0, &a->c1);
+    B_(mul)(&r->c0, &s, &d);
+    B_(dbl)(&r->c1, &m);
+}
+
+/* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2). */
+static __device__ __noinline__ void E_(inv)(DQ2 *r, const DQ2 *a)
+{
+    DQ2_BASE t0, t1;
+    B_(sqr)(&t0, &a->c0);
+    B_(sqr)(&t1, &a->c1);
+    B_(add)(&t0, &t0, &t1);
+    B_(inv)(&t0, &t0);
+    B_(mul)(&r->c0, &a->c0, &t0);
+    B_(mul)(&t1, &a->c1, &t0);
+    B_(neg)(&r->c1, &t1);
+}
+
+#undef E_
+#undef B_
+#undef DQ2
+#undef DQ2_BASE

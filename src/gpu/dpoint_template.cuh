@@ -1,0 +1,183 @@
+/* One group on the device in XYZZ coordinates (x = X/ZZ, y = Y/ZZZ,
+ * ZZ^3 = ZZZ^2), stamped out per group.  Expects DG (prefix) and DG_FE
+ * (coordinate field prefix: d_bn254_fq, d_bn254_fq2, ...).
+ *
+ * Why XYZZ: the mixed addition costs 8M + 2S with no inversion and the
+ * full addition 12M + 2S, cheaper than Jacobian for bucket accumulation
+ * (EFD: madd-2008-s, add-2008-s, dbl-2008-s-1, mdbl-2008-s-1; a = 0).
+ * Infinity is ZZ = 0 in XYZZ and x = y = 0 in affine form (zkey layout). */
+
+#define P_(name) G16_CAT(DG, _##name)
+#define FE_(name) G16_CAT(DG_FE, _##name)
+#define DG_AFF G16_CAT(DG, _aff)
+
+typedef struct { DG_FE x, y; } DG_AFF;
+typedef struct { DG_FE x, y, zz, zzz; } DG;
+
+static __device__ __forceinline__ void P_(set_inf)(DG *p)
+{
+    FE_(zero)(&p->zz);
+    FE_(zero)(&p->zzz);
+}
+
+static __device__ __forceinline__ void P_(zero_all)(DG *p)
+{
+    FE_(zero)(&p->x);
+    FE_(zero)(&p->y);
+    FE_(zero)(&p->zz);
+    FE_(zero)(&p->zzz);
+}
+
+static __device__ __forceinline__ int P_(is_inf)(const DG *p) { return FE_(is_zero)(&p->zz); }
+
+static __device__ __forceinline__ int P_(aff_is_inf)(const DG_AFF *a)
+{
+    return FE_(is_zero)(&a->x) & FE_(is_zero)(&a->y);
+}
+
+static __device__ __forceinline__ void P_(from_aff)(DG *r, const DG_AFF *a)
+{
+    r->x = a->x;
+    r->y = a->y;
+    FE_(one)(&r->zz);
+    FE_(one)(&r->zzz);
+}
+
+static __device__ __forceinline__ void P_(aff_neg)(DG_AFF *a) { FE_(neg)(&a->y, &a->y); }
+
+/* 2 * affine point (mdbl-2008-s-1). */
+static __device__ __noinline__ void P_(dbl_aff)(DG *r, const DG_AFF *a)
+{
+    DG_FE u, v, w, s, m, t;
+    FE_(dbl)(&u, &a->y);
+    FE_(sqr)(&v, &u);
+    FE_(mul)(&w, &u, &v);
+    FE_(mul)(&s, &a->x, &v);
+    FE_(sqr)(&m, &a->x);
+    FE_(dbl)(&t, &m);
+    FE_(add)(&m, &m, &t);
+    FE_(sqr)(&r->x, &m);
+    FE_(dbl)(&t, &s);
+    FE_(sub)(&r->x, &r->x, &t);
+    FE_(sub)(&t, &s, &r->x);
+    FE_(mul)(&t, &m, &t);
+    FE_(mul)(&s, &w, &a->y);
+    FE_(sub)(&r->y, &t, &s);
+    r->zz = v;
+    r->zzz = w;
+}
+
+/* dbl-2008-s-1; infinity stays infinity (ZZ3 = V * ZZ1 = 0). */
+static __device__ __noinline__ void P_(dbl)(DG *r, const DG *p)
+{
+    DG_FE u, v, w, s, m, t;
+    FE_(dbl)(&u, &p->y);
+    FE_(sqr)(&v, &u);
+    FE_(mul)(&w, &u, &v);
+    FE_(mul)(&s, &p->x, &v);
+    FE_(sqr)(&m, &p->x);
+    FE_(dbl)(&t, &m);
+    FE_(add)(&m, &m, &t);
+    FE_(mul)(&r->zz, &v, &p->zz);
+    FE_(mul)(&r->zzz, &w, &p->zzz);
+    FE_(mul)(&w, &w, &p->y);
+    FE_(sqr)(&r->x, &m);
+    FE_(dbl)(&t, &s);
+    FE_(sub)(&r->x, &r->x, &t);
+    FE_(sub)(&t, &s, &r->x);
+    FE_(mul)(&t, &m, &t);
+    FE_(sub)(&r->y, &t, &w);
+}
+
+/* p += affine a (madd-2008-s), every special case handled. */
+static __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
+{
+    DG_FE u2, s2, pp, ppp, q, t;
+    if (P_(aff_is_inf)(a)) return;
+    if (P_(is_inf)(p)) { P_(from_aff)(p, a); return; }
+    FE_(mul)(&u2, &a->x, &p->zz);
+    FE_(mul)(&s2, &a->y, &p->zzz);
+    FE_(sub)(&u2, &u2, &p->x);          /* P */
+    FE_(sub)(&s2, &s2, &p->y);          /* R */
+    if (FE_(is_zero)(&u2)) {
+        if (FE_(is_zero)(&s2)) P_(dbl_aff)(p, a); else P_(set_inf)(p);
+        return;
+    }
+    FE_(sqr)(&pp, &u2);
+    FE_(mul)(&ppp, &pp, &u2);
+    FE_(mul)(&q, &p->x, &pp);
+    FE_(mul)(&p->zz, &p->zz, &pp);
+    FE_(mul)(&p->zzz, &p->zzz, &ppp);
+    FE_(sqr)(&t, &s2);
+    FE_(sub)(&t, &t, &ppp);
+    FE_(sub)(&t, &t, &q);
+    FE_(sub)(&p->x, &t, &q);
+    FE_(sub)(&t, &q, &p->x);
+    FE_(mul)(&t, &t, &s2);
+    FE_(mul)(&ppp, &ppp, &p->y);
+    FE_(sub)(&p->y, &t, &ppp);
+}
+
+/* p += q (add-2008-s), every special case handled. */
+static __device__ void P_(add)(DG *p, const DG *q)
+{
+    DG_FE u1, u2, s1, s2, pp, ppp, t;
+    if (P_(is_inf)(q)) return;
+    if (P_(is_inf)(p)) { *p = *q; return; }
+    FE_(mul)(&u1, &p->x, &q->zz);
+    FE_(mul)(&u2, &q->x, &p->zz);
+    FE_(mul)(&s1, &p->y, &q->zzz);
+    FE_(mul)(&s2, &q->y, &p->zzz);
+    FE_(sub)(&u2, &u2, &u1);            /* P */
+    FE_(sub)(&s2, &s2, &s1);            /* R */
+    if (FE_(is_zero)(&u2)) {
+        if (FE_(is_zero)(&s2)) P_(dbl)(p, p); else P_(set_inf)(p);
+        return;
+    }
+    FE_(sqr)(&pp, &u2);
+    FE_(mul)(&ppp, &pp, &u2);
+    FE_(mul)(&u1, &u1, &pp);            /* Q */
+    FE_(mul)(&p->zz, &p->zz, &q->zz);
+    FE_(mul)(&p->zz, &p->zz, &pp);
+    FE_(mul)(&p->zzz, &p->zzz, &q->zzz);
+    FE_(mul)(&p->zzz, &p->zzz, &ppp);
+    FE_(sqr)(&t, &s2);
+    FE_(sub)(&t, &t, &ppp);
+    FE_(sub)(&t, &t, &u1);
+    FE_(sub)(&p->x, &t, &u1);
+    FE_(sub)(&t, &u1, &p->x);
+    FE_(mul)(&t, &t, &s2);
+    FE_(mul)(&s1, &s1, &ppp);
+    FE_(sub)(&p->y, &t, &s1);
+}
+
+/* p *= k (k < 2^32), double-and-add from the top bit. */
+static __device__ void P_(mul_small)(DG *p, uint32_t k)
+{
+    DG acc;
+    P_(set_inf)(&acc);
+    for (int i = 31 - __clz(k | 1); i >= 0; i--) {
+        P_(dbl)(&acc, &acc);
+        if ((k >> i) & 1) P_(add)(&acc, p);
+    }
+    *p = acc;
+}
+
+/* One inversion: 1/(ZZ ZZZ) gives both 1/ZZ and 1/ZZZ. */
+static __device__ void P_(to_aff)(DG_AFF *r, const DG *p)
+{
+    DG_FE i, t;
+    if (P_(is_inf)(p)) { FE_(zero)(&r->x); FE_(zero)(&r->y); return; }
+    FE_(mul)(&i, &p->zz, &p->zzz);
+    FE_(inv)(&i, &i);
+    FE_(mul)(&t, &i, &p->zzz);
+    FE_(mul)(&r->x, &p->x, &t);
+    FE_(mul)(&t, &i, &p->zz);
+    FE_(mul)(&r->y, &p->y, &t);
+}
+
+#undef P_
+#undef FE_
+#undef DG_AFF
+#undef DG
+#undef DG_FE

@@ -1,0 +1,142 @@
+/* The C interface: device discovery, host<->device transfers, the resident
+ * key and the proof's heavy part.  One mutex serialises callers, since the
+ * work buffers and the stream are shared. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/gpu.h"
+#include "gpu/internal.h"
+
+static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
+static gpu_ws ws_msm[4], ws_io;
+static cudaStream_t stream;
+static int stream_ready;
+
+extern "C" int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err,
+                          size_t errlen)
+{
+    if (bytes == 0) bytes = 16;
+    if (ws->cap[slot] < bytes) {
+        cudaFree(ws->ptr[slot]);
+        ws->ptr[slot] = NULL;
+        ws->cap[slot] = 0;
+        cudaError_t e = cudaMalloc(&ws->ptr[slot], bytes);
+        if (e != cudaSuccess) {
+            snprintf(err, errlen, "gpu: cannot allocate %zu bytes: %s", bytes,
+                     cudaGetErrorString(e));
+            return -1;
+        }
+        ws->cap[slot] = bytes;
+    }
+    *out = ws->ptr[slot];
+    return 0;
+}
+
+extern "C" void gpu_ws_free(gpu_ws *ws)
+{
+    for (int i = 0; i < 12; i++) cudaFree(ws->ptr[i]);
+    memset(ws, 0, sizeof *ws);
+}
+
+extern "C" int gpu_available(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) return 0;
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return 0;
+    return p.major >= 9;
+}
+
+extern "C" size_t gpu_fq_bytes(int curve) { return curve == GPU_CURVE_BN254 ? 32 : 48; }
+extern "C" size_t gpu_g1_bytes(int curve) { return 2 * gpu_fq_bytes(curve); }
+extern "C" size_t gpu_g2_bytes(int curve) { return 4 * gpu_fq_bytes(curve); }
+
+static int ensure_stream(char *err, size_t errlen)
+{
+    if (!gpu_available()) {
+        snprintf(err, errlen, "gpu: no CUDA device of compute capability 9.0 or later");
+        return -1;
+    }
+    if (!stream_ready) {
+        GPU_CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        stream_ready = 1;
+    }
+    return 0;
+}
+
+static gpu_msm_fn msm_fn(int curve, int g2)
+{
+    if (curve == GPU_CURVE_BN254) return g2 ? gpu_bn254_g2_msm_dev : gpu_bn254_g1_msm_dev;
+    return g2 ? gpu_bls12_381_g2_msm_dev : gpu_bls12_381_g1_msm_dev;
+}
+
+static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
+                    uint8_t *out, char *err, size_t errlen)
+{
+    size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve);
+    void *dp, *ds;
+    if (curve != GPU_CURVE_BN254 && curve != GPU_CURVE_BLS12_381) {
+        snprintf(err, errlen, "gpu: unknown curve %d", curve);
+        return -1;
+    }
+    if (ensure_stream(err, errlen) || gpu_ws_get(&ws_io, 0, n * pb, &dp, err, errlen) ||
+        gpu_ws_get(&ws_io, 1, n * 32, &ds, err, errlen))
+        return -1;
+    GPU_CK(cudaMemcpyAsync(dp, points, n * pb, cudaMemcpyHostToDevice, stream));
+    GPU_CK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, stream));
+    return msm_fn(curve, g2)(dp, (const uint32_t *)ds, n, out, &ws_msm[curve * 2 + g2], stream,
+                             err, errlen);
+}
+
+extern "C" int gpu_msm_g1(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,
+                          uint8_t *out, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&gpu_lock);
+    int rc = msm_host(curve, 0, points, scalars, n, out, err, errlen);
+    pthread_mutex_unlock(&gpu_lock);
+    return rc;
+}
+
+extern "C" int gpu_msm_g2(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,
+                          uint8_t *out, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&gpu_lock);
+    int rc = msm_host(curve, 1, points, scalars, n, out, err, errlen);
+    pthread_mutex_unlock(&gpu_lock);
+    return rc;
+}
+
+static int ntt_host(int curve, uint8_t *data, int log_n, int flags, char *err, size_t errlen)
+{
+    size_t bytes = ((size_t)32) << log_n;
+    void *d;
+    if (log_n < 0 || log_n > 31) {
+        snprintf(err, errlen, "gpu: NTT size 2^%d is out of range", log_n);
+        return -1;
+    }
+    if (ensure_stream(err, errlen) || gpu_ws_get(&ws_io, 2, bytes, &d, err, errlen)) return -1;
+    GPU_CK(cudaMemcpyAsync(d, data, bytes, cudaMemcpyHostToDevice, stream));
+    if (gpu_ntt_dev(curve, d, log_n, flags, stream, err, errlen)) return -1;
+    GPU_CK(cudaMemcpyAsync(data, d, bytes, cudaMemcpyDeviceToHost, stream));
+    GPU_CK(cudaStreamSynchronize(stream));
+    return 0;
+}
+
+extern "C" int gpu_ntt(int curve, uint8_t *data, int log_n, int flags, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&gpu_lock);
+    int rc = ntt_host(curve, data, log_n, flags, err, errlen);
+    pthread_mutex_unlock(&gpu_lock);
+    return rc;
+}
+
+extern "C" void gpu_release(void)
+{
+    pthread_mutex_lock(&gpu_lock);
+    for (int i = 0; i < 4; i++) gpu_ws_free(&ws_msm[i]);
+    gpu_ws_free(&ws_io);
+    gpu_ntt_release();
+    pthread_mutex_unlock(&gpu_lock);
+}

@@ -1,0 +1,98 @@
+/* gpu: the CUDA backend (MSM, NTT, a whole proof's heavy part) for g16.
+ *
+ * Contract
+ * - Built only when CMake found nvcc (G16_HAVE_CUDA); the library is
+ *   g16_gpu.  Every function here has C linkage and is safe to call on a
+ *   machine without a GPU or driver: gpu_available() then returns 0 and
+ *   every other call fails with a message instead of crashing.
+ * - Curves are named by enum gpu_curve.  Byte layouts are the .zkey's:
+ *   field elements little-endian, n8 bytes (32 for BN254 Fq and both Fr,
+ *   48 for BLS12-381 Fq); points affine (x, y), Fq2 as (c0, c1), Montgomery
+ *   form; the point at infinity is all zero bytes.
+ * - MSM scalars are plain (not Montgomery) little-endian 32-byte integers,
+ *   as in a .wtns; values >= r are reduced.  Results come back as affine
+ *   points in the same zkey layout, so they compare bit for bit with the
+ *   CPU path's affine results.
+ * - NTT data are Fr elements in Montgomery form, natural order in and out,
+ *   with snarkjs's roots: omega_n = nr^((r-1)/2^n) squared down, nr the
+ *   smallest quadratic non-residue >= 2.  GPU_NTT_INVERSE computes the
+ *   inverse (scaled by 1/n).  GPU_NTT_COSET evaluates on the odd coset
+ *   g*<omega_n>, g = omega_2n: forward multiplies a_j by g^j first, the
+ *   inverse multiplies by g^-j last (so inverse(coset) undoes coset).
+ * - Every call that can fail returns 0 on success, non-zero on failure with
+ *   one line in err.  Calls are serialized internally (one device, one
+ *   set of work buffers); results do not depend on the order of additions
+ *   because they are returned as canonical affine points.
+ */
+#ifndef G16_GPU_H
+#define G16_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum gpu_curve { GPU_CURVE_BN254 = 0, GPU_CURVE_BLS12_381 = 1 };
+enum { GPU_NTT_INVERSE = 1, GPU_NTT_COSET = 2 };
+
+/* 1 when a CUDA device of compute capability >= 9.0 is usable, else 0. */
+int gpu_available(void);
+
+/* Sizes in bytes of one Fq element, one G1 affine point, one G2 affine
+ * point for the curve. */
+size_t gpu_fq_bytes(int curve);
+size_t gpu_g1_bytes(int curve);
+size_t gpu_g2_bytes(int curve);
+
+/* out = sum scalars[i] * points[i]; host buffers; out is an affine point
+ * (gpu_g1_bytes / gpu_g2_bytes bytes). */
+int gpu_msm_g1(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,
+               uint8_t *out, char *err, size_t errlen);
+int gpu_msm_g2(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,
+               uint8_t *out, char *err, size_t errlen);
+
+/* In-place NTT of 2^log_n Fr elements (host buffer), flags GPU_NTT_*. */
+int gpu_ntt(int curve, uint8_t *data, int log_n, int flags, char *err, size_t errlen);
+
+/* ---- a proving key resident on the device ---- */
+typedef struct gpu_key gpu_key;
+
+typedef struct {
+    int curve;                 /* enum gpu_curve */
+    const uint8_t *a, *b1, *b2, *c, *h;   /* zkey sections 5..9 (points) */
+    size_t n_vars;             /* points in a, b1, b2 */
+    size_t n_public;           /* c holds n_vars - n_public - 1 points */
+    int domain_log;            /* h holds 2^domain_log points */
+    const uint8_t *coefs;      /* zkey section 4 entries (after the count) */
+    size_t n_coefs;
+} gpu_key_desc;
+
+/* Copies the points and coefficients to the device once.  *bytes_used
+ * (may be NULL) receives the device memory the key holds. */
+gpu_key *gpu_key_upload(const gpu_key_desc *desc, size_t *bytes_used, char *err, size_t errlen);
+void gpu_key_free(gpu_key *key);
+
+typedef struct {
+    double upload, abc, ntt, msm_a, msm_b1, msm_b2, msm_c, msm_h;   /* seconds */
+} gpu_prove_timings;
+
+/* The heavy part of one proof: a, b from the coefficients and the witness
+ * (n_vars plain 32-byte scalars), c = a*b, the three coset NTT round trips,
+ * h = a*b - c on the odd coset (as snarkjs), and the five MSMs.  Outputs are
+ * affine points: pi_a_acc = sum w_i A_i, b1 = sum w_i B1_i, b2 = sum w_i B2_i
+ * (G2), c = sum_{i > n_public} w_i C_i, h = sum h_j H_j.  b2 may be NULL to
+ * skip the G2 MSM (the caller runs it on the CPU).  timings may be NULL. */
+int gpu_prove_msms(gpu_key *key, const uint8_t *witness, uint8_t *a_out, uint8_t *b1_out,
+                   uint8_t *b2_out, uint8_t *c_out, uint8_t *h_out,
+                   gpu_prove_timings *timings, char *err, size_t errlen);
+
+/* Frees the cached work buffers (they grow to the largest call). */
+void gpu_release(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

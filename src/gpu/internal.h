@@ -1,0 +1,74 @@
+/* Shared between the backend's .cu files (not part of the public API). */
+#ifndef G16_GPU_INTERNAL_H
+#define G16_GPU_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cuda_runtime.h>
+
+/* Grow-only device buffers reused across calls, so a timed MSM does not pay
+ * for cudaMalloc; slots are named by the enums of their users. */
+typedef struct {
+    void *ptr[12];
+    size_t cap[12];
+} gpu_ws;
+
+
+#define GPU_CK(call)                                                          \
+    do {                                                                      \
+        cudaError_t e_ = (call);                                              \
+        if (e_ != cudaSuccess) {                                              \
+            snprintf(err, errlen, "gpu: %s: %s (%s:%d)", #call,               \
+                     cudaGetErrorString(e_), __FILE__, __LINE__);             \
+            return -1;                                                        \
+        }                                                                     \
+    } while (0)
+
+#define GPU_CK_LAUNCH() GPU_CK(cudaGetLastError())
+
+/* MSM over device buffers: points in zkey layout, scalars as 8 x u32 plain
+ * little-endian; out receives the affine result (host memory). */
+typedef int (*gpu_msm_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
+                          uint8_t *out, gpu_ws *ws, cudaStream_t st, char *err, size_t errlen);
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t errlen);
+void gpu_ws_free(gpu_ws *ws);
+int gpu_bn254_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
+                         cudaStream_t, char *, size_t);
+int gpu_bn254_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
+                         cudaStream_t, char *, size_t);
+int gpu_bls12_381_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
+                             cudaStream_t, char *, size_t);
+int gpu_bls12_381_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
+                             cudaStream_t, char *, size_t);
+
+/* NTT over a device buffer of 2^log_n Montgomery Fr elements. */
+int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaStream_t st, char *err,
+                size_t errlen);
+/* Host roots (roots.c, from the CPU NTT library): omega for 2^log_n (or
+ * its inverse) and n^-1, Montgomery form, 32 bytes each. */
+int gpu_host_root(int curve, int log_n, int inverse, uint8_t *out);
+/* The odd-coset shift g for size 2^log_n (or its inverse), as ntt.h. */
+int gpu_host_coset(int curve, int log_n, int inverse, uint8_t *out);
+void gpu_host_inv_n(int curve, int log_n, uint8_t *out);
+/* out[i] = base^i for i < count (Montgomery), on the host. */
+void gpu_host_powers(int curve, const uint8_t *base, size_t count, uint8_t *out);
+void gpu_host_mul(int curve, const uint8_t *a, const uint8_t *b, uint8_t *out);
+void gpu_ntt_release(void);
+int gpu_build_ab_dev(int curve, void *out, const uint32_t *row_ptr, const uint32_t *sig,
+                     const void *val, const void *w, size_t rows, cudaStream_t st, char *err,
+                     size_t errlen);
+int gpu_mul_into_dev(int curve, void *c, const void *a, const void *b, size_t n,
+                     cudaStream_t st, char *err, size_t errlen);
+int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c, size_t n,
+                     cudaStream_t st, char *err, size_t errlen);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

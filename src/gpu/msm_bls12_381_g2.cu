@@ -1,0 +1,12 @@
+/* Pippenger MSM for bls12_381_g2 (one file per group so they compile in parallel). */
+#include "gpu/msm_common.cuh"
+
+#define DG d_bls12_381_g2
+#define DG_FE d_bls12_381_fq2
+#include "gpu/dpoint_template.cuh"
+
+#define DG d_bls12_381_g2
+#define MSM_NAME gpu_bls12_381_g2
+#define MSM_R BLS12_381_FR_P
+#define MSM_RBITS 255
+#include "gpu/msm_template.cuh"

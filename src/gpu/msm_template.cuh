@@ -1,0 +1,334 @@
+/* Pippenger MSM for one group, stamped out by one msm_*.cu file each.
+ * Expects DG (device point prefix, already stamped by dpoint_template.cuh),
+ * MSM_NAME (prefix of this group's functions, e.g. bn254_g1), MSM_R (the
+ * scalar field modulus as 64-bit limbs) and MSM_RBITS (its bit length).
+ *
+ * Pipeline (all on the device, one stream):
+ *  1. digits: each scalar (reduced mod r) becomes W signed c-bit digits;
+ *     digit d != 0 of window w gives an entry (key = w*2^(c-1) + |d| - 1,
+ *     value = point index | sign << 31).  Scalars 0 and 1 are taken out of
+ *     the buckets: 0 gives no entry, 1 one entry in a separate "ones" slot.
+ *  2. CUB radix sort of the entries by key (only the key's bits).
+ *  3. accumulation: the sorted list is cut into equal segments, one thread
+ *     each, so a huge bucket (many equal scalars) is split over threads
+ *     rather than serialised; runs cut by a segment edge go to a partial
+ *     list that is reduced again the same way until one segment remains.
+ *  4. bucket reduction: each window's buckets are cut into segments whose
+ *     weighted sums (running-sum trick plus a small scalar multiple) are
+ *     added pairwise; then one thread combines windows (Horner), adds the
+ *     ones slot and converts to affine.
+ */
+
+#define M_(name) G16_CAT(MSM_NAME, _##name)
+#define P_(name) G16_CAT(DG, _##name)
+#define AFF G16_CAT(DG, _aff)
+
+static __constant__ uint64_t M_(r64)[4] = {MSM_R};
+
+/* Loads through 16-byte vectors: every point size is a multiple of 16. */
+#define VLOAD(dst, src, type)                                                \
+    do {                                                                     \
+        union { type t; uint4 u[sizeof(type) / 16]; } v_;                    \
+        const uint4 *s_ = (const uint4 *)(src);                              \
+        _Pragma("unroll") for (int k_ = 0; k_ < (int)(sizeof(type) / 16); k_++) \
+            v_.u[k_] = __ldg(s_ + k_);                                       \
+        (dst) = v_.t;                                                        \
+    } while (0)
+
+static __device__ int M_(geq_r)(const uint32_t *s)
+{
+    for (int j = 7; j >= 0; j--) {
+        uint32_t rj = (uint32_t)(M_(r64)[j >> 1] >> (32 * (j & 1)));
+        if (s[j] != rj) return s[j] > rj;
+    }
+    return 1;
+}
+
+static __device__ void M_(sub_r)(uint32_t *s)
+{
+    uint64_t borrow = 0;
+    for (int j = 0; j < 8; j++) {
+        uint64_t rj = (uint32_t)(M_(r64)[j >> 1] >> (32 * (j & 1)));
+        uint64_t d = (uint64_t)s[j] - rj - borrow;
+        s[j] = (uint32_t)d;
+        borrow = (d >> 32) & 1;
+    }
+}
+
+static __global__ void M_(digits)(const uint32_t *scalars, size_t n, int c, int nw,
+                                  uint32_t *keys, uint32_t *vals)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    uint32_t s[9];
+    const uint4 *src = (const uint4 *)(scalars + 8 * i);
+    uint4 lo = src[0], hi = src[1];
+    s[0] = lo.x; s[1] = lo.y; s[2] = lo.z; s[3] = lo.w;
+    s[4] = hi.x; s[5] = hi.y; s[6] = hi.z; s[7] = hi.w; s[8] = 0;
+    while (M_(geq_r)(s)) M_(sub_r)(s);
+    uint32_t nb = 1u << (c - 1), ones = (uint32_t)nw * nb, sent = ones + 1;
+    uint32_t rest = s[1] | s[2] | s[3] | s[4] | s[5] | s[6] | s[7];
+    int special = rest == 0 && s[0] <= 1;
+    uint32_t carry = 0;
+    for (int w = 0; w < nw; w++) {
+        int off = w * c, limb = off >> 5, sh = off & 31;
+        uint64_t word = (((uint64_t)s[limb + 1] << 32) | s[limb]) >> sh;
+        uint32_t d = ((uint32_t)word & ((1u << c) - 1)) + carry, neg = 0;
+        if (d > nb) { d = (1u << c) - d; neg = 1; carry = 1; } else carry = 0;
+        uint32_t key = d ? (uint32_t)w * nb + d - 1 : sent;
+        if (special) key = (w == 0 && s[0] == 1) ? ones : sent;
+        keys[(size_t)w * n + i] = key;
+        vals[(size_t)w * n + i] = (uint32_t)i | (neg << 31);
+    }
+}
+
+static __device__ __forceinline__ void M_(load_signed)(AFF *a, const AFF *pts, uint32_t v)
+{
+    VLOAD(*a, pts + (v & 0x7fffffffu), AFF);
+    if (v >> 31) P_(aff_neg)(a);
+}
+
+/* Marks the partial slots of segment t that no cut run filled: flag 0,
+ * infinity, and the segment's first key, which keeps the list sorted. */
+static __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_t t, uint32_t first_key,
+                                       int wrote_head, int wrote_tail)
+{
+    DG inf;
+    P_(zero_all)(&inf);
+    if (!wrote_head) { pkeys[2 * t] = first_key << 1; ppts[2 * t] = inf; }
+    if (!wrote_tail) { pkeys[2 * t + 1] = first_key << 1; ppts[2 * t + 1] = inf; }
+}
+
+/* Level 1: entries (key, signed point index) sorted by key.  Each thread
+ * sums the runs of its segment: a run wholly inside goes straight to its
+ * bucket; the run that continues from the previous segment (head) or into
+ * the next (tail) goes to the partial list as (key << 1 | 1, sum).  Each
+ * partial is written as soon as its run ends, so one accumulator is live. */
+static __global__ void M_(acc_first)(const uint32_t *keys, const uint32_t *vals, size_t e,
+                                     size_t seg, const AFF *pts, DG *buckets, uint32_t sent,
+                                     uint32_t *pkeys, DG *ppts)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t start = t * seg, end = start + seg, i = start;
+    if (start >= e) return;
+    if (end > e) end = e;
+    uint32_t first_key = keys[start] < sent ? keys[start] : sent;
+    int first = 1, wrote_head = 0, wrote_tail = 0;
+    while (i < end) {
+        uint32_t k = keys[i];
+        if (k >= sent) break;
+        DG acc;
+        P_(set_inf)(&acc);
+        for (; i < end && keys[i] == k; i++) {
+            AFF a;
+            M_(load_signed)(&a, pts, vals[i]);
+            P_(add_aff)(&acc, &a);
+        }
+        if (first && start > 0 && keys[start - 1] == k) {
+            pkeys[2 * t] = k << 1 | 1;
+            ppts[2 * t] = acc;
+            wrote_head = 1;
+        } else if (i == end && end < e && keys[end] == k) {
+            pkeys[2 * t + 1] = k << 1 | 1;
+            ppts[2 * t + 1] = acc;
+            wrote_tail = 1;
+        } else {
+            buckets[k] = acc;
+        }
+        first = 0;
+    }
+    M_(fill_unused)(pkeys, ppts, t, first_key, wrote_head, wrote_tail);
+}
+
+/* Level >= 2: the same over the partial list (full additions); a run is
+ * written to its bucket only when it holds a real partial (flag 1). */
+static __global__ void M_(acc_next)(const uint32_t *keys, const DG *pts, size_t e, size_t seg,
+                                    DG *buckets, uint32_t sent, uint32_t *okeys, DG *opts)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t start = t * seg, end = start + seg, i = start;
+    if (start >= e) return;
+    if (end > e) end = e;
+    uint32_t first_key = keys[start] >> 1;
+    int first = 1, wrote_head = 0, wrote_tail = 0;
+    while (i < end) {
+        uint32_t k = keys[i] >> 1, real = 0;
+        if (k >= sent) break;
+        DG acc;
+        P_(set_inf)(&acc);
+        for (; i < end && (keys[i] >> 1) == k; i++) {
+            DG q;
+            VLOAD(q, pts + i, DG);
+            real |= keys[i] & 1;
+            P_(add)(&acc, &q);
+        }
+        if (first && start > 0 && (keys[start - 1] >> 1) == k) {
+            okeys[2 * t] = k << 1 | real;
+            opts[2 * t] = acc;
+            wrote_head = 1;
+        } else if (i == end && end < e && (keys[end] >> 1) == k) {
+            okeys[2 * t + 1] = k << 1 | real;
+            opts[2 * t + 1] = acc;
+            wrote_tail = 1;
+        } else if (real) {
+            buckets[k] = acc;
+        }
+        first = 0;
+    }
+    M_(fill_unused)(okeys, opts, t, first_key, wrote_head, wrote_tail);
+}
+
+/* Window w, segment s covers buckets b in [s L, s L + L) (digit b + 1):
+ * sum_b (b + 1) B_b = running-sum part + (s L) * (sum_b B_b). */
+static __global__ void M_(bucket_reduce)(const DG *buckets, int nw, uint32_t nb, uint32_t len,
+                                         DG *segs)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t nseg = nb / len;
+    if (t >= (size_t)nw * nseg) return;
+    uint32_t w = (uint32_t)(t / nseg), s = (uint32_t)(t % nseg);
+    const DG *b = buckets + (size_t)w * nb + (size_t)s * len;
+    DG acc, sum;
+    P_(set_inf)(&acc);
+    P_(set_inf)(&sum);
+    for (int j = (int)len - 1; j >= 0; j--) {
+        DG q;
+        VLOAD(q, b + j, DG);
+        P_(add)(&acc, &q);
+        P_(add)(&sum, &acc);
+    }
+    if (s) {
+        P_(mul_small)(&acc, s * len);
+        P_(add)(&sum, &acc);
+    }
+    segs[t] = sum;
+}
+
+static __global__ void M_(add_pairs)(DG *segs, int nw, uint32_t nseg, uint32_t half)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (size_t)nw * half) return;
+    size_t w = t / half, i = t % half;
+    DG *base = segs + w * nseg;
+    DG q = base[i + half];
+    P_(add)(&base[i], &q);
+}
+
+/* One thread: sum_w 2^(c w) W_w by Horner, plus the ones slot, to affine. */
+static __global__ void M_(finish)(const DG *segs, int nw, uint32_t nseg, int c,
+                                  const DG *ones, AFF *out)
+{
+    DG r = segs[(size_t)(nw - 1) * nseg];
+    for (int w = nw - 2; w >= 0; w--) {
+        for (int k = 0; k < c; k++) P_(dbl)(&r, &r);
+        P_(add)(&r, &segs[(size_t)w * nseg]);
+    }
+    P_(add)(&r, ones);
+    P_(to_aff)(out, &r);
+}
+
+/* Window size minimising n*W (bucket additions) + 3*W*2^(c-1) (reduction,
+ * full additions); capped so the buckets stay within a few GB. */
+static int M_(window)(size_t n, int *nw_out)
+{
+    int best_c = 3;
+    double best = 1e300;
+    for (int c = 3; c <= 21; c++) {
+        int nw = (MSM_RBITS + 1 + c - 1) / c;
+        double cost = (double)n * nw + 3.0 * nw * (double)(1u << (c - 1));
+        if (cost < best) { best = cost; best_c = c; }
+    }
+    *nw_out = (MSM_RBITS + 1 + best_c - 1) / best_c;
+    return best_c;
+}
+
+enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1, WS_PK2,
+       WS_PP2, WS_SEGS, WS_OUT };
+
+/* Steps 3 and 4 of the pipeline (after the sort). */
+static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
+                      DG *buckets, int c, int nw, uint8_t *out, gpu_ws *ws, cudaStream_t st,
+                      char *err, size_t errlen)
+{
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
+    size_t seg = e >> 20 > 8 ? e >> 20 : 8, nt = (e + seg - 1) / seg;
+    uint32_t *pk[2];
+    DG *pp[2];
+    void *v;
+    for (int k = 0; k < 2; k++) {
+        if (gpu_ws_get(ws, WS_PK1 + 2 * k, 2 * nt * 4, &v, err, errlen)) return -1;
+        pk[k] = (uint32_t *)v;
+        if (gpu_ws_get(ws, WS_PP1 + 2 * k, 2 * nt * sizeof(DG), &v, err, errlen)) return -1;
+        pp[k] = (DG *)v;
+    }
+    M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts, buckets,
+                                                               sent, pk[0], pp[0]);
+    GPU_CK_LAUNCH();
+    for (int cur = 0; nt > 1; cur ^= 1) {
+        size_t m = 2 * nt;
+        nt = (m + 31) / 32;
+        M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(pk[cur], pp[cur], m, 32, buckets,
+                                                                  sent, pk[cur ^ 1], pp[cur ^ 1]);
+        GPU_CK_LAUNCH();
+    }
+    uint32_t len = nb < 32 ? nb : 32, nseg = nb / len;
+    size_t total = (size_t)nw * nseg;
+    if (gpu_ws_get(ws, WS_SEGS, total * sizeof(DG), &v, err, errlen)) return -1;
+    DG *segs = (DG *)v;
+    M_(bucket_reduce)<<<(unsigned)((total + 127) / 128), 128, 0, st>>>(buckets, nw, nb, len, segs);
+    GPU_CK_LAUNCH();
+    for (uint32_t half = nseg / 2; half >= 1; half /= 2) {
+        size_t th = (size_t)nw * half;
+        M_(add_pairs)<<<(unsigned)((th + 127) / 128), 128, 0, st>>>(segs, nw, nseg, half);
+        GPU_CK_LAUNCH();
+    }
+    if (gpu_ws_get(ws, WS_OUT, sizeof(AFF), &v, err, errlen)) return -1;
+    M_(finish)<<<1, 1, 0, st>>>(segs, nw, nseg, c, buckets + (size_t)nw * nb, (AFF *)v);
+    GPU_CK_LAUNCH();
+    GPU_CK(cudaMemcpyAsync(out, v, sizeof(AFF), cudaMemcpyDeviceToHost, st));
+    GPU_CK(cudaStreamSynchronize(st));
+    return 0;
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t *d_scalars,
+                                           size_t n, uint8_t *out, gpu_ws *ws, cudaStream_t st,
+                                           char *err, size_t errlen)
+{
+    int nw, c = M_(window)(n, &nw);
+    size_t e = (size_t)nw * n;
+    if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
+    if (e > 0x7fffffffu || n > 0x7fffffffu) {
+        snprintf(err, errlen, "gpu: MSM of %zu points is too large", n);
+        return -1;
+    }
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
+    int end_bit = 32 - __builtin_clz(sent);
+    void *k1, *v1, *k2, *v2, *tmp, *bk;
+    size_t tmp_bytes = 0, nbk = (size_t)nw * nb + 1;
+    if (gpu_ws_get(ws, WS_KEYS, e * 4, &k1, err, errlen) ||
+        gpu_ws_get(ws, WS_VALS, e * 4, &v1, err, errlen) ||
+        gpu_ws_get(ws, WS_KEYS2, e * 4, &k2, err, errlen) ||
+        gpu_ws_get(ws, WS_VALS2, e * 4, &v2, err, errlen) ||
+        gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen))
+        return -1;
+    GPU_CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
+                                           (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
+    if (gpu_ws_get(ws, WS_TEMP, tmp_bytes, &tmp, err, errlen)) return -1;
+    GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
+    M_(digits)<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_scalars, n, c, nw, (uint32_t *)k1,
+                                                           (uint32_t *)v1);
+    GPU_CK_LAUNCH();
+    GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
+                                           (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
+    return M_(reduce)((const uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points,
+                      (DG *)bk, c, nw, out, ws, st, err, errlen);
+}
+
+#undef VLOAD
+#undef M_
+#undef P_
+#undef AFF
+#undef DG
+#undef MSM_NAME
+#undef MSM_R
+#undef MSM_RBITS

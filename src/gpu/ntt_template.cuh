@@ -1,0 +1,121 @@
+/* NTT kernels for one scalar field, stamped out by ntt.cu.  Expects NF (the
+ * device field prefix, d_bn254_fr or d_bls12_381_fr) and NTT_NAME (prefix).
+ *
+ * Forward transform: radix-2 decimation in frequency (natural order in,
+ * bit-reversed out), levels grouped 8 at a time through shared memory so a
+ * 2^24 transform reads and writes device memory 3 times instead of 24, then
+ * an in-place bit-reversal swap (which also applies the 1/n of the inverse).
+ * Twiddles come from a table of omega^t, t < n/2, built once per size. */
+
+#define N_(name) G16_CAT(NTT_NAME, _##name)
+#define NFE_(name) G16_CAT(NF, _##name)
+
+/* out[t] = lo[t mod 4096] * hi[t / 4096]: big power tables from two small
+ * host-made ones, one product per entry. */
+static __global__ void N_(expand)(NF *out, const NF *lo, const NF *hi, size_t count)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= count) return;
+    NF a = lo[t & 4095], b = hi[t >> 12];
+    NFE_(mul)(&out[t], &a, &b);
+}
+
+static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    NF a = x[t], b = tab[t];
+    NFE_(mul)(&x[t], &a, &b);
+}
+
+/* Levels s0 .. s0+k-1 of the DIF (half-size h = 2^(L-1-s)).  One block owns
+ * 2^k elements spaced hlo = 2^(L-s0-k) apart, for m = 2^mlog consecutive
+ * offsets (so loads come in runs of m elements). */
+static __global__ void N_(dif)(NF *x, int L, int s0, int k, int mlog, const NF *tw)
+{
+    extern __shared__ uint4 smem_raw[];
+    NF *sh = (NF *)smem_raw;
+    int m = 1 << mlog, hlo_log = L - s0 - k;
+    size_t hlo = (size_t)1 << hlo_log, groups = hlo >> mlog;
+    size_t hi = blockIdx.x / groups, lo0 = (blockIdx.x % groups) << mlog;
+    size_t base = (hi << (L - s0)) + lo0;
+    int cnt = m << k;
+    for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+        sh[idx] = x[base + ((size_t)(idx >> mlog) << hlo_log) + (idx & (m - 1))];
+    __syncthreads();
+    for (int ll = 0; ll < k; ll++) {
+        int hl_log = k - 1 - ll, hl = 1 << hl_log;
+        int tw_shift = L - 1 - (hl_log + hlo_log);
+        for (int q = threadIdx.x; q < cnt / 2; q += blockDim.x) {
+            int l = q & (m - 1), p = q >> mlog;
+            int j = ((p >> hl_log) << (hl_log + 1)) + (p & (hl - 1)), j2 = j + hl;
+            NF u = sh[(j << mlog) + l], v = sh[(j2 << mlog) + l], d;
+            size_t ti = ((((size_t)(p & (hl - 1))) << hlo_log) + lo0 + l) << tw_shift;
+            NFE_(add)(&sh[(j << mlog) + l], &u, &v);
+            NFE_(sub)(&d, &u, &v);
+            if (ti) { NF w = tw[ti]; NFE_(mul)(&d, &d, &w); }
+            sh[(j2 << mlog) + l] = d;
+        }
+        __syncthreads();
+    }
+    for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+        x[base + ((size_t)(idx >> mlog) << hlo_log) + (idx & (m - 1))] = sh[idx];
+}
+
+/* In-place bit reversal; scale (may be NULL) multiplies every element. */
+static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >> L) return;
+    size_t j = (size_t)(__brevll((unsigned long long)i) >> (64 - L));
+    if (j < i) return;
+    NF a = x[i], b = x[j];
+    if (scale) {
+        NF s = *scale;
+        NFE_(mul)(&a, &a, &s);
+        NFE_(mul)(&b, &b, &s);
+    }
+    x[i] = b;
+    x[j] = a;
+}
+
+/* h = a*b - c, then to plain form: the H MSM takes plain scalars. */
+static __global__ void N_(join_abc)(NF *a, const NF *b, const NF *c, size_t n)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    NF x = a[t], y = b[t], z = c[t];
+    NFE_(mul)(&x, &x, &y);
+    NFE_(sub)(&x, &x, &z);
+    NFE_(to_plain)(&a[t], &x);
+}
+
+/* a[r], b[r] = sum over the row's coefficients of w[signal] * value: value
+ * is c R^2 (zkey) and w plain, so the Montgomery product is (c w) R. */
+static __global__ void N_(build_ab)(NF *out, const uint32_t *row_ptr, const uint32_t *sig,
+                                    const NF *val, const NF *w, size_t rows)
+{
+    size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    NF acc, t;
+    NFE_(zero)(&acc);
+    for (uint32_t e = row_ptr[r]; e < row_ptr[r + 1]; e++) {
+        NF x = w[sig[e]], v = val[e];
+        NFE_(mul)(&t, &x, &v);
+        NFE_(add)(&acc, &acc, &t);
+    }
+    out[r] = acc;
+}
+
+static __global__ void N_(mul_into)(NF *c, const NF *a, const NF *b, size_t n)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    NF x = a[t], y = b[t];
+    NFE_(mul)(&c[t], &x, &y);
+}
+
+#undef N_
+#undef NFE_
+#undef NF
+#undef NTT_NAME

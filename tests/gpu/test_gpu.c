@@ -1,0 +1,148 @@
+/* GPU backend against the CPU libraries, bit for bit: MSM (g16_msm) on many
+ * sizes and edge inputs for all four groups, NTT (g16_ntt) forward, inverse
+ * and the coset round trip for both scalar fields.  Exits 77 (skipped)
+ * without a usable GPU. */
+#include <stdio.h>
+#include <time.h>
+
+#include "../common/test.h"
+#include "gpu/gpu.h"
+#include "gpu_testlib.h"
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+
+static char err[256];
+
+/* Below r: top bits cleared (r > 2^253 for both curves). */
+static void small_scalar(uint8_t *s) { tl_scalar(s, 253); }
+
+static void r_minus(uint8_t *s, const uint64_t *order, uint64_t k)
+{
+    uint64_t v[4];
+    memcpy(v, order, 32);
+    v[0] -= k;    /* no borrow: the low limbs of both orders exceed 2 */
+    memcpy(s, v, 32);
+}
+
+/* mode 0: random scalars (1/8 of them full 256-bit, so >= r is reduced);
+ * 1: edge mix (0, 1, r-1, repeated points, infinity); 2: all r-1;
+ * 3: only 0 and 1. */
+static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mode,
+                         const uint64_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *s = sc + 32 * i;
+        if (mode == 2) { r_minus(s, order, 1); continue; }
+        if (mode == 3) { memset(s, 0, 32); s[0] = tl_rand() & 1; continue; }
+        if (tl_rand() % 8 == 0) tl_scalar(s, 256); else small_scalar(s);
+        if (mode != 1) continue;
+        switch (tl_rand() % 6) {
+        case 0: memset(s, 0, 32); break;
+        case 1: memset(s, 0, 32); s[0] = 1; break;
+        case 2: r_minus(s, order, 1); break;
+        case 3: if (i) memcpy(pts + i * psz, pts + (i - 1) * psz, psz); break;
+        case 4: memset(pts + i * psz, 0, psz); break;
+        default: break;
+        }
+    }
+}
+
+#define MSM_CHECK(G, CURVE, FN)                                                       \
+    static void G##_check(size_t n, int mode)                                         \
+    {                                                                                 \
+        size_t psz = sizeof(G##_affine);                                              \
+        uint8_t *pts = malloc(n * psz + 1), *sc = malloc(32 * n + 1), out[sizeof(G##_affine)]; \
+        G ref;                                                                        \
+        G##_affine ra;                                                                \
+        G##_tl_points(pts, n, 1 + tl_rand() % 1000003, 1 + tl_rand() % 1000003);      \
+        make_scalars(sc, pts, psz, n, mode, G##_order);                               \
+        G##_msm(&ref, pts, sc, n, 0);                                                 \
+        G##_to_affine(&ra, &ref);                                                     \
+        int rc = FN(CURVE, pts, sc, n, out, err, sizeof err);                         \
+        if (rc) fprintf(stderr, "%s\n", err);                                         \
+        CHECK(rc == 0);                                                               \
+        if (memcmp(out, &ra, psz) != 0) {                                             \
+            fprintf(stderr, #G " MSM mismatch: n=%zu mode=%d\n", n, mode);            \
+            CHECK(0);                                                                 \
+        }                                                                             \
+        free(pts);                                                                    \
+        free(sc);                                                                     \
+    }
+
+MSM_CHECK(bn254_g1, GPU_CURVE_BN254, gpu_msm_g1)
+MSM_CHECK(bn254_g2, GPU_CURVE_BN254, gpu_msm_g2)
+MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, gpu_msm_g1)
+MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, gpu_msm_g2)
+
+#define NTT_CHECK(FR, CURVE)                                                          \
+    static void FR##_ntt_check(unsigned log_n)                                        \
+    {                                                                                 \
+        size_t n = (size_t)1 << log_n, bytes = n * 32;                                \
+        FR *x = malloc(bytes), *y = malloc(bytes);                                    \
+        for (size_t i = 0; i < n; i++) small_scalar((uint8_t *)&x[i]);                \
+        static const int flags[3] = {0, GPU_NTT_INVERSE, -1};                         \
+        for (int f = 0; f < 3; f++) {                                                 \
+            memcpy(y, x, bytes);                                                      \
+            int rc;                                                                   \
+            if (flags[f] >= 0) rc = gpu_ntt(CURVE, (uint8_t *)y, (int)log_n, flags[f], err, sizeof err); \
+            else rc = gpu_ntt(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_INVERSE, err, sizeof err) || \
+                      gpu_ntt(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_COSET, err, sizeof err); \
+            if (rc) fprintf(stderr, "%s\n", err);                                     \
+            CHECK(rc == 0);                                                           \
+            if (f == 0) FR##_ntt(x, log_n, 0);                                        \
+            else if (f == 1) FR##_intt(x, log_n, 0);                                  \
+            else FR##_coset_odd(x, log_n, 0);                                         \
+            if (memcmp(x, y, bytes) != 0) {                                           \
+                fprintf(stderr, #FR " NTT mismatch: log_n=%u kind=%d\n", log_n, f);   \
+                CHECK(0);                                                             \
+            }                                                                         \
+        }                                                                             \
+        free(x);                                                                      \
+        free(y);                                                                      \
+    }
+
+NTT_CHECK(bn254_fr, GPU_CURVE_BN254)
+NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+    if (!gpu_available()) {
+        printf("test_gpu: no usable GPU, skipped\n");
+        return 77;
+    }
+    static const size_t g1_sizes[] = {1, 2, 3, 5, 16, 100, 1000, 1024, 4099, 65536, 100003,
+                                      1 << 20, (1 << 20) + 7};
+    static const size_t g2_sizes[] = {1, 2, 7, 100, 1023, 8192, 70001};
+    double t0 = now();
+    for (size_t k = 0; k < sizeof g1_sizes / sizeof *g1_sizes; k++) {
+        size_t n = g1_sizes[k];
+        for (int mode = 0; mode < 4; mode++) {
+            if (n > 100003 && mode > 1) continue;
+            bn254_g1_check(n, mode);
+            if (n <= 100003) bls12_381_g1_check(n, mode);
+        }
+    }
+    printf("G1 done (%.1f s)\n", now() - t0);
+    for (size_t k = 0; k < sizeof g2_sizes / sizeof *g2_sizes; k++)
+        for (int mode = 0; mode < 4; mode++) {
+            bn254_g2_check(g2_sizes[k], mode);
+            bls12_381_g2_check(g2_sizes[k], mode);
+        }
+    bn254_g2_check(1 << 18, 0);
+    printf("G2 done (%.1f s)\n", now() - t0);
+    static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 16, 17, 20, 22};
+    for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {
+        bn254_fr_ntt_check(logs[k]);
+        bls12_381_fr_ntt_check(logs[k]);
+    }
+    printf("NTT done (%.1f s)\n", now() - t0);
+    gpu_release();
+    return test_finish("test_gpu");
+}
