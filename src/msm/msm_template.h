@@ -87,25 +87,42 @@ static void M_(scan)(void *vctx, size_t begin, size_t end, int worker)
     M_(buckets_sum)(&out->ones, &ones);
 }
 
-/* Adds the points of idx[lo, hi) into buckets by their digit in window w. */
+/* Adds the points of idx[lo, hi) into buckets by their digit in window w.
+ * Works in blocks: digits first, prefetching each target bucket, then the
+ * additions, so the random bucket reads (buckets outgrow L2 at large c)
+ * overlap instead of stalling one at a time. */
+#define MSM_BLOCK 32
 static void M_(fill_buckets)(const struct M_(ctx) *ctx, struct M_(buckets) *b, int w,
                              size_t lo, size_t hi)
 {
     uint64_t k[4];
     msm_wide K;
     AFF pt;
-    for (size_t i = lo; i < hi; i++) {
-        size_t at = ctx->idx[i];
-        msm_load_scalar(k, ctx->scalars, at);
-        msm_add_offset(&K, k, &ctx->offset);
-        int d = msm_digit(&K, w, ctx->plan.c);
-        if (d == 0) continue;
-        M_(load_point)(&pt, ctx->points, at);
-        if (G_(affine_is_infinity)(&pt)) continue;
-        if (d < 0) FE_(neg)(&pt.y, &pt.y);
-        M_(buckets_add)(b, (size_t)(d < 0 ? -d : d) - 1, &pt);
+    int digit[MSM_BLOCK];
+    for (size_t base = lo; base < hi; base += MSM_BLOCK) {
+        size_t len = hi - base < MSM_BLOCK ? hi - base : MSM_BLOCK;
+        for (size_t i = 0; i < len; i++) {
+            msm_load_scalar(k, ctx->scalars, ctx->idx[base + i]);
+            msm_add_offset(&K, k, &ctx->offset);
+            int d = digit[i] = msm_digit(&K, w, ctx->plan.c);
+            size_t j = (size_t)(d < 0 ? -d : d) - 1;
+            if (d) {
+                __builtin_prefetch(&b->bucket[j]);
+                __builtin_prefetch((const char *)&b->bucket[j + 1] - 1);
+                __builtin_prefetch(&b->state[j]);
+            }
+        }
+        for (size_t i = 0; i < len; i++) {
+            int d = digit[i];
+            if (d == 0) continue;
+            M_(load_point)(&pt, ctx->points, ctx->idx[base + i]);
+            if (G_(affine_is_infinity)(&pt)) continue;
+            if (d < 0) FE_(neg)(&pt.y, &pt.y);
+            M_(buckets_add)(b, (size_t)(d < 0 ? -d : d) - 1, &pt);
+        }
     }
 }
+#undef MSM_BLOCK
 
 static void M_(tiles)(void *vctx, size_t begin, size_t end, int worker)
 {
@@ -168,7 +185,7 @@ static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
     size_t workers = (size_t)parallel_threads_for(threads, tiles);
     ctx->batch = msm_batch_size(nb, MSM_INV_COST);
     ctx->scratch_stride = (M_(buckets_bytes)(nb, ctx->batch) + 63) & ~(size_t)63;
-    ctx->scratch = malloc(workers * ctx->scratch_stride);
+    ctx->scratch = aligned_alloc(64, workers * ctx->scratch_stride); /* buckets on cache lines */
     ctx->partial = malloc(tiles * sizeof(XYZZ));
     int ok = ctx->scratch && ctx->partial;
     if (ok) {
@@ -191,7 +208,7 @@ static int M_(run)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, si
     ctx.scan = calloc((size_t)workers, sizeof *ctx.scan);
     ctx.ones_nb = n < MSM_ONES_BUCKETS ? n : MSM_ONES_BUCKETS;
     ctx.scratch_stride = (M_(buckets_bytes)(ctx.ones_nb, ctx.ones_nb / 2) + 63) & ~(size_t)63;
-    ctx.scratch = malloc((size_t)workers * ctx.scratch_stride);
+    ctx.scratch = aligned_alloc(64, (size_t)workers * ctx.scratch_stride);
     int ok = ctx.idx && ctx.scan && ctx.scratch;
     if (ok) {
         XYZZ ones, acc;
