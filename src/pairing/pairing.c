@@ -9,13 +9,18 @@
 #define BN254_X 4965661367192848881ULL
 #define BLS12_381_X 0xd201000000010000ULL
 
-/* r = a^x for a 64-bit x, by square-and-multiply (a in the cyclotomic
- * subgroup, so the caller's conjugations act as inversions). */
+/* r = a^x for a 64-bit x by square-and-multiply with cyclotomic
+ * squarings (a is in the cyclotomic subgroup, where the callers'
+ * conjugations are also inversions). */
 #define DEFINE_POW_X(curve, x)                                               \
     static void curve##_pow_x(curve##_fq12 *r, const curve##_fq12 *a)        \
     {                                                                        \
-        uint64_t e = (x);                                                    \
-        curve##_fq12_pow(r, a, &e, 1);                                       \
+        curve##_fq12 acc = *a;                                               \
+        for (int bit = 62 - __builtin_clzll(x); bit >= 0; bit--) {           \
+            curve##_fq12_cyclotomic_sqr(&acc, &acc);                         \
+            if (((x) >> bit) & 1) curve##_fq12_mul(&acc, &acc, a);           \
+        }                                                                    \
+        *r = acc;                                                            \
     }
 DEFINE_POW_X(bn254, BN254_X)
 DEFINE_POW_X(bls12_381, BLS12_381_X)
@@ -33,11 +38,11 @@ static void bn254_final_exp_hard(bn254_fq12 *r, const bn254_fq12 *elt)
 {
     bn254_fq12 a, b, c, d, e, f, g, t, k, l, m;
     bn254_pow_neg_x(&a, elt);                /* elt^-x */
-    bn254_fq12_sqr(&b, &a);                  /* ^-2x */
-    bn254_fq12_sqr(&c, &b);                  /* ^-4x */
+    bn254_fq12_cyclotomic_sqr(&b, &a);                  /* ^-2x */
+    bn254_fq12_cyclotomic_sqr(&c, &b);                  /* ^-4x */
     bn254_fq12_mul(&d, &c, &b);              /* ^-6x */
     bn254_pow_neg_x(&e, &d);                 /* ^6x^2 */
-    bn254_fq12_sqr(&f, &e);                  /* ^12x^2 */
+    bn254_fq12_cyclotomic_sqr(&f, &e);                  /* ^12x^2 */
     bn254_pow_neg_x(&g, &f);                 /* ^-12x^3 */
     bn254_fq12_conj(&t, &g);                 /* ^12x^3 */
     bn254_fq12_mul(&t, &t, &e);              /* ^12x^3+6x^2 */
@@ -69,10 +74,10 @@ static void bls12_381_pow_signed_x(bls12_381_fq12 *r, const bls12_381_fq12 *a)
 static void bls12_381_final_exp_hard(bls12_381_fq12 *r, const bls12_381_fq12 *t2)
 {
     bls12_381_fq12 t0, t1, t3, t4, t5, t6;
-    bls12_381_fq12_sqr(&t1, t2);
+    bls12_381_fq12_cyclotomic_sqr(&t1, t2);
     bls12_381_fq12_conj(&t1, &t1);
     bls12_381_pow_signed_x(&t3, t2);
-    bls12_381_fq12_sqr(&t4, &t3);
+    bls12_381_fq12_cyclotomic_sqr(&t4, &t3);
     bls12_381_fq12_mul(&t5, &t1, &t3);
     bls12_381_pow_signed_x(&t1, &t5);
     bls12_381_pow_signed_x(&t0, &t1);

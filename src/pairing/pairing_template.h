@@ -101,21 +101,17 @@ static void X_(line_add)(X_(line) *l, X_(proj) *t, const G2A *q)
     l->cy = lambda;                             /*   + lambda yP */
 }
 
-/* f = f · line(P). */
+/* f = f · line(P), by the sparse product that fits the twist. */
 static void X_(line_eval)(PAIRING_FQ12 *f, const X_(line) *l, const G1A *p)
 {
-    PAIRING_FQ12 m;
-    PAIRING_FQ2 *py, *px, *pc;
-    Q12_(zero)(&m);
+    PAIRING_FQ2 ly, lx;
+    Q2_(mul_base)(&ly, &l->cy, &p->y);
+    Q2_(mul_base)(&lx, &l->cx, &p->x);
 #if PAIRING_D_TWIST
-    py = &m.c0.c0, px = &m.c1.c0, pc = &m.c1.c1;
+    Q12_(mul_by_034)(f, &ly, &lx, &l->c);
 #else
-    py = &m.c1.c1, px = &m.c0.c1, pc = &m.c0.c0;
+    Q12_(mul_by_014)(f, &l->c, &lx, &ly);
 #endif
-    Q2_(mul_base)(py, &l->cy, &p->y);
-    Q2_(mul_base)(px, &l->cx, &p->x);
-    *pc = l->c;
-    Q12_(mul)(f, f, &m);
 }
 
 #if PAIRING_BN

@@ -56,8 +56,10 @@ static int is_decimal(const char *s)
 static const char *json_str(json_t *v) { return json_string_value(v); }
 
 #define V bn254
+#define V_G1_COFACTOR_ONE 1
 #include "verify/verify_template.h"
 #define V bls12_381
+#define V_G1_COFACTOR_ONE 0
 #include "verify/verify_template.h"
 
 /* "groth16" where a protocol field is required (or present). */

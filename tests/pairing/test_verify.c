@@ -148,6 +148,60 @@ static void a_not_in_subgroup(json_t *proof, const fixture *f)
     json_object_set_new(proof, "pi_a", json_pack("[sss]", sx, sy, "1"));
 }
 
+/* Square root in Fq2 for p = 3 mod 4 (Adj and Rodriguez-Henriquez, alg. 9);
+ * 0 when a has none; r must not alias a.  Only the tests need it: a point of the twist E'(Fq2)
+ * that is not in G2 (both twists have huge cofactors). */
+#define FQ2_SQRT(C)                                                               \
+    static int C##_fq2_sqrt_test(C##_fq2 *r, const C##_fq2 *a)                    \
+    {                                                                             \
+        uint64_t e[C##_fq_limbs];                                                 \
+        C##_fq2 a1, alpha, x0, one, t;                                            \
+        C##_fq_modulus_minus(e, 3);                                               \
+        C##_fq_shift_right(e, 2);                                                 \
+        C##_fq2_pow(&a1, a, e, C##_fq_limbs);                                     \
+        C##_fq2_mul(&x0, &a1, a);                                                 \
+        C##_fq2_mul(&alpha, &a1, &x0);                                            \
+        C##_fq2_one(&one);                                                        \
+        C##_fq2_add(&t, &alpha, &one);                                            \
+        if (C##_fq2_is_zero(&t)) {                 /* alpha = -1: x = u x0 */      \
+            C##_fq_neg(&r->c0, &x0.c1);                                           \
+            r->c1 = x0.c0;                                                        \
+        } else {                                                                  \
+            C##_fq_modulus_minus(e, 1);                                           \
+            C##_fq_shift_right(e, 1);                                             \
+            C##_fq2_pow(&t, &t, e, C##_fq_limbs);                                 \
+            C##_fq2_mul(r, &t, &x0);                                              \
+        }                                                                         \
+        C##_fq2_sqr(&t, r);                                                       \
+        return C##_fq2_eq(&t, a);                                                 \
+    }                                                                             \
+    /* The first twist point with x = k + u, k = 1, 2, ... (not in G2). */        \
+    static json_t *C##_twist_point_json(void)                                     \
+    {                                                                             \
+        C##_g2_affine q;                                                          \
+        C##_fq2 rhs;                                                              \
+        char s[4][160];                                                           \
+        for (uint64_t k = 1;; k++) {                                              \
+            C##_fq_from_u64(&q.x.c0, k);                                          \
+            C##_fq_from_u64(&q.x.c1, 1);                                          \
+            C##_fq2_sqr(&q.y, &q.x);                                              \
+            C##_fq2_mul(&q.y, &q.y, &q.x);                                        \
+            C##_fq2_add(&rhs, &q.y, &C##_g2_b);                                   \
+            if (C##_fq2_sqrt_test(&q.y, &rhs)) break;                             \
+        }                                                                         \
+        CHECK(C##_g2_affine_on_curve(&q) && !C##_g2_in_subgroup(&q));             \
+        C##_fq2_to_dec(s[0], s[1], &q.x);                                         \
+        C##_fq2_to_dec(s[2], s[3], &q.y);                                         \
+        return json_pack("[[ss][ss][ss]]", s[0], s[1], s[2], s[3], "1", "0");     \
+    }
+FQ2_SQRT(bn254)
+FQ2_SQRT(bls12_381)
+
+static void b_not_in_subgroup(json_t *proof, const fixture *f)
+{
+    json_object_set_new(proof, "pi_b", f->bls ? bls12_381_twist_point_json() : bn254_twist_point_json());
+}
+
 static void expect(const fixture *f, const char *what, int which, edit_fn edit, int want)
 {
     char err[512] = "";
@@ -224,6 +278,7 @@ static void test_fixture(const fixture *f)
     expect(f, "unknown curve in the key", 0, unknown_curve, -1);
     expect(f, "key without IC", 0, no_ic, -1);
     if (f->bls) expect(f, "pi_a outside G1", 2, a_not_in_subgroup, 0);
+    expect(f, "pi_b outside G2", 2, b_not_in_subgroup, 0);
     test_malformed(f);
     test_export(f);
 }
