@@ -56,6 +56,7 @@ static void make_scalars(uint8_t *buf, size_t n, int bits, int bits_pct)
     static void G##_points(uint8_t *buf, size_t n)                             \
     {                                                                          \
         G *jac = malloc(n * sizeof *jac);                                      \
+        G##_affine *aff = malloc(n * sizeof *aff); /* buf is unaligned */      \
         __typeof__(jac->z) *scratch = malloc(n * sizeof *scratch);             \
         G p, q;                                                                \
         uint64_t a[4] = {rand64(), rand64(), rand64(), 0}, b[4] = {rand64(), rand64(), 0, 0}; \
@@ -63,8 +64,9 @@ static void make_scalars(uint8_t *buf, size_t n, int bits, int bits_pct)
         G##_mul(&p, &q, a, 4);                                                 \
         G##_mul(&q, &q, b, 4);                                                 \
         for (size_t i = 0; i < n; i++) { G##_add(&p, &p, &q); jac[i] = p; }   \
-        G##_batch_to_affine((G##_affine *)(void *)buf, jac, n, scratch);       \
-        free(jac); free(scratch);                                              \
+        G##_batch_to_affine(aff, jac, n, scratch);                             \
+        memcpy(buf, aff, n * sizeof *aff);                                     \
+        free(jac); free(aff); free(scratch);                                   \
     }                                                                          \
                                                                                \
     /* Best wall time of reps; *cpu gets that run's CPU time (on a shared \
