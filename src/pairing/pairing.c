@@ -99,6 +99,20 @@ static void bls12_381_final_exp_hard(bls12_381_fq12 *r, const bls12_381_fq12 *t2
     bls12_381_fq12_mul(r, &t3, &t4);
 }
 
+/* Non-adjacent form of n, least significant digit first; returns the
+ * number of digits (the top one is 1). */
+static int pairing_naf(int8_t *digits, g16_u128 n)
+{
+    int len = 0;
+    for (; n; n >>= 1) {
+        int8_t d = (n & 1) ? (int8_t)(2 - (int)(n & 3)) : 0;   /* n = 3 mod 4 -> -1 */
+        if (d > 0) n -= 1;
+        if (d < 0) n += 1;
+        digits[len++] = d;
+    }
+    return len;
+}
+
 #define PAIRING bn254
 #define PAIRING_FQ bn254_fq
 #define PAIRING_FQ2 bn254_fq2

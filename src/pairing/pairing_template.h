@@ -126,21 +126,31 @@ static void X_(twist_frobenius)(G2A *r, const G2A *q)
 }
 #endif
 
-/* The loop over at most MILLER_CHUNK pairs at once, all finite. */
+/* The loop over at most MILLER_CHUNK pairs at once, all finite.  It walks
+ * the non-adjacent form of the loop count (digits -1, 0, 1): fewer
+ * additions than binary (22 instead of 37 for BN254's 6x+2), and a -1
+ * digit adds -Q, whose line differs from the binary chain's only by
+ * vertical lines, which the final exponentiation removes. */
 enum { X_(MILLER_CHUNK) = 16 };
 
 static void X_(miller_chunk)(PAIRING_FQ12 *f, const G1A *p, const G2A *q, size_t n)
 {
     X_(proj) t[X_(MILLER_CHUNK)];
     X_(line) l;
+    int8_t naf[130];
+    int top = pairing_naf(naf, ((g16_u128)X_(loop)[1] << 64) | X_(loop)[0]) - 1;
     for (size_t i = 0; i < n; i++) { t[i].x = q[i].x; t[i].y = q[i].y; Q2_(one)(&t[i].z); }
-    int top = X_(loop)[1] ? 127 - __builtin_clzll(X_(loop)[1]) : 63 - __builtin_clzll(X_(loop)[0]);
     Q12_(one)(f);
     for (int bit = top - 1; bit >= 0; bit--) {
         Q12_(sqr)(f, f);
         for (size_t i = 0; i < n; i++) { X_(line_dbl)(&l, &t[i]); X_(line_eval)(f, &l, &p[i]); }
-        if (!((X_(loop)[bit / 64] >> (bit % 64)) & 1)) continue;
-        for (size_t i = 0; i < n; i++) { X_(line_add)(&l, &t[i], &q[i]); X_(line_eval)(f, &l, &p[i]); }
+        if (!naf[bit]) continue;
+        for (size_t i = 0; i < n; i++) {
+            G2A qi = q[i];
+            if (naf[bit] < 0) Q2_(neg)(&qi.y, &qi.y);
+            X_(line_add)(&l, &t[i], &qi);
+            X_(line_eval)(f, &l, &p[i]);
+        }
     }
 #if PAIRING_LOOP_NEG
     Q12_(conj)(f, f);   /* f_{-|x|} = 1/f_{|x|} up to a vertical line */

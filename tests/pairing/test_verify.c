@@ -149,8 +149,9 @@ static void a_not_in_subgroup(json_t *proof, const fixture *f)
 }
 
 /* Square root in Fq2 for p = 3 mod 4 (Adj and Rodriguez-Henriquez, alg. 9);
- * 0 when a has none; r must not alias a.  Only the tests need it: a point of the twist E'(Fq2)
- * that is not in G2 (both twists have huge cofactors). */
+ * 0 when a has none; r must not alias a.  Only the tests need it, to make
+ * a point of the twist E'(Fq2) outside G2 (both twists have huge
+ * cofactors). */
 #define FQ2_SQRT(C)                                                               \
     static int C##_fq2_sqrt_test(C##_fq2 *r, const C##_fq2 *a)                    \
     {                                                                             \
