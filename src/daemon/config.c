@@ -128,7 +128,7 @@ static const option k_opts[] = {
      "synthesized partitions allowed to wait for an MSM worker. Default = synthesis workers"},
     {"finalize-queue", "N", set_final_q, "partitions allowed to wait for finalize. Default 4"},
     {"threads", "N", set_threads, "CPU threads per stage call. Default 0 = all cores"},
-    {"max-body", "SIZE", set_body, "largest request body accepted (refused from its headers). Default 256M"},
+    {"max-body", "SIZE", set_body, "largest request body accepted (refused from its headers; held outside the budget). Default 64M"},
     {"result-ttl", "SECONDS", set_ttl, "finished results kept this long if never fetched. Default 86400"},
     {"fetched-ttl", "SECONDS", set_fttl, "results kept this long after the first fetch. Default 600"},
     {"sample-interval", "MS", set_sample, "memory sampling period in milliseconds. Default 100"},
@@ -219,7 +219,7 @@ static void defaults(d_config *c)
     c->workers[ST_MSM] = 1;
     c->workers[ST_FINAL] = 1;
     c->queue_depth[ST_FINAL] = 4;
-    c->max_body = 256u << 20;
+    c->max_body = 64u << 20;
     c->result_ttl = 86400;
     c->fetched_ttl = 600;
     c->sample_ms = 100;

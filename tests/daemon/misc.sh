@@ -1,0 +1,65 @@
+#!/bin/bash
+# Help, config file, socket mode, the TCP listener's bearer token, LRU
+# eviction of idle keys under the budget, cancellation, metrics and the
+# memory endpoint.
+source "$(dirname "$0")/lib.sh"
+"$G16D" --help >"$T/help.txt"
+for o in config socket state-dir allow-dir tcp-port token-file memory-budget budget-margin synth-workers \
+         msm-workers finalize-workers msm-queue finalize-queue threads max-body result-ttl fetched-ttl \
+         sample-interval self-verify no-self-verify max-connections help; do
+  grep -q -- "--$o" "$T/help.txt" || fail "g16d --help does not document --$o"
+done
+"$G16D" --bogus 2>"$T/err" && fail "unknown option accepted"
+grep -q "unknown option" "$T/err" || fail "unclear message for an unknown option"
+"$G16" client --help | grep -q "keys load" || fail "g16 client --help"
+# Config file, overridden by a flag; TCP needs a token.
+printf 'abcdefghijklmnopqrstuvwxyz012345\n' >"$T/token"
+PORT=$(( 20000 + RANDOM % 20000 ))
+cat >"$T/g16d.conf" <<CONF
+# g16d test config
+memory-budget = "64M"
+tcp-port = $PORT
+token-file = $T/token
+synth-workers = 3
+CONF
+"$G16D" --tcp-port 1 --socket "$T/x" 2>"$T/err" && fail "--tcp-port without a token accepted"
+# Budget: two chain keys and one partition fit, three keys do not.
+KEYB=$(stat -c %s "$FIX/bn128/chain/circuit.zkey")
+start_daemon --memory-budget 1G                  # probe: the partition size the daemon computes
+PART=$(( $(client keys load p "$FIX/bn128/chain/circuit.zkey" | js o.partition_bytes) + $(stat -c %s "$FIX/bn128/chain/witness.wtns") ))
+stop_daemon
+rm -rf "$STATE"
+start_daemon --config "$T/g16d.conf" --memory-budget $((KEYB * 2 + PART + 50000))
+[ $((KEYB * 3)) -gt $((KEYB * 2 + PART + 50000)) ] || fail "test budget admits three keys"
+[ "$(stat -c %a "$SOCK")" = 600 ] || fail "socket mode is $(stat -c %a "$SOCK"), not 600"
+[ "$(client status | js o.stages.synthesis.workers)" = 3 ] || fail "config file ignored"
+c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/v1/status")
+[ "$c" = 401 ] || fail "TCP without token: $c, wanted 401"
+c=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer wrongwrongwrongwrong" "http://127.0.0.1:$PORT/v1/status")
+[ "$c" = 401 ] || fail "TCP with a wrong token: $c, wanted 401"
+"$G16" client --tcp "$PORT" --token-file "$T/token" status >/dev/null || fail "TCP with the token refused"
+# LRU: room for two keys; loading a third evicts the least recently used.
+client keys load a "$FIX/bn128/chain/circuit.zkey" >/dev/null
+client keys load b "$FIX/bn128/chain/circuit.zkey" >/dev/null
+id=$(client prove --key a "$FIX/bn128/chain/witness.wtns")   # a is now the more recent
+client wait "$id" --timeout 60 >/dev/null || fail "proof with key a failed"
+client keys load c "$FIX/bn128/chain/circuit.zkey" >/dev/null || fail "no room made for key c"
+names=$(client keys list | js 'o.keys.map(k=>k.name).sort().join(",")')
+[ "$names" = "a,c" ] || fail "after LRU eviction keys are $names, wanted a,c"
+client keys evict c >/dev/null || fail "evict failed"
+client keys evict c 2>"$T/err" && fail "evicting twice succeeded"
+# Cancel a long job.
+ws=(); for i in $(seq 40); do ws+=("$FIX/bn128/chain/witness.wtns"); done
+id=$(client prove --key a "${ws[@]}")
+client cancel "$id" >/dev/null || fail "cancel failed"
+client wait "$id" --timeout 60 >"$T/c.json" && fail "a cancelled job reported success"
+[ "$(js o.state <"$T/c.json")" = cancelled ] || fail "state after cancel: $(js o.state <"$T/c.json")"
+client status | js 'o.budget.reserved' >"$T/r"
+sleep 0.5
+[ "$(client status | js o.budget.reserved)" = 0 ] || fail "cancelled partitions still hold budget"
+api http://d/metrics | grep -q '^g16d_budget_bytes{kind="total"}' || fail "metrics lack the budget"
+api http://d/metrics | grep -q '^g16d_memory_peak_since_scrape_bytes' || fail "metrics lack the scrape peak"
+now=$(date +%s)
+api "http://d/v1/memory?since=$now" | head -1 | grep -q '^unix_s,.*,q_synth,busy_synth' || fail "memory CSV header"
+[ "$(api "http://d/v1/memory?format=json&since=$now" | js 'o.samples.every(s=>s.t>='"$now"')')" = true ] || fail "since= ignored"
+stop_daemon

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Jobs survive: kill -9 in the middle of a run, restart on the same state
+# directory, and every unfinished partition runs again and verifies; the
+# key comes back by itself.  Then SIGTERM mid-run exits 0 and the rest of
+# the job completes after the next start.  Finished results stay
+# retrievable across restarts.
+source "$(dirname "$0")/lib.sh"
+D=$FIX/bn128/chain
+start_daemon --memory-budget 1G --synth-workers 1
+client keys load chain "$D/circuit.zkey" >/dev/null
+ws=(); for i in $(seq 30); do ws+=("$D/witness.wtns"); done
+early=$(client prove --key chain "$D/witness.wtns")
+client wait "$early" --timeout 60 >/dev/null || fail "first job failed"
+id=$(client prove --key chain --upload "${ws[@]:0:4}")     # uploads live in the state dir
+id2=$(client prove --key chain "${ws[@]}")
+for _ in $(seq 100); do
+  n=$(client get "$id2" | js o.partitions_done)
+  [ "$n" -ge 3 ] && break
+  sleep 0.05
+done
+[ "$n" -lt 30 ] || fail "the job finished before the kill; make it longer"
+kill -9 "$PID"; wait "$PID" 2>/dev/null || true; PID=
+note "killed -9 with $n of 30 partitions done"
+start_daemon --memory-budget 1G --synth-workers 1
+grep -q "restored" "$LOG" || fail "no jobs restored"
+client wait "$id" --timeout 120 --out "$T/a" >/dev/null || fail "uploaded job did not complete after restart"
+client wait "$id2" --timeout 120 --out "$T/b" >/dev/null || fail "job did not complete after restart"
+verify_dir "$D/verification_key.json" "$T/a" 4
+verify_dir "$D/verification_key.json" "$T/b" 30
+client get "$early" --out "$T/e" >/dev/null || fail "a finished result was lost in the restart"
+verify_dir "$D/verification_key.json" "$T/e" 1
+# SIGTERM mid-run: exit 0, then the rest runs after the next start.
+id3=$(client prove --key chain "${ws[@]}")
+sleep 0.3
+stop_daemon
+grep -q "stopped" "$LOG" || fail "no graceful stop message"
+start_daemon --memory-budget 1G
+client wait "$id3" --timeout 120 --out "$T/c" >/dev/null || fail "job did not complete after SIGTERM + restart"
+verify_dir "$D/verification_key.json" "$T/c" 30
+stop_daemon
