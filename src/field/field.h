@@ -16,6 +16,8 @@
  *   from_dec / to_dec (decimal text of the plain value), is_canonical.
  * - Nothing here allocates or fails except the parsers, which return 0 on
  *   bad input and never read past the given length.
+ * - Multiplication uses mulx/adcx/adox assembly on x86-64 CPUs that have
+ *   BMI2 and ADX, the portable unsigned __int128 code elsewhere.
  * - Timing: add/sub/mul/sqr run in time independent of the values except
  *   the final conditional subtraction; inv and sqrt use fixed exponents,
  *   so they run in time independent of their input.
@@ -32,6 +34,17 @@
 #include <string.h>
 
 #include "field/field_params.h"
+
+/* Optimized x86-64 builds on CPUs with BMI2/ADX get the mulx/adcx/adox
+ * multiplication (chosen at run time; -O0 cannot allocate its registers).
+ * Everything else, and builds with -DG16_NO_ASM, use the portable
+ * unsigned __int128 code below.  Both are tested against GMP. */
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(G16_NO_ASM)
+#define G16_FIELD_ASM 1
+#include "field/field_asm_x86.h"
+#else
+#define G16_FIELD_ASM 0
+#endif
 
 #define G16_CAT_(a, b) a##b
 #define G16_CAT(a, b) G16_CAT_(a, b)

@@ -96,6 +96,13 @@ static inline void F_(neg)(FIELD *r, const FIELD *a)
 static inline void F_(mul)(FIELD *r, const FIELD *a, const FIELD *b)
 {
     uint64_t t[FIELD_N] = {0};
+#if G16_FIELD_ASM
+    if (g16_cpu_has_adx()) {
+        G16_CAT(G16_CAT(g16_mont_mul, FIELD_N), _adx)(t, a->v, b->v, F_(modulus).v, FIELD_INV);
+        F_(reduce_once)(r, t);
+        return;
+    }
+#endif
     for (int i = 0; i < FIELD_N; i++) {
         g16_u128 x = (g16_u128)a->v[0] * b->v[i] + t[0];
         uint64_t carry_a = (uint64_t)(x >> 64);
