@@ -25,6 +25,11 @@ struct msm_plan {
 struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_bytes,
                                 double inv_cost);
 
+/* Test hook: when > 0, every plan uses this many point ranges (capped at
+ * m), so tests reach the multi-part merge that only very large inputs pick
+ * on their own.  0 in normal use. */
+extern int msm_plan_force_parts;
+
 /* Additions queued per shared inversion for nb buckets, 0 for none.
  * inv_cost is an inversion's price in field multiplications.  Per queued
  * addition the batch costs inv_cost / batch for the inversion, and a point

@@ -9,6 +9,8 @@
 #define MSM_BUCKET_BUDGET ((size_t)32 << 20)
 #define MSM_MAX_C 20
 
+int msm_plan_force_parts;
+
 static double msm_plan_cost(size_t m, int c, int nwin, int parts, int threads, double inv_cost)
 {
     size_t tiles = (size_t)nwin * (size_t)parts;
@@ -28,7 +30,10 @@ struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_b
     for (int c = 2; c <= MSM_MAX_C; c++) {
         if (((size_t)1 << (c - 1)) * bucket_bytes > MSM_BUCKET_BUDGET) break;
         int nwin = (bits + c) / c; /* ceil((bits + 1) / c) */
-        for (int parts = 1; parts <= 4 * threads && (size_t)parts <= m; parts++) {
+        int lo = 1, hi = 4 * threads;
+        if (msm_plan_force_parts > 0) lo = hi = msm_plan_force_parts;
+        if ((size_t)lo > m) lo = hi = (int)m;
+        for (int parts = lo; parts <= hi && (size_t)parts <= m; parts++) {
             double cost = msm_plan_cost(m, c, nwin, parts, threads, inv_cost);
             if (best_cost < 0 || cost < best_cost) {
                 best_cost = cost;

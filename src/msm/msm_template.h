@@ -5,9 +5,9 @@
  * Steps, each spread over all threads with parallel_for:
  * 1. scan: classify scalars.  0 is skipped, 1 is added straight into a
  *    per-thread sum (real witnesses are mostly bits, and a bucket pass would
- *    cost nwin additions per such point instead of one; see M_(scan) for
- *    how that sum is batched), and the rest are
- *    listed by index for Pippenger.  Also records the largest bit length.
+ *    cost nwin additions per such point instead of one; M_(scan) says how
+ *    that sum is batched), and the rest are listed by index for Pippenger.
+ *    Also records the largest bit length (fewer windows for short scalars).
  * 2. tiles: every (window, point range) pair fills its own 2^(c-1) buckets
  *    with signed digits (a negative digit adds -P, so half the buckets do)
  *    and reduces them by running sums to one point.  Splitting points as
