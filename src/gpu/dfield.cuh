@@ -42,10 +42,12 @@
 
 #define DQ2 d_bn254_fq2
 #define DQ2_BASE d_bn254_fq
+#define DQ2_INLINE __forceinline__
 #include "gpu/dfq2_template.cuh"
 
 #define DQ2 d_bls12_381_fq2
 #define DQ2_BASE d_bls12_381_fq
+#define DQ2_INLINE __noinline__
 #include "gpu/dfq2_template.cuh"
 
 #endif

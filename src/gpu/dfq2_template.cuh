@@ -1,5 +1,6 @@
 /* Fq2 = Fq[u]/(u^2 + 1) on the device, stamped out by dfield.cuh.  Expects
- * DQ2 (type and prefix) and DQ2_BASE (the base field's prefix).  Names
+ * DQ2 (type and prefix), DQ2_BASE (the base field's prefix) and DQ2_INLINE
+ * (__forceinline__ or __noinline__ for the product and square).  Names
  * mirror the prime fields' so dpoint_template.cuh serves G1 and G2. */
 
 #define E_(name) G16_CAT(DQ2, _##name)
@@ -30,8 +31,10 @@ static __device__ __forceinline__ void E_(neg)(DQ2 *r, const DQ2 *a)
     B_(neg)(&r->c1, &a->c1);
 }
 
-/* Karatsuba: three base products instead of four. */
-static __device__ __forceinline__ void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+/* Karatsuba: three base products instead of four.  DQ2_INLINE: BLS12-381's
+ * Fq2 product is ~2k instructions, and inlining it at every call site made
+ * its G2 file take minutes to compile, so there it is a call. */
+static __device__ DQ2_INLINE void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b)
 {
     DQ2_BASE v0, v1, s, t;
     B_(mul)(&v0, &a->c0, &b->c0);
@@ -45,7 +48,7 @@ static __device__ __forceinline__ void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *
 }
 
 /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two base products. */
-static __device__ __forceinline__ void E_(sqr)(DQ2 *r, const DQ2 *a)
+static __device__ DQ2_INLINE void E_(sqr)(DQ2 *r, const DQ2 *a)
 {
     DQ2_BASE s, d, m;
     B_(add)(&s, &a->c0, &a->c1);
@@ -72,3 +75,4 @@ static __device__ __noinline__ void E_(inv)(DQ2 *r, const DQ2 *a)
 #undef B_
 #undef DQ2
 #undef DQ2_BASE
+#undef DQ2_INLINE

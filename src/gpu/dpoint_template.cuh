@@ -118,8 +118,9 @@ static __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
     FE_(sub)(&p->y, &t, &ppp);
 }
 
-/* p += q (add-2008-s), every special case handled. */
-static __device__ void P_(add)(DG *p, const DG *q)
+/* p += q (add-2008-s), every special case handled.  Not inlined: only the
+ * mixed addition is hot, and one copy keeps compile time down. */
+static __device__ __noinline__ void P_(add)(DG *p, const DG *q)
 {
     DG_FE u1, u2, s1, s2, pp, ppp, t;
     if (P_(is_inf)(q)) return;

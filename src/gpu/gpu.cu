@@ -40,13 +40,17 @@ extern "C" void gpu_ws_free(gpu_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
+/* Probed once: the answer cannot change while the process runs. */
 extern "C" int gpu_available(void)
 {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) return 0;
-    cudaDeviceProp p;
-    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return 0;
-    return p.major >= 9;
+    static int known = -1;
+    if (known < 0) {
+        int n = 0, major = 0;
+        known = cudaGetDeviceCount(&n) == cudaSuccess && n > 0 &&
+                cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) ==
+                    cudaSuccess && major >= 9;
+    }
+    return known;
 }
 
 extern "C" size_t gpu_fq_bytes(int curve) { return curve == GPU_CURVE_BN254 ? 32 : 48; }

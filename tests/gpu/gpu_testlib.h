@@ -58,7 +58,7 @@ static inline void tl_scalar(uint8_t *out, int bits)
         free(scratch);                                                             \
     }                                                                              \
     /* out[i] = (a + i d) G, affine zkey layout; a + i d < 2^64. */                \
-    static void G##_tl_points(uint8_t *out, size_t n, uint64_t a, uint64_t d)      \
+    static inline void G##_tl_points(uint8_t *out, size_t n, uint64_t a, uint64_t d)\
     {                                                                              \
         G##_tl_ctx c = {out, n, a, d};                                             \
         parallel_for(n, 0, G##_tl_chunk, &c);                                      \
