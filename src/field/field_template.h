@@ -47,41 +47,28 @@ static inline int F_(is_canonical)(const FIELD *a) { return !F_(geq_modulus)(a->
  * mask, so the branch does not depend on the value. */
 static inline void F_(reduce_once)(FIELD *r, const uint64_t *a)
 {
-    uint64_t t[FIELD_N], borrow = 0;
-    for (int i = 0; i < FIELD_N; i++) {
-        g16_u128 d = (g16_u128)a[i] - F_(modulus).v[i] - borrow;
-        t[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
+    uint64_t t[FIELD_N];
+    unsigned char borrow = 0;
+    for (int i = 0; i < FIELD_N; i++) borrow = g16_subb(borrow, a[i], F_(modulus).v[i], &t[i]);
     uint64_t keep_a = (uint64_t)0 - borrow; /* all ones when a < p */
     for (int i = 0; i < FIELD_N; i++) r->v[i] = (a[i] & keep_a) | (t[i] & ~keep_a);
 }
 
 static inline void F_(add)(FIELD *r, const FIELD *a, const FIELD *b)
 {
-    uint64_t s[FIELD_N], carry = 0;
-    for (int i = 0; i < FIELD_N; i++) {
-        g16_u128 t = (g16_u128)a->v[i] + b->v[i] + carry;
-        s[i] = (uint64_t)t;
-        carry = (uint64_t)(t >> 64);
-    }
+    uint64_t s[FIELD_N];
+    unsigned char carry = 0;
+    for (int i = 0; i < FIELD_N; i++) carry = g16_addc(carry, a->v[i], b->v[i], &s[i]);
     F_(reduce_once)(r, s);
 }
 
 static inline void F_(sub)(FIELD *r, const FIELD *a, const FIELD *b)
 {
-    uint64_t d[FIELD_N], borrow = 0, carry = 0;
-    for (int i = 0; i < FIELD_N; i++) {
-        g16_u128 t = (g16_u128)a->v[i] - b->v[i] - borrow;
-        d[i] = (uint64_t)t;
-        borrow = (uint64_t)(t >> 64) & 1;
-    }
+    uint64_t d[FIELD_N];
+    unsigned char borrow = 0, carry = 0;
+    for (int i = 0; i < FIELD_N; i++) borrow = g16_subb(borrow, a->v[i], b->v[i], &d[i]);
     uint64_t mask = (uint64_t)0 - borrow; /* add p back when it went negative */
-    for (int i = 0; i < FIELD_N; i++) {
-        g16_u128 t = (g16_u128)d[i] + (F_(modulus).v[i] & mask) + carry;
-        r->v[i] = (uint64_t)t;
-        carry = (uint64_t)(t >> 64);
-    }
+    for (int i = 0; i < FIELD_N; i++) carry = g16_addc(carry, d[i], F_(modulus).v[i] & mask, &r->v[i]);
 }
 
 static inline void F_(dbl)(FIELD *r, const FIELD *a) { F_(add)(r, a, a); }
