@@ -4,7 +4,8 @@
 # synthesis workers under two memory budgets: seconds per proof against
 # the daemon's peak RSS (VmHWM), the table system.md's design published.
 # Prints Markdown on stdout.
-#   usage: bench/daemon/run.sh BUILD_DIR [CURVE/CIRCUIT] [N]
+#   usage: [SWEEP="1 2 4"] bench/daemon/run.sh BUILD_DIR [CURVE/CIRCUIT] [N]
+# CURVE/CIRCUIT is a folder under $G16_FIXTURES with circuit.zkey and witness.wtns.
 set -euo pipefail
 B=${1:?usage: run.sh BUILD_DIR [CURVE/CIRCUIT] [N]}
 B=$(cd "$B" && pwd)
@@ -62,21 +63,24 @@ echo "| g16d, key resident, $N jobs queued at once | $warm | $(echo "$warm $N" |
 echo
 # (2) sweep: synthesis workers x budgets
 start --memory-budget 4G
-PART=$(client keys load k "$D/circuit.zkey" | node -e 'const o=JSON.parse(require("fs").readFileSync(0));console.log(o.partition_bytes+o.bytes)')
+K=$(client keys load k "$D/circuit.zkey")
 stop
-WT=$(stat -c %s "$D/witness.wtns")
-TIGHT=$(( PART + 2 * (WT + PART) ))   # key + about two partitions
-echo "Sweep ($N proofs each; budget \"tight\" = key + 2 partitions = $((TIGHT >> 20)) MiB, \"loose\" = 4 GiB):"
+num() { echo "$K" | grep -o "\"$1\":[0-9]*" | cut -d: -f2; }   # no node needed on the bench machine
+KEYB=$(num bytes)
+PART=$(( $(num partition_bytes) + $(stat -c %s "$D/witness.wtns") ))
+TIGHT=$(( KEYB + 2 * PART + PART / 2 ))   # the key + two partitions (three never fit)
+echo "Sweep ($N proofs each; budget \"tight\" = key + 2.5 partitions = $((TIGHT >> 20)) MiB, \"loose\" = 4 GiB):"
 echo
 echo "| synth workers | budget | s/proof | peak RSS MiB | max partitions holding memory |"
 echo "|---|---|---|---|---|"
 for budget in tight loose; do
-  for w in 1 2 4; do
+  for w in ${SWEEP:-1 2 4}; do
     b=$([ $budget = tight ] && echo "$TIGHT" || echo 4G)
     start --memory-budget "$b" --synth-workers "$w" --msm-queue "$w"
     client keys load k "$D/circuit.zkey" >/dev/null
     s=$(through_daemon)
-    held=$(client memory --json | node -e 'const o=JSON.parse(require("fs").readFileSync(0));console.log(Math.max(...o.samples.map(s=>s.held_parts)))')
+    held=$(client memory | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "held_parts") c = i }
+                                     NR > 1 && $c > m { m = $c } END { print m + 0 }')
     echo "| $w | $budget | $(echo "$s $N" | awk '{printf "%.3f", $1/$2}') | $(hwm_mib) | $held |"
     stop
   done

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +120,12 @@ int main(int argc, char **argv)
     int code;
     if (d_config_load(&d.cfg, argc, argv, &code)) return code;
     resolve_budget(&d.cfg);
+    /* A fixed mmap threshold: glibc otherwise raises it after each large
+     * free, so the next partition's multi-MiB buffers come from the heap
+     * and stay resident after free (measured: peak 99 MiB instead of 76
+     * MiB on an 82 MiB budget).  mmap'd buffers go back to the kernel the
+     * moment they are freed, which is what the budget accounting assumes. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     /* Blocked before any thread starts, so only sigwait sees them; SIGPIPE
      * (a client gone mid-reply) must never kill the daemon. */
     sigset_t set;

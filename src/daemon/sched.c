@@ -125,13 +125,11 @@ static size_t synth_need(const part *p) { return p->job->k->job_bytes + p->wtns_
 static part *pick_synth(g16d *d)
 {
     if (d->stopping || d->nstate[P_SYNTHED] >= d->cfg.queue_depth[ST_MSM]) return NULL;
-    part *p = best(d, P_QUEUED);
+    part *p;
+    while ((p = best(d, P_QUEUED)) && (!p->job->k || !p->job->k->key))   /* its key failed to reload */
+        d_part_finish(d, p, P_FAILED, "the key of this job is not loaded (reload it and resubmit)");
     if (!p) return NULL;
     dkey *k = p->job->k;
-    if (!k || !k->key) {
-        d_part_finish(d, p, P_FAILED, "the key of this job is not loaded");
-        return NULL;
-    }
     size_t need = synth_need(p);
     if (d_budget_free(d) < need && d_key_make_room(d, need, k)) return NULL;   /* wait */
     reserve(d, p, need);
