@@ -5,7 +5,7 @@
 set -u
 out=${OUT:-/tmp}
 log_n=${1:-24}
-if [ -x .gpubin/test_gpu ] && .gpubin/test_gpu --version >/dev/null 2>&1; then
+if [ -x .gpubin/test_gpu ] && [ -x .gpubin/bench_gpu ]; then
   bin=.gpubin
 else
   # The device machine lacks zlib.h, which tests/memwatch's find_package

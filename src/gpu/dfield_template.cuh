@@ -7,7 +7,11 @@
  * 2^(64 DF_N/2), so device and zkey bytes are the same numbers.  The carry
  * chains are PTX (add.cc / addc / mad.lo.cc / madc.hi.cc) in consecutive
  * volatile asm statements: volatile keeps them in program order, and nothing
- * the compiler emits between them touches the carry flag. */
+ * the compiler emits between them touches the carry flag.
+ *
+ * Every function is also compiled for the host (plain C with 64-bit
+ * intermediates instead of the PTX), so tests/gpu can run the kernels'
+ * logic on a machine without a GPU; the device build uses only the PTX. */
 
 #define F_(name) G16_CAT(DF, _##name)
 
@@ -15,26 +19,36 @@ typedef struct { uint32_t v[DF_N]; } DF;
 
 static __constant__ uint64_t F_(p64)[DF_N / 2] = {DF_P};
 static __constant__ uint64_t F_(one64)[DF_N / 2] = {DF_ONE};
+static const uint64_t F_(p64h)[DF_N / 2] = {DF_P};
+static const uint64_t F_(one64h)[DF_N / 2] = {DF_ONE};
 static const uint32_t F_(m0) = (uint32_t)(DF_INV);
 
-static __device__ __forceinline__ uint32_t F_(p)(int j)
+static HD uint32_t F_(p)(int j)
 {
+#ifdef __CUDA_ARCH__
     return (uint32_t)(F_(p64)[j >> 1] >> (32 * (j & 1)));
+#else
+    return (uint32_t)(F_(p64h)[j >> 1] >> (32 * (j & 1)));
+#endif
 }
 
-static __device__ __forceinline__ void F_(zero)(DF *r)
+static HD void F_(zero)(DF *r)
 {
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = 0;
 }
 
-static __device__ __forceinline__ void F_(one)(DF *r)
+static HD void F_(one)(DF *r)
 {
+#ifdef __CUDA_ARCH__
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = (uint32_t)(F_(one64)[j >> 1] >> (32 * (j & 1)));
+#else
+    for (int j = 0; j < DF_N; j++) r->v[j] = (uint32_t)(F_(one64h)[j >> 1] >> (32 * (j & 1)));
+#endif
 }
 
-static __device__ __forceinline__ int F_(is_zero)(const DF *a)
+static HD int F_(is_zero)(const DF *a)
 {
     uint32_t x = 0;
 #pragma unroll
@@ -42,7 +56,7 @@ static __device__ __forceinline__ int F_(is_zero)(const DF *a)
     return x == 0;
 }
 
-static __device__ __forceinline__ int F_(eq)(const DF *a, const DF *b)
+static HD int F_(eq)(const DF *a, const DF *b)
 {
     uint32_t x = 0;
 #pragma unroll
@@ -51,34 +65,67 @@ static __device__ __forceinline__ int F_(eq)(const DF *a, const DF *b)
 }
 
 /* r = t mod p for t < 2p (t has DF_N limbs). */
-static __device__ __forceinline__ void F_(reduce)(DF *r, const uint32_t *t)
+static HD void F_(reduce)(DF *r, const uint32_t *t)
 {
     uint32_t s[DF_N], borrow;
+#ifdef __CUDA_ARCH__
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(F_(p)(0)));
 #pragma unroll
     for (int j = 1; j < DF_N; j++)
         asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[j]) : "r"(t[j]), "r"(F_(p)(j)));
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+#else
+    uint64_t b = 0;
+    for (int j = 0; j < DF_N; j++) {
+        uint64_t d = (uint64_t)t[j] - F_(p)(j) - b;
+        s[j] = (uint32_t)d;
+        b = (d >> 32) & 1;
+    }
+    borrow = b ? 0xffffffffu : 0;
+#endif
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = borrow ? t[j] : s[j];
 }
 
 /* Both moduli leave spare top bits, so a + b < 2p never carries out. */
-static __device__ __forceinline__ void F_(add)(DF *r, const DF *a, const DF *b)
+static HD void F_(add)(DF *r, const DF *a, const DF *b)
 {
     uint32_t t[DF_N];
+#ifdef __CUDA_ARCH__
     asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a->v[0]), "r"(b->v[0]));
 #pragma unroll
     for (int j = 1; j < DF_N; j++)
         asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(a->v[j]), "r"(b->v[j]));
+#else
+    uint64_t c = 0;
+    for (int j = 0; j < DF_N; j++) {
+        c += (uint64_t)a->v[j] + b->v[j];
+        t[j] = (uint32_t)c;
+        c >>= 32;
+    }
+#endif
     F_(reduce)(r, t);
 }
 
-static __device__ __forceinline__ void F_(dbl)(DF *r, const DF *a) { F_(add)(r, a, a); }
+static HD void F_(dbl)(DF *r, const DF *a) { F_(add)(r, a, a); }
 
-static __device__ __forceinline__ void F_(sub)(DF *r, const DF *a, const DF *b)
+static HD void F_(sub)(DF *r, const DF *a, const DF *b)
 {
     uint32_t t[DF_N], mask;
+#ifndef __CUDA_ARCH__
+    uint64_t bw = 0, c = 0;
+    for (int j = 0; j < DF_N; j++) {
+        uint64_t d = (uint64_t)a->v[j] - b->v[j] - bw;
+        t[j] = (uint32_t)d;
+        bw = (d >> 32) & 1;
+    }
+    mask = bw ? 0xffffffffu : 0;
+    for (int j = 0; j < DF_N; j++) {
+        c += (uint64_t)t[j] + (F_(p)(j) & mask);
+        r->v[j] = (uint32_t)c;
+        c >>= 32;
+    }
+#else
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a->v[0]), "r"(b->v[0]));
 #pragma unroll
     for (int j = 1; j < DF_N; j++)
@@ -90,9 +137,10 @@ static __device__ __forceinline__ void F_(sub)(DF *r, const DF *a, const DF *b)
         asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(t[j]) : "r"(F_(p)(j) & mask));
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = t[j];
+#endif
 }
 
-static __device__ __forceinline__ void F_(neg)(DF *r, const DF *a)
+static HD void F_(neg)(DF *r, const DF *a)
 {
     DF z;
     F_(zero)(&z);
@@ -101,8 +149,19 @@ static __device__ __forceinline__ void F_(neg)(DF *r, const DF *a)
 
 /* t[0..N+1] += a * b: the low halves of the products in one carry chain,
  * the high halves (shifted one limb) in a second. */
-static __device__ __forceinline__ void F_(mac_row)(uint32_t *t, const uint32_t *a, uint32_t b)
+static HD void F_(mac_row)(uint32_t *t, const uint32_t *a, uint32_t b)
 {
+#ifndef __CUDA_ARCH__
+    uint64_t c = 0;
+    for (int j = 0; j < DF_N; j++) {
+        c += (uint64_t)a[j] * b + t[j];
+        t[j] = (uint32_t)c;
+        c >>= 32;
+    }
+    c += t[DF_N];
+    t[DF_N] = (uint32_t)c;
+    t[DF_N + 1] += (uint32_t)(c >> 32);
+#else
     asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a[0]), "r"(b));
 #pragma unroll
     for (int j = 1; j < DF_N; j++)
@@ -114,11 +173,17 @@ static __device__ __forceinline__ void F_(mac_row)(uint32_t *t, const uint32_t *
     for (int j = 1; j < DF_N; j++)
         asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a[j]), "r"(b));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[DF_N + 1]));
+#endif
 }
 
 /* Same with the modulus as the multiplicand (constants, no array). */
-static __device__ __forceinline__ void F_(mac_row_p)(uint32_t *t, uint32_t m)
+static HD void F_(mac_row_p)(uint32_t *t, uint32_t m)
 {
+#ifndef __CUDA_ARCH__
+    uint32_t p[DF_N];
+    for (int j = 0; j < DF_N; j++) p[j] = F_(p)(j);
+    F_(mac_row)(t, p, m);
+#else
     asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(F_(p)(0)), "r"(m));
 #pragma unroll
     for (int j = 1; j < DF_N; j++)
@@ -130,10 +195,11 @@ static __device__ __forceinline__ void F_(mac_row_p)(uint32_t *t, uint32_t m)
     for (int j = 1; j < DF_N; j++)
         asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(F_(p)(j)), "r"(m));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[DF_N + 1]));
+#endif
 }
 
 /* CIOS Montgomery product: after each row t < 2p, so N + 2 limbs hold it. */
-static __device__ __forceinline__ void F_(mul)(DF *r, const DF *a, const DF *b)
+static HD void F_(mul)(DF *r, const DF *a, const DF *b)
 {
     uint32_t t[DF_N + 2];
 #pragma unroll
@@ -149,10 +215,10 @@ static __device__ __forceinline__ void F_(mul)(DF *r, const DF *a, const DF *b)
     F_(reduce)(r, t);
 }
 
-static __device__ __forceinline__ void F_(sqr)(DF *r, const DF *a) { F_(mul)(r, a, a); }
+static HD void F_(sqr)(DF *r, const DF *a) { F_(mul)(r, a, a); }
 
 /* Montgomery -> plain: multiply by 1 (not R). */
-static __device__ __forceinline__ void F_(to_plain)(DF *r, const DF *a)
+static HD void F_(to_plain)(DF *r, const DF *a)
 {
     DF one;
     F_(zero)(&one);
@@ -161,7 +227,7 @@ static __device__ __forceinline__ void F_(to_plain)(DF *r, const DF *a)
 }
 
 /* Fermat, a^(p-2); one thread at a time uses it (final affine outputs). */
-static __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
+static __host__ __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
 {
     DF acc, base = *a;
     F_(one)(&acc);

@@ -8,24 +8,24 @@
 
 typedef struct { DQ2_BASE c0, c1; } DQ2;
 
-static __device__ __forceinline__ void E_(zero)(DQ2 *r) { B_(zero)(&r->c0); B_(zero)(&r->c1); }
-static __device__ __forceinline__ void E_(one)(DQ2 *r) { B_(one)(&r->c0); B_(zero)(&r->c1); }
-static __device__ __forceinline__ int E_(is_zero)(const DQ2 *a)
+static HD void E_(zero)(DQ2 *r) { B_(zero)(&r->c0); B_(zero)(&r->c1); }
+static HD void E_(one)(DQ2 *r) { B_(one)(&r->c0); B_(zero)(&r->c1); }
+static HD int E_(is_zero)(const DQ2 *a)
 {
     return B_(is_zero)(&a->c0) & B_(is_zero)(&a->c1);
 }
-static __device__ __forceinline__ void E_(add)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+static HD void E_(add)(DQ2 *r, const DQ2 *a, const DQ2 *b)
 {
     B_(add)(&r->c0, &a->c0, &b->c0);
     B_(add)(&r->c1, &a->c1, &b->c1);
 }
-static __device__ __forceinline__ void E_(sub)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+static HD void E_(sub)(DQ2 *r, const DQ2 *a, const DQ2 *b)
 {
     B_(sub)(&r->c0, &a->c0, &b->c0);
     B_(sub)(&r->c1, &a->c1, &b->c1);
 }
-static __device__ __forceinline__ void E_(dbl)(DQ2 *r, const DQ2 *a) { E_(add)(r, a, a); }
-static __device__ __forceinline__ void E_(neg)(DQ2 *r, const DQ2 *a)
+static HD void E_(dbl)(DQ2 *r, const DQ2 *a) { E_(add)(r, a, a); }
+static HD void E_(neg)(DQ2 *r, const DQ2 *a)
 {
     B_(neg)(&r->c0, &a->c0);
     B_(neg)(&r->c1, &a->c1);
@@ -34,7 +34,7 @@ static __device__ __forceinline__ void E_(neg)(DQ2 *r, const DQ2 *a)
 /* Karatsuba: three base products instead of four.  DQ2_INLINE: BLS12-381's
  * Fq2 product is ~2k instructions, and inlining it at every call site made
  * its G2 file take minutes to compile, so there it is a call. */
-static __device__ DQ2_INLINE void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+static __host__ __device__ DQ2_INLINE void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b)
 {
     DQ2_BASE v0, v1, s, t;
     B_(mul)(&v0, &a->c0, &b->c0);
@@ -48,7 +48,7 @@ static __device__ DQ2_INLINE void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b)
 }
 
 /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two base products. */
-static __device__ DQ2_INLINE void E_(sqr)(DQ2 *r, const DQ2 *a)
+static __host__ __device__ DQ2_INLINE void E_(sqr)(DQ2 *r, const DQ2 *a)
 {
     DQ2_BASE s, d, m;
     B_(add)(&s, &a->c0, &a->c1);
@@ -59,7 +59,7 @@ static __device__ DQ2_INLINE void E_(sqr)(DQ2 *r, const DQ2 *a)
 }
 
 /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2). */
-static __device__ __noinline__ void E_(inv)(DQ2 *r, const DQ2 *a)
+static __host__ __device__ __noinline__ void E_(inv)(DQ2 *r, const DQ2 *a)
 {
     DQ2_BASE t0, t1;
     B_(sqr)(&t0, &a->c0);

@@ -14,13 +14,13 @@
 typedef struct { DG_FE x, y; } DG_AFF;
 typedef struct { DG_FE x, y, zz, zzz; } DG;
 
-static __device__ __forceinline__ void P_(set_inf)(DG *p)
+static HD void P_(set_inf)(DG *p)
 {
     FE_(zero)(&p->zz);
     FE_(zero)(&p->zzz);
 }
 
-static __device__ __forceinline__ void P_(zero_all)(DG *p)
+static HD void P_(zero_all)(DG *p)
 {
     FE_(zero)(&p->x);
     FE_(zero)(&p->y);
@@ -28,14 +28,14 @@ static __device__ __forceinline__ void P_(zero_all)(DG *p)
     FE_(zero)(&p->zzz);
 }
 
-static __device__ __forceinline__ int P_(is_inf)(const DG *p) { return FE_(is_zero)(&p->zz); }
+static HD int P_(is_inf)(const DG *p) { return FE_(is_zero)(&p->zz); }
 
-static __device__ __forceinline__ int P_(aff_is_inf)(const DG_AFF *a)
+static HD int P_(aff_is_inf)(const DG_AFF *a)
 {
     return FE_(is_zero)(&a->x) & FE_(is_zero)(&a->y);
 }
 
-static __device__ __forceinline__ void P_(from_aff)(DG *r, const DG_AFF *a)
+static HD void P_(from_aff)(DG *r, const DG_AFF *a)
 {
     r->x = a->x;
     r->y = a->y;
@@ -43,10 +43,10 @@ static __device__ __forceinline__ void P_(from_aff)(DG *r, const DG_AFF *a)
     FE_(one)(&r->zzz);
 }
 
-static __device__ __forceinline__ void P_(aff_neg)(DG_AFF *a) { FE_(neg)(&a->y, &a->y); }
+static HD void P_(aff_neg)(DG_AFF *a) { FE_(neg)(&a->y, &a->y); }
 
 /* 2 * affine point (mdbl-2008-s-1). */
-static __device__ __noinline__ void P_(dbl_aff)(DG *r, const DG_AFF *a)
+static __host__ __device__ __noinline__ void P_(dbl_aff)(DG *r, const DG_AFF *a)
 {
     DG_FE u, v, w, s, m, t;
     FE_(dbl)(&u, &a->y);
@@ -68,7 +68,7 @@ static __device__ __noinline__ void P_(dbl_aff)(DG *r, const DG_AFF *a)
 }
 
 /* dbl-2008-s-1; infinity stays infinity (ZZ3 = V * ZZ1 = 0). */
-static __device__ __noinline__ void P_(dbl)(DG *r, const DG *p)
+static __host__ __device__ __noinline__ void P_(dbl)(DG *r, const DG *p)
 {
     DG_FE u, v, w, s, m, t;
     FE_(dbl)(&u, &p->y);
@@ -90,7 +90,7 @@ static __device__ __noinline__ void P_(dbl)(DG *r, const DG *p)
 }
 
 /* p += affine a (madd-2008-s), every special case handled. */
-static __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
+static __host__ __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
 {
     DG_FE u2, s2, pp, ppp, q, t;
     if (P_(aff_is_inf)(a)) return;
@@ -120,7 +120,7 @@ static __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
 
 /* p += q (add-2008-s), every special case handled.  Not inlined: only the
  * mixed addition is hot, and one copy keeps compile time down. */
-static __device__ __noinline__ void P_(add)(DG *p, const DG *q)
+static __host__ __device__ __noinline__ void P_(add)(DG *p, const DG *q)
 {
     DG_FE u1, u2, s1, s2, pp, ppp, t;
     if (P_(is_inf)(q)) return;
@@ -153,11 +153,11 @@ static __device__ __noinline__ void P_(add)(DG *p, const DG *q)
 }
 
 /* p *= k (k < 2^32), double-and-add from the top bit. */
-static __device__ void P_(mul_small)(DG *p, uint32_t k)
+static __host__ __device__ void P_(mul_small)(DG *p, uint32_t k)
 {
     DG acc;
     P_(set_inf)(&acc);
-    for (int i = 31 - __clz(k | 1); i >= 0; i--) {
+    for (int i = 31 - G16_CLZ(k | 1); i >= 0; i--) {
         P_(dbl)(&acc, &acc);
         if ((k >> i) & 1) P_(add)(&acc, p);
     }
@@ -165,7 +165,7 @@ static __device__ void P_(mul_small)(DG *p, uint32_t k)
 }
 
 /* One inversion: 1/(ZZ ZZZ) gives both 1/ZZ and 1/ZZZ. */
-static __device__ void P_(to_aff)(DG_AFF *r, const DG *p)
+static __host__ __device__ void P_(to_aff)(DG_AFF *r, const DG *p)
 {
     DG_FE i, t;
     if (P_(is_inf)(p)) { FE_(zero)(&r->x); FE_(zero)(&r->y); return; }

@@ -9,6 +9,8 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 
+int gpu_msm_window_override;
+
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ws ws_msm[4], ws_io;
 static cudaStream_t stream;

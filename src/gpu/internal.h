@@ -47,6 +47,18 @@ int gpu_bls12_381_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, 
 int gpu_bls12_381_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
                              cudaStream_t, char *, size_t);
 
+/* Tests only: when in [3, 21], every MSM uses this window size instead of
+ * the cost model's, so small inputs exercise the large windows. */
+extern int gpu_msm_window_override;
+
+/* The same MSMs run on the CPU through the kernels' own code (tests). */
+int gpu_bn254_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);
+int gpu_bn254_g2_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);
+int gpu_bls12_381_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);
+int gpu_bls12_381_g2_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);
+
+int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags);
+
 /* NTT over a device buffer of 2^log_n Montgomery Fr elements. */
 int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaStream_t st, char *err,
                 size_t errlen);

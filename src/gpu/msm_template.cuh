@@ -24,8 +24,19 @@
 #define AFF G16_CAT(DG, _aff)
 
 static __constant__ uint64_t M_(r64)[4] = {MSM_R};
+static const uint64_t M_(r64h)[4] = {MSM_R};
+
+static HD uint32_t M_(r32)(int j)
+{
+#ifdef __CUDA_ARCH__
+    return (uint32_t)(M_(r64)[j >> 1] >> (32 * (j & 1)));
+#else
+    return (uint32_t)(M_(r64h)[j >> 1] >> (32 * (j & 1)));
+#endif
+}
 
 /* Loads through 16-byte vectors: every point size is a multiple of 16. */
+#ifdef __CUDA_ARCH__
 #define VLOAD(dst, src, type)                                                \
     do {                                                                     \
         union { type t; uint4 u[sizeof(type) / 16]; } v_;                    \
@@ -34,37 +45,46 @@ static __constant__ uint64_t M_(r64)[4] = {MSM_R};
             v_.u[k_] = __ldg(s_ + k_);                                       \
         (dst) = v_.t;                                                        \
     } while (0)
+#else
+#define VLOAD(dst, src, type) ((dst) = *(src))
+#endif
 
-static __device__ int M_(geq_r)(const uint32_t *s)
+/* Each kernel is a body run for one thread index (host and device) plus a
+ * __global__ wrapper, so msm_emulate can run the same code on the CPU. */
+#define KERNEL_1D(name, params, args)                                        \
+    static __global__ void name params                                      \
+    {                                                                        \
+        G16_CAT(name, _body) args;                                           \
+    }
+#define TID ((size_t)blockIdx.x * blockDim.x + threadIdx.x)
+
+static __host__ __device__ int M_(geq_r)(const uint32_t *s)
 {
     for (int j = 7; j >= 0; j--) {
-        uint32_t rj = (uint32_t)(M_(r64)[j >> 1] >> (32 * (j & 1)));
+        uint32_t rj = M_(r32)(j);
         if (s[j] != rj) return s[j] > rj;
     }
     return 1;
 }
 
-static __device__ void M_(sub_r)(uint32_t *s)
+static __host__ __device__ void M_(sub_r)(uint32_t *s)
 {
     uint64_t borrow = 0;
     for (int j = 0; j < 8; j++) {
-        uint64_t rj = (uint32_t)(M_(r64)[j >> 1] >> (32 * (j & 1)));
+        uint64_t rj = M_(r32)(j);
         uint64_t d = (uint64_t)s[j] - rj - borrow;
         s[j] = (uint32_t)d;
         borrow = (d >> 32) & 1;
     }
 }
 
-static __global__ void M_(digits)(const uint32_t *scalars, size_t n, int c, int nw,
-                                  uint32_t *keys, uint32_t *vals)
+static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t n, int c, int nw,
+                                                uint32_t *keys, uint32_t *vals, size_t i)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     uint32_t s[9];
-    const uint4 *src = (const uint4 *)(scalars + 8 * i);
-    uint4 lo = src[0], hi = src[1];
-    s[0] = lo.x; s[1] = lo.y; s[2] = lo.z; s[3] = lo.w;
-    s[4] = hi.x; s[5] = hi.y; s[6] = hi.z; s[7] = hi.w; s[8] = 0;
+    for (int j = 0; j < 8; j++) s[j] = scalars[8 * i + j];
+    s[8] = 0;
     while (M_(geq_r)(s)) M_(sub_r)(s);
     uint32_t nb = 1u << (c - 1), ones = (uint32_t)nw * nb, sent = ones + 1;
     uint32_t rest = s[1] | s[2] | s[3] | s[4] | s[5] | s[6] | s[7];
@@ -82,7 +102,10 @@ static __global__ void M_(digits)(const uint32_t *scalars, size_t n, int c, int 
     }
 }
 
-static __device__ __forceinline__ void M_(load_signed)(AFF *a, const AFF *pts, uint32_t v)
+KERNEL_1D(M_(digits), (const uint32_t *scalars, size_t n, int c, int nw, uint32_t *keys,
+                       uint32_t *vals), (scalars, n, c, nw, keys, vals, TID))
+
+static HD void M_(load_signed)(AFF *a, const AFF *pts, uint32_t v)
 {
     VLOAD(*a, pts + (v & 0x7fffffffu), AFF);
     if (v >> 31) P_(aff_neg)(a);
@@ -90,7 +113,7 @@ static __device__ __forceinline__ void M_(load_signed)(AFF *a, const AFF *pts, u
 
 /* Marks the partial slots of segment t that no cut run filled: flag 0,
  * infinity, and the segment's first key, which keeps the list sorted. */
-static __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_t t, uint32_t first_key,
+static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_t t, uint32_t first_key,
                                        int wrote_head, int wrote_tail)
 {
     DG inf;
@@ -104,11 +127,11 @@ static __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_t t, uint
  * bucket; the run that continues from the previous segment (head) or into
  * the next (tail) goes to the partial list as (key << 1 | 1, sum).  Each
  * partial is written as soon as its run ends, so one accumulator is live. */
-static __global__ void M_(acc_first)(const uint32_t *keys, const uint32_t *vals, size_t e,
-                                     size_t seg, const AFF *pts, DG *buckets, uint32_t sent,
-                                     uint32_t *pkeys, DG *ppts)
+static __host__ __device__ void M_(acc_first_body)(const uint32_t *keys, const uint32_t *vals,
+                                                   size_t e, size_t seg, const AFF *pts,
+                                                   DG *buckets, uint32_t sent, uint32_t *pkeys,
+                                                   DG *ppts, size_t t)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t start = t * seg, end = start + seg, i = start;
     if (start >= e) return;
     if (end > e) end = e;
@@ -140,12 +163,16 @@ static __global__ void M_(acc_first)(const uint32_t *keys, const uint32_t *vals,
     M_(fill_unused)(pkeys, ppts, t, first_key, wrote_head, wrote_tail);
 }
 
+KERNEL_1D(M_(acc_first), (const uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
+                          const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts),
+          (keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID))
+
 /* Level >= 2: the same over the partial list (full additions); a run is
  * written to its bucket only when it holds a real partial (flag 1). */
-static __global__ void M_(acc_next)(const uint32_t *keys, const DG *pts, size_t e, size_t seg,
-                                    DG *buckets, uint32_t sent, uint32_t *okeys, DG *opts)
+static __host__ __device__ void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e,
+                                                  size_t seg, DG *buckets, uint32_t sent,
+                                                  uint32_t *okeys, DG *opts, size_t t)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t start = t * seg, end = start + seg, i = start;
     if (start >= e) return;
     if (end > e) end = e;
@@ -178,12 +205,15 @@ static __global__ void M_(acc_next)(const uint32_t *keys, const DG *pts, size_t 
     M_(fill_unused)(okeys, opts, t, first_key, wrote_head, wrote_tail);
 }
 
+KERNEL_1D(M_(acc_next), (const uint32_t *keys, const DG *pts, size_t e, size_t seg, DG *buckets,
+                         uint32_t sent, uint32_t *okeys, DG *opts),
+          (keys, pts, e, seg, buckets, sent, okeys, opts, TID))
+
 /* Window w, segment s covers buckets b in [s L, s L + L) (digit b + 1):
  * sum_b (b + 1) B_b = running-sum part + (s L) * (sum_b B_b). */
-static __global__ void M_(bucket_reduce)(const DG *buckets, int nw, uint32_t nb, uint32_t len,
-                                         DG *segs)
+static __host__ __device__ void M_(bucket_reduce_body)(const DG *buckets, int nw, uint32_t nb,
+                                                       uint32_t len, DG *segs, size_t t)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t nseg = nb / len;
     if (t >= (size_t)nw * nseg) return;
     uint32_t w = (uint32_t)(t / nseg), s = (uint32_t)(t % nseg);
@@ -204,9 +234,12 @@ static __global__ void M_(bucket_reduce)(const DG *buckets, int nw, uint32_t nb,
     segs[t] = sum;
 }
 
-static __global__ void M_(add_pairs)(DG *segs, int nw, uint32_t nseg, uint32_t half)
+KERNEL_1D(M_(bucket_reduce), (const DG *buckets, int nw, uint32_t nb, uint32_t len, DG *segs),
+          (buckets, nw, nb, len, segs, TID))
+
+static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t nseg, uint32_t half,
+                                                   size_t t)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (size_t)nw * half) return;
     size_t w = t / half, i = t % half;
     DG *base = segs + w * nseg;
@@ -214,10 +247,14 @@ static __global__ void M_(add_pairs)(DG *segs, int nw, uint32_t nseg, uint32_t h
     P_(add)(&base[i], &q);
 }
 
+KERNEL_1D(M_(add_pairs), (DG *segs, int nw, uint32_t nseg, uint32_t half),
+          (segs, nw, nseg, half, TID))
+
 /* One thread: sum_w 2^(c w) W_w by Horner, plus the ones slot, to affine. */
-static __global__ void M_(finish)(const DG *segs, int nw, uint32_t nseg, int c,
-                                  const DG *ones, AFF *out)
+static __host__ __device__ void M_(finish_body)(const DG *segs, int nw, uint32_t nseg, int c,
+                                                const DG *ones, AFF *out, size_t t)
 {
+    (void)t;
     DG r = segs[(size_t)(nw - 1) * nseg];
     for (int w = nw - 2; w >= 0; w--) {
         for (int k = 0; k < c; k++) P_(dbl)(&r, &r);
@@ -227,12 +264,20 @@ static __global__ void M_(finish)(const DG *segs, int nw, uint32_t nseg, int c,
     P_(to_aff)(out, &r);
 }
 
+KERNEL_1D(M_(finish), (const DG *segs, int nw, uint32_t nseg, int c, const DG *ones, AFF *out),
+          (segs, nw, nseg, c, ones, out, TID))
+
 /* Window size minimising n*W (bucket additions) + 3*W*2^(c-1) (reduction,
  * full additions); capped so the buckets stay within a few GB. */
 static int M_(window)(size_t n, int *nw_out)
 {
     int best_c = 3;
     double best = 1e300;
+    if (gpu_msm_window_override >= 3 && gpu_msm_window_override <= 21) {
+        best_c = gpu_msm_window_override;
+        *nw_out = (MSM_RBITS + 1 + best_c - 1) / best_c;
+        return best_c;
+    }
     for (int c = 3; c <= 21; c++) {
         int nw = (MSM_RBITS + 1 + c - 1) / c;
         double cost = (double)n * nw + 3.0 * nw * (double)(1u << (c - 1));
@@ -324,7 +369,60 @@ extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t 
                       (DG *)bk, c, nw, out, ws, st, err, errlen);
 }
 
+static int M_(cmp_entry)(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x >> 32) < (y >> 32) ? -1 : (x >> 32) > (y >> 32);
+}
+
+/* The whole pipeline on the CPU, thread by thread, through the same bodies
+ * as the kernels (qsort in place of CUB): lets tests check the kernels'
+ * logic on a machine without a GPU.  Slow; for small n only.  Returns 0, or
+ * -1 when memory runs out. */
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint8_t *scalars,
+                                               size_t n, uint8_t *out)
+{
+    int nw, c = M_(window)(n, &nw);
+    size_t e = (size_t)nw * n, nt, seg = e >> 20 > 8 ? e >> 20 : 8;
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
+    if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
+    nt = (e + seg - 1) / seg;
+    uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
+    uint64_t *ent = (uint64_t *)malloc(e * 8);
+    uint32_t *pk[2] = {(uint32_t *)malloc(2 * nt * 4), (uint32_t *)malloc(2 * nt * 4)};
+    DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
+    DG *bk = (DG *)calloc((size_t)nw * nb + 1, sizeof(DG));
+    uint32_t len = nb < 32 ? nb : 32, nseg = nb / len;
+    DG *segs = (DG *)malloc((size_t)nw * nseg * sizeof(DG));
+    int rc = -1;
+    if (!keys || !vals || !ent || !pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs) goto done;
+    for (size_t i = 0; i < n; i++)
+        M_(digits_body)((const uint32_t *)scalars, n, c, nw, keys, vals, i);
+    for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
+    qsort(ent, e, 8, M_(cmp_entry));
+    for (size_t i = 0; i < e; i++) { keys[i] = (uint32_t)(ent[i] >> 32); vals[i] = (uint32_t)ent[i]; }
+    for (size_t t = 0; t < nt; t++)
+        M_(acc_first_body)(keys, vals, e, seg, (const AFF *)points, bk, sent, pk[0], pp[0], t);
+    for (int cur = 0; nt > 1; cur ^= 1) {
+        size_t m = 2 * nt;
+        nt = (m + 31) / 32;
+        for (size_t t = 0; t < nt; t++)
+            M_(acc_next_body)(pk[cur], pp[cur], m, 32, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
+    }
+    for (size_t t = 0; t < (size_t)nw * nseg; t++) M_(bucket_reduce_body)(bk, nw, nb, len, segs, t);
+    for (uint32_t half = nseg / 2; half >= 1; half /= 2)
+        for (size_t t = 0; t < (size_t)nw * half; t++) M_(add_pairs_body)(segs, nw, nseg, half, t);
+    M_(finish_body)(segs, nw, nseg, c, bk + (size_t)nw * nb, (AFF *)out, 0);
+    rc = 0;
+done:
+    free(keys); free(vals); free(ent); free(pk[0]); free(pk[1]); free(pp[0]); free(pp[1]);
+    free(bk); free(segs);
+    return rc;
+}
+
 #undef VLOAD
+#undef KERNEL_1D
+#undef TID
 #undef M_
 #undef P_
 #undef AFF

@@ -152,6 +152,57 @@ void gpu_ntt_release(void)
 NTT_DRIVER(ntt_bn254, d_bn254_fr)
 NTT_DRIVER(ntt_bls12_381, d_bls12_381_fr)
 
+/* The transform on the CPU through the kernels' own code (tests only). */
+#define NTT_EMULATE(NAME, FT)                                                           \
+    static void NAME##_emulate(FT *x, int L, int flags, const FT *tw, const FT *cos,    \
+                               const FT *icos, const FT *inv_n)                         \
+    {                                                                                   \
+        size_t n = (size_t)1 << L;                                                      \
+        int inv = flags & GPU_NTT_INVERSE, coset = flags & GPU_NTT_COSET;               \
+        FT *sh = (FT *)malloc(sizeof(FT) << 10);                                        \
+        if (coset && !inv)                                                              \
+            for (size_t t = 0; t < n; t++) NAME##_mul_table_body(x, cos, n, t);         \
+        for (int s0 = 0; s0 < L;) {                                                     \
+            int k = L - s0 < 8 ? L - s0 : 8, hlo_log = L - s0 - k;                      \
+            int mlog = hlo_log < 2 ? hlo_log : 2;                                       \
+            for (size_t b = 0; b < ((n >> k) >> mlog); b++)                             \
+                NAME##_dif_host(x, L, s0, k, mlog, tw, b, sh);                          \
+            s0 += k;                                                                    \
+        }                                                                               \
+        for (size_t i = 0; i < n; i++) NAME##_bitrev_body(x, L, inv && !coset ? inv_n : NULL, i); \
+        if (coset && inv)                                                               \
+            for (size_t t = 0; t < n; t++) NAME##_mul_table_body(x, icos, n, t);        \
+        free(sh);                                                                       \
+    }
+
+NTT_EMULATE(ntt_bn254, d_bn254_fr)
+NTT_EMULATE(ntt_bls12_381, d_bls12_381_fr)
+
+extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
+{
+    size_t n = (size_t)1 << log_n;
+    uint8_t w[32], g[32], inv_n[32];
+    if (log_n == 0) return 0;
+    int inv = flags & GPU_NTT_INVERSE;
+    if (gpu_host_root(curve, log_n, inv, w) || gpu_host_coset(curve, log_n, inv, g)) return -1;
+    gpu_host_inv_n(curve, log_n, inv_n);
+    uint8_t *tw = (uint8_t *)malloc(n / 2 * 32), *cos = (uint8_t *)malloc(n * 32);
+    gpu_host_powers(curve, w, n / 2, tw);
+    gpu_host_powers(curve, g, n, cos);
+    if (inv)
+        for (size_t i = 0; i < n; i++) gpu_host_mul(curve, cos + 32 * i, inv_n, cos + 32 * i);
+    if (curve == GPU_CURVE_BN254)
+        ntt_bn254_emulate((d_bn254_fr *)data, log_n, flags, (d_bn254_fr *)tw, (d_bn254_fr *)cos,
+                          (d_bn254_fr *)cos, (d_bn254_fr *)inv_n);
+    else
+        ntt_bls12_381_emulate((d_bls12_381_fr *)data, log_n, flags, (d_bls12_381_fr *)tw,
+                              (d_bls12_381_fr *)cos, (d_bls12_381_fr *)cos,
+                              (d_bls12_381_fr *)inv_n);
+    free(tw);
+    free(cos);
+    return 0;
+}
+
 extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaStream_t st,
                            char *err, size_t errlen)
 {

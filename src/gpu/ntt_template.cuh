@@ -20,54 +20,81 @@ static __global__ void N_(expand)(NF *out, const NF *lo, const NF *hi, size_t co
     NFE_(mul)(&out[t], &a, &b);
 }
 
-static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
+static __host__ __device__ void N_(mul_table_body)(NF *x, const NF *tab, size_t n, size_t t)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
     NF a = x[t], b = tab[t];
     NFE_(mul)(&x[t], &a, &b);
 }
 
+static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
+{
+    N_(mul_table_body)(x, tab, n, (size_t)blockIdx.x * blockDim.x + threadIdx.x);
+}
+
 /* Levels s0 .. s0+k-1 of the DIF (half-size h = 2^(L-1-s)).  One block owns
  * 2^k elements spaced hlo = 2^(L-s0-k) apart, for m = 2^mlog consecutive
- * offsets (so loads come in runs of m elements). */
+ * offsets (so loads come in runs of m elements).  The index arithmetic and
+ * the butterfly are host+device helpers so the emulation shares them. */
+static __host__ __device__ size_t N_(dif_addr)(int L, int s0, int k, int mlog, size_t block,
+                                               int idx)
+{
+    int hlo_log = L - s0 - k;
+    size_t groups = ((size_t)1 << hlo_log) >> mlog;
+    size_t hi = block / groups, lo0 = (block % groups) << mlog;
+    return (hi << (L - s0)) + lo0 + ((size_t)(idx >> mlog) << hlo_log) +
+           (size_t)(idx & ((1 << mlog) - 1));
+}
+
+static __host__ __device__ void N_(dif_bfly)(NF *sh, int L, int s0, int k, int mlog, size_t block,
+                                             int ll, int q, const NF *tw)
+{
+    int hlo_log = L - s0 - k, hl_log = k - 1 - ll, hl = 1 << hl_log, m = 1 << mlog;
+    int tw_shift = L - 1 - (hl_log + hlo_log);
+    size_t lo0 = (block % (((size_t)1 << hlo_log) >> mlog)) << mlog;
+    int l = q & (m - 1), p = q >> mlog;
+    int j = ((p >> hl_log) << (hl_log + 1)) + (p & (hl - 1)), j2 = j + hl;
+    NF u = sh[(j << mlog) + l], v = sh[(j2 << mlog) + l], d;
+    size_t ti = ((((size_t)(p & (hl - 1))) << hlo_log) + lo0 + l) << tw_shift;
+    NFE_(add)(&sh[(j << mlog) + l], &u, &v);
+    NFE_(sub)(&d, &u, &v);
+    if (ti) { NF w = tw[ti]; NFE_(mul)(&d, &d, &w); }
+    sh[(j2 << mlog) + l] = d;
+}
+
 static __global__ void N_(dif)(NF *x, int L, int s0, int k, int mlog, const NF *tw)
 {
     extern __shared__ uint4 smem_raw[];
     NF *sh = (NF *)smem_raw;
-    int m = 1 << mlog, hlo_log = L - s0 - k;
-    size_t hlo = (size_t)1 << hlo_log, groups = hlo >> mlog;
-    size_t hi = blockIdx.x / groups, lo0 = (blockIdx.x % groups) << mlog;
-    size_t base = (hi << (L - s0)) + lo0;
-    int cnt = m << k;
+    int cnt = (1 << mlog) << k;
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        sh[idx] = x[base + ((size_t)(idx >> mlog) << hlo_log) + (idx & (m - 1))];
+        sh[idx] = x[N_(dif_addr)(L, s0, k, mlog, blockIdx.x, idx)];
     __syncthreads();
     for (int ll = 0; ll < k; ll++) {
-        int hl_log = k - 1 - ll, hl = 1 << hl_log;
-        int tw_shift = L - 1 - (hl_log + hlo_log);
-        for (int q = threadIdx.x; q < cnt / 2; q += blockDim.x) {
-            int l = q & (m - 1), p = q >> mlog;
-            int j = ((p >> hl_log) << (hl_log + 1)) + (p & (hl - 1)), j2 = j + hl;
-            NF u = sh[(j << mlog) + l], v = sh[(j2 << mlog) + l], d;
-            size_t ti = ((((size_t)(p & (hl - 1))) << hlo_log) + lo0 + l) << tw_shift;
-            NFE_(add)(&sh[(j << mlog) + l], &u, &v);
-            NFE_(sub)(&d, &u, &v);
-            if (ti) { NF w = tw[ti]; NFE_(mul)(&d, &d, &w); }
-            sh[(j2 << mlog) + l] = d;
-        }
+        for (int q = threadIdx.x; q < cnt / 2; q += blockDim.x)
+            N_(dif_bfly)(sh, L, s0, k, mlog, blockIdx.x, ll, q, tw);
         __syncthreads();
     }
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        x[base + ((size_t)(idx >> mlog) << hlo_log) + (idx & (m - 1))] = sh[idx];
+        x[N_(dif_addr)(L, s0, k, mlog, blockIdx.x, idx)] = sh[idx];
+}
+
+/* The same block on the CPU (sh: cnt elements of scratch). */
+static void N_(dif_host)(NF *x, int L, int s0, int k, int mlog, const NF *tw, size_t block,
+                         NF *sh)
+{
+    int cnt = (1 << mlog) << k;
+    for (int idx = 0; idx < cnt; idx++) sh[idx] = x[N_(dif_addr)(L, s0, k, mlog, block, idx)];
+    for (int ll = 0; ll < k; ll++)
+        for (int q = 0; q < cnt / 2; q++) N_(dif_bfly)(sh, L, s0, k, mlog, block, ll, q, tw);
+    for (int idx = 0; idx < cnt; idx++) x[N_(dif_addr)(L, s0, k, mlog, block, idx)] = sh[idx];
 }
 
 /* In-place bit reversal; scale (may be NULL) multiplies every element. */
-static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
+static __host__ __device__ void N_(bitrev_body)(NF *x, int L, const NF *scale, size_t i)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >> L) return;
-    size_t j = (size_t)(__brevll((unsigned long long)i) >> (64 - L));
+    size_t j = (size_t)(G16_BREV64((unsigned long long)i) >> (64 - L));
     if (j < i) return;
     NF a = x[i], b = x[j];
     if (scale) {
@@ -77,6 +104,11 @@ static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
     }
     x[i] = b;
     x[j] = a;
+}
+
+static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
+{
+    N_(bitrev_body)(x, L, scale, (size_t)blockIdx.x * blockDim.x + threadIdx.x);
 }
 
 /* h = a*b - c, then to plain form: the H MSM takes plain scalars. */

@@ -1,12 +1,17 @@
 /* GPU backend against the CPU libraries, bit for bit: MSM (g16_msm) on many
  * sizes and edge inputs for all four groups, NTT (g16_ntt) forward, inverse
  * and the coset round trip for both scalar fields.  Exits 77 (skipped)
- * without a usable GPU. */
+ * without a usable GPU.
+ *
+ * Built a second time with GPU_EMULATE as test_gpu_emulate: the MSM kernels'
+ * code run on the CPU (gpu_*_msm_emulate) against the CPU MSM on small
+ * sizes, so the pipeline's logic is checked on machines without a GPU. */
 #include <stdio.h>
 #include <time.h>
 
 #include "../common/test.h"
 #include "gpu/gpu.h"
+#include "gpu/internal.h"
 #include "gpu_testlib.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
@@ -69,11 +74,11 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
         free(sc);                                                                     \
     }
 
-MSM_CHECK(bn254_g1, GPU_CURVE_BN254, gpu_msm_g1)
-MSM_CHECK(bn254_g2, GPU_CURVE_BN254, gpu_msm_g2)
-MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, gpu_msm_g1)
-MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, gpu_msm_g2)
-
+#ifdef GPU_EMULATE
+#define NTT_FN(c, d, l, f) gpu_ntt_emulate(c, d, l, f)
+#else
+#define NTT_FN(c, d, l, f) gpu_ntt(c, d, l, f, err, sizeof err)
+#endif
 #define NTT_CHECK(FR, CURVE)                                                          \
     static void FR##_ntt_check(unsigned log_n)                                        \
     {                                                                                 \
@@ -84,9 +89,9 @@ MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, gpu_msm_g2)
         for (int f = 0; f < 3; f++) {                                                 \
             memcpy(y, x, bytes);                                                      \
             int rc;                                                                   \
-            if (flags[f] >= 0) rc = gpu_ntt(CURVE, (uint8_t *)y, (int)log_n, flags[f], err, sizeof err); \
-            else rc = gpu_ntt(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_INVERSE, err, sizeof err) || \
-                      gpu_ntt(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_COSET, err, sizeof err); \
+            if (flags[f] >= 0) rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, flags[f]);   \
+            else rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_INVERSE) ||         \
+                      NTT_FN(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_COSET);             \
             if (rc) fprintf(stderr, "%s\n", err);                                     \
             CHECK(rc == 0);                                                           \
             if (f == 0) FR##_ntt(x, log_n, 0);                                        \
@@ -103,6 +108,58 @@ MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, gpu_msm_g2)
 
 NTT_CHECK(bn254_fr, GPU_CURVE_BN254)
 NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
+
+#ifdef GPU_EMULATE
+#define EMU(G)                                                                        \
+    static int G##_emu(int curve, const uint8_t *p, const uint8_t *s, size_t n,        \
+                       uint8_t *out, char *e, size_t el)                              \
+    {                                                                                 \
+        (void)curve;                                                                  \
+        if (gpu_##G##_msm_emulate(p, s, n, out) == 0) return 0;                       \
+        snprintf(e, el, "emulation out of memory");                                   \
+        return -1;                                                                    \
+    }
+EMU(bn254_g1)
+EMU(bn254_g2)
+EMU(bls12_381_g1)
+EMU(bls12_381_g2)
+MSM_CHECK(bn254_g1, GPU_CURVE_BN254, bn254_g1_emu)
+MSM_CHECK(bn254_g2, GPU_CURVE_BN254, bn254_g2_emu)
+MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, bls12_381_g1_emu)
+MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, bls12_381_g2_emu)
+
+int main(void)
+{
+    static const size_t sizes[] = {1, 2, 3, 5, 16, 33, 100, 257, 1000, 3001};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (int mode = 0; mode < 4; mode++) {
+            bn254_g1_check(sizes[k], mode);
+            bls12_381_g1_check(sizes[k], mode);
+            if (sizes[k] <= 1000) {
+                bn254_g2_check(sizes[k], mode);
+                bls12_381_g2_check(sizes[k], mode);
+            }
+        }
+    static const int windows[] = {11, 13, 16};
+    for (size_t k = 0; k < sizeof windows / sizeof *windows; k++) {
+        gpu_msm_window_override = windows[k];
+        bn254_g1_check(3001, 0);
+        bls12_381_g1_check(3001, 1);
+        bn254_g2_check(500, 1);
+    }
+    gpu_msm_window_override = 0;
+    for (unsigned log_n = 0; log_n <= 12; log_n++) {
+        bn254_fr_ntt_check(log_n);
+        bls12_381_fr_ntt_check(log_n);
+    }
+    return test_finish("test_gpu_emulate");
+}
+#else
+MSM_CHECK(bn254_g1, GPU_CURVE_BN254, gpu_msm_g1)
+MSM_CHECK(bn254_g2, GPU_CURVE_BN254, gpu_msm_g2)
+MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, gpu_msm_g1)
+MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, gpu_msm_g2)
+
 
 static double now(void)
 {
@@ -129,6 +186,10 @@ int main(void)
             if (n <= 100003) bls12_381_g1_check(n, mode);
         }
     }
+    gpu_msm_window_override = 21;   /* the largest window on a mid size */
+    bn254_g1_check(300007, 1);
+    bls12_381_g2_check(20011, 1);
+    gpu_msm_window_override = 0;
     printf("G1 done (%.1f s)\n", now() - t0);
     for (size_t k = 0; k < sizeof g2_sizes / sizeof *g2_sizes; k++)
         for (int mode = 0; mode < 4; mode++) {
@@ -146,3 +207,4 @@ int main(void)
     gpu_release();
     return test_finish("test_gpu");
 }
+#endif
