@@ -42,6 +42,7 @@ stop_daemon() {
   wait "$PID" || rc=$?
   PID=
   [ "$rc" = 0 ] || fail "g16d exited with $rc after SIGTERM"
+  ! grep -qE "Sanitizer|runtime error:" "$LOG" || fail "sanitizer report in the g16d log"
 }
 
 client() { "$G16" client --socket "$SOCK" "$@"; }
