@@ -42,7 +42,10 @@ extern "C" void gpu_ws_free(gpu_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-/* Probed once: the answer cannot change while the process runs. */
+/* Probed once: the answer cannot change while the process runs.  The
+ * first successful probe also raises the per-thread stack to 4 KB: the
+ * BLS12-381 G2 kernels call their Fq2 products and keep ~2.4 KB of frame,
+ * above the 1 KB default (the cost is ~1 GB of local memory reserved). */
 extern "C" int gpu_available(void)
 {
     static int known = -1;
@@ -51,6 +54,7 @@ extern "C" int gpu_available(void)
         known = cudaGetDeviceCount(&n) == cudaSuccess && n > 0 &&
                 cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) ==
                     cudaSuccess && major >= 9;
+        if (known) cudaDeviceSetLimit(cudaLimitStackSize, 4096);
     }
     return known;
 }
