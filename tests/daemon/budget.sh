@@ -32,7 +32,13 @@ snarkjs_ok "$D/verification_key.json" "$T/out3/public-9.json" "$T/out3/proof-9.j
 HWM=$(hwm_kb)
 OVER_KB=$((IDLE + 8 * 1024))   # idle RSS (binary, libraries) + 8 MiB of stacks and bookkeeping
 note "VmHWM $HWM KiB, idle RSS $IDLE KiB, budget $((BUDGET / 1024)) KiB, allowed $((BUDGET / 1024 + OVER_KB)) KiB"
-[ "$HWM" -le $((BUDGET / 1024 + OVER_KB)) ] || fail "VmHWM $HWM KiB exceeds budget + overhead"
+if [ "${G16_SANITIZED:-0}" = 1 ]; then
+  # ASan's quarantine and shadow memory are not the daemon's: the bound is
+  # for production builds; the accounting checks below still run.
+  note "sanitizer build: VmHWM bound not checked"
+else
+  [ "$HWM" -le $((BUDGET / 1024 + OVER_KB)) ] || fail "VmHWM $HWM KiB exceeds budget + overhead"
+fi
 api "http://d/v1/memory?format=json" >"$T/mem.json"
 MAXHELD=$(js 'Math.max(...o.samples.map(s=>s.held_parts))' <"$T/mem.json")
 MAXQ=$(js 'Math.max(...o.samples.map(s=>s.queued.synthesis))' <"$T/mem.json")

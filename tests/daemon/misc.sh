@@ -11,7 +11,9 @@ for o in config socket state-dir allow-dir tcp-port token-file memory-budget bud
 done
 "$G16D" --bogus 2>"$T/err" && fail "unknown option accepted"
 grep -q "unknown option" "$T/err" || fail "unclear message for an unknown option"
-"$G16" client --help | grep -q "keys load" || fail "g16 client --help"
+# (grep reads files here: grep -q on a pipe can kill the writer, and pipefail)
+"$G16" client --help >"$T/chelp.txt"
+grep -q "keys load" "$T/chelp.txt" || fail "g16 client --help"
 # Config file, overridden by a flag; TCP needs a token.
 printf 'abcdefghijklmnopqrstuvwxyz012345\n' >"$T/token"
 PORT=$(( 20000 + RANDOM % 20000 ))
@@ -57,9 +59,11 @@ client wait "$id" --timeout 60 >"$T/c.json" && fail "a cancelled job reported su
 client status | js 'o.budget.reserved' >"$T/r"
 sleep 0.5
 [ "$(client status | js o.budget.reserved)" = 0 ] || fail "cancelled partitions still hold budget"
-api http://d/metrics | grep -q '^g16d_budget_bytes{kind="total"}' || fail "metrics lack the budget"
-api http://d/metrics | grep -q '^g16d_memory_peak_since_scrape_bytes' || fail "metrics lack the scrape peak"
+api http://d/metrics >"$T/metrics.txt"
+grep -q '^g16d_budget_bytes{kind="total"}' "$T/metrics.txt" || fail "metrics lack the budget"
+grep -q '^g16d_memory_peak_since_scrape_bytes' "$T/metrics.txt" || fail "metrics lack the scrape peak"
 now=$(date +%s)
-api "http://d/v1/memory?since=$now" | head -1 | grep -q '^unix_s,.*,q_synth,busy_synth' || fail "memory CSV header"
+api "http://d/v1/memory?since=$now" >"$T/mem.csv"
+head -1 "$T/mem.csv" | grep '^unix_s,.*,q_synth,busy_synth' >/dev/null || fail "memory CSV header"
 [ "$(api "http://d/v1/memory?format=json&since=$now" | js 'o.samples.every(s=>s.t>='"$now"')')" = true ] || fail "since= ignored"
 stop_daemon

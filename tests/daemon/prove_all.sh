@@ -35,5 +35,6 @@ done
 snarkjs_ok "$FIX/bn128/chain/verification_key.json" "$T/bn128-chain/public-9.json" "$T/bn128-chain/proof-9.json"
 snarkjs_ok "$FIX/bls12381/pubmany/verification_key.json" "$T/bls12381-pubmany/public-0.json" "$T/bls12381-pubmany/proof-0.json"
 [ "$(client status | js o.proofs.done)" = $(( ${#names[@]} + 9 )) ] || fail "status does not count every proof"
-client metrics | grep -q '^g16d_proofs_total{outcome="done"}' || fail "metrics lack g16d_proofs_total"
+client metrics >"$T/metrics.txt"
+grep -q '^g16d_proofs_total{outcome="done"}' "$T/metrics.txt" || fail "metrics lack g16d_proofs_total"
 stop_daemon
