@@ -58,6 +58,13 @@ int gpu_bls12_381_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8
 int gpu_bls12_381_g2_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);
 
 int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags);
+/* key.cu's coefficient CSR, and the proof's h through the kernels' code on
+ * the CPU (tests). */
+int gpu_coefs_csr(const uint8_t *coefs, size_t n_coefs, size_t n, uint32_t *row_ptr[2],
+                  uint32_t *sig[2], uint8_t *val[2]);
+int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_ptr[2],
+                        uint32_t *const sig[2], uint8_t *const val[2], const uint8_t *w,
+                        int log_n);
 
 /* NTT over a device buffer of 2^log_n Montgomery Fr elements. */
 int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaStream_t st, char *err,

@@ -34,39 +34,53 @@ static int dev_copy(gpu_key *k, void **dst, const void *src, size_t bytes, char 
 }
 
 /* Counting sort of the zkey's coefficients by (matrix, row) on the host,
- * once per key, so each row is summed by one device thread without atomics. */
-static int upload_coefs(gpu_key *k, const gpu_key_desc *d, char *err, size_t errlen)
+ * once per key, so each row is summed by one device thread without atomics.
+ * Fills row_ptr[m] (n + 1), sig[m], val[m] (malloc'd); 0 or -1 (memory). */
+extern "C" int gpu_coefs_csr(const uint8_t *coefs, size_t n_coefs, size_t n,
+                             uint32_t *row_ptr[2], uint32_t *sig[2], uint8_t *val[2])
 {
     const size_t esz = 12 + 32;
-    uint32_t *cnt[2], *sig[2];
-    uint8_t *val[2];
-    int rc = 0;
-    for (int m = 0; m < 2; m++) cnt[m] = (uint32_t *)calloc(k->n + 1, 4);
-    for (size_t i = 0; i < d->n_coefs; i++) {
+    uint32_t *fill[2] = {NULL, NULL};
+    int ok = 1;
+    for (int m = 0; m < 2; m++) row_ptr[m] = (uint32_t *)calloc(n + 1, 4), sig[m] = NULL, val[m] = NULL;
+    ok = row_ptr[0] && row_ptr[1];
+    for (size_t i = 0; ok && i < n_coefs; i++) {
         uint32_t mc[2];
-        memcpy(mc, d->coefs + i * esz, 8);
-        if (mc[0] < 2 && mc[1] < k->n) cnt[mc[0]][mc[1] + 1]++;
+        memcpy(mc, coefs + i * esz, 8);
+        if (mc[0] < 2 && mc[1] < n) row_ptr[mc[0]][mc[1] + 1]++;
     }
-    for (int m = 0; m < 2; m++) {
-        for (size_t r = 0; r < k->n; r++) cnt[m][r + 1] += cnt[m][r];
-        sig[m] = (uint32_t *)malloc((cnt[m][k->n] + 1) * 4);
-        val[m] = (uint8_t *)malloc((cnt[m][k->n] + 1) * 32);
+    for (int m = 0; ok && m < 2; m++) {
+        for (size_t r = 0; r < n; r++) row_ptr[m][r + 1] += row_ptr[m][r];
+        sig[m] = (uint32_t *)malloc(((size_t)row_ptr[m][n] + 1) * 4);
+        val[m] = (uint8_t *)malloc(((size_t)row_ptr[m][n] + 1) * 32);
+        fill[m] = (uint32_t *)malloc(n * 4);
+        ok = sig[m] && val[m] && fill[m];
+        if (ok) memcpy(fill[m], row_ptr[m], n * 4);
     }
-    uint32_t *fill[2] = {(uint32_t *)malloc(k->n * 4), (uint32_t *)malloc(k->n * 4)};
-    for (int m = 0; m < 2; m++) memcpy(fill[m], cnt[m], k->n * 4);
-    for (size_t i = 0; i < d->n_coefs; i++) {
+    for (size_t i = 0; ok && i < n_coefs; i++) {
         uint32_t e[3];
-        memcpy(e, d->coefs + i * esz, 12);
-        if (e[0] >= 2 || e[1] >= k->n) continue;
+        memcpy(e, coefs + i * esz, 12);
+        if (e[0] >= 2 || e[1] >= n) continue;
         uint32_t at = fill[e[0]][e[1]]++;
         sig[e[0]][at] = e[2];
-        memcpy(val[e[0]] + (size_t)at * 32, d->coefs + i * esz + 12, 32);
+        memcpy(val[e[0]] + (size_t)at * 32, coefs + i * esz + 12, 32);
     }
+    free(fill[0]);
+    free(fill[1]);
+    return ok ? 0 : -1;
+}
+
+static int upload_coefs(gpu_key *k, const gpu_key_desc *d, char *err, size_t errlen)
+{
+    uint32_t *row_ptr[2], *sig[2];
+    uint8_t *val[2];
+    int rc = gpu_coefs_csr(d->coefs, d->n_coefs, k->n, row_ptr, sig, val);
+    if (rc) snprintf(err, errlen, "gpu: out of host memory for the coefficients");
     for (int m = 0; m < 2 && !rc; m++)
-        rc = dev_copy(k, (void **)&k->row_ptr[m], cnt[m], (k->n + 1) * 4, err, errlen) ||
-             dev_copy(k, (void **)&k->sig[m], sig[m], (size_t)cnt[m][k->n] * 4, err, errlen) ||
-             dev_copy(k, &k->val[m], val[m], (size_t)cnt[m][k->n] * 32, err, errlen);
-    for (int m = 0; m < 2; m++) { free(cnt[m]); free(sig[m]); free(val[m]); free(fill[m]); }
+        rc = dev_copy(k, (void **)&k->row_ptr[m], row_ptr[m], (k->n + 1) * 4, err, errlen) ||
+             dev_copy(k, (void **)&k->sig[m], sig[m], (size_t)row_ptr[m][k->n] * 4, err, errlen) ||
+             dev_copy(k, &k->val[m], val[m], (size_t)row_ptr[m][k->n] * 32, err, errlen);
+    for (int m = 0; m < 2; m++) { free(row_ptr[m]); free(sig[m]); free(val[m]); }
     return rc ? -1 : 0;
 }
 

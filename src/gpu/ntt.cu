@@ -265,3 +265,43 @@ extern "C" int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c
     GPU_CK_LAUNCH();
     return 0;
 }
+
+/* a, b, c, the three coset round trips and h on the CPU through the
+ * kernels' code, from a CSR (row_ptr[m]: n + 1 entries) as key.cu uploads
+ * it; h (n elements, plain) is written over abc's first third (tests). */
+extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_ptr[2],
+                                   uint32_t *const sig[2], uint8_t *const val[2],
+                                   const uint8_t *w, int log_n)
+{
+    size_t n = (size_t)1 << log_n, vb = n * 32;
+    for (int m = 0; m < 3; m++)
+        for (size_t r = 0; r < n; r++) {
+            if (curve == GPU_CURVE_BN254 && m < 2)
+                ntt_bn254_build_ab_body((d_bn254_fr *)(abc + m * vb), row_ptr[m], sig[m],
+                                        (const d_bn254_fr *)val[m], (const d_bn254_fr *)w, n, r);
+            else if (m < 2)
+                ntt_bls12_381_build_ab_body((d_bls12_381_fr *)(abc + m * vb), row_ptr[m], sig[m],
+                                            (const d_bls12_381_fr *)val[m],
+                                            (const d_bls12_381_fr *)w, n, r);
+            else if (curve == GPU_CURVE_BN254)
+                ntt_bn254_mul_into_body((d_bn254_fr *)(abc + 2 * vb), (d_bn254_fr *)abc,
+                                        (d_bn254_fr *)(abc + vb), n, r);
+            else
+                ntt_bls12_381_mul_into_body((d_bls12_381_fr *)(abc + 2 * vb),
+                                            (d_bls12_381_fr *)abc,
+                                            (d_bls12_381_fr *)(abc + vb), n, r);
+        }
+    for (int m = 0; m < 3; m++)
+        if (gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_INVERSE) ||
+            gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_COSET))
+            return -1;
+    for (size_t t = 0; t < n; t++) {
+        if (curve == GPU_CURVE_BN254)
+            ntt_bn254_join_abc_body((d_bn254_fr *)abc, (d_bn254_fr *)(abc + vb),
+                                    (d_bn254_fr *)(abc + 2 * vb), n, t);
+        else
+            ntt_bls12_381_join_abc_body((d_bls12_381_fr *)abc, (d_bls12_381_fr *)(abc + vb),
+                                        (d_bls12_381_fr *)(abc + 2 * vb), n, t);
+    }
+    return 0;
+}

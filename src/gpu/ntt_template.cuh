@@ -112,9 +112,9 @@ static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
 }
 
 /* h = a*b - c, then to plain form: the H MSM takes plain scalars. */
-static __global__ void N_(join_abc)(NF *a, const NF *b, const NF *c, size_t n)
+static __host__ __device__ void N_(join_abc_body)(NF *a, const NF *b, const NF *c, size_t n,
+                                                  size_t t)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
     NF x = a[t], y = b[t], z = c[t];
     NFE_(mul)(&x, &x, &y);
@@ -124,10 +124,10 @@ static __global__ void N_(join_abc)(NF *a, const NF *b, const NF *c, size_t n)
 
 /* a[r], b[r] = sum over the row's coefficients of w[signal] * value: value
  * is c R^2 (zkey) and w plain, so the Montgomery product is (c w) R. */
-static __global__ void N_(build_ab)(NF *out, const uint32_t *row_ptr, const uint32_t *sig,
-                                    const NF *val, const NF *w, size_t rows)
+static __host__ __device__ void N_(build_ab_body)(NF *out, const uint32_t *row_ptr,
+                                                  const uint32_t *sig, const NF *val, const NF *w,
+                                                  size_t rows, size_t r)
 {
-    size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= rows) return;
     NF acc, t;
     NFE_(zero)(&acc);
@@ -139,13 +139,29 @@ static __global__ void N_(build_ab)(NF *out, const uint32_t *row_ptr, const uint
     out[r] = acc;
 }
 
-static __global__ void N_(mul_into)(NF *c, const NF *a, const NF *b, size_t n)
+static __host__ __device__ void N_(mul_into_body)(NF *c, const NF *a, const NF *b, size_t n,
+                                                  size_t t)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
     NF x = a[t], y = b[t];
     NFE_(mul)(&c[t], &x, &y);
 }
+
+#define N_TID ((size_t)blockIdx.x * blockDim.x + threadIdx.x)
+static __global__ void N_(join_abc)(NF *a, const NF *b, const NF *c, size_t n)
+{
+    N_(join_abc_body)(a, b, c, n, N_TID);
+}
+static __global__ void N_(build_ab)(NF *out, const uint32_t *row_ptr, const uint32_t *sig,
+                                    const NF *val, const NF *w, size_t rows)
+{
+    N_(build_ab_body)(out, row_ptr, sig, val, w, rows, N_TID);
+}
+static __global__ void N_(mul_into)(NF *c, const NF *a, const NF *b, size_t n)
+{
+    N_(mul_into_body)(c, a, b, n, N_TID);
+}
+#undef N_TID
 
 #undef N_
 #undef NFE_

@@ -128,6 +128,51 @@ MSM_CHECK(bn254_g2, GPU_CURVE_BN254, bn254_g2_emu)
 MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, bls12_381_g1_emu)
 MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, bls12_381_g2_emu)
 
+/* The proof's h (a, b from random coefficients, c = a b, coset round
+ * trips, a b - c in plain form) against the CPU prover's recipe. */
+#define H_CHECK(FR, CURVE)                                                            \
+    static void FR##_h_check(unsigned log_n)                                          \
+    {                                                                                 \
+        size_t n = (size_t)1 << log_n, nv = 50, nc = 4 * n + 3;                       \
+        uint8_t *coefs = malloc(nc * 44), *w = malloc(nv * 32), *abc = malloc(3 * n * 32); \
+        FR *a = calloc(n, sizeof(FR)), *b = calloc(n, sizeof(FR)), *c = malloc(n * sizeof(FR)); \
+        uint32_t *row_ptr[2], *sig[2];                                                \
+        uint8_t *val[2];                                                              \
+        for (size_t i = 0; i < nv; i++) small_scalar(w + 32 * i);                     \
+        for (size_t i = 0; i < nc; i++) {                                             \
+            uint32_t e[3] = {(uint32_t)(tl_rand() & 1), (uint32_t)(tl_rand() % n),      \
+                             (uint32_t)(tl_rand() % nv)};                              \
+            FR v, x, *row;                                                            \
+            memcpy(coefs + 44 * i, e, 12);                                            \
+            small_scalar(coefs + 44 * i + 12);                                        \
+            memcpy(&v, coefs + 44 * i + 12, 32);                                      \
+            memcpy(&x, w + 32 * e[2], 32);                                            \
+            FR##_mul(&x, &v, &x);                                                     \
+            row = e[0] ? &b[e[1]] : &a[e[1]];                                         \
+            FR##_add(row, row, &x);                                                   \
+        }                                                                             \
+        for (size_t i = 0; i < n; i++) FR##_mul(&c[i], &a[i], &b[i]);                 \
+        FR##_coset_odd(a, log_n, 1);                                                  \
+        FR##_coset_odd(b, log_n, 1);                                                  \
+        FR##_coset_odd(c, log_n, 1);                                                  \
+        for (size_t i = 0; i < n; i++) {                                              \
+            FR##_mul(&a[i], &a[i], &b[i]);                                            \
+            FR##_sub(&a[i], &a[i], &c[i]);                                            \
+            FR##_to_plain(&a[i], &a[i]);                                              \
+        }                                                                             \
+        CHECK(gpu_coefs_csr(coefs, nc, n, row_ptr, sig, val) == 0);                   \
+        CHECK(gpu_build_h_emulate(CURVE, abc, row_ptr, sig, val, w, (int)log_n) == 0); \
+        if (memcmp(abc, a, n * 32) != 0) {                                            \
+            fprintf(stderr, #FR " h mismatch: log_n=%u\n", log_n);                    \
+            CHECK(0);                                                                 \
+        }                                                                             \
+        for (int m = 0; m < 2; m++) { free(row_ptr[m]); free(sig[m]); free(val[m]); }  \
+        free(coefs); free(w); free(abc); free(a); free(b); free(c);                   \
+    }
+
+H_CHECK(bn254_fr, GPU_CURVE_BN254)
+H_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
+
 int main(void)
 {
     static const size_t sizes[] = {1, 2, 3, 5, 16, 33, 100, 257, 1000, 3001};
@@ -151,6 +196,10 @@ int main(void)
     for (unsigned log_n = 0; log_n <= 12; log_n++) {
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
+    }
+    for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
+        bn254_fr_h_check(log_n);
+        bls12_381_fr_h_check(log_n);
     }
     return test_finish("test_gpu_emulate");
 }
