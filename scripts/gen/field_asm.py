@@ -15,7 +15,7 @@ def mont(n):
         lines.append('"' + text + '\\n\\t"')
     def row(src, T, first_half):
         for k in range(n):
-            addr = src % k
+            addr = src.format(k=k, off=8 * k)
             if k == n - 1 and first_half:
                 emit("mulxq " + addr + ", %[lo], " + T[n])
                 emit("adoxq %[lo], " + T[k])
@@ -31,17 +31,17 @@ def mont(n):
         emit("xorl %k[t" + str(k) + "], %k[t" + str(k) + "]")
     for i in range(n):
         T = [regs[(i + k) % (n + 1)] for k in range(n + 1)]
-        emit("movq %[b" + str(i) + "], %%rdx")
+        emit("movq " + str(8 * i) + "(%[b]), %%rdx")
         emit("xorl %%eax, %%eax")
-        row("%%[a%d]", T, True)
+        row("{off}(%[a])", T, True)
         emit("movq " + T[0] + ", %%rdx")
         emit("imulq %[inv], %%rdx")
         emit("xorl %%eax, %%eax")
-        row("%%[p%d]", T, False)
+        row("%[p{k}]", T, False)
     result = [(n + k) % (n + 1) for k in range(n)]  # registers holding words 0..n-1
     outs = ", ".join('[t%d] "=&r"(t%d)' % (k, k) for k in range(n + 1))
     out = []
-    out.append("static inline void g16_mont_mul%d_adx(uint64_t *out, const uint64_t *a, const uint64_t *b," % n)
+    out.append("G16_HOT_INLINE void g16_mont_mul%d_adx(uint64_t *out, const uint64_t *a, const uint64_t *b," % n)
     out.append("                                    const uint64_t *p, uint64_t inv)")
     out.append("{")
     out.append("    uint64_t %s, lo, hi;" % ", ".join("t%d" % k for k in range(n + 1)))
@@ -49,14 +49,17 @@ def mont(n):
     for l in lines:
         out.append("        " + l)
     out.append('        : %s, [lo] "=&r"(lo), [hi] "=&r"(hi)' % outs)
-    # one memory operand per limb: the assembler gets plain addresses, never
-    # "8+(%rbx)" arithmetic (which gas accepts only with a warning)
-    ins = []
-    for name, ptr in (("a", "a"), ("b", "b"), ("p", "p")):
-        ins += ['[%s%d] "m"(%s[%d])' % (name, k, ptr, k) for k in range(n)]
+    # a and b through base registers (offsets written in the template), the
+    # modulus limb by limb as memory operands: it is a constant, so they
+    # become RIP-relative and cost no register.  That keeps the 6-limb
+    # version within the registers -O1 with a frame pointer leaves free
+    # (sanitizer builds).  The "memory" clobber stands for the reads
+    # through a and b, which the compiler cannot see.
+    ins = ['[a] "r"(a)', '[b] "r"(b)']
+    ins += ['[p%d] "m"(p[%d])' % (k, k) for k in range(n)]
     ins.append('[inv] "m"(inv)')
     out.append("        : " + ", ".join(ins))
-    out.append('        : "rax", "rdx", "cc");')
+    out.append('        : "rax", "rdx", "cc", "memory");')
     for k in range(n):
         out.append("    out[%d] = t%d;" % (k, result[k]))
     out.append("}")

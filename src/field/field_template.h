@@ -45,7 +45,7 @@ static inline int F_(is_canonical)(const FIELD *a) { return !F_(geq_modulus)(a->
 
 /* r = a - p when a >= p.  Computes the subtraction always and selects with a
  * mask, so the branch does not depend on the value. */
-static inline void F_(reduce_once)(FIELD *r, const uint64_t *a)
+G16_HOT_INLINE void F_(reduce_once)(FIELD *r, const uint64_t *a)
 {
     uint64_t t[FIELD_N];
     unsigned char borrow = 0;
@@ -54,7 +54,7 @@ static inline void F_(reduce_once)(FIELD *r, const uint64_t *a)
     for (int i = 0; i < FIELD_N; i++) r->v[i] = (a[i] & keep_a) | (t[i] & ~keep_a);
 }
 
-static inline void F_(add)(FIELD *r, const FIELD *a, const FIELD *b)
+G16_HOT_INLINE void F_(add)(FIELD *r, const FIELD *a, const FIELD *b)
 {
     uint64_t s[FIELD_N];
     unsigned char carry = 0;
@@ -62,7 +62,7 @@ static inline void F_(add)(FIELD *r, const FIELD *a, const FIELD *b)
     F_(reduce_once)(r, s);
 }
 
-static inline void F_(sub)(FIELD *r, const FIELD *a, const FIELD *b)
+G16_HOT_INLINE void F_(sub)(FIELD *r, const FIELD *a, const FIELD *b)
 {
     uint64_t d[FIELD_N];
     unsigned char borrow = 0, carry = 0;
@@ -71,7 +71,7 @@ static inline void F_(sub)(FIELD *r, const FIELD *a, const FIELD *b)
     for (int i = 0; i < FIELD_N; i++) carry = g16_addc(carry, d[i], F_(modulus).v[i] & mask, &r->v[i]);
 }
 
-static inline void F_(dbl)(FIELD *r, const FIELD *a) { F_(add)(r, a, a); }
+G16_HOT_INLINE void F_(dbl)(FIELD *r, const FIELD *a) { F_(add)(r, a, a); }
 
 static inline void F_(neg)(FIELD *r, const FIELD *a)
 {
@@ -80,10 +80,10 @@ static inline void F_(neg)(FIELD *r, const FIELD *a)
     F_(sub)(r, &z, a);
 }
 
-static inline void F_(mul)(FIELD *r, const FIELD *a, const FIELD *b)
+G16_HOT_INLINE void F_(mul)(FIELD *r, const FIELD *a, const FIELD *b)
 {
     uint64_t t[FIELD_N] = {0};
-#if G16_FIELD_ASM
+#if G16_CAT(G16_FIELD_ASM_LIMBS_, FIELD_N)
     if (g16_cpu_has_adx()) {
         G16_CAT(G16_CAT(g16_mont_mul, FIELD_N), _adx)(t, a->v, b->v, F_(modulus).v, FIELD_INV);
         F_(reduce_once)(r, t);
@@ -109,7 +109,7 @@ static inline void F_(mul)(FIELD *r, const FIELD *a, const FIELD *b)
     F_(reduce_once)(r, t);
 }
 
-static inline void F_(sqr)(FIELD *r, const FIELD *a) { F_(mul)(r, a, a); }
+G16_HOT_INLINE void F_(sqr)(FIELD *r, const FIELD *a) { F_(mul)(r, a, a); }
 
 static inline void F_(from_plain)(FIELD *r, const FIELD *a) { F_(mul)(r, a, &F_(r2)); }
 

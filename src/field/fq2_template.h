@@ -15,21 +15,21 @@ static inline int E_(is_zero)(const FQ2 *a) { return B_(is_zero)(&a->c0) & B_(is
 static inline int E_(eq)(const FQ2 *a, const FQ2 *b) { return B_(eq)(&a->c0, &b->c0) & B_(eq)(&a->c1, &b->c1); }
 static inline int E_(is_canonical)(const FQ2 *a) { return B_(is_canonical)(&a->c0) & B_(is_canonical)(&a->c1); }
 
-static inline void E_(add)(FQ2 *r, const FQ2 *a, const FQ2 *b)
+G16_HOT_INLINE void E_(add)(FQ2 *r, const FQ2 *a, const FQ2 *b)
 {
     B_(add)(&r->c0, &a->c0, &b->c0);
     B_(add)(&r->c1, &a->c1, &b->c1);
 }
 
-static inline void E_(sub)(FQ2 *r, const FQ2 *a, const FQ2 *b)
+G16_HOT_INLINE void E_(sub)(FQ2 *r, const FQ2 *a, const FQ2 *b)
 {
     B_(sub)(&r->c0, &a->c0, &b->c0);
     B_(sub)(&r->c1, &a->c1, &b->c1);
 }
 
-static inline void E_(dbl)(FQ2 *r, const FQ2 *a) { E_(add)(r, a, a); }
+G16_HOT_INLINE void E_(dbl)(FQ2 *r, const FQ2 *a) { E_(add)(r, a, a); }
 
-static inline void E_(neg)(FQ2 *r, const FQ2 *a)
+G16_HOT_INLINE void E_(neg)(FQ2 *r, const FQ2 *a)
 {
     B_(neg)(&r->c0, &a->c0);
     B_(neg)(&r->c1, &a->c1);
@@ -42,7 +42,7 @@ static inline void E_(conj)(FQ2 *r, const FQ2 *a)
 }
 
 /* Karatsuba: three base multiplications instead of four. */
-static inline void E_(mul)(FQ2 *r, const FQ2 *a, const FQ2 *b)
+G16_HOT_INLINE void E_(mul)(FQ2 *r, const FQ2 *a, const FQ2 *b)
 {
     FQ2_BASE t0, t1, sa, sb, m;
     B_(mul)(&t0, &a->c0, &b->c0);
@@ -56,7 +56,7 @@ static inline void E_(mul)(FQ2 *r, const FQ2 *a, const FQ2 *b)
 }
 
 /* (a + bu)^2 = (a + b)(a - b) + 2ab·u: two base multiplications. */
-static inline void E_(sqr)(FQ2 *r, const FQ2 *a)
+G16_HOT_INLINE void E_(sqr)(FQ2 *r, const FQ2 *a)
 {
     FQ2_BASE s, d, p;
     B_(add)(&s, &a->c0, &a->c1);
@@ -66,7 +66,7 @@ static inline void E_(sqr)(FQ2 *r, const FQ2 *a)
     B_(dbl)(&r->c1, &p);
 }
 
-static inline void E_(mul_base)(FQ2 *r, const FQ2 *a, const FQ2_BASE *k)
+G16_HOT_INLINE void E_(mul_base)(FQ2 *r, const FQ2 *a, const FQ2_BASE *k)
 {
     B_(mul)(&r->c0, &a->c0, k);
     B_(mul)(&r->c1, &a->c1, k);
