@@ -149,6 +149,12 @@ int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *
     double t0 = groth16_now();
     *out = NULL;
     if (!name) name = "witness";
+    if (opt && opt->device == G16_DEVICE_GPU) {
+        /* the CUDA backend (src/gpu) is not yet connected to the prover:
+         * refuse rather than silently prove on the CPU */
+        set_error(err, errlen, "%s: --device gpu: GPU proving is not available in this build yet", name);
+        return -1;
+    }
     if (wtns_parse(buf, len, name, &w, err, errlen) || check_witness(key, &w, name, err, errlen))
         return -1;
     g16_job *job = calloc(1, sizeof *job);

@@ -72,6 +72,13 @@ static void check_fixture(const char *fixtures, const char *curve, const char *c
     free(q);
     g16_job_free(job);
 
+    /* --device gpu is refused until the CUDA backend is connected */
+    g16_options gpu_opt;
+    g16_options_default(&gpu_opt);
+    gpu_opt.device = G16_DEVICE_GPU;
+    CHECK(g16_job_new(key, wtns, w_len, "w.wtns", &gpu_opt, &job, err, sizeof err) != 0);
+    CHECK(strstr(err, "GPU") != NULL);
+
     /* a witness one value short names itself and the key */
     uint8_t *short_w = malloc(w_len);
     memcpy(short_w, wtns, w_len);
