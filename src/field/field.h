@@ -37,8 +37,10 @@
 
 /* The MSM and NTT loops are mostly field operations; a call per operation
  * cost a measured third of the prover's time when the compiler declined
- * to inline them, so the hot ones are forced inline. */
-#if defined(__GNUC__) && defined(__OPTIMIZE__)
+ * to inline them, so the hot ones are forced inline in the modules built
+ * with G16_HOT_PATH (msm, ntt, groth16); elsewhere (pairing, setup) forced
+ * inlining only made the build slower. */
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && defined(G16_HOT_PATH)
 #define G16_HOT_INLINE static inline __attribute__((always_inline))
 #else
 #define G16_HOT_INLINE static inline
