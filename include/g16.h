@@ -46,6 +46,8 @@ typedef struct {
 /* Seconds spent in each part of a proof (filled as stages run). */
 typedef struct {
     double read, abc, ntt, msm_a, msm_b1, msm_b2, msm_c, msm_h, finish, total;
+    double transfer;    /* GPU path: witness to the device (0 on the CPU) */
+    int on_gpu;         /* 1 when the heavy stages ran on the GPU */
 } g16_timings;
 
 void g16_options_default(g16_options *opt);
@@ -55,6 +57,16 @@ int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
 int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name,
                         g16_key **out, char *err, size_t errlen);
 void g16_key_free(g16_key *key);
+
+/* 1 when this build has the CUDA backend and a usable GPU (compute
+ * capability 9.0 or later) is present, else 0. */
+int g16_gpu_available(void);
+/* Makes the key resident on the GPU (points and coefficients in device
+ * memory), once; later calls return at once.  Jobs with device GPU (or
+ * AUTO with a GPU present) call it themselves; a daemon calls it at load
+ * time so the first proof does not pay for it.  *device_bytes (may be
+ * NULL) receives the device memory the key holds. */
+int g16_key_gpu_load(g16_key *key, size_t *device_bytes, char *err, size_t errlen);
 
 const char *g16_key_curve(const g16_key *key);   /* "bn128" or "bls12381" */
 uint32_t g16_key_n_vars(const g16_key *key);

@@ -1,4 +1,4 @@
-/* g16 prove [--threads N] [--device cpu|gpu|auto] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
+/* g16 prove [--threads N] [--device cpu|gpu|auto] [--g2-on-cpu] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
  *
  * The argument order is rapidsnark's `prover`, so g16 drops in where that
  * is used.  Both outputs are created as temporary files before any work is
@@ -25,10 +25,14 @@ static const char prove_usage[] =
     "\n"
     "options:\n"
     "  --threads N     CPU threads (default: all online CPUs)\n"
-    "  --device D      cpu, gpu or auto (default auto).  The CUDA backend is\n"
-    "                  not yet connected to the prover: auto proves on the\n"
-    "                  CPU and gpu is refused with an error\n"
-    "  --verbose       print the time of each step (a/b/c, NTTs, each MSM)\n"
+    "  --device D      cpu, gpu or auto (default auto: the GPU when this build\n"
+    "                  has the CUDA backend and a GPU of compute capability\n"
+    "                  9.0+ is present, else the CPU).  gpu fails with an\n"
+    "                  error rather than fall back to the CPU\n"
+    "  --g2-on-cpu     GPU path: compute the G2 MSM (B2) on the CPU while the\n"
+    "                  GPU does the rest\n"
+    "  --verbose       print where it ran and the time of each step (witness\n"
+    "                  transfer, a/b/c, NTTs, each MSM)\n"
     "  -h, --help      show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming\n"
@@ -51,6 +55,7 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos)
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(prove_usage, stdout); exit(0); }
         if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) { opt->verbose = 1; continue; }
+        if (!strcmp(a, "--g2-on-cpu")) { opt->g2_on_cpu = 1; continue; }
         if (!strcmp(a, "--threads") || !strcmp(a, "--device")) {
             if (i + 1 >= argc) { fprintf(stderr, "g16 prove: %s needs a value\n", a); return -1; }
             const char *v = argv[++i];

@@ -130,9 +130,8 @@ extern "C" void gpu_key_free(gpu_key *k)
     free(k);
 }
 
-/* a, b from the coefficients, c = a*b, each through intt then the coset
- * ntt, then h = a*b - c in plain form (snarkjs's joinABC). */
-static int build_h(gpu_key *k, char *err, size_t errlen)
+/* a, b from the coefficients and c = a*b (snarkjs's buildABC). */
+static int build_abc(gpu_key *k, char *err, size_t errlen)
 {
     uint8_t *abc = (uint8_t *)k->abc;
     size_t vb = k->n * 32;
@@ -140,8 +139,15 @@ static int build_h(gpu_key *k, char *err, size_t errlen)
         if (gpu_build_ab_dev(k->curve, abc + m * vb, k->row_ptr[m], k->sig[m], k->val[m], k->w,
                              k->n, k->st, err, errlen))
             return -1;
-    if (gpu_mul_into_dev(k->curve, abc + 2 * vb, abc, abc + vb, k->n, k->st, err, errlen))
-        return -1;
+    return gpu_mul_into_dev(k->curve, abc + 2 * vb, abc, abc + vb, k->n, k->st, err, errlen);
+}
+
+/* Each of a, b, c through the inverse NTT then the coset NTT, then
+ * h = a*b - c in plain form over a (snarkjs's joinABC). */
+static int build_h(gpu_key *k, char *err, size_t errlen)
+{
+    uint8_t *abc = (uint8_t *)k->abc;
+    size_t vb = k->n * 32;
     for (int m = 0; m < 3; m++)
         if (gpu_ntt_dev(k->curve, abc + m * vb, k->log_n, GPU_NTT_INVERSE, k->st, err, errlen) ||
             gpu_ntt_dev(k->curve, abc + m * vb, k->log_n, GPU_NTT_COSET, k->st, err, errlen))
@@ -159,6 +165,10 @@ static int prove_locked(gpu_key *k, const uint8_t *witness, uint8_t *outs[5],
     GPU_CK(cudaMemcpyAsync(k->w, witness, k->n_vars * 32, cudaMemcpyHostToDevice, k->st));
     GPU_CK(cudaStreamSynchronize(k->st));
     tm->upload = now() - t0;
+    t0 = now();
+    if (build_abc(k, err, errlen)) return -1;
+    GPU_CK(cudaStreamSynchronize(k->st));
+    tm->abc = now() - t0;
     t0 = now();
     if (build_h(k, err, errlen)) return -1;
     GPU_CK(cudaStreamSynchronize(k->st));

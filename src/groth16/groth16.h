@@ -57,6 +57,21 @@ char *groth16_format_proof(char dec[8][GROTH16_DEC_MAX], const int inf[3], const
 
 double groth16_now(void);
 
+/* The GPU path (prover_gpu.c).  Without the CUDA backend in the build,
+ * groth16_gpu_present says so in why and the rest fail with that reason. */
+typedef struct groth16_gpu_key groth16_gpu_key;
+/* 1 when a usable GPU is there; else 0 and the reason in why. */
+int groth16_gpu_present(char *why, size_t whylen);
+/* The key's points and coefficients copied to the device once. */
+groth16_gpu_key *groth16_gpu_upload(const zkey *z, size_t *bytes, char *err, size_t errlen);
+void groth16_gpu_free(groth16_gpu_key *k);
+/* The five MSM results into msm[] (as g16_job_msm on the CPU), computed
+ * on the device from the witness alone; with g2_cpu, B2 runs on the CPU
+ * (threads) while the device does the rest.  Adds to t. */
+int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
+                      const uint8_t *witness, uint8_t *const msm[GROTH16_MSMS], int g2_cpu,
+                      int threads, g16_timings *t, char *err, size_t errlen);
+
 /* Public signals witness[1..n_public] as snarkjs's public.json text. */
 char *groth16_public_json(const groth16_curve *c, const uint8_t *witness, uint32_t n_public);
 

@@ -2,6 +2,7 @@
  * arithmetic lives behind groth16_curve tables (curves.c); this file only
  * moves buffers between the stages and owns their lifetimes. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,11 @@ struct g16_key {
     const groth16_curve *curve;
     int grouped;
     char name[256];
+    /* Filled on first use by a GPU job (or g16_key_gpu_load), under the
+     * mutex: the only part of a key that changes after it is opened. */
+    pthread_mutex_t gpu_mutex;
+    groth16_gpu_key *gpu;
+    size_t gpu_bytes;
 };
 
 enum job_stage { STAGE_NEW, STAGE_SYNTHESIZED, STAGE_MSM_DONE, STAGE_FINISHED };
@@ -24,6 +30,7 @@ struct g16_job {
     const g16_key *key;
     g16_options opt;
     enum job_stage stage;
+    int on_gpu;                       /* the device was chosen for this job */
     uint8_t *witness;                 /* n_vars plain scalars */
     uint8_t *h;                       /* domain_size plain scalars */
     uint8_t msm[GROTH16_MSMS][4 * 48]; /* affine results, big enough for G2 on BLS12-381 */
@@ -55,6 +62,7 @@ void g16_options_default(g16_options *opt)
 
 static int key_finish_open(g16_key *key, char *err, size_t errlen)
 {
+    pthread_mutex_init(&key->gpu_mutex, NULL);
     key->curve = groth16_curve_for(key->z.curve);
     if (!key->curve || key->z.n8r != key->curve->fr_bytes) {
         set_error(err, errlen, "%s: unsupported curve", key->name);
@@ -97,8 +105,60 @@ int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_ke
 void g16_key_free(g16_key *key)
 {
     if (!key) return;
+    if (key->curve) {                 /* key_finish_open ran: the mutex exists */
+        groth16_gpu_free(key->gpu);
+        pthread_mutex_destroy(&key->gpu_mutex);
+    }
     zkey_close(&key->z);
     free(key);
+}
+
+int g16_gpu_available(void)
+{
+    char why[160];
+    return groth16_gpu_present(why, sizeof why);
+}
+
+int g16_key_gpu_load(g16_key *key, size_t *device_bytes, char *err, size_t errlen)
+{
+    char why[256] = "";
+    int rc = 0;
+    pthread_mutex_lock(&key->gpu_mutex);
+    if (!key->gpu) {
+        if (!groth16_gpu_present(why, sizeof why) ||
+            !(key->gpu = groth16_gpu_upload(&key->z, &key->gpu_bytes, why, sizeof why))) {
+            set_error(err, errlen, "%s: cannot load the key on the GPU: %s", key->name, why);
+            rc = -1;
+        }
+    }
+    if (device_bytes) *device_bytes = key->gpu_bytes;
+    pthread_mutex_unlock(&key->gpu_mutex);
+    return rc;
+}
+
+/* AUTO means the GPU when one is usable and the key fits on it; GPU means
+ * the GPU or an error, never a silent fallback. */
+static int choose_device(const g16_key *key, const g16_options *opt, const char *name,
+                         int *on_gpu, char *err, size_t errlen)
+{
+    int device = opt ? opt->device : G16_DEVICE_AUTO;
+    char why[256] = "";
+    *on_gpu = 0;
+    if (device == G16_DEVICE_CPU) return 0;
+    if (!groth16_gpu_present(why, sizeof why)) {
+        if (device == G16_DEVICE_AUTO) return 0;
+        set_error(err, errlen, "%s: --device gpu: %s", name, why);
+        return -1;
+    }
+    /* the key's device copy is shared state, created once under its mutex */
+    if (g16_key_gpu_load((g16_key *)key, NULL, err, errlen)) {
+        if (device == G16_DEVICE_GPU) return -1;
+        if (opt && opt->verbose) fprintf(stderr, "g16: %s; proving on the CPU\n", err);
+        err[0] = 0;
+        return 0;
+    }
+    *on_gpu = 1;
+    return 0;
 }
 
 const char *g16_key_curve(const g16_key *key) { return key->curve->name; }
@@ -149,13 +209,9 @@ int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *
     double t0 = groth16_now();
     *out = NULL;
     if (!name) name = "witness";
-    if (opt && opt->device == G16_DEVICE_GPU) {
-        /* the CUDA backend (src/gpu) is not yet connected to the prover:
-         * refuse rather than silently prove on the CPU */
-        set_error(err, errlen, "%s: --device gpu: GPU proving is not available in this build yet", name);
-        return -1;
-    }
-    if (wtns_parse(buf, len, name, &w, err, errlen) || check_witness(key, &w, name, err, errlen))
+    int on_gpu;
+    if (wtns_parse(buf, len, name, &w, err, errlen) || check_witness(key, &w, name, err, errlen) ||
+        choose_device(key, opt, name, &on_gpu, err, errlen))
         return -1;
     g16_job *job = calloc(1, sizeof *job);
     size_t bytes = (size_t)w.n_witness * w.n8;
@@ -166,6 +222,7 @@ int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *
     }
     memcpy(job->witness, w.values, bytes);
     job->key = key;
+    job->on_gpu = on_gpu;
     if (opt) job->opt = *opt; else g16_options_default(&job->opt);
     snprintf(job->name, sizeof job->name, "%s", name);
     job->t.read = groth16_now() - t0;
@@ -185,6 +242,10 @@ int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
     const g16_key *key = job->key;
     size_t fr = key->curve->fr_bytes, n = key->z.domain_size;
     if (require_stage(job, STAGE_NEW, err, errlen)) return -1;
+    if (job->on_gpu) {                /* the device builds a, b, c and h itself */
+        job->stage = STAGE_SYNTHESIZED;
+        return 0;
+    }
     job->h = malloc(n * fr);
     uint8_t *scratch = malloc(2 * n * fr);
     if (!job->h || !scratch) {
@@ -211,6 +272,18 @@ int g16_job_msm(g16_job *job, char *err, size_t errlen)
     int threads = job->opt.threads;
     size_t fr = c->fr_bytes, n_private = z->n_vars - z->n_public - 1;
     if (require_stage(job, STAGE_SYNTHESIZED, err, errlen)) return -1;
+    if (job->on_gpu) {
+        uint8_t *msm[GROTH16_MSMS];
+        for (int i = 0; i < GROTH16_MSMS; i++) msm[i] = job->msm[i];
+        char why[384] = "";
+        if (groth16_gpu_prove(key->gpu, c, z, job->witness, msm, job->opt.g2_on_cpu, threads,
+                              &job->t, why, sizeof why)) {
+            set_error(err, errlen, "%s: %s", job->name, why);
+            return -1;
+        }
+        job->stage = STAGE_MSM_DONE;
+        return 0;
+    }
     double t0 = groth16_now();
     c->g1_msm(job->msm[GROTH16_MSM_H], z->h_points, job->h, z->domain_size, threads);
     free(job->h);                     /* the largest per-proof buffer: gone first */
@@ -301,13 +374,15 @@ void g16_job_free(g16_job *job)
     free(job);
 }
 
-static void print_timings(const g16_timings *t)
+static void print_timings(const g16_timings *t, const g16_options *opt)
 {
+    fprintf(stderr, "g16: %s: read %.3f s, ", t->on_gpu ? "gpu" : "cpu", t->read);
+    if (t->on_gpu) fprintf(stderr, "witness to device %.4f s, ", t->transfer);
     fprintf(stderr,
-            "g16: read %.3f s, a/b/c %.3f s, NTTs %.3f s, MSM A %.3f s, B1 %.3f s, B2 %.3f s, "
-            "C %.3f s, H %.3f s, finish %.3f s, total %.3f s\n",
-            t->read, t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h,
-            t->finish, t->total);
+            "a/b/c %.4f s, NTTs %.4f s, MSM A %.4f s, B1 %.4f s, B2%s %.4f s, "
+            "C %.4f s, H %.4f s, finish %.4f s, total %.3f s\n",
+            t->abc, t->ntt, t->msm_a, t->msm_b1, t->on_gpu && opt->g2_on_cpu ? " (cpu)" : "",
+            t->msm_b2, t->msm_c, t->msm_h, t->finish, t->total);
 }
 
 int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
@@ -322,7 +397,7 @@ int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const cha
              g16_job_finish(job, proof_json, public_json, err, errlen);
     job->t.total = groth16_now() - t0;
     if (timings) *timings = job->t;
-    if (job->opt.verbose && !rc) print_timings(&job->t);
+    if (job->opt.verbose && !rc) print_timings(&job->t, &job->opt);
     g16_job_free(job);
     return rc ? -1 : 0;
 }

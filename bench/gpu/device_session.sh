@@ -1,0 +1,92 @@
+#!/bin/bash
+# One full device-machine call: kernel tests, whole proofs on the GPU checked
+# with `g16 verify`, and timings, logs under $OUT.  Run from the repo root:
+#   bash bench/gpu/device_session.sh [steps]
+# steps (default "tests fixtures synth20 bench"), any of:
+#   tests      test_gpu (GPU MSM/NTT == CPU, bit for bit) and test_prover
+#   fixtures   every carried fixture proved with --device gpu, verified
+#   synthN     g16 synth 2^N - 2 constraints (domain 2^N; both curves) + setup, GPU/GPU+g2-on-cpu/CPU
+#              proofs, each verified; N in 16..24 (synth24bn: BN254 only)
+#   bench      bench_gpu 24 (MSM/NTT with CUDA events, CPU beside)
+# Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
+# test_gpu, bench_gpu, test_prover) when it runs here, else built here.
+# Fixtures: .devfix/<curve>/<circuit> (copied from ../shared/fixtures,
+# which does not travel).
+set -u
+out=${OUT:-/tmp/g16-out}
+mkdir -p "$out"
+steps=${1:-tests fixtures synth20 bench}
+t_start=$SECONDS
+log() { echo "[+$((SECONDS - t_start))s] $*"; }
+
+bin=""
+if [ -f .gpubin/gb.tar.xz ]; then
+  mkdir -p /tmp/gb && tar xJf .gpubin/gb.tar.xz -C /tmp && bin=/tmp/gb
+  "$bin/g16" --help > /dev/null 2>&1 || { log "carried binaries do not run here"; bin=""; }
+fi
+if [ -z "$bin" ]; then
+  log "building here"
+  mkdir -p /tmp/fz && echo '#define ZLIB_VERSION "1.3.0"' > /tmp/fz/zlib.h
+  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DG16_REQUIRE_DEPS=OFF \
+    -DZLIB_INCLUDE_DIR=/tmp/fz -DZLIB_LIBRARY=/usr/lib/x86_64-linux-gnu/libz.so.1 \
+    > "$out/cfg.log" 2>&1 || { tail -20 "$out/cfg.log"; exit 1; }
+  cmake --build build-gpu --target g16 test_gpu bench_gpu -j16 > "$out/build.log" 2>&1 || {
+    grep -E "error" "$out/build.log" | head -30; exit 1; }
+  bin=build-gpu/bin
+fi
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used,driver_version --format=csv,noheader
+log "binaries: $bin"
+
+g16=$bin/g16
+fail=0
+prove_verify() {   # dir label extra-args...
+  local dir=$1 label=$2; shift 2
+  local p=/tmp/pv
+  rm -f $p.proof $p.public
+  if ! "$g16" prove --verbose "$@" "$dir/circuit.zkey" "$dir/witness.wtns" $p.proof $p.public 2> $p.err; then
+    echo "FAIL prove $label: $(tail -1 $p.err)"; fail=1; return
+  fi
+  local v
+  v=$("$g16" verify "$dir/verification_key.json" $p.public $p.proof 2>&1)
+  echo "$label: verify=$v $(grep -o 'g16: .*' $p.err | tail -1)"
+  [ "$v" = OK ] || fail=1
+}
+
+for step in $steps; do
+  case $step in
+  tests)
+    log "test_gpu"
+    timeout 300 "$bin/test_gpu" > "$out/test_gpu.log" 2>&1; echo "test_gpu rc=$?"; tail -8 "$out/test_gpu.log"
+    if [ -x "$bin/test_prover" ]; then
+      timeout 120 "$bin/test_prover" .devfix > "$out/test_prover.log" 2>&1
+      echo "test_prover rc=$?"; tail -3 "$out/test_prover.log"
+    fi ;;
+  fixtures)
+    log "fixtures"
+    for d in .devfix/*/*; do
+      prove_verify "$d" "fixture $d gpu" --device gpu
+      prove_verify "$d" "fixture $d gpu+g2cpu" --device gpu --g2-on-cpu
+    done ;;
+  synth*)
+    n=${step#synth}; curves="bn128 bls12381"
+    case $n in *bn) n=${n%bn}; curves=bn128 ;; esac
+    for c in $curves; do
+      d=/tmp/synth-$c-$n
+      log "synth 2^$n $c"
+      if [ ! -f $d/circuit.zkey ]; then
+        t0=$SECONDS
+        "$g16" synth --constraints $(((1 << n) - 2)) --curve $c --setup --out $d > $out/synth-$c-$n.log 2>&1 || {
+          echo "FAIL synth $c $n"; tail -3 $out/synth-$c-$n.log; fail=1; continue; }
+        echo "synth+setup 2^$n $c: $((SECONDS - t0)) s"
+      fi
+      for k in 1 2 3; do prove_verify $d "synth $c 2^$n gpu #$k" --device gpu; done
+      prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu
+      prove_verify $d "synth $c 2^$n cpu" --device cpu
+    done ;;
+  bench)
+    log "bench_gpu 24"
+    timeout 400 "$bin/bench_gpu" 24 5 1 2>&1 | tee "$out/bench_gpu.log" ;;
+  esac
+done
+log "done, fail=$fail"
+exit $fail
