@@ -2,7 +2,10 @@
  * device (CUDA events after one warm-up, median of repeats), the CPU
  * libraries on the same inputs (wall clock, all cores), and a synthetic
  * proof's heavy part through gpu_prove_msms.
- * Usage: bench_gpu [log_n (24)] [reps (5)] [cpu (1: also time the CPU)] */
+ * Usage: bench_gpu [log_n (24)] [reps (5)] [cpu (1: also time the CPU)]
+ * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 MSM with
+ * each of these window sizes forced; BENCH_SPARSE=1 adds a run whose
+ * scalars look like a real witness (70% 0 or 1, the rest full width). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -114,6 +117,17 @@ static double time_ntt(int curve, void *d, int log_n, int flags, int reps)
 BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1")
 BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1")
 BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2")
+BENCH_MSM(bls12_381_g2, gpu_bls12_381_g2_msm_dev, "MSM BLS12-381 G2")
+
+/* 70% of scalars 0 or 1 (as in circom witnesses: bits), the rest random. */
+static void sparse_scalars(uint8_t *sc, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = tl_rand() % 100;
+        if (r < 70) { memset(sc + 32 * i, 0, 32); sc[32 * i] = (uint8_t)(r & 1); }
+        else tl_scalar(sc + 32 * i, 253);
+    }
+}
 
 static void bench_ntt(int log_n, int reps, int cpu, uint8_t *sc)
 {
@@ -150,6 +164,26 @@ int main(int argc, char **argv)
     bn254_g1_bench(n, reps, cpu, sc, dsc);
     bls12_381_g1_bench(n, reps, cpu, sc, dsc);
     bn254_g2_bench(n, reps, cpu, sc, dsc);
+    bls12_381_g2_bench(n, reps, cpu, sc, dsc);
+    const char *windows = getenv("BENCH_WINDOWS");
+    for (const char *w = windows; w && *w;) {
+        char *end;
+        long c = strtol(w, &end, 10);
+        if (end == w) break;
+        w = end;
+        gpu_msm_window_override = (int)c;
+        printf("window %ld: ", c);
+        bn254_g1_bench(n, reps, 0, sc, dsc);
+    }
+    gpu_msm_window_override = 0;
+    if (getenv("BENCH_SPARSE")) {
+        sparse_scalars(sc, n);
+        cudaMemcpy(dsc, sc, 32 * n, cudaMemcpyHostToDevice);
+        printf("sparse scalars (70%% 0/1): ");
+        bn254_g1_bench(n, reps, cpu, sc, dsc);
+        printf("sparse scalars (70%% 0/1): ");
+        bn254_g2_bench(n, reps, cpu, sc, dsc);
+    }
     cudaFree(dsc);
     free(sc);
     return 0;

@@ -7,7 +7,9 @@
 #   fixtures   every carried fixture proved with --device gpu, verified
 #   synthN     g16 synth 2^N - 2 constraints (domain 2^N; both curves) + setup, GPU/GPU+g2-on-cpu/CPU
 #              proofs, each verified; N in 16..24 (synth24bn: BN254 only)
-#   bench      bench_gpu 24 (MSM/NTT with CUDA events, CPU beside)
+#   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
+#              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE: bench_gpu.c)
+# G16_GPU_PROFILE=1 prints each MSM's and NTT's phase times (stderr).
 # Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
 # test_gpu, bench_gpu, test_prover) when it runs here, else built here.
 # Fixtures: .devfix/<curve>/<circuit> (copied from ../shared/fixtures,
@@ -79,13 +81,17 @@ for step in $steps; do
           echo "FAIL synth $c $n"; tail -3 $out/synth-$c-$n.log; fail=1; continue; }
         echo "synth+setup 2^$n $c: $((SECONDS - t0)) s"
       fi
-      for k in 1 2 3; do prove_verify $d "synth $c 2^$n gpu #$k" --device gpu; done
-      prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu
-      prove_verify $d "synth $c 2^$n cpu" --device cpu
+      prove_verify $d "synth $c 2^$n gpu" --device gpu --repeat ${GPU_REPEAT:-5}
+      grep "proofs:" /tmp/pv.err
+      prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu --repeat 3
+      grep "proofs:" /tmp/pv.err
+      prove_verify $d "synth $c 2^$n cpu" --device cpu --repeat ${CPU_REPEAT:-2}
+      grep "proofs:" /tmp/pv.err
+      cp /tmp/pv.err $out/prove-$c-$n.err
     done ;;
   bench)
-    log "bench_gpu 24"
-    timeout 400 "$bin/bench_gpu" 24 5 1 2>&1 | tee "$out/bench_gpu.log" ;;
+    log "bench_gpu ${BENCH_ARGS:-24 5 1}"
+    timeout 400 "$bin/bench_gpu" ${BENCH_ARGS:-24 5 1} 2>&1 | tee "$out/bench_gpu.log" ;;
   esac
 done
 log "done, fail=$fail"

@@ -27,6 +27,8 @@ static inline unsigned long long g16_brev64(unsigned long long x)
 
 #define G16_CAT_(a, b) a##b
 #define G16_CAT(a, b) G16_CAT_(a, b)
+#define G16_STR_(a) #a
+#define G16_STR(a) G16_STR_(a)
 
 #define DF d_bn254_fq
 #define DF_N 8

@@ -42,6 +42,48 @@ extern "C" void gpu_ws_free(gpu_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
+static int profile_enabled(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("G16_GPU_PROFILE");
+        on = e && *e && *e != '0';
+    }
+    return on;
+}
+
+extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)
+{
+    p->n = 0;
+    p->on = profile_enabled();
+    gpu_prof_mark(p, "start", st);
+}
+
+extern "C" void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st)
+{
+    if (!p->on || p->n >= 16) return;
+    if (cudaEventCreate(&p->ev[p->n]) != cudaSuccess) { p->on = 0; return; }
+    p->name[p->n] = name;
+    cudaEventRecord(p->ev[p->n++], st);
+}
+
+extern "C" void gpu_prof_end(gpu_prof *p, const char *what)
+{
+    if (!p->on || p->n == 0) return;
+    cudaEventSynchronize(p->ev[p->n - 1]);
+    float total = 0;
+    fprintf(stderr, "gpu profile %s:", what);
+    for (int i = 1; i < p->n; i++) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, p->ev[i - 1], p->ev[i]);
+        total += ms;
+        fprintf(stderr, " %s %.3f", p->name[i], ms);
+    }
+    fprintf(stderr, " | total %.3f ms\n", total);
+    for (int i = 0; i < p->n; i++) cudaEventDestroy(p->ev[i]);
+    p->n = 0;
+}
+
 /* Probed once: the answer cannot change while the process runs.  The
  * first successful probe also raises the per-thread stack to 4 KB: the
  * BLS12-381 G2 kernels call their Fq2 products and keep ~2.4 KB of frame,

@@ -28,6 +28,15 @@ typedef struct {
 
 #define GPU_CK_LAUNCH() GPU_CK(cudaGetLastError())
 
+/* Phase timings inside one call, printed to stderr when the environment
+ * has G16_GPU_PROFILE=1 (CUDA events on the call's stream; off, they cost
+ * nothing).  For finding where a kernel pipeline spends its time. */
+typedef struct {
+    int on, n;
+    cudaEvent_t ev[16];
+    const char *name[16];
+} gpu_prof;
+
 /* MSM over device buffers: points in zkey layout, scalars as 8 x u32 plain
  * little-endian; out receives the affine result (host memory). */
 typedef int (*gpu_msm_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
@@ -38,6 +47,10 @@ extern "C" {
 #endif
 int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t errlen);
 void gpu_ws_free(gpu_ws *ws);
+void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
+void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
+/* Waits for the stream, prints "what: name ms, ..." and frees the events. */
+void gpu_prof_end(gpu_prof *p, const char *what);
 int gpu_bn254_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
                          cudaStream_t, char *, size_t);
 int gpu_bn254_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,

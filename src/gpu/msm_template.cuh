@@ -293,7 +293,7 @@ enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1
 /* Steps 3 and 4 of the pipeline (after the sort). */
 static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
                       DG *buckets, int c, int nw, uint8_t *out, gpu_ws *ws, cudaStream_t st,
-                      char *err, size_t errlen)
+                      gpu_prof *prof, char *err, size_t errlen)
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
     size_t seg = e >> 20 > 8 ? e >> 20 : 8, nt = (e + seg - 1) / seg;
@@ -309,6 +309,7 @@ static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, cons
     M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts, buckets,
                                                                sent, pk[0], pp[0]);
     GPU_CK_LAUNCH();
+    gpu_prof_mark(prof, "acc", st);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
         nt = (m + 31) / 32;
@@ -316,20 +317,24 @@ static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, cons
                                                                   sent, pk[cur ^ 1], pp[cur ^ 1]);
         GPU_CK_LAUNCH();
     }
+    gpu_prof_mark(prof, "partials", st);
     uint32_t len = nb < 32 ? nb : 32, nseg = nb / len;
     size_t total = (size_t)nw * nseg;
     if (gpu_ws_get(ws, WS_SEGS, total * sizeof(DG), &v, err, errlen)) return -1;
     DG *segs = (DG *)v;
     M_(bucket_reduce)<<<(unsigned)((total + 127) / 128), 128, 0, st>>>(buckets, nw, nb, len, segs);
     GPU_CK_LAUNCH();
+    gpu_prof_mark(prof, "buckets", st);
     for (uint32_t half = nseg / 2; half >= 1; half /= 2) {
         size_t th = (size_t)nw * half;
         M_(add_pairs)<<<(unsigned)((th + 127) / 128), 128, 0, st>>>(segs, nw, nseg, half);
         GPU_CK_LAUNCH();
     }
+    gpu_prof_mark(prof, "pairs", st);
     if (gpu_ws_get(ws, WS_OUT, sizeof(AFF), &v, err, errlen)) return -1;
     M_(finish)<<<1, 1, 0, st>>>(segs, nw, nseg, c, buckets + (size_t)nw * nb, (AFF *)v);
     GPU_CK_LAUNCH();
+    gpu_prof_mark(prof, "finish", st);
     GPU_CK(cudaMemcpyAsync(out, v, sizeof(AFF), cudaMemcpyDeviceToHost, st));
     GPU_CK(cudaStreamSynchronize(st));
     return 0;
@@ -359,14 +364,22 @@ extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t 
     GPU_CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
                                            (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
     if (gpu_ws_get(ws, WS_TEMP, tmp_bytes, &tmp, err, errlen)) return -1;
+    gpu_prof prof;
+    gpu_prof_begin(&prof, st);
     GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
     M_(digits)<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_scalars, n, c, nw, (uint32_t *)k1,
                                                            (uint32_t *)v1);
     GPU_CK_LAUNCH();
+    gpu_prof_mark(&prof, "digits", st);
     GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
                                            (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
-    return M_(reduce)((const uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points,
-                      (DG *)bk, c, nw, out, ws, st, err, errlen);
+    gpu_prof_mark(&prof, "sort", st);
+    int rc = M_(reduce)((const uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points,
+                        (DG *)bk, c, nw, out, ws, st, &prof, err, errlen);
+    char what[64];
+    snprintf(what, sizeof what, "%s n=%zu c=%d", G16_STR(MSM_NAME), n, c);
+    gpu_prof_end(&prof, what);
+    return rc;
 }
 
 static int M_(cmp_entry)(const void *a, const void *b)

@@ -125,9 +125,12 @@ void gpu_ntt_release(void)
         unsigned blocks = (unsigned)((n + 255) / 256);                                  \
         int inv = flags & GPU_NTT_INVERSE, coset = flags & GPU_NTT_COSET;               \
         if (L == 0) return 0; /* n = 1: every variant is the identity */                \
+        gpu_prof prof;                                                                  \
+        gpu_prof_begin(&prof, st);                                                      \
         if (coset && !inv) {                                                            \
             NAME##_mul_table<<<blocks, 256, 0, st>>>(x, (const FT *)t->cos, n);         \
             GPU_CK_LAUNCH();                                                            \
+            gpu_prof_mark(&prof, "coset", st);                                          \
         }                                                                               \
         for (int s0 = 0; s0 < L;) {                                                     \
             int k = L - s0 < 8 ? L - s0 : 8, hlo_log = L - s0 - k;                      \
@@ -137,15 +140,19 @@ void gpu_ntt_release(void)
             NAME##_dif<<<nb, 256, smem, st>>>(x, L, s0, k, mlog,                        \
                                               (const FT *)(inv ? t->itw : t->tw));      \
             GPU_CK_LAUNCH();                                                            \
+            gpu_prof_mark(&prof, "dif", st);                                            \
             s0 += k;                                                                    \
         }                                                                               \
         const FT *scale = inv && !coset ? (const FT *)t->inv_n : NULL;                  \
         NAME##_bitrev<<<blocks, 256, 0, st>>>(x, L, scale);                             \
         GPU_CK_LAUNCH();                                                                \
+        gpu_prof_mark(&prof, "bitrev", st);                                             \
         if (coset && inv) {                                                             \
             NAME##_mul_table<<<blocks, 256, 0, st>>>(x, (const FT *)t->icos, n);        \
             GPU_CK_LAUNCH();                                                            \
+            gpu_prof_mark(&prof, "coset", st);                                          \
         }                                                                               \
+        gpu_prof_end(&prof, #NAME);                                                     \
         return 0;                                                                       \
     }
 
