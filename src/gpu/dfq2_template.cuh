@@ -33,9 +33,13 @@ static HD void E_(neg)(DQ2 *r, const DQ2 *a)
 
 /* Karatsuba: three base products instead of four.  DQ2_INLINE: BLS12-381's
  * Fq2 product is ~2k instructions, and inlining it at every call site made
- * its G2 file take minutes to compile, so there it is a call. */
-static __host__ __device__ DQ2_INLINE void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b)
+ * its G2 file take minutes to compile, so there it is a call, by value (a
+ * pointer argument would pin the caller's operands in local memory; see
+ * dpoint_template.cuh). */
+static __host__ __device__ DQ2_INLINE DQ2 E_(mul_v)(DQ2 a_, DQ2 b_)
 {
+    DQ2 out, *r = &out;
+    const DQ2 *a = &a_, *b = &b_;
     DQ2_BASE v0, v1, s, t;
     B_(mul)(&v0, &a->c0, &b->c0);
     B_(mul)(&v1, &a->c1, &b->c1);
@@ -45,18 +49,26 @@ static __host__ __device__ DQ2_INLINE void E_(mul)(DQ2 *r, const DQ2 *a, const D
     B_(sub)(&r->c0, &v0, &v1);
     B_(sub)(&s, &s, &v0);
     B_(sub)(&r->c1, &s, &v1);
+    return out;
 }
 
+static HD void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b) { *r = E_(mul_v)(*a, *b); }
+
 /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two base products. */
-static __host__ __device__ DQ2_INLINE void E_(sqr)(DQ2 *r, const DQ2 *a)
+static __host__ __device__ DQ2_INLINE DQ2 E_(sqr_v)(DQ2 a_)
 {
+    DQ2 out, *r = &out;
+    const DQ2 *a = &a_;
     DQ2_BASE s, d, m;
     B_(add)(&s, &a->c0, &a->c1);
     B_(sub)(&d, &a->c0, &a->c1);
     B_(mul)(&m, &a->c0, &a->c1);
     B_(mul)(&r->c0, &s, &d);
     B_(dbl)(&r->c1, &m);
+    return out;
 }
+
+static HD void E_(sqr)(DQ2 *r, const DQ2 *a) { *r = E_(sqr_v)(*a); }
 
 /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2). */
 static __host__ __device__ __noinline__ void E_(inv)(DQ2 *r, const DQ2 *a)

@@ -45,9 +45,18 @@ static HD void P_(from_aff)(DG *r, const DG_AFF *a)
 
 static HD void P_(aff_neg)(DG_AFF *a) { FE_(neg)(&a->y, &a->y); }
 
+/* The rare paths (doubling, full addition) are calls, to keep compile time
+ * and code size down, and take and return points BY VALUE: passing the
+ * address of a caller's accumulator to a non-inlined function forces that
+ * accumulator into local memory for its whole life, which made every field
+ * operation of the hot loops a local-memory round trip (a 192-byte stack
+ * frame in the accumulation kernel, ~3x its arithmetic time). */
+
 /* 2 * affine point (mdbl-2008-s-1). */
-static __host__ __device__ __noinline__ void P_(dbl_aff)(DG *r, const DG_AFF *a)
+static __host__ __device__ __noinline__ DG P_(dbl_aff_v)(DG_AFF a_)
 {
+    DG out, *r = &out;
+    const DG_AFF *a = &a_;
     DG_FE u, v, w, s, m, t;
     FE_(dbl)(&u, &a->y);
     FE_(sqr)(&v, &u);
@@ -65,11 +74,14 @@ static __host__ __device__ __noinline__ void P_(dbl_aff)(DG *r, const DG_AFF *a)
     FE_(sub)(&r->y, &t, &s);
     r->zz = v;
     r->zzz = w;
+    return out;
 }
 
 /* dbl-2008-s-1; infinity stays infinity (ZZ3 = V * ZZ1 = 0). */
-static __host__ __device__ __noinline__ void P_(dbl)(DG *r, const DG *p)
+static __host__ __device__ __noinline__ DG P_(dbl_v)(DG p_)
 {
+    DG out, *r = &out;
+    const DG *p = &p_;
     DG_FE u, v, w, s, m, t;
     FE_(dbl)(&u, &p->y);
     FE_(sqr)(&v, &u);
@@ -87,7 +99,10 @@ static __host__ __device__ __noinline__ void P_(dbl)(DG *r, const DG *p)
     FE_(sub)(&t, &s, &r->x);
     FE_(mul)(&t, &m, &t);
     FE_(sub)(&r->y, &t, &w);
+    return out;
 }
+
+static HD void P_(dbl)(DG *r, const DG *p) { *r = P_(dbl_v)(*p); }
 
 /* p += affine a (madd-2008-s), every special case handled. */
 static __host__ __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
@@ -100,7 +115,7 @@ static __host__ __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
     FE_(sub)(&u2, &u2, &p->x);          /* P */
     FE_(sub)(&s2, &s2, &p->y);          /* R */
     if (FE_(is_zero)(&u2)) {
-        if (FE_(is_zero)(&s2)) P_(dbl_aff)(p, a); else P_(set_inf)(p);
+        if (FE_(is_zero)(&s2)) *p = P_(dbl_aff_v)(*a); else P_(set_inf)(p);
         return;
     }
     FE_(sqr)(&pp, &u2);
@@ -120,11 +135,13 @@ static __host__ __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
 
 /* p += q (add-2008-s), every special case handled.  Not inlined: only the
  * mixed addition is hot, and one copy keeps compile time down. */
-static __host__ __device__ __noinline__ void P_(add)(DG *p, const DG *q)
+static __host__ __device__ __noinline__ DG P_(add_v)(DG p_, DG q_)
 {
+    DG *p = &p_;
+    const DG *q = &q_;
     DG_FE u1, u2, s1, s2, pp, ppp, t;
-    if (P_(is_inf)(q)) return;
-    if (P_(is_inf)(p)) { *p = *q; return; }
+    if (P_(is_inf)(q)) return p_;
+    if (P_(is_inf)(p)) return q_;
     FE_(mul)(&u1, &p->x, &q->zz);
     FE_(mul)(&u2, &q->x, &p->zz);
     FE_(mul)(&s1, &p->y, &q->zzz);
@@ -133,7 +150,7 @@ static __host__ __device__ __noinline__ void P_(add)(DG *p, const DG *q)
     FE_(sub)(&s2, &s2, &s1);            /* R */
     if (FE_(is_zero)(&u2)) {
         if (FE_(is_zero)(&s2)) P_(dbl)(p, p); else P_(set_inf)(p);
-        return;
+        return p_;
     }
     FE_(sqr)(&pp, &u2);
     FE_(mul)(&ppp, &pp, &u2);
@@ -150,7 +167,10 @@ static __host__ __device__ __noinline__ void P_(add)(DG *p, const DG *q)
     FE_(mul)(&t, &t, &s2);
     FE_(mul)(&s1, &s1, &ppp);
     FE_(sub)(&p->y, &t, &s1);
+    return p_;
 }
+
+static HD void P_(add)(DG *p, const DG *q) { *p = P_(add_v)(*p, *q); }
 
 /* p *= k (k < 2^32), double-and-add from the top bit. */
 static __host__ __device__ void P_(mul_small)(DG *p, uint32_t k)
