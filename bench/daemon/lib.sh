@@ -38,7 +38,7 @@ through_daemon() {
   t0=$(now)
   for _ in $(seq "$3"); do ids+=("$(client prove --key "$1" "$2")"); done
   for id in "${ids[@]}"; do
-    if [ -n "${4:-}" ]; then client wait "$id" --timeout 600 --out "$4/$i" >/dev/null
+    if [ -n "${4:-}" ]; then mkdir -p "$4/$i" && client wait "$id" --timeout 600 --out "$4/$i" >/dev/null
     else client wait "$id" --timeout 600 >/dev/null; fi
     i=$((i + 1))
   done
