@@ -45,13 +45,22 @@ static void reply_jansson(d_reply *r, int status, json_t *o)
 
 static json_t *key_json(const dkey *k)
 {
-    return json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:b}", "name", k->name, "path", k->path,
-                     "curve", k->key ? g16_key_curve(k->key) : "loading", "bytes", (json_int_t)k->bytes,
-                     "n_vars", (json_int_t)(k->key ? g16_key_n_vars(k->key) : 0),
-                     "n_public", (json_int_t)(k->key ? g16_key_n_public(k->key) : 0),
-                     "domain_size", (json_int_t)(k->key ? g16_key_domain_size(k->key) : 0),
-                     "partition_bytes", (json_int_t)k->job_bytes, "pending", k->pending,
-                     "last_used", k->last_used, "self_verify", k->vk_json != NULL);
+    json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:b,s:s,s:I}", "name", k->name,
+                          "path", k->path, "curve", k->key ? g16_key_curve(k->key) : "loading",
+                          "bytes", (json_int_t)k->bytes,
+                          "n_vars", (json_int_t)(k->key ? g16_key_n_vars(k->key) : 0),
+                          "n_public", (json_int_t)(k->key ? g16_key_n_public(k->key) : 0),
+                          "domain_size", (json_int_t)(k->key ? g16_key_domain_size(k->key) : 0),
+                          "partition_bytes", (json_int_t)k->job_bytes, "pending", k->pending,
+                          "last_used", k->last_used, "self_verify", k->vk_json != NULL,
+                          "device", k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
+    if (k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
+    return o;
+}
+
+static const char *device_mode(int device)
+{
+    return device == G16_DEVICE_GPU ? "gpu" : device == G16_DEVICE_CPU ? "cpu" : "auto";
 }
 
 static void keys_list(g16d *d, d_reply *r)
@@ -103,8 +112,12 @@ static void status(g16d *d, d_reply *r)
     d_sample s;
     d_memory_now(d, &s);
     json_t *keys = json_array(), *stages = json_object();
+    size_t device_bytes = 0;
     pthread_mutex_lock(&d->mu);
-    for (dkey *k = d->keys; k; k = k->next) json_array_append_new(keys, key_json(k));
+    for (dkey *k = d->keys; k; k = k->next) {
+        json_array_append_new(keys, key_json(k));
+        device_bytes += k->device_bytes;
+    }
     stage_json(stages, "synthesis", d->cfg.workers[ST_SYNTH], d->busy[ST_SYNTH], d->nstate[P_QUEUED]);
     stage_json(stages, "msm", d->cfg.workers[ST_MSM], d->busy[ST_MSM], d->nstate[P_SYNTHED]);
     stage_json(stages, "finalize", d->cfg.workers[ST_FINAL], d->busy[ST_FINAL], d->nstate[P_MSMED]);
@@ -118,10 +131,15 @@ static void status(g16d *d, d_reply *r)
         "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
         "proofs", "done", (json_int_t)d->proofs_done, "failed", (json_int_t)d->proofs_failed,
         "stopping", d->stopping);
+    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:I}", "proving", d->use_gpu ? "gpu" : "cpu",
+        "mode", device_mode(d->cfg.device), "g2_on_cpu", d->use_gpu && d->cfg.g2_on_cpu,
+        "key_bytes", (json_int_t)device_bytes));
     pthread_mutex_unlock(&d->mu);
     json_object_set_new(o, "memory", json_pack("{s:I,s:I,s:I,s:I,s:I}", "rss", (json_int_t)s.rss_kb << 10,
         "anon", (json_int_t)s.anon_kb << 10, "file", (json_int_t)s.file_kb << 10,
         "shmem", (json_int_t)s.shmem_kb << 10, "peak", (json_int_t)s.hwm_kb << 10));
+    if (s.gpu_kb >= 0)                  /* the process's whole GPU use, key copies and workspaces */
+        json_object_set_new(json_object_get(o, "memory"), "gpu", json_integer((json_int_t)s.gpu_kb << 10));
     reply_jansson(r, 200, o);
 }
 

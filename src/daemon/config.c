@@ -107,6 +107,15 @@ static int set_verify(d_config *c, const char *v)
     return 0;
 }
 static int set_no_verify(d_config *c, const char *v) { (void)v; c->self_verify = 0; return 0; }
+static int set_device(d_config *c, const char *v)
+{
+    if (!strcmp(v, "auto")) c->device = G16_DEVICE_AUTO;
+    else if (!strcmp(v, "cpu")) c->device = G16_DEVICE_CPU;
+    else if (!strcmp(v, "gpu")) c->device = G16_DEVICE_GPU;
+    else return -1;
+    return 0;
+}
+static int set_g2_cpu(d_config *c, const char *v) { (void)v; c->g2_on_cpu = 1; return 0; }
 
 static const option k_opts[] = {
     {"socket", "PATH", set_socket,
@@ -135,6 +144,12 @@ static const option k_opts[] = {
     {"self-verify", "BOOL", set_verify, "verify every proof before returning it (true|false). Default true"},
     {"no-self-verify", NULL, set_no_verify, "same as --self-verify false"},
     {"max-connections", "N", set_conns, "concurrent HTTP connections. Default 64"},
+    {"device", "cpu|gpu|auto", set_device,
+     "where proofs run: auto (default) = the GPU when this build has CUDA and a GPU is present,\n"
+     "                         else the CPU; gpu = refuse to start without one; cpu = never the GPU.\n"
+     "                         On the GPU each key is loaded onto it at POST /v1/keys"},
+    {"g2-on-cpu", NULL, set_g2_cpu,
+     "GPU proofs run the G2 MSM (B2) on the CPU while the GPU does the rest"},
 };
 enum { NOPTS = sizeof k_opts / sizeof k_opts[0] };
 
@@ -225,6 +240,7 @@ static void defaults(d_config *c)
     c->sample_ms = 100;
     c->self_verify = 1;
     c->max_connections = 64;
+    c->device = G16_DEVICE_AUTO;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x) snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);
     else snprintf(c->state_dir, sizeof c->state_dir, "%s/.local/state/g16d", home ? home : "/tmp");
@@ -263,6 +279,10 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
     if (parse_flags(c, argc, argv)) return -1;
     if (!c->socket_path[0]) d_default_socket(c->socket_path, sizeof c->socket_path);
     if (!c->queue_depth[ST_MSM]) c->queue_depth[ST_MSM] = c->workers[ST_SYNTH];
+    if (c->g2_on_cpu && c->device == G16_DEVICE_CPU) {
+        fprintf(stderr, "g16d: --g2-on-cpu applies to GPU proofs, but --device is cpu\n");
+        return -1;
+    }
     if (c->tcp_port && !c->token[0]) {
         fprintf(stderr, "g16d: --tcp-port needs --token-file (TCP clients must authenticate)\n");
         return -1;

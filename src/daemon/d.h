@@ -39,6 +39,8 @@ typedef struct {
     int sample_ms;
     int self_verify;
     int max_connections;
+    int device;                 /* enum g16_device: where proofs run (--device) */
+    int g2_on_cpu;              /* GPU proofs run the B2 MSM on the CPU alongside */
 } d_config;
 
 typedef enum {
@@ -52,7 +54,10 @@ typedef struct dkey {
     uint8_t *buf;               /* the .zkey bytes, resident (the key points into them) */
     char *vk_json;              /* for self-verification; NULL if unavailable */
     size_t bytes;               /* charged to the budget */
-    size_t job_bytes, abc_bytes;
+    size_t job_bytes, abc_bytes; /* a partition's host reservation, and what synthesis gives back */
+    int on_gpu;                 /* resident on the GPU: its jobs prove there (and only there) */
+    size_t device_bytes;        /* GPU memory the key holds */
+    char *gpu_error;            /* why an AUTO daemon keeps it on the CPU; NULL if it did not */
     double last_used;
     int pending;                /* unfinished partitions that need it */
     struct dkey *next;
@@ -97,6 +102,7 @@ typedef struct {
 typedef struct d_sample {
     double unix_s;
     int64_t rss_kb, anon_kb, file_kb, shmem_kb, hwm_kb;
+    int64_t gpu_kb;             /* this process's GPU memory (NVML); -1: unknown */
     int64_t reserved_kb, held_parts;
     int queued[ST_COUNT], busy[ST_COUNT];
 } d_sample;
@@ -115,6 +121,7 @@ typedef struct g16d {
     dkey *keys;
     job *jobs;
     int64_t next_seq;
+    int use_gpu;                /* keys go to the GPU at load (--device gpu, or auto with a GPU) */
     size_t reserved, key_bytes;
     int held_parts;             /* partitions holding a reservation */
     int nstate[P_CANCELLED + 1];    /* partitions in each state (kept by d_set_state) */
@@ -160,6 +167,7 @@ int d_name_ok(const char *s);
 dkey *d_key_find(g16d *d, const char *name);
 int d_key_load(g16d *d, const char *name, const char *path, int persist, int *status,
                char *err, size_t errlen);
+void d_key_free(dkey *k);
 int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen);
 int d_key_make_room(g16d *d, size_t need, const dkey *keep);
 size_t d_budget_free(const g16d *d);

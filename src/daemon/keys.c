@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "daemon/d.h"
 #include "formats/formats.h"
@@ -26,12 +27,13 @@ size_t d_budget_free(const g16d *d)
     return used >= d->cfg.budget ? 0 : d->cfg.budget - used;
 }
 
-static void key_free(dkey *k)
+void d_key_free(dkey *k)
 {
     if (!k) return;
-    g16_key_free(k->key);
+    g16_key_free(k->key);             /* and its GPU copy */
     free(k->buf);
     free(k->vk_json);
+    free(k->gpu_error);
     free(k);
 }
 
@@ -55,26 +57,91 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep)
         if (!victim) return -1;
         fprintf(stderr, "g16d: evicting idle key %s (%zu bytes) to make room\n", victim->name, victim->bytes);
         unlink_key(d, victim);
-        key_free(victim);
+        d_key_free(victim);
     }
     return 0;
 }
 
-/* Reads and opens the key, and exports its verification key for the
- * self-check of every proof.  Runs without the lock. */
-static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
+/* Host bytes of one partition of a key that proves on the GPU.  a, b, c,
+ * h and the MSM buckets live on the device (src/gpu/key.cu): the host
+ * holds the job's copy of the witness (n_vars scalars), a few KiB of job
+ * and proof text, and with --g2-on-cpu the CPU G2 MSM's working set: its
+ * index (4 bytes a point) and per-thread buckets, which src/msm/msm_plan.c
+ * caps at 32 MiB a thread (33 with the batch arrays).  The witness file
+ * itself is added per partition, as on the CPU. */
+static size_t gpu_job_bytes(const d_config *c, const g16_key *key)
+{
+    size_t n = g16_key_domain_size(key), v = g16_key_n_vars(key);
+    size_t fr = g16_key_job_abc_bytes(key) / (2 * n);   /* abc is two n-element vectors */
+    size_t bytes = v * fr + (1u << 20);
+    if (c->g2_on_cpu) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        size_t threads = c->threads > 0 ? (size_t)c->threads : cores > 0 ? (size_t)cores : 1;
+        bytes += v * 4 + threads * (33u << 20);
+    }
+    return bytes;
+}
+
+/* Makes the key resident on the GPU.  The upload sorts the coefficients
+ * into CSR copies on the host first (36 bytes for each 44-byte file entry,
+ * 16 per row against the file's 64 or more per H point): fewer bytes than
+ * the file, which is charged again for the upload's duration.  Under AUTO
+ * a key that cannot go (device memory full) stays on the CPU, saying why;
+ * under GPU the load fails.  Runs without the lock. */
+static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size_t errlen)
+{
+    char e2[D_ERR];
+    pthread_mutex_lock(&d->mu);
+    int room = d_key_make_room(d, k->bytes, k) == 0;
+    if (room) d->key_bytes += k->bytes;
+    pthread_mutex_unlock(&d->mu);
+    if (!room) {
+        d_errf(e2, sizeof e2, "%s: no room in the budget for the GPU upload's %zu-byte host copy",
+               k->path, k->bytes);
+    } else {
+        int rc = g16_key_gpu_load(key, &k->device_bytes, e2, sizeof e2);
+        pthread_mutex_lock(&d->mu);
+        d->key_bytes -= k->bytes;
+        pthread_mutex_unlock(&d->mu);
+        if (rc == 0) { k->on_gpu = 1; return 0; }
+    }
+    if (d->cfg.device == G16_DEVICE_GPU) {
+        *status = 507;
+        d_errf(err, errlen, "%s (--device gpu)", e2);
+        return -1;
+    }
+    fprintf(stderr, "g16d: %s; key %s proves on the CPU\n", e2, k->name);
+    k->gpu_error = strdup(e2);
+    return 0;
+}
+
+/* Reads and opens the key, exports its verification key for the
+ * self-check of every proof, and puts it on the GPU when the daemon
+ * proves there.  Runs without the lock; the key is published (k->key set)
+ * under it once every field is final, since pin_key reads k->key. */
+static int open_key(g16d *d, dkey *k, int *status, char *err, size_t errlen)
 {
     size_t len;
+    g16_key *key;
     if (d_read_file(k->path, k->bytes, &k->buf, &len, err, errlen)) return -1;
-    if (g16_key_open_buffer(k->buf, len, k->path, &k->key, err, errlen)) return -1;
+    if (g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen)) return -1;
     if (d->cfg.self_verify) {
         zkey z;
         if (zkey_parse(k->buf, len, k->path, &z, err, errlen) ||
-            vk_export_json(&z, k->path, &k->vk_json, err, errlen))
+            vk_export_json(&z, k->path, &k->vk_json, err, errlen)) {
+            g16_key_free(key);
             return -1;
+        }
     }
-    k->job_bytes = g16_key_job_bytes(k->key);
-    k->abc_bytes = g16_key_job_abc_bytes(k->key);
+    if (d->use_gpu && gpu_load(d, k, key, status, err, errlen)) {
+        g16_key_free(key);
+        return -1;
+    }
+    k->job_bytes = k->on_gpu ? gpu_job_bytes(&d->cfg, key) : g16_key_job_bytes(key);
+    k->abc_bytes = k->on_gpu ? 0 : g16_key_job_abc_bytes(key);
+    pthread_mutex_lock(&d->mu);
+    k->key = key;
+    pthread_mutex_unlock(&d->mu);
     return 0;
 }
 
@@ -126,18 +193,19 @@ int d_key_load(g16d *d, const char *name, const char *path, int persist, int *st
     }
     k->bytes = (size_t)st.st_size;
     if (charge(d, k, status, err, errlen)) { free(k); return -1; }
-    int rc = open_key(d, k, err, errlen);
+    *status = 400;
+    int rc = open_key(d, k, status, err, errlen);
     pthread_mutex_lock(&d->mu);
     if (rc) {
         unlink_key(d, k);
-        key_free(k);
+        d_key_free(k);
     } else {
         k->last_used = d_now();
         if (persist) d_store_key(d, k, 1);
         pthread_cond_broadcast(&d->work);
     }
     pthread_mutex_unlock(&d->mu);
-    *status = rc ? 400 : 201;
+    if (!rc) *status = 201;
     return rc;
 }
 
@@ -152,7 +220,7 @@ int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen
         d_errf(err, errlen, "key %s is %s", name, k->key ? "needed by unfinished partitions" : "still loading");
     } else {
         unlink_key(d, k);
-        key_free(k);
+        d_key_free(k);
         *status = 200;
         rc = 0;
     }

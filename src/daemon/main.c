@@ -36,6 +36,21 @@ static void resolve_budget(d_config *c)
     c->budget = avail > margin ? avail - margin : avail / 2;
 }
 
+/* Decided once, before any key loads: every key of this daemon then lives
+ * where its proofs run, and a GPU that --device gpu requires but is absent
+ * stops the start instead of the first proof. */
+static int resolve_device(g16d *d, char *err, size_t errlen)
+{
+    int gpu = d->cfg.device != G16_DEVICE_CPU && g16_gpu_available();
+    if (d->cfg.device == G16_DEVICE_GPU && !gpu) {
+        d_errf(err, errlen, "--device gpu: no usable GPU (this build has no CUDA backend, or no CUDA GPU "
+               "of compute capability 9.0 or later is present)");
+        return -1;
+    }
+    d->use_gpu = gpu;
+    return 0;
+}
+
 static int lock_state(g16d *d, char *err, size_t errlen)
 {
     char path[1100];
@@ -71,10 +86,7 @@ static void teardown(g16d *d)
     while (d->keys) {
         dkey *k = d->keys;
         d->keys = k->next;
-        g16_key_free(k->key);
-        free(k->buf);
-        free(k->vk_json);
-        free(k);
+        d_key_free(k);
     }
     if (d->lock_fd >= 0) close(d->lock_fd);
 }
@@ -93,7 +105,8 @@ static int wait_signal(void)
 static int serve(g16d *d)
 {
     char err[D_ERR];
-    if (lock_state(d, err, sizeof err) || d_store_open(d, err, sizeof err) ||
+    err[0] = 0;
+    if (resolve_device(d, err, sizeof err) || lock_state(d, err, sizeof err) || d_store_open(d, err, sizeof err) ||
         d_store_restore(d, err, sizeof err) || d_telemetry_start(d, err, sizeof err) ||
         d_workers_start(d)) {
         fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");
@@ -101,9 +114,10 @@ static int serve(g16d *d)
     }
     d_http *h = d_http_start(d, err, sizeof err);
     if (!h) { fprintf(stderr, "g16d: %s\n", err); d_workers_stop(d); d_telemetry_stop(d); return 1; }
-    fprintf(stderr, "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, state %s)\n",
+    fprintf(stderr, "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, proving on %s%s, state %s)\n",
             d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH], d->cfg.workers[ST_MSM],
-            d->cfg.workers[ST_FINAL], d->cfg.state_dir);
+            d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
+            d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.state_dir);
     int sig = wait_signal();
     fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n", strsignal(sig));
     d_http_quiesce(h);

@@ -52,6 +52,12 @@ static void pipeline(FILE *m, g16d *d)
     fprintf(m, "g16d_partitions_holding_budget %d\n", d->held_parts);
     head(m, "g16d_keys_resident", "gauge", "Proving keys loaded.");
     fprintf(m, "g16d_keys_resident %d\n", nkeys);
+    head(m, "g16d_proving_device", "gauge", "1 for the device proofs run on (gpu or cpu).");
+    fprintf(m, "g16d_proving_device{device=\"gpu\"} %d\ng16d_proving_device{device=\"cpu\"} %d\n",
+            d->use_gpu, !d->use_gpu);
+    head(m, "g16d_key_device_bytes", "gauge", "GPU memory held by each resident key (0: on the CPU).");
+    for (dkey *k = d->keys; k; k = k->next)     /* names are [A-Za-z0-9._-]: safe as label values */
+        fprintf(m, "g16d_key_device_bytes{key=\"%s\"} %zu\n", k->name, k->device_bytes);
 }
 
 static void memory(FILE *m, g16d *d)
@@ -62,11 +68,12 @@ static void memory(FILE *m, g16d *d)
     int64_t peak = d->peak_since_scrape_kb > s.rss_kb ? d->peak_since_scrape_kb : s.rss_kb;
     d->peak_since_scrape_kb = 0;
     pthread_mutex_unlock(&d->tmu);
-    head(m, "g16d_memory_bytes", "gauge", "Resident memory of g16d by kind (/proc/self/status).");
+    head(m, "g16d_memory_bytes", "gauge", "Memory of g16d by kind: resident (/proc/self/status) and, with NVML, on the GPU.");
     fprintf(m, "g16d_memory_bytes{kind=\"rss\"} %lld\ng16d_memory_bytes{kind=\"anon\"} %lld\n"
                "g16d_memory_bytes{kind=\"file\"} %lld\ng16d_memory_bytes{kind=\"shmem\"} %lld\n",
             (long long)s.rss_kb << 10, (long long)s.anon_kb << 10, (long long)s.file_kb << 10,
             (long long)s.shmem_kb << 10);
+    if (s.gpu_kb >= 0) fprintf(m, "g16d_memory_bytes{kind=\"gpu\"} %lld\n", (long long)s.gpu_kb << 10);
     head(m, "g16d_memory_peak_bytes", "gauge", "Peak resident memory since start (VmHWM).");
     fprintf(m, "g16d_memory_peak_bytes %lld\n", (long long)s.hwm_kb << 10);
     head(m, "g16d_memory_peak_since_scrape_bytes", "gauge", "Largest sampled RSS since the previous scrape.");

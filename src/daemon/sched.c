@@ -5,7 +5,9 @@
  * reserves its whole footprint before synthesis and keeps it while it waits
  * for the MSM stage; only the a/b/c share is returned once synthesis has
  * freed those vectors, and the rest once the finished job's buffers have
- * actually been freed.  Work that does not fit waits in the queue. */
+ * actually been freed.  Work that does not fit waits in the queue.  A key
+ * on the GPU reserves far less (keys.c, gpu_job_bytes): a, b, c never
+ * exist on the host, so only the witness file goes back after synthesis. */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdio.h>
@@ -166,7 +168,10 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
     g16_options opt;
     g16_options_default(&opt);
     opt.threads = d->cfg.threads;
-    opt.device = G16_DEVICE_AUTO;
+    /* the key's device, decided at load: a job never uploads a key itself
+     * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
+    opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
+    opt.g2_on_cpu = d->cfg.g2_on_cpu;
     if (d_read_file(p->wtns_path, p->wtns_bytes, &buf, &len, err, errlen)) return -1;
     char name[64];
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
@@ -181,9 +186,11 @@ static char *timings_json(const part *p)
     char *s = NULL;
     if (asprintf(&s, "{\"wait_s\":%.6f,\"synthesis_s\":%.6f,\"msm_s\":%.6f,\"finalize_s\":%.6f,"
                  "\"verify_s\":%.6f,\"read_s\":%.6f,\"abc_s\":%.6f,\"ntt_s\":%.6f,\"msm_a_s\":%.6f,"
-                 "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_s\":%.6f}",
+                 "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_s\":%.6f,"
+                 "\"transfer_s\":%.6f,\"device\":\"%s\"}",
                  p->wait_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read, t->abc, t->ntt,
-                 t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish) < 0)
+                 t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish, t->transfer,
+                 t->on_gpu ? "gpu" : "cpu") < 0)
         return NULL;
     return s;
 }

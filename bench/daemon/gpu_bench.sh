@@ -1,0 +1,205 @@
+#!/bin/bash
+# g16d on the GPU machine, in one device call (about 6 minutes on its 16
+# cores and H200).  For each size (BN254 synthetic circuits, domain 2^k):
+# N back-to-back proofs through one g16d against N separate `g16 prove
+# --device gpu` runs (each reloads the key and uploads it) and N `g16 prove
+# --device cpu`; then a sweep of synthesis x MSM workers under two budgets
+# (seconds per proof against the daemon's VmHWM).  Every proof is checked
+# with `g16 verify` (no Node.js there).  Markdown tables on stdout and in
+# $OUT/gpu_bench.md; daemon log in $OUT/g16d.log.
+#
+#   usage: bash bench/daemon/gpu_bench.sh [--cpu] [--sizes "20 22"] [--n 20]
+#            [--cap SECONDS] [--sweep "1x1 2x1 4x2"] [--deadline SECONDS] [--bin DIR]
+#   --cpu        prove with --device cpu everywhere (a machine without a GPU:
+#                tests this script; e.g. --cpu --sizes "10 12" --n 4)
+#   --sizes      log2 of the domains; synth makes 2^k - 2 constraints (domain
+#                = constraints + public + 1, rounded up to a power of two)
+#   --n          proofs per row (default 20)
+#   --cap        a row of separate processes stops after this many seconds,
+#                reporting how many ran (default 60: 20 CPU proofs at 2^22
+#                alone would take ~3 minutes)
+#   --sweep      SxM[g] entries: S synthesis and M MSM workers, g = --g2-on-cpu;
+#                run at the largest size, loose budget then tight
+#   --deadline   sweep entries starting after this many seconds are skipped
+#                (default 360)
+#   --bin DIR    g16 and g16d from DIR instead of .gpubin/daemon-bin.tar.xz
+# Binaries and libraries: bench/daemon/gpu_prepare.sh fills .gpubin/ on the
+# development machine; the debs are unpacked here with dpkg -x into
+# /tmp/prefix and put on LD_LIBRARY_PATH.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+DEV=gpu SIZES="20 22" N=20 CAP=60 SWEEP="1x1 2x1 4x2" DEADLINE=360 BIN=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --cpu) DEV=cpu; shift ;;
+  --sizes) SIZES=$2; shift 2 ;;
+  --n) N=$2; shift 2 ;;
+  --cap) CAP=$2; shift 2 ;;
+  --sweep) SWEEP=$2; shift 2 ;;
+  --deadline) DEADLINE=$2; shift 2 ;;
+  --bin) BIN=$2; shift 2 ;;
+  *) echo "gpu_bench: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
+  esac
+done
+OUTD=${OUT:-/tmp/g16-gpu-bench}
+mkdir -p "$OUTD"
+W=/tmp/g16gb-keys                  # synthetic keys, kept between runs on one machine
+T=$(mktemp -d /tmp/g16gb.XXXXXX)
+ALLOW=/tmp
+START=$SECONDS
+log() { echo "[+$((SECONDS - START))s] $*" >&2; }
+die() { log "gpu_bench: $*"; exit 1; }
+
+if [ -z "$BIN" ] && [ -f "$ROOT/.gpubin/daemon-bin.tar.xz" ]; then
+  BIN=$T/bin
+  mkdir -p "$BIN" && tar xJf "$ROOT/.gpubin/daemon-bin.tar.xz" -C "$BIN"
+fi
+BIN=${BIN:-$ROOT/build/bin}
+G16=$BIN/g16 G16D=$BIN/g16d
+source "$HERE/lib.sh"
+trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; cp "$T/log" "$OUTD/g16d.log" 2>/dev/null; rm -rf "$T"' EXIT
+
+# Libraries g16d lacks here: libmicrohttpd12 always (harmless where it is
+# installed), then an extra deb only for a soname still not found.
+PREFIX=/tmp/prefix
+if [ -d "$ROOT/.gpubin/debs" ]; then
+  for deb in "$ROOT"/.gpubin/debs/*.deb; do dpkg -x "$deb" "$PREFIX"; done
+  export LD_LIBRARY_PATH=$PREFIX/usr/lib/x86_64-linux-gnu:$PREFIX/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  for _ in 1 2 3; do                 # gnutls's own needs show once it is unpacked
+    missing=$(ldd "$G16D" | awk '/not found/ {print $1}')
+    [ -n "$missing" ] || break
+    for so in $missing; do
+      for deb in "$ROOT"/.gpubin/debs/extra/*.deb; do
+        dpkg-deb -c "$deb" | grep -q "/$so " && { log "unpacking $(basename "$deb") for $so"; dpkg -x "$deb" "$PREFIX"; }
+      done
+    done
+  done
+fi
+ldd "$G16D" | grep "not found" >&2 && die "g16d still lacks the libraries above (bench/daemon/gpu_prepare.sh)"
+"$G16D" --help >/dev/null || die "$G16D does not run here"
+log "binaries $BIN, device $DEV, sizes $SIZES, $N proofs a row"
+
+FAILED=0
+# verify_one VK PUBLIC PROOF: g16 verify must print OK.
+verify_one() {
+  local v
+  v=$("$G16" verify "$1" "$2" "$3" 2>&1) || true
+  [ "$v" = OK ] || { log "NOT VERIFIED: $3: $v"; FAILED=$((FAILED + 1)); }
+}
+
+# key K: the synthetic BN254 key of domain 2^K (made once).
+key() {
+  local d=$W/k$1
+  if [ ! -f "$d/circuit.zkey" ]; then
+    local t0; t0=$(now)
+    "$G16" synth --constraints $(((1 << $1) - 2)) --curve bn128 --setup --out "$d" >"$T/synth.log" 2>&1 ||
+      die "synth 2^$1: $(tail -1 "$T/synth.log")"
+    log "synth + setup 2^$1: $(since "$t0") s"
+  fi
+  echo "$d"
+}
+
+ROWS=$T/rows.md SWEEPROWS=$T/sweep.md
+: >"$ROWS"; : >"$SWEEPROWS"
+
+# separate K DEVICE: up to N `g16 prove` processes (stops after CAP s).
+separate() {
+  local d; d=$(key "$1")
+  local t0 i=0 peak=0 r
+  mkdir -p "$T/sep"
+  t0=$(now)
+  while [ "$i" -lt "$N" ] && awk "BEGIN {exit !($(since "$t0") < $CAP)}"; do
+    peak_run "$T/rss" "$G16" prove --device "$2" "$d/circuit.zkey" "$d/witness.wtns" \
+      "$T/sep/proof-$i.json" "$T/sep/public-$i.json" 2>"$T/prove.err" || die "g16 prove --device $2: $(tail -1 "$T/prove.err")"
+    r=$(cat "$T/rss"); [ "$r" -gt "$peak" ] && peak=$r
+    i=$((i + 1))
+  done
+  local s; s=$(since "$t0")
+  for j in $(seq 0 $((i - 1))); do verify_one "$d/verification_key.json" "$T/sep/public-$j.json" "$T/sep/proof-$j.json"; done
+  echo "| 2^$1 | $i x \`g16 prove --device $2\` (key loaded each time) | $s | $(per "$s" "$i") | - | $((peak / 1024)) per process | - |" >>"$ROWS"
+  log "2^$1 separate $2: $i proofs in $s s"
+}
+
+# through K BUDGET ARGS...: a fresh g16d (BUDGET "" = its default), the key
+# loaded, N proofs queued at once, all verified.  Sets the globals below.
+through() {
+  local d; d=$(key "$1")
+  local budget=$2; shift 2
+  start_daemon --device "$DEV" ${budget:+--memory-budget "$budget"} "$@"
+  IDLE0=$(rss_mib)
+  local t0; t0=$(now)
+  client keys load k "$d/circuit.zkey" >"$T/key.json"
+  LOAD_S=$(since "$t0")
+  [ "$(str device <"$T/key.json")" = "$DEV" ] || die "key on $(str device <"$T/key.json"), wanted $DEV: $(cat "$T/key.json")"
+  KEYB=$(num bytes <"$T/key.json")
+  PART=$(( $(num partition_bytes <"$T/key.json") + $(stat -c %s "$d/witness.wtns") ))
+  DEVB=$(num device_bytes <"$T/key.json")
+  IDLE1=$(rss_mib)
+  rm -rf "$T/dp"
+  S=$(through_daemon k "$d/witness.wtns" "$N" "$T/dp")
+  for j in $(seq 0 $((N - 1))); do verify_one "$d/verification_key.json" "$T/dp/$j/public-0.json" "$T/dp/$j/proof-0.json"; done
+  client status >"$T/status.json"
+  HWM=$(hwm_mib) HELD=$(max_held)
+  GPUM=$(grep -o '"gpu":[0-9]*' "$T/status.json" | cut -d: -f2 || true)   # absent without NVML
+  BUDGET_MIB=$(( $(num total <"$T/status.json") >> 20 ))
+  # the VmHWM promise: peak <= budget + what was resident besides the key
+  # once it was loaded (binary, libraries, CUDA context, stacks) + 8 MiB
+  BOUND=$(( BUDGET_MIB + IDLE1 - (KEYB >> 20) + 8 ))
+  WITHIN=$([ "$HWM" -le "$BOUND" ] && echo "yes" || echo "NO (bound $BOUND)")
+  stop_daemon
+}
+
+for k in $SIZES; do
+  key "$k" >/dev/null
+  through "$k" ""
+  echo "| 2^$k | g16d --device $DEV, key resident, $N jobs queued at once | $S | $(per "$S" "$N") | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
+  log "2^$k g16d: $N proofs in $S s (key load $LOAD_S s, VmHWM $HWM MiB)"
+  if [ "$DEV" = gpu ] && [ "$k" = "${SIZES%% *}" ]; then
+    through "$k" "" --g2-on-cpu --msm-workers 2
+    echo "| 2^$k | g16d --device gpu --g2-on-cpu --msm-workers 2 | $S | $(per "$S" "$N") | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
+    log "2^$k g16d g2-on-cpu: $N proofs in $S s"
+  fi
+  [ "$DEV" = gpu ] && separate "$k" gpu
+  separate "$k" cpu
+done
+
+SK=${SIZES##* }
+for cfg in $SWEEP; do
+  sw=${cfg%%x*} rest=${cfg#*x}
+  mw=${rest%g} g2=()
+  [ "$rest" != "$mw" ] && g2=(--g2-on-cpu)
+  [ "$DEV" = cpu ] && [ ${#g2[@]} -gt 0 ] && { log "sweep $cfg skipped: --g2-on-cpu needs the GPU"; continue; }
+  tight=
+  for budget in loose tight; do
+    if [ $((SECONDS - START)) -gt "$DEADLINE" ]; then
+      echo "| $sw | $mw | ${g2:+yes} | $budget | skipped (past the ${DEADLINE} s deadline) | | | | |" >>"$SWEEPROWS"
+      continue
+    fi
+    through "$SK" "$tight" --synth-workers "$sw" --msm-workers "$mw" --msm-queue "$sw" "${g2[@]}"
+    echo "| $sw | $mw | ${g2:+yes} | $budget | $BUDGET_MIB | $(per "$S" "$N") | $HWM | $WITHIN | $HELD |" >>"$SWEEPROWS"
+    log "sweep $cfg $budget: $(per "$S" "$N") s/proof, VmHWM $HWM MiB, held <= $HELD"
+    tight=$(( KEYB + 2 * PART + PART / 2 ))   # the key + 2.5 partitions of this configuration
+  done
+done
+
+{
+  echo "### $(date +%F) g16d on $DEV: BN254 synthetic circuits, $N proofs a row"
+  echo
+  echo "- machine: $(uname -srm), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))$(command -v nvidia-smi >/dev/null && echo ", $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)")"
+  echo "- command: \`bash bench/daemon/gpu_bench.sh$([ $DEV = cpu ] && echo " --cpu") --sizes \"$SIZES\" --n $N --cap $CAP --sweep \"$SWEEP\"\`"
+  echo "- every proof checked with \`g16 verify\`: $([ "$FAILED" = 0 ] && echo "all OK" || echo "$FAILED FAILED")"
+  echo
+  echo "| domain | path | proofs, s | s/proof | key load s | peak RSS MiB | key on GPU MiB |"
+  echo "|---|---|---|---|---|---|---|"
+  cat "$ROWS"
+  echo
+  echo "Sweep at 2^$SK ($N proofs each; loose = g16d's default budget, MemAvailable minus 10%;"
+  echo "tight = key + 2.5 partitions; \"within\": VmHWM <= budget + resident-besides-the-key after load + 8 MiB):"
+  echo
+  echo "| synth workers | MSM workers | G2 on CPU | budget | budget MiB | s/proof | VmHWM MiB | within | max partitions holding |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  cat "$SWEEPROWS"
+} | tee "$OUTD/gpu_bench.md"
+log "done in $((SECONDS - START)) s"
+[ "$FAILED" = 0 ]

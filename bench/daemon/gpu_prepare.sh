@@ -1,0 +1,32 @@
+#!/bin/bash
+# Prepares .gpubin/ (git-ignored) for bench/daemon/gpu_bench.sh on the GPU
+# machine, which has no libmicrohttpd and no package registry:
+#   .gpubin/daemon-bin.tar.xz   g16 and g16d from BUILD_DIR/bin
+#   .gpubin/debs/*.deb          libmicrohttpd12 (what g16d lacks there)
+#   .gpubin/debs/extra/*.deb    GnuTLS and the libraries it needs, unpacked
+#                               there only for sonames the machine lacks
+# BUILD_DIR must be a build with the CUDA backend (configured where nvcc is
+# found, e.g. cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release), or the
+# benchmark can only run with --cpu.  Needs apt-get (Debian 12).
+#   usage: bash bench/daemon/gpu_prepare.sh BUILD_DIR
+set -euo pipefail
+B=${1:?usage: gpu_prepare.sh BUILD_DIR (a build with the CUDA backend)}
+ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+G=$ROOT/.gpubin
+for f in g16 g16d; do [ -x "$B/bin/$f" ] || { echo "gpu_prepare: $B/bin/$f not found (build it first)" >&2; exit 1; }; done
+git -C "$ROOT" check-ignore -q "$G/x" || { echo "gpu_prepare: $G is not git-ignored here" >&2; exit 1; }
+# the message only a build without the backend carries (src/groth16/prover_gpu.c)
+if grep -qa "has no CUDA backend (nvcc was not found" "$B/bin/g16d"; then
+  echo "gpu_prepare: warning: $B has no CUDA backend; gpu_bench.sh will only run with --cpu" >&2
+fi
+mkdir -p "$G/debs/extra"
+tar -cJf "$G/daemon-bin.tar.xz" -C "$B/bin" g16 g16d
+# Debian 12's libmicrohttpd12 needs libgnutls30 (Ubuntu 24.04 ships the same
+# soname as libgnutls30t64); the extra set is its closure, for a machine
+# without it.
+(cd "$G/debs" && rm -f ./*.deb && apt-get download libmicrohttpd12 >/dev/null)
+(cd "$G/debs/extra" && rm -f ./*.deb &&
+  apt-get download libgnutls30 libunistring2 libidn2-0 libnettle8 libhogweed6 libp11-kit0 \
+    libtasn1-6 libffi8 >/dev/null)
+du -sh "$G/daemon-bin.tar.xz" "$G/debs"
+echo "ready: carry \".gpubin\" and run: bash bench/daemon/gpu_bench.sh"

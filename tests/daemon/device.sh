@@ -1,0 +1,74 @@
+#!/bin/bash
+# --device and --g2-on-cpu: option errors, where status, the key listing,
+# /metrics and job timings say proofs ran.  Without a usable GPU (a build
+# without CUDA, or no GPU) --device gpu must stop the start with one clear
+# line and auto must prove on the CPU; with one, keys must go to the GPU at
+# load (device memory reported) and proofs run there with a smaller host
+# reservation.  Which case applies is read from an auto daemon's status.
+source "$(dirname "$0")/lib.sh"
+D=$FIX/bn128/chain
+"$G16D" --device tpu 2>"$T/err" && fail "--device tpu accepted"
+grep -q "bad value for --device" "$T/err" || fail "unclear message for --device tpu: $(cat "$T/err")"
+"$G16D" --device cpu --g2-on-cpu 2>"$T/err" && fail "--g2-on-cpu with --device cpu accepted"
+grep -q "g2-on-cpu applies to GPU proofs" "$T/err" || fail "unclear message: $(cat "$T/err")"
+
+# prove_one DEVICE: one proof of the chain fixture, verified, its timings checked.
+prove_one() {
+  id=$(client prove --key k "$D/witness.wtns")
+  client wait "$id" --timeout 60 --out "$T/out" >"$T/job.json" || fail "proof failed: $(cat "$T/job.json")"
+  verify_dir "$D/verification_key.json" "$T/out" 1
+  [ "$(js o.partitions[0].timings.device <"$T/job.json")" = "$1" ] || fail "job timings: device is not $1"
+  [ "$(js 'typeof o.partitions[0].timings.transfer_s' <"$T/job.json")" = number ] || fail "job timings lack transfer_s"
+}
+
+start_daemon
+client status >"$T/st.json"
+PROVING=$(js o.device.proving <"$T/st.json")
+[ "$(js o.device.mode <"$T/st.json")" = auto ] || fail "default --device is not auto"
+client keys load k "$D/circuit.zkey" >"$T/key.json"
+[ "$(js o.device <"$T/key.json")" = "$PROVING" ] || fail "key on $(js o.device <"$T/key.json"), daemon proves on $PROVING"
+api http://d/metrics >"$T/metrics.txt"
+grep -qx "g16d_proving_device{device=\"$PROVING\"} 1" "$T/metrics.txt" || fail "metrics lack g16d_proving_device $PROVING"
+grep -q '^g16d_key_device_bytes{key="k"} ' "$T/metrics.txt" || fail "metrics lack the key's device bytes"
+prove_one "$PROVING"
+stop_daemon
+rm -rf "$STATE"
+
+if [ "$PROVING" = cpu ]; then
+  note "no usable GPU here: checking the refusals and the CPU reports"
+  [ "$(js o.device_bytes <"$T/key.json")" = 0 ] || fail "a CPU key reports device memory"
+  [ "$(js o.partitions[0].timings.transfer_s <"$T/job.json")" = 0 ] || fail "a CPU proof reports a transfer"
+  [ "$(js o.device.g2_on_cpu <"$T/st.json")" = false ] || fail "g2_on_cpu reported without a GPU"
+  "$G16D" --device gpu --socket "$T/g.sock" --state-dir "$T/g" 2>"$T/err" && fail "--device gpu started without a GPU"
+  [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "--device gpu: no usable GPU" "$T/err" ||
+    fail "unclear message for --device gpu without a GPU: $(cat "$T/err")"
+  [ ! -e "$T/g.sock" ] || fail "--device gpu without a GPU opened its socket"
+  # --device cpu from the config file, --g2-on-cpu accepted (and moot) under auto
+  echo "device = cpu" >"$T/c.conf"
+  start_daemon --config "$T/c.conf"
+  [ "$(client status | js o.device.mode)" = cpu ] || fail "device = cpu in the config file ignored"
+  stop_daemon
+  rm -rf "$STATE"
+  start_daemon --g2-on-cpu
+  client keys load k "$D/circuit.zkey" >/dev/null
+  prove_one cpu
+  stop_daemon
+else
+  note "GPU present: keys on the device, smaller host reservations"
+  [ "$(js 'o.device_bytes > 0' <"$T/key.json")" = true ] || fail "a GPU key reports no device memory"
+  GPART=$(js o.partition_bytes <"$T/key.json")
+  start_daemon --device cpu
+  client keys load k "$D/circuit.zkey" >"$T/ckey.json"
+  [ "$(js o.device <"$T/ckey.json")" = cpu ] || fail "--device cpu loaded the key onto the GPU"
+  CPART=$(js o.partition_bytes <"$T/ckey.json")
+  [ "$GPART" -lt "$CPART" ] || fail "GPU partition reserves $GPART bytes, not less than the CPU's $CPART"
+  prove_one cpu
+  stop_daemon
+  rm -rf "$STATE"
+  start_daemon --device gpu --g2-on-cpu
+  [ "$(client status | js o.device.g2_on_cpu)" = true ] || fail "status does not report --g2-on-cpu"
+  client keys load k "$D/circuit.zkey" >/dev/null
+  prove_one gpu
+  [ "$(client status | js 'o.device.key_bytes > 0')" = true ] || fail "status lacks the keys' device memory"
+  stop_daemon
+fi
