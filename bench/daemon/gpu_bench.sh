@@ -179,7 +179,10 @@ for cfg in $SWEEP; do
     through "$SK" "$tight" --synth-workers "$sw" --msm-workers "$mw" --msm-queue "$sw" "${g2[@]}"
     echo "| $sw | $mw | ${g2:+yes} | $budget | $BUDGET_MIB | $(per "$S" "$N") | $HWM | $WITHIN | $HELD |" >>"$SWEEPROWS"
     log "sweep $cfg $budget: $(per "$S" "$N") s/proof, VmHWM $HWM MiB, held <= $HELD"
-    tight=$(( KEYB + 2 * PART + PART / 2 ))   # the key + 2.5 partitions of this configuration
+    # the key + 2.5 partitions of this configuration; on the GPU the key's
+    # upload also holds a host copy the size of its file while it runs
+    tight=$(( KEYB + 2 * PART + PART / 2 ))
+    [ "$DEV" = gpu ] && tight=$(( tight + KEYB ))
   done
 done
 
@@ -195,7 +198,7 @@ done
   cat "$ROWS"
   echo
   echo "Sweep at 2^$SK ($N proofs each; loose = g16d's default budget, MemAvailable minus 10%;"
-  echo "tight = key + 2.5 partitions; \"within\": VmHWM <= budget + resident-besides-the-key after load + 8 MiB):"
+  echo "tight = key + 2.5 partitions (+ the key again on the GPU, for its upload copy); \"within\": VmHWM <= budget + resident-besides-the-key after load + 8 MiB):"
   echo
   echo "| synth workers | MSM workers | G2 on CPU | budget | budget MiB | s/proof | VmHWM MiB | within | max partitions holding |"
   echo "|---|---|---|---|---|---|---|---|---|"

@@ -6,7 +6,8 @@
 #   tests      test_gpu (GPU MSM/NTT == CPU, bit for bit) and test_prover
 #   fixtures   every carried fixture proved with --device gpu, verified
 #   synthN     g16 synth 2^N - 2 constraints (domain 2^N; both curves) + setup, GPU/GPU+g2-on-cpu/CPU
-#              proofs, each verified; N in 16..24 (synth24bn: BN254 only)
+#              proofs, each verified; N in 16..24 (synth24bn: BN254 only,
+#              synth22bls: BLS12-381 only)
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
 #              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE: bench_gpu.c)
 # G16_GPU_PROFILE=1 prints each MSM's and NTT's phase times (stderr).
@@ -71,7 +72,10 @@ for step in $steps; do
     done ;;
   synth*)
     n=${step#synth}; curves="bn128 bls12381"
-    case $n in *bn) n=${n%bn}; curves=bn128 ;; esac
+    case $n in
+      *bn) n=${n%bn}; curves=bn128 ;;
+      *bls) n=${n%bls}; curves=bls12381 ;;
+    esac
     for c in $curves; do
       d=/tmp/synth-$c-$n
       log "synth 2^$n $c"

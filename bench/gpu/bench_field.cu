@@ -1,0 +1,104 @@
+/* bench_field: device field-multiplication throughput, to calibrate the
+ * kernels against the integer ceiling (notes in src/gpu/NOTES.md).  For
+ * BN254 Fq and BLS12-381 Fq, the CIOS product (mul_cios) and the two-chain
+ * variant (mul_eo), with one or two independent dependency chains per
+ * thread; first checks that both products agree on every thread's data.
+ * Usage: bench_field [threads per SM multiple (8)] */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu/dfield.cuh"
+
+#define CK(x)                                                                     \
+    do {                                                                          \
+        cudaError_t e_ = (x);                                                     \
+        if (e_ != cudaSuccess) {                                                  \
+            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));              \
+            exit(1);                                                              \
+        }                                                                         \
+    } while (0)
+
+enum { ITERS = 512 };
+
+#define FIELD_BENCH(F)                                                            \
+    template <int EO, int CHAINS>                                                 \
+    __global__ void F##_loop(F *data, size_t n)                                   \
+    {                                                                             \
+        size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;                 \
+        if (t >= n) return;                                                       \
+        F x = data[t], y = data[(t + 1) % n], z = data[(t + 2) % n];              \
+        for (int i = 0; i < ITERS; i++) {                                         \
+            if (EO) F##_mul_eo(&x, &x, &y); else F##_mul_cios(&x, &x, &y);             \
+            if (CHAINS == 2) {                                                    \
+                if (EO) F##_mul_eo(&z, &z, &y); else F##_mul_cios(&z, &z, &y);         \
+            }                                                                     \
+        }                                                                         \
+        if (CHAINS == 2) F##_add(&x, &x, &z);                                     \
+        data[t] = x;                                                              \
+    }                                                                             \
+    static double F##_run(int eo, int chains, F *d, size_t n, int block)          \
+    {                                                                             \
+        cudaEvent_t a, b;                                                         \
+        float ms = 0, best = 1e30f;                                               \
+        CK(cudaEventCreate(&a));                                                  \
+        CK(cudaEventCreate(&b));                                                  \
+        for (int rep = 0; rep < 4; rep++) {                                       \
+            CK(cudaEventRecord(a));                                               \
+            unsigned g = (unsigned)((n + block - 1) / block);                     \
+            if (eo && chains == 2) F##_loop<1, 2><<<g, block>>>(d, n);            \
+            else if (eo) F##_loop<1, 1><<<g, block>>>(d, n);                      \
+            else if (chains == 2) F##_loop<0, 2><<<g, block>>>(d, n);             \
+            else F##_loop<0, 1><<<g, block>>>(d, n);                              \
+            CK(cudaGetLastError());                                               \
+            CK(cudaEventRecord(b));                                               \
+            CK(cudaEventSynchronize(b));                                          \
+            CK(cudaEventElapsedTime(&ms, a, b));                                  \
+            if (rep && ms < best) best = ms;                                      \
+        }                                                                         \
+        return (double)n * ITERS * chains / (best * 1e-3) / 1e9;                  \
+    }                                                                             \
+    static void F##_bench(const char *name, size_t n, int block)                  \
+    {                                                                             \
+        size_t bytes = n * sizeof(F);                                             \
+        F *h = (F *)malloc(bytes), *h2 = (F *)malloc(bytes), *d;                  \
+        unsigned long long s = 88172645463325252ULL;                              \
+        for (size_t i = 0; i < n; i++)                                            \
+            for (int j = 0; j < (int)(sizeof(F) / 4); j++) {                      \
+                s ^= s << 13; s ^= s >> 7; s ^= s << 17;                          \
+                ((uint32_t *)&h[i])[j] = (uint32_t)s;                             \
+            }                                                                     \
+        for (size_t i = 0; i < n; i++) ((uint32_t *)&h[i])[sizeof(F) / 4 - 1] >>= 4; \
+        CK(cudaMalloc(&d, bytes));                                                \
+        CK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));                      \
+        F##_loop<0, 1><<<(unsigned)((n + 255) / 256), 256>>>(d, n);               \
+        CK(cudaMemcpy(h2, d, bytes, cudaMemcpyDeviceToHost));                     \
+        CK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));                      \
+        F##_loop<1, 1><<<(unsigned)((n + 255) / 256), 256>>>(d, n);               \
+        CK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));                      \
+        size_t bad = 0;                                                           \
+        for (size_t i = 0; i < n; i++) bad += memcmp(&h[i], &h2[i], sizeof(F)) != 0; \
+        printf("%-16s mul vs mul_eo: %zu of %zu differ\n", name, bad, n);         \
+        for (int eo = 0; eo < 2; eo++)                                            \
+            for (int ch = 1; ch <= 2; ch++)                                       \
+                printf("%-16s %-6s chains %d block %d: %7.2f G mul/s\n", name,    \
+                       eo ? "mul_eo" : "mul", ch, block, F##_run(eo, ch, d, n, block)); \
+        cudaFree(d);                                                              \
+        free(h);                                                                  \
+        free(h2);                                                                 \
+    }
+
+FIELD_BENCH(d_bn254_fq)
+FIELD_BENCH(d_bls12_381_fq)
+
+int main(int argc, char **argv)
+{
+    int mult = argc > 1 ? atoi(argv[1]) : 8, sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    size_t n = (size_t)sms * 128 * (mult > 0 ? mult : 8);
+    printf("bench_field: %d SMs, %zu threads, %d products per chain\n", sms, n, ITERS);
+    for (int block = 128; block <= 256; block *= 2) {
+        d_bn254_fq_bench("BN254 Fq", n, block);
+        d_bls12_381_fq_bench("BLS12-381 Fq", n, block);
+    }
+    return 0;
+}
