@@ -9,4 +9,5 @@
 #define MSM_NAME gpu_bls12_381_g2
 #define MSM_R BLS12_381_FR_P
 #define MSM_RBITS 255
+#define MSM_ACC_MIN_BLOCKS 2
 #include "gpu/msm_template.cuh"

@@ -9,4 +9,5 @@
 #define MSM_NAME gpu_bn254_g2
 #define MSM_R BN254_FR_P
 #define MSM_RBITS 254
+#define MSM_ACC_MIN_BLOCKS 3
 #include "gpu/msm_template.cuh"

@@ -1,7 +1,8 @@
 /* Pippenger MSM for one group, stamped out by one msm_*.cu file each.
  * Expects DG (device point prefix, already stamped by dpoint_template.cuh),
  * MSM_NAME (prefix of this group's functions, e.g. bn254_g1), MSM_R (the
- * scalar field modulus as 64-bit limbs) and MSM_RBITS (its bit length).
+ * scalar field modulus as 64-bit limbs), MSM_RBITS (its bit length) and
+ * MSM_ACC_MIN_BLOCKS (see acc_first_bounded).
  *
  * Pipeline (all on the device, one stream):
  *  1. digits: each scalar (reduced mod r) becomes W signed c-bit digits;
@@ -167,6 +168,16 @@ KERNEL_1D(M_(acc_first), (const uint32_t *keys, const uint32_t *vals, size_t e, 
                           const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts),
           (keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID))
 
+/* The same kernel with its registers capped so MSM_ACC_MIN_BLOCKS blocks of
+ * 128 fit an SM (more warps to hide the products' latency, at the risk of
+ * spills); chosen at run time by G16_GPU_ACC_BOUNDED=1 until measured. */
+static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
+M_(acc_first_bounded)(const uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
+                      const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts)
+{
+    M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID);
+}
+
 /* Level >= 2: the same over the partial list (full additions); a run is
  * written to its bucket only when it holds a real partial (flag 1). */
 static __host__ __device__ void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e,
@@ -306,8 +317,17 @@ static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, cons
         if (gpu_ws_get(ws, WS_PP1 + 2 * k, 2 * nt * sizeof(DG), &v, err, errlen)) return -1;
         pp[k] = (DG *)v;
     }
-    M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts, buckets,
-                                                               sent, pk[0], pp[0]);
+    static int bounded = -1;
+    if (bounded < 0) {
+        const char *v = getenv("G16_GPU_ACC_BOUNDED");
+        bounded = v && *v == '1';
+    }
+    if (bounded)
+        M_(acc_first_bounded)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
+            keys, vals, e, seg, pts, buckets, sent, pk[0], pp[0]);
+    else
+        M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts,
+                                                                   buckets, sent, pk[0], pp[0]);
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "acc", st);
     for (int cur = 0; nt > 1; cur ^= 1) {
@@ -443,3 +463,4 @@ done:
 #undef MSM_NAME
 #undef MSM_R
 #undef MSM_RBITS
+#undef MSM_ACC_MIN_BLOCKS
