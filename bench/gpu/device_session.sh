@@ -87,7 +87,7 @@ for step in $steps; do
       fi
       prove_verify $d "synth $c 2^$n gpu" --device gpu --repeat ${GPU_REPEAT:-5}
       grep "proofs:" /tmp/pv.err
-      prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu --repeat 3
+      prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu --repeat ${G2CPU_REPEAT:-3}
       grep "proofs:" /tmp/pv.err
       prove_verify $d "synth $c 2^$n cpu" --device cpu --repeat ${CPU_REPEAT:-2}
       grep "proofs:" /tmp/pv.err
