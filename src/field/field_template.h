@@ -43,15 +43,14 @@ static inline int F_(geq_modulus)(const uint64_t *a)
 
 static inline int F_(is_canonical)(const FIELD *a) { return !F_(geq_modulus)(a->v); }
 
-/* r = a - p when a >= p.  Computes the subtraction always and selects with a
- * mask, so the branch does not depend on the value. */
+/* r = a - p when a >= p.  Computes the subtraction always and selects with
+ * g16_select (cmov), so no branch depends on the value. */
 G16_HOT_INLINE void F_(reduce_once)(FIELD *r, const uint64_t *a)
 {
     uint64_t t[FIELD_N];
     unsigned char borrow = 0;
     for (int i = 0; i < FIELD_N; i++) borrow = g16_subb(borrow, a[i], F_(modulus).v[i], &t[i]);
-    uint64_t keep_a = (uint64_t)0 - borrow; /* all ones when a < p */
-    for (int i = 0; i < FIELD_N; i++) r->v[i] = (a[i] & keep_a) | (t[i] & ~keep_a);
+    for (int i = 0; i < FIELD_N; i++) r->v[i] = g16_select(borrow, a[i], t[i]); /* borrow: a < p */
 }
 
 G16_HOT_INLINE void F_(add)(FIELD *r, const FIELD *a, const FIELD *b)
