@@ -30,25 +30,43 @@ struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_b
  * on their own.  0 in normal use. */
 extern int msm_plan_force_parts;
 
-/* Additions queued per shared inversion for nb buckets, 0 for none.
- * inv_cost is an inversion's price in field multiplications.  Per queued
- * addition the batch costs inv_cost / batch for the inversion, and a point
- * whose bucket is already queued (chance ~ batch / 2nb on average) costs
- * ~4M more in the XYZZ overflow; batch = sqrt(inv_cost·nb / 2) balances
- * the two.  Batching is skipped where it would not beat XYZZ (10M). */
+/* Expected multiplications per point added to nb buckets with batches of
+ * `batch` additions per inversion (inv_cost: an inversion's price in
+ * multiplications; see msm_buckets.h).  Per point: 6 for the affine
+ * addition, inv_cost / batch for its share of the inversion, plus the
+ * collisions: with k of the nb buckets pending, a point finds its bucket
+ * pending with chance k/nb (deferred: a copy, ~0.3) and already holding a
+ * deferred point with chance ~(k/nb)^2 (XYZZ overflow: 4 more); averaged
+ * over k in [0, batch) that is 0.3·batch/2nb + 4·(batch/nb)^2/3. */
+static inline double msm_batch_cost(size_t nb, double inv_cost, size_t batch)
+{
+    double f = (double)batch / (double)nb;
+    return 6 + inv_cost / (double)batch + 0.15 * f + 4 * f * f / 3;
+}
+
+/* Cap on the batch: its arrays (two points, two field elements per entry)
+ * stay within about a megabyte per thread even for BLS12-381 G2. */
+#define MSM_MAX_BATCH 2048
+
+/* Additions queued per shared inversion for nb buckets (the batch size of
+ * least msm_batch_cost, at most nb/2), or 0 where batching would not beat
+ * a plain XYZZ mixed addition (10M). */
 static inline size_t msm_batch_size(size_t nb, double inv_cost)
 {
-    double b = __builtin_sqrt(inv_cost * (double)nb / 2);
-    if (b > (double)nb / 2) b = (double)nb / 2;
-    if (b < 1 || 6 + inv_cost / b + 2 * b / (double)nb >= 10) return 0;
-    return (size_t)b;
+    size_t best = 0;
+    double best_cost = 10;
+    for (size_t b = 8; b <= nb / 2 && b <= MSM_MAX_BATCH; b += b / 8) {
+        double c = msm_batch_cost(nb, inv_cost, b);
+        if (c < best_cost) { best_cost = c; best = b; }
+    }
+    return best;
 }
 
 /* Multiplications per point added to a bucket (see msm_batch_size). */
 static inline double msm_bucket_add_cost(size_t nb, double inv_cost)
 {
     size_t b = msm_batch_size(nb, inv_cost);
-    return b ? 6 + inv_cost / (double)b + 2 * (double)b / (double)nb : 10;
+    return b ? msm_batch_cost(nb, inv_cost, b) : 10;
 }
 
 /* Scalar as 6 limbs: 4 from the input, then room for the recoding offset

@@ -166,6 +166,12 @@ int main(int argc, char **argv)
     bn254_g1_run(split, 3, 3, 1000);
     bls12_381_g2_run(split, 2, 3, 17);
     msm_plan_force_parts = 0;
+    /* G2 with batches of affine additions: busy buckets defer a point to
+     * the next batch, a second one takes the XYZZ overflow. */
+    if (!small) {
+        bn254_g2_check(1500, P_OPPOSITE, S_EDGE);
+        bls12_381_g2_check(1500, P_REPEATED, S_EDGE);
+    }
     if (small) {             /* still reach the batch-affine buckets (c >= 10) */
         static const size_t big[] = {4097};
         bn254_g1_run(big, 1, 17, 0);
