@@ -112,8 +112,11 @@ static inline void msm_reduce_mod(uint64_t k[4], const uint64_t r[4])
     }
 }
 
-/* Halves carry at most this many bits (exact for both curves' bases, and
- * tested on edge and random scalars). */
+/* Halves carry at most this many bits.  Why: with k < r, the computed
+ * c_i = floor(k·g_i / 2^256) is off from k·beta_i by f_i in [-e, 1 + e),
+ * e = r/2^257 < 0.25, so |k1| < 1.25·(|a1| + |a2|) and |k2| < 1.25·(|b1| +
+ * |b2|): below 2^127.8 for both bases (BLS12-381's is the larger, 1 + z^2
+ * ~ 2^127.43).  tests/msm checks edge and random scalars. */
 #define MSM_GLV_BITS 128
 
 /* r = a·b mod 2^192 for 3-limb two's complement values. */

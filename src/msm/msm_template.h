@@ -8,6 +8,9 @@
  *    cost nwin additions per such point instead of one; M_(scan) says how
  *    that sum is batched), and the rest are listed by index for Pippenger.
  *    Also records the largest bit length (fewer windows for short scalars).
+ * 1b. GLV (when M_(choose) picks it): each listed scalar becomes two
+ *    128-bit halves, for P and for phi(P) = (beta·x, y), so half as many
+ *    windows share the buckets.
  * 2. tiles: every (window, point range) pair fills its own 2^(c-1) buckets
  *    with signed digits (a negative digit adds -P, so half the buckets do)
  *    and reduces them by running sums to one point.  Splitting points as
