@@ -92,7 +92,21 @@ static inline unsigned char g16_subb(unsigned char c, uint64_t a, uint64_t b, ui
     *out = o;
     return c;
 }
+/* r = c ? a : b without a branch.  Written as cmov because GCC turns the
+ * portable mask-and-or select into SSE code that reads the limbs back
+ * through memory right after they were stored one by one, a store-forwarding
+ * stall that made add and the end of mul 2-3x slower (measured). */
+static inline uint64_t g16_select(unsigned char c, uint64_t a, uint64_t b)
+{
+    __asm__("testb %[c], %[c]\n\tcmovnzq %[a], %[b]" : [b] "+r"(b) : [c] "q"(c), [a] "rm"(a) : "cc");
+    return b;
+}
 #else
+static inline uint64_t g16_select(unsigned char c, uint64_t a, uint64_t b)
+{
+    uint64_t mask = (uint64_t)0 - c;
+    return (a & mask) | (b & ~mask);
+}
 static inline unsigned char g16_addc(unsigned char c, uint64_t a, uint64_t b, uint64_t *out)
 {
     unsigned __int128 t = (unsigned __int128)a + b + c;

@@ -43,15 +43,14 @@ static inline int F_(geq_modulus)(const uint64_t *a)
 
 static inline int F_(is_canonical)(const FIELD *a) { return !F_(geq_modulus)(a->v); }
 
-/* r = a - p when a >= p.  Computes the subtraction always and selects with a
- * mask, so the branch does not depend on the value. */
+/* r = a - p when a >= p.  Computes the subtraction always and selects with
+ * g16_select (cmov), so no branch depends on the value. */
 G16_HOT_INLINE void F_(reduce_once)(FIELD *r, const uint64_t *a)
 {
     uint64_t t[FIELD_N];
     unsigned char borrow = 0;
     for (int i = 0; i < FIELD_N; i++) borrow = g16_subb(borrow, a[i], F_(modulus).v[i], &t[i]);
-    uint64_t keep_a = (uint64_t)0 - borrow; /* all ones when a < p */
-    for (int i = 0; i < FIELD_N; i++) r->v[i] = (a[i] & keep_a) | (t[i] & ~keep_a);
+    for (int i = 0; i < FIELD_N; i++) r->v[i] = g16_select(borrow, a[i], t[i]); /* borrow: a < p */
 }
 
 G16_HOT_INLINE void F_(add)(FIELD *r, const FIELD *a, const FIELD *b)
@@ -162,13 +161,38 @@ static inline void F_(shift_right)(uint64_t *x, int bits)
     }
 }
 
-/* Fermat: a^(p-2).  Maps 0 to 0, which callers that batch inversions rely
- * on to skip points at infinity. */
+/* r = a^e for an exponent that is not secret: 4-bit fixed windows, about
+ * 64·e_limbs squarings and 16·e_limbs multiplications where F_(pow) needs
+ * 64·e_limbs of each.  Which multiplications run and which table entries
+ * they read depend on e alone, so the time is still independent of a. */
+static inline void F_(pow_public)(FIELD *r, const FIELD *a, const uint64_t *e, int e_limbs)
+{
+    FIELD tab[16], acc;
+    int started = 0;
+    F_(one)(&tab[0]);
+    for (int i = 1; i < 16; i++) F_(mul)(&tab[i], &tab[i - 1], a);
+    F_(one)(&acc);
+    for (int i = 16 * e_limbs - 1; i >= 0; i--) {
+        unsigned d = (unsigned)(e[i / 16] >> (4 * (i % 16))) & 15;
+        if (started)
+            for (int k = 0; k < 4; k++) F_(sqr)(&acc, &acc);
+        if (d) {
+            if (started) F_(mul)(&acc, &acc, &tab[d]);
+            else acc = tab[d];
+            started = 1;
+        }
+    }
+    *r = acc;
+}
+
+/* Fermat: a^(p-2), the exponent being public (pow_public).  Maps 0 to 0,
+ * which callers that batch inversions rely on to skip points at infinity.
+ * It is the MSM's batch-inversion cost, so the cheaper chain pays there. */
 static inline void F_(inv)(FIELD *r, const FIELD *a)
 {
     uint64_t e[FIELD_N];
     F_(modulus_minus)(e, 2);
-    F_(pow)(r, a, e, FIELD_N);
+    F_(pow_public)(r, a, e, FIELD_N);
 }
 
 /* Euler's criterion: 1 for a non-zero square, -1 for a non-square, 0 for 0. */

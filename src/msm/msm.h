@@ -21,13 +21,18 @@
  *   G_set_infinity), so it is bit-for-bit reproducible.
  * - n = 0 gives infinity.  G_msm allocates scratch: 4 bytes per scalar,
  *   plus per thread its buckets (at most ~32 MiB, ~6 MiB for a BN254 G1
- *   MSM of 2^20) and ~0.4 MiB for the 1-scalar sum.  If memory runs out it
- *   splits the input and retries, so it never fails.
+ *   MSM of 2^20) and ~0.4 MiB for the 1-scalar sum; where it uses GLV
+ *   (below), 40 bytes plus one coordinate per scalar that is neither 0
+ *   nor 1.  If memory runs out it splits the input and retries (and GLV
+ *   is simply left out), so it never fails.
  * - G_msm_naive is a slow reference (one scalar multiplication per point)
  *   for tests.
  *
  * Algorithm: Pippenger with signed window digits; scalars 0 are skipped
  * and scalars 1 are summed directly, since real witnesses are mostly bits.
+ * Where its cost model says it pays (small and medium inputs), each other
+ * scalar is split by the GLV endomorphism into two of 128 bits
+ * (msm_internal.h).
  * See msm_template.h.
  */
 #ifndef G16_MSM_H

@@ -1,5 +1,7 @@
 #include "msm/msm_internal.h"
 
+#include "field/field_params.h"
+
 /* Relative cost in field multiplications of a bucket in the running-sum
  * reduction (one mixed and one full XYZZ addition); a point's cost is
  * msm_bucket_add_cost. */
@@ -10,6 +12,37 @@
 #define MSM_MAX_C 20
 
 int msm_plan_force_parts;
+int msm_glv_force;
+
+/* GLV constants (see msm_internal.h), from the extended Euclidean algorithm
+ * on (r, lambda) stopped at the remainders around sqrt(r), and the beta
+ * that goes with lambda checked on the generators.  BN254: lambda is the
+ * 254-bit cube root of unity mod r, basis vectors of 127 and 64 bits.
+ * BLS12-381: lambda is the 255-bit root, basis (1, 1 - z^2), (z^2, 1) with
+ * z the curve parameter (z^2 ~ 2^127.4). */
+const struct msm_glv msm_glv_bn254 = {
+    .r = {BN254_FR_P},
+    .lambda = {0xb8ca0b2d36636f23ULL, 0xcc37a73fec2bc5e9ULL, 0x048b6e193fd84104ULL, 0x30644e72e131a029ULL},
+    .g = {{0x5398fd0300ff6565ULL, 0x4ccef014a773d2d2ULL, 0x0000000000000002ULL},
+          {0xd91d232ec7e0b3d7ULL, 0x0000000000000002ULL, 0x0000000000000000ULL}},
+    .g_neg = {0, 0},
+    .a = {{0x8211bbeb7d4f1128ULL, 0x6f4d8248eeb859fcULL, 0x0000000000000000ULL},
+          {0x89d3256894d213e3ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}},
+    .b = {{0x762cda976b2dec1dULL, 0xffffffffffffffffULL, 0xffffffffffffffffULL},
+          {0x0be4e1541221250bULL, 0x6f4d8248eeb859fdULL, 0x0000000000000000ULL}},
+};
+
+const struct msm_glv msm_glv_bls12_381 = {
+    .r = {BLS12_381_FR_P},
+    .lambda = {0xfffffffe00000001ULL, 0xa7780001fffcb7fcULL, 0x3339d80809a1d804ULL, 0x73eda753299d7d48ULL},
+    .g = {{0x0000000000000002ULL, 0x0000000000000000ULL, 0x0000000000000000ULL},
+          {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 0x0000000000000001ULL}},
+    .g_neg = {0, 0},
+    .a = {{0x0000000000000001ULL, 0x0000000000000000ULL, 0x0000000000000000ULL},
+          {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0x0000000000000000ULL}},
+    .b = {{0xffffffff00000001ULL, 0x53ba5bfefffe5bfdULL, 0xffffffffffffffffULL},
+          {0x0000000000000001ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}},
+};
 
 static double msm_plan_cost(size_t m, int c, int nwin, int parts, int threads, double inv_cost)
 {
@@ -24,7 +57,7 @@ static double msm_plan_cost(size_t m, int c, int nwin, int parts, int threads, d
 struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_bytes,
                                 double inv_cost)
 {
-    struct msm_plan best = {2, (bits + 2) / 2, 1};
+    struct msm_plan best = {2, (bits + 2) / 2, 1, 0};
     double best_cost = -1;
     if (threads < 1) threads = 1;
     for (int c = 2; c <= MSM_MAX_C; c++) {
@@ -37,7 +70,7 @@ struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_b
             double cost = msm_plan_cost(m, c, nwin, parts, threads, inv_cost);
             if (best_cost < 0 || cost < best_cost) {
                 best_cost = cost;
-                best = (struct msm_plan){c, nwin, parts};
+                best = (struct msm_plan){c, nwin, parts, cost};
             }
         }
     }

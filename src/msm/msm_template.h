@@ -8,6 +8,9 @@
  *    cost nwin additions per such point instead of one; M_(scan) says how
  *    that sum is batched), and the rest are listed by index for Pippenger.
  *    Also records the largest bit length (fewer windows for short scalars).
+ * 1b. GLV (when M_(choose) picks it): each listed scalar becomes two
+ *    128-bit halves, for P and for phi(P) = (beta·x, y), so half as many
+ *    windows share the buckets.
  * 2. tiles: every (window, point range) pair fills its own 2^(c-1) buckets
  *    with signed digits (a negative digit adds -P, so half the buckets do)
  *    and reduces them by running sums to one point.  Splitting points as
@@ -36,6 +39,10 @@ struct M_(ctx) {
     const uint8_t *points, *scalars;
     uint32_t *idx;           /* Pippenger scalars' positions, ascending */
     size_t m;                /* how many */
+    size_t nv;               /* Pippenger entries: m, or 2m with GLV */
+    uint64_t (*glv_k)[4];    /* GLV (NULL without): per scalar |k1|, |k2| */
+    uint8_t *glv_sign;       /* bit h: half h is negative */
+    MSM_FE *glv_x;           /* beta·x of each point, the x of phi(P) */
     struct M_(scan_out) *scan;
     struct msm_plan plan;
     msm_wide offset;         /* H of msm_recode_offset */
@@ -87,7 +94,34 @@ static void M_(scan)(void *vctx, size_t begin, size_t end, int worker)
     M_(buckets_sum)(&out->ones, &ones);
 }
 
-/* Adds the points of idx[lo, hi) into buckets by their digit in window w.
+/* Pippenger entry v: scalar idx[v] with its point, or with GLV half v & 1
+ * of scalar idx[v >> 1], with P for half 0 and phi(P) for half 1; *neg
+ * says the half is negative (its point is to be negated). */
+static inline void M_(entry_scalar)(const struct M_(ctx) *ctx, size_t v, uint64_t k[4], int *neg)
+{
+    if (!ctx->glv_k) {
+        msm_load_scalar(k, ctx->scalars, ctx->idx[v]);
+        *neg = 0;
+        return;
+    }
+    const uint64_t *h = ctx->glv_k[v >> 1] + 2 * (v & 1);
+    k[0] = h[0];
+    k[1] = h[1];
+    k[2] = k[3] = 0;
+    *neg = ctx->glv_sign[v >> 1] >> (v & 1) & 1;
+}
+
+static inline void M_(entry_point)(const struct M_(ctx) *ctx, size_t v, AFF *pt)
+{
+    if (!ctx->glv_k) {
+        M_(load_point)(pt, ctx->points, ctx->idx[v]);
+        return;
+    }
+    M_(load_point)(pt, ctx->points, ctx->idx[v >> 1]);
+    if (v & 1) pt->x = ctx->glv_x[v >> 1];
+}
+
+/* Adds the Pippenger entries [lo, hi) into buckets by their digit in window w.
  * Works in blocks: digits first, prefetching each target bucket, then the
  * additions, so the random bucket reads (buckets outgrow L2 at large c)
  * overlap instead of stalling one at a time. */
@@ -98,11 +132,11 @@ static void M_(fill_buckets)(const struct M_(ctx) *ctx, struct M_(buckets) *b, i
     uint64_t k[4];
     msm_wide K;
     AFF pt;
-    int digit[MSM_BLOCK];
+    int digit[MSM_BLOCK], neg[MSM_BLOCK];
     for (size_t base = lo; base < hi; base += MSM_BLOCK) {
         size_t len = hi - base < MSM_BLOCK ? hi - base : MSM_BLOCK;
         for (size_t i = 0; i < len; i++) {
-            msm_load_scalar(k, ctx->scalars, ctx->idx[base + i]);
+            M_(entry_scalar)(ctx, base + i, k, &neg[i]);
             msm_add_offset(&K, k, &ctx->offset);
             int d = digit[i] = msm_digit(&K, w, ctx->plan.c);
             size_t j = (size_t)(d < 0 ? -d : d) - 1;
@@ -115,9 +149,9 @@ static void M_(fill_buckets)(const struct M_(ctx) *ctx, struct M_(buckets) *b, i
         for (size_t i = 0; i < len; i++) {
             int d = digit[i];
             if (d == 0) continue;
-            M_(load_point)(&pt, ctx->points, ctx->idx[base + i]);
+            M_(entry_point)(ctx, base + i, &pt);
             if (G_(affine_is_infinity)(&pt)) continue;
-            if (d < 0) FE_(neg)(&pt.y, &pt.y);
+            if ((d < 0) != neg[i]) FE_(neg)(&pt.y, &pt.y);
             M_(buckets_add)(b, (size_t)(d < 0 ? -d : d) - 1, &pt);
         }
     }
@@ -134,7 +168,7 @@ static void M_(tiles)(void *vctx, size_t begin, size_t end, int worker)
     for (size_t t = begin; t < end; t++) {
         size_t p = t % parts;
         M_(buckets_clear)(&b);
-        M_(fill_buckets)(ctx, &b, (int)(t / parts), ctx->m * p / parts, ctx->m * (p + 1) / parts);
+        M_(fill_buckets)(ctx, &b, (int)(t / parts), ctx->nv * p / parts, ctx->nv * (p + 1) / parts);
         M_(buckets_reduce)(&ctx->partial[t], &b);
     }
 }
@@ -175,10 +209,57 @@ static int M_(gather_scan)(struct M_(ctx) *ctx, int workers, XYZZ *ones)
     return 0;
 }
 
+/* GLV preparation of the listed scalars [begin, end): split, and phi's x. */
+static void M_(glv_prep)(void *vctx, size_t begin, size_t end, int worker)
+{
+    struct M_(ctx) *ctx = vctx;
+    static const MSM_BETA_FE beta = MSM_BETA;
+    uint64_t k[4];
+    AFF pt;
+    (void)worker;
+    for (size_t j = begin; j < end; j++) {
+        uint64_t m[2][2];
+        msm_load_scalar(k, ctx->scalars, ctx->idx[j]);
+        ctx->glv_sign[j] = (uint8_t)msm_glv_split(MSM_GLV, k, m);
+        memcpy(ctx->glv_k[j], m, sizeof m);
+        M_(load_point)(&pt, ctx->points, ctx->idx[j]);
+        MSM_BETA_MUL(&ctx->glv_x[j], &pt.x, &beta); /* infinity (0, 0) stays (0, 0) */
+    }
+}
+
+/* Multiplications per scalar for glv_prep: the split (~2) and beta·x. */
+#define MSM_GLV_PREP_COST 3.0
+
+/* Chooses the plan, with GLV when the model finds it at least 3% cheaper
+ * (small and medium MSMs, where bucket reductions weigh; at 2^20 dense
+ * points it is not, and then it would only cost memory) and its arrays
+ * (40 + sizeof(MSM_FE) bytes per scalar) can be had. */
+static void M_(choose)(struct M_(ctx) *ctx, int bits, int threads)
+{
+    size_t bb = sizeof(AFF) + sizeof(XYZZ) + 1;
+    ctx->plan = msm_choose_plan(ctx->m, bits, threads, bb, MSM_INV_COST);
+    ctx->nv = ctx->m;
+    if (msm_glv_force < 0 || bits <= MSM_GLV_BITS || ctx->m > ((size_t)1 << 30)) return;
+    struct msm_plan glv = msm_choose_plan(2 * ctx->m, MSM_GLV_BITS, threads, bb, MSM_INV_COST);
+    if (!msm_glv_force && glv.cost + MSM_GLV_PREP_COST * (double)ctx->m / threads >= 0.97 * ctx->plan.cost)
+        return;
+    ctx->glv_k = malloc(ctx->m * sizeof *ctx->glv_k);
+    ctx->glv_sign = malloc(ctx->m);
+    ctx->glv_x = malloc(ctx->m * sizeof *ctx->glv_x);
+    if (!ctx->glv_k || !ctx->glv_sign || !ctx->glv_x) { /* fine without */
+        free(ctx->glv_k); free(ctx->glv_sign); free(ctx->glv_x);
+        ctx->glv_k = NULL; ctx->glv_sign = NULL; ctx->glv_x = NULL;
+        return;
+    }
+    parallel_for(ctx->m, parallel_threads_for(threads, ctx->m), M_(glv_prep), ctx);
+    ctx->plan = glv;
+    ctx->nv = 2 * ctx->m;
+}
+
 /* Pippenger over the listed scalars into acc; 0 when out of memory. */
 static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
 {
-    ctx->plan = msm_choose_plan(ctx->m, bits, threads, sizeof(AFF) + sizeof(XYZZ) + 1, MSM_INV_COST);
+    M_(choose)(ctx, bits, threads);
     msm_recode_offset(&ctx->offset, ctx->plan.c, ctx->plan.nwin);
     size_t nb = (size_t)1 << (ctx->plan.c - 1);
     size_t tiles = (size_t)ctx->plan.nwin * (size_t)ctx->plan.parts;
@@ -194,8 +275,14 @@ static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
     }
     free(ctx->scratch);
     free(ctx->partial);
+    free(ctx->glv_k);
+    free(ctx->glv_sign);
+    free(ctx->glv_x);
     ctx->scratch = NULL;
     ctx->partial = NULL;
+    ctx->glv_k = NULL;
+    ctx->glv_sign = NULL;
+    ctx->glv_x = NULL;
     return ok;
 }
 
@@ -286,3 +373,8 @@ void G_(msm)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n
 #undef MSM_G
 #undef MSM_FE
 #undef MSM_INV_COST
+#undef MSM_GLV
+#undef MSM_BETA
+#undef MSM_BETA_FE
+#undef MSM_BETA_MUL
+#undef MSM_GLV_PREP_COST

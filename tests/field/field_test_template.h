@@ -76,6 +76,20 @@ static void TEST_(run)(int iterations)
             int has_root = T_(sqrt)(&r, &x);
             CHECK(has_root == (mpz_sgn(a) == 0 || mpz_legendre(a, p) == 1));
             if (has_root) { T_(sqr)(&r, &r); CHECK(T_(eq)(&r, &x)); }
+            /* pow_public against GMP: exponent 0, 1, one limb, every limb
+             * (its windows read every nibble, including leading zeros). */
+            uint64_t e[T_(limbs)];
+            for (int k = 0; k < T_(limbs); k++) e[k] = (i / 16) % 4 < 2 ? 0 : test_rand64();
+            if ((i / 16) % 4 == 1) e[0] = 1;
+            if ((i / 16) % 4 == 2) e[0] = test_rand64() | 1;
+            int e_limbs = (i / 16) % 4 == 2 ? 1 : T_(limbs);
+            mpz_t ez;
+            mpz_init(ez);
+            mpz_import(ez, (size_t)e_limbs, -1, 8, 0, 0, e);
+            T_(pow_public)(&r, &x, e, e_limbs);
+            mpz_powm(want, a, ez, p);
+            TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
+            mpz_clear(ez);
         }
 
         char dec[200], *gmp_dec = mpz_get_str(NULL, 10, a);

@@ -141,6 +141,54 @@ MSM_TESTS(bn254_g2)
 MSM_TESTS(bls12_381_g1)
 MSM_TESTS(bls12_381_g2)
 
+/* GLV split of k: k1 + k2·lambda = k mod r, checked in Fr, with halves
+ * that fit the 128 bits kept (a dropped bit breaks the congruence). */
+#define GLV_TEST(FR, glv)                                                      \
+    static void FR##_glv_check(const uint64_t k_in[4])                         \
+    {                                                                          \
+        uint64_t m[2][2], k[4];                                                \
+        unsigned signs = msm_glv_split(&glv, k_in, m);                         \
+        FR v[2], lam, want, got;                                               \
+        memcpy(k, k_in, sizeof k);                                             \
+        msm_reduce_mod(k, glv.r);                                              \
+        for (int i = 0; i < 2; i++) {                                          \
+            FR plain;                                                          \
+            memset(&plain, 0, sizeof plain);                                   \
+            memcpy(plain.v, m[i], sizeof m[i]);                                \
+            FR##_from_plain(&v[i], &plain);                                    \
+            if (signs >> i & 1) FR##_neg(&v[i], &v[i]);                        \
+        }                                                                      \
+        memcpy(lam.v, glv.lambda, sizeof lam.v);                               \
+        FR##_from_plain(&lam, &lam);                                           \
+        memcpy(want.v, k, sizeof want.v);                                      \
+        FR##_from_plain(&want, &want);                                         \
+        FR##_mul(&got, &v[1], &lam);                                           \
+        FR##_add(&got, &got, &v[0]);                                           \
+        CHECK(FR##_eq(&got, &want));                                           \
+    }                                                                          \
+                                                                               \
+    static void FR##_glv_run(void)                                             \
+    {                                                                          \
+        uint64_t k[4];                                                         \
+        for (int i = 0; i < 3000; i++) {                                       \
+            for (int j = 0; j < 4; j++) k[j] = test_rand64();                  \
+            switch (i) {                                                       \
+            case 0: memset(k, 0, sizeof k); break;                             \
+            case 1: memset(k, 0, sizeof k); k[0] = 1; break;                   \
+            case 2: memcpy(k, glv.r, sizeof k); k[0]--; break; /* r - 1 */     \
+            case 3: memcpy(k, glv.r, sizeof k); break;                         \
+            case 4: memset(k, 0xff, sizeof k); break;          /* 2^256 - 1 */ \
+            case 5: memcpy(k, glv.lambda, sizeof k); break;                    \
+            case 6: memcpy(k, glv.lambda, sizeof k); k[0]++; break;            \
+            default: if (i % 3 == 0) edge_scalar(k);                           \
+            }                                                                  \
+            FR##_glv_check(k);                                                 \
+        }                                                                      \
+    }
+
+GLV_TEST(bn254_fr, msm_glv_bn254)
+GLV_TEST(bls12_381_fr, msm_glv_bls12_381)
+
 int main(int argc, char **argv)
 {
     int small = argc > 1 && strcmp(argv[1], "small") == 0;
@@ -166,6 +214,24 @@ int main(int argc, char **argv)
     bn254_g1_run(split, 3, 3, 1000);
     bls12_381_g2_run(split, 2, 3, 17);
     msm_plan_force_parts = 0;
+    /* GLV on every input (the model picks it only where it pays): the MSM
+     * against the naive sum checks beta, lambda and the split together. */
+    bn254_fr_glv_run();
+    bls12_381_fr_glv_run();
+    msm_glv_force = 1;
+    bn254_g1_run(g1_small, 6, 17, 300);
+    bls12_381_g1_run(g1_small, 6, 17, 300);
+    bn254_g2_run(g2_small, 5, 17, 100);
+    bls12_381_g2_run(g2_small, 5, 17, 100);
+    msm_glv_force = -1;
+    bn254_g1_run(g1_small + 5, 1, 0, 300);
+    msm_glv_force = 0;
+    /* G2 with batches of affine additions: busy buckets defer a point to
+     * the next batch, a second one takes the XYZZ overflow. */
+    if (!small) {
+        bn254_g2_check(1500, P_OPPOSITE, S_EDGE);
+        bls12_381_g2_check(1500, P_REPEATED, S_EDGE);
+    }
     if (small) {             /* still reach the batch-affine buckets (c >= 10) */
         static const size_t big[] = {4097};
         bn254_g1_run(big, 1, 17, 0);
