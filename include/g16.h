@@ -41,6 +41,10 @@ typedef struct {
     int gpu_index;      /* which GPU when device is GPU */
     int g2_on_cpu;      /* GPU path: run the B2 MSM on the CPU concurrently */
     int verbose;        /* print the time split to stderr */
+    /* 1: a job points into the .wtns buffer given to g16_job_new instead of
+     * copying its values (at 2^24 a 512 MB copy into fresh pages, ~0.3 s);
+     * the buffer must then outlive the job.  0 (default): copied. */
+    int borrow_witness;
 } g16_options;
 
 /* Seconds spent in each part of a proof (filled as stages run). */
@@ -78,7 +82,7 @@ size_t g16_key_job_bytes(const g16_key *key);
 size_t g16_key_job_abc_bytes(const g16_key *key);
 
 /* The witness buffer is copied only as far as needed; it may be freed
- * after g16_job_new returns. */
+ * after g16_job_new returns (unless opt->borrow_witness). */
 int g16_job_new(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
                 const g16_options *opt, g16_job **out, char *err, size_t errlen);
 int g16_job_synthesize(g16_job *job, char *err, size_t errlen);

@@ -128,9 +128,12 @@ static int prove_with_files(const g16_options *opt, int repeat, char **pos, atom
     formats_mapping wmap = {0};
     char *proof = NULL, *pub = NULL;
     int rc = -1;
+    /* the witness mapping outlives every proof: no need to copy it */
+    g16_options borrowed = *opt;
+    borrowed.borrow_witness = 1;
     if (g16_key_open(pos[0], &key, err, errlen)) goto done;
     if (formats_map_file(pos[1], &wmap, err, errlen)) goto done;
-    if (prove_repeated(key, &wmap, pos[1], opt, repeat, &proof, &pub, err, errlen)) goto done;
+    if (prove_repeated(key, &wmap, pos[1], &borrowed, repeat, &proof, &pub, err, errlen)) goto done;
     if (atomic_file_write(&out[0], proof, strlen(proof), err, errlen) ||
         atomic_file_write(&out[1], pub, strlen(pub), err, errlen))
         goto done;

@@ -31,7 +31,8 @@ struct g16_job {
     g16_options opt;
     enum job_stage stage;
     int on_gpu;                       /* the device was chosen for this job */
-    uint8_t *witness;                 /* n_vars plain scalars */
+    const uint8_t *witness;           /* n_vars plain scalars */
+    uint8_t *witness_copy;            /* what witness points to, unless borrowed */
     uint8_t *h;                       /* domain_size plain scalars */
     uint8_t msm[GROTH16_MSMS][4 * 48]; /* affine results, big enough for G2 on BLS12-381 */
     g16_timings t;
@@ -215,12 +216,18 @@ int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *
         return -1;
     g16_job *job = calloc(1, sizeof *job);
     size_t bytes = (size_t)w.n_witness * w.n8;
-    if (!job || !(job->witness = malloc(bytes ? bytes : 1))) {
+    int borrow = opt && opt->borrow_witness;
+    if (!job || (!borrow && !(job->witness_copy = malloc(bytes ? bytes : 1)))) {
         free(job);
         set_error(err, errlen, "%s: out of memory", name);
         return -1;
     }
-    memcpy(job->witness, w.values, bytes);
+    if (borrow) {
+        job->witness = w.values;
+    } else {
+        memcpy(job->witness_copy, w.values, bytes);
+        job->witness = job->witness_copy;
+    }
     job->key = key;
     job->on_gpu = on_gpu;
     if (opt) job->opt = *opt; else g16_options_default(&job->opt);
@@ -369,7 +376,7 @@ const g16_timings *g16_job_timings(const g16_job *job) { return &job->t; }
 void g16_job_free(g16_job *job)
 {
     if (!job) return;
-    free(job->witness);
+    free(job->witness_copy);
     free(job->h);
     free(job);
 }
