@@ -46,11 +46,13 @@ static HD void P_(from_aff)(DG *r, const DG_AFF *a)
 static HD void P_(aff_neg)(DG_AFF *a) { FE_(neg)(&a->y, &a->y); }
 
 /* The rare paths (doubling, full addition) are calls, to keep compile time
- * and code size down, and take and return points BY VALUE: passing the
- * address of a caller's accumulator to a non-inlined function forces that
- * accumulator into local memory for its whole life, which made every field
- * operation of the hot loops a local-memory round trip (a 192-byte stack
- * frame in the accumulation kernel, ~3x its arithmetic time). */
+ * and code size down, and take and return points by value: passing the
+ * address of a caller's accumulator to a non-inlined function put that
+ * accumulator in local memory (ptxas: a 192-byte stack frame in the BN254
+ * G1 accumulation kernel).  Measured (src/gpu/NOTES.md, v2): no change for
+ * BN254 G1, BLS12-381 G1 accumulation 338 -> 303 ms, BN254 G2 486 -> 606
+ * ms (237 registers instead of 168); kept because the later numbers were
+ * all measured on top of it. */
 
 /* 2 * affine point (mdbl-2008-s-1). */
 static __host__ __device__ __noinline__ DG P_(dbl_aff_v)(DG_AFF a_)

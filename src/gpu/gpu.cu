@@ -42,20 +42,18 @@ extern "C" void gpu_ws_free(gpu_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-static int profile_enabled(void)
+extern "C" int gpu_env_flag(const char *name)
 {
-    static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("G16_GPU_PROFILE");
-        on = e && *e && *e != '0';
-    }
-    return on;
+    const char *e = getenv(name);
+    return e && *e && strcmp(e, "0") != 0;
 }
 
 extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)
 {
+    static int enabled = -1;          /* read once: the environment is fixed */
+    if (enabled < 0) enabled = gpu_env_flag("G16_GPU_PROFILE");
     p->n = 0;
-    p->on = profile_enabled();
+    p->on = enabled;
     gpu_prof_mark(p, "start", st);
 }
 

@@ -47,6 +47,9 @@ extern "C" {
 #endif
 int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t errlen);
 void gpu_ws_free(gpu_ws *ws);
+/* 1 when the environment variable is set, non-empty and not "0" (the
+ * backend's switches: G16_GPU_PROFILE, G16_GPU_ACC_BOUNDED). */
+int gpu_env_flag(const char *name);
 void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
 /* Waits for the stream, prints "what: name ms, ..." and frees the events. */

@@ -1,7 +1,6 @@
 /* What every msm_<group>.cu needs before stamping msm_template.cuh. */
 #ifndef G16_GPU_MSM_COMMON_CUH
 #define G16_GPU_MSM_COMMON_CUH
-#include <stdlib.h>
 #include <string.h>
 
 #include <cub/cub.cuh>

@@ -318,10 +318,7 @@ static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, cons
         pp[k] = (DG *)v;
     }
     static int bounded = -1;
-    if (bounded < 0) {
-        const char *v = getenv("G16_GPU_ACC_BOUNDED");
-        bounded = v && *v == '1';
-    }
+    if (bounded < 0) bounded = gpu_env_flag("G16_GPU_ACC_BOUNDED");
     if (bounded)
         M_(acc_first_bounded)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
             keys, vals, e, seg, pts, buckets, sent, pk[0], pp[0]);

@@ -237,6 +237,12 @@ int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *
     return 0;
 }
 
+/* The per-MSM result slots as the array the curve tables take. */
+static void job_msm_results(g16_job *job, uint8_t *msm[GROTH16_MSMS])
+{
+    for (int i = 0; i < GROTH16_MSMS; i++) msm[i] = job->msm[i];
+}
+
 static int require_stage(g16_job *job, enum job_stage want, char *err, size_t errlen)
 {
     if (job->stage == want) return 0;
@@ -281,7 +287,7 @@ int g16_job_msm(g16_job *job, char *err, size_t errlen)
     if (require_stage(job, STAGE_SYNTHESIZED, err, errlen)) return -1;
     if (job->on_gpu) {
         uint8_t *msm[GROTH16_MSMS];
-        for (int i = 0; i < GROTH16_MSMS; i++) msm[i] = job->msm[i];
+        job_msm_results(job, msm);
         char why[384] = "";
         if (groth16_gpu_prove(key->gpu, c, z, job->witness, msm, job->opt.g2_on_cpu, threads,
                               &job->t, why, sizeof why)) {
@@ -354,7 +360,7 @@ int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *er
         return -1;
     }
     uint8_t *msm[GROTH16_MSMS];
-    for (int i = 0; i < GROTH16_MSMS; i++) msm[i] = job->msm[i];
+    job_msm_results(job, msm);
     *proof_json = c->assemble(&key->z, msm, r, s);
     *public_json = groth16_public_json(c, job->witness, key->z.n_public);
     memset(r, 0, sizeof r);           /* r and s would let anyone strip the blinding */
