@@ -25,6 +25,11 @@
  *   (below), 40 bytes plus one coordinate per scalar that is neither 0
  *   nor 1.  If memory runs out it splits the input and retries (and GLV
  *   is simply left out), so it never fails.
+ * - G_msm_scratch_bytes(n, threads) is the most G_msm(n, threads)
+ *   allocates at once (the scratch above), from the same plan G_msm
+ *   makes, over every mix of 0, 1 and other scalars: an upper bound a
+ *   caller can budget with (g16_key_job_bytes does).  It allocates
+ *   nothing; it costs ~2 plans per half octave of n (milliseconds).
  * - G_msm_naive is a slow reference (one scalar multiplication per point)
  *   for tests.
  *
@@ -49,7 +54,8 @@ enum { G16_MSM_SCALAR_BYTES = 32 };
     void G##_msm(G *out, const uint8_t *points, const uint8_t *scalars,        \
                  size_t n, int threads);                                       \
     void G##_msm_naive(G *out, const uint8_t *points, const uint8_t *scalars,  \
-                       size_t n);
+                       size_t n);                                              \
+    size_t G##_msm_scratch_bytes(size_t n, int threads);
 
 G16_MSM_DECLARE(bn254_g1)
 G16_MSM_DECLARE(bn254_g2)

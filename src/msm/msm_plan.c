@@ -44,13 +44,15 @@ const struct msm_glv msm_glv_bls12_381 = {
           {0x0000000000000001ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}},
 };
 
-static double msm_plan_cost(size_t m, int c, int nwin, int parts, int threads, double inv_cost)
+/* add_cost: msm_bucket_add_cost for c's buckets, computed once per c by
+ * the caller (it does not depend on parts, and the scan over batch sizes
+ * would otherwise dominate planning on many threads). */
+static double msm_plan_cost(size_t m, int c, int nwin, int parts, int threads, double add_cost)
 {
     size_t tiles = (size_t)nwin * (size_t)parts;
     size_t rounds = (tiles + (size_t)threads - 1) / (size_t)threads;
     size_t nb = (size_t)1 << (c - 1);
-    double per_tile = (double)m / parts * msm_bucket_add_cost(nb, inv_cost)
-                    + (double)nb * MSM_COST_BUCKET;
+    double per_tile = (double)m / parts * add_cost + (double)nb * MSM_COST_BUCKET;
     return (double)rounds * per_tile;
 }
 
@@ -63,11 +65,12 @@ struct msm_plan msm_choose_plan(size_t m, int bits, int threads, size_t bucket_b
     for (int c = 2; c <= MSM_MAX_C; c++) {
         if (((size_t)1 << (c - 1)) * bucket_bytes > MSM_BUCKET_BUDGET) break;
         int nwin = (bits + c) / c; /* ceil((bits + 1) / c) */
+        double add_cost = msm_bucket_add_cost((size_t)1 << (c - 1), inv_cost);
         int lo = 1, hi = 4 * threads;
         if (msm_plan_force_parts > 0) lo = hi = msm_plan_force_parts;
         if ((size_t)lo > m) lo = hi = (int)m;
         for (int parts = lo; parts <= hi && (size_t)parts <= m; parts++) {
-            double cost = msm_plan_cost(m, c, nwin, parts, threads, inv_cost);
+            double cost = msm_plan_cost(m, c, nwin, parts, threads, add_cost);
             if (best_cost < 0 || cost < best_cost) {
                 best_cost = cost;
                 best = (struct msm_plan){c, nwin, parts, cost};

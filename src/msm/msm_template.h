@@ -230,19 +230,32 @@ static void M_(glv_prep)(void *vctx, size_t begin, size_t end, int worker)
 /* Multiplications per scalar for glv_prep: the split (~2) and beta·x. */
 #define MSM_GLV_PREP_COST 3.0
 
-/* Chooses the plan, with GLV when the model finds it at least 3% cheaper
- * (small and medium MSMs, where bucket reductions weigh; at 2^20 dense
- * points it is not, and then it would only cost memory) and its arrays
- * (40 + sizeof(MSM_FE) bytes per scalar) can be had. */
-static void M_(choose)(struct M_(ctx) *ctx, int bits, int threads)
+/* The plan for m Pippenger scalars of at most `bits` bits: *plain without
+ * GLV, *glv with it; returns 1 when GLV is the one to use, that is when
+ * the model finds it at least 3% cheaper (small and medium MSMs, where
+ * bucket reductions weigh; at 2^20 dense points it is not, and then it
+ * would only cost memory).  The decision alone, shared by M_(choose) and
+ * the memory estimate M_(scratch_bytes). */
+static int M_(decide)(struct msm_plan *plain, struct msm_plan *glv, size_t m, int bits, int threads)
 {
     size_t bb = sizeof(AFF) + sizeof(XYZZ) + 1;
-    ctx->plan = msm_choose_plan(ctx->m, bits, threads, bb, MSM_INV_COST);
+    *plain = *glv = msm_choose_plan(m, bits, threads, bb, MSM_INV_COST);
+    if (msm_glv_force < 0 || bits <= MSM_GLV_BITS || m > ((size_t)1 << 30)) return 0;
+    *glv = msm_choose_plan(2 * m, MSM_GLV_BITS, threads, bb, MSM_INV_COST);
+    return msm_glv_force || glv->cost + MSM_GLV_PREP_COST * (double)m / threads < 0.97 * plain->cost;
+}
+
+/* GLV's arrays per listed scalar: both halves, their signs, phi's x. */
+#define MSM_GLV_SCALAR_BYTES (4 * sizeof(uint64_t) + 1 + sizeof(MSM_FE))
+
+/* Chooses the plan (M_(decide)) and, for GLV, splits the scalars; without
+ * memory for GLV's arrays it goes on without GLV. */
+static void M_(choose)(struct M_(ctx) *ctx, int bits, int threads)
+{
+    struct msm_plan glv;
+    int use_glv = M_(decide)(&ctx->plan, &glv, ctx->m, bits, threads);
     ctx->nv = ctx->m;
-    if (msm_glv_force < 0 || bits <= MSM_GLV_BITS || ctx->m > ((size_t)1 << 30)) return;
-    struct msm_plan glv = msm_choose_plan(2 * ctx->m, MSM_GLV_BITS, threads, bb, MSM_INV_COST);
-    if (!msm_glv_force && glv.cost + MSM_GLV_PREP_COST * (double)ctx->m / threads >= 0.97 * ctx->plan.cost)
-        return;
+    if (!use_glv) return;
     ctx->glv_k = malloc(ctx->m * sizeof *ctx->glv_k);
     ctx->glv_sign = malloc(ctx->m);
     ctx->glv_x = malloc(ctx->m * sizeof *ctx->glv_x);
@@ -256,21 +269,34 @@ static void M_(choose)(struct M_(ctx) *ctx, int bits, int threads)
     ctx->nv = 2 * ctx->m;
 }
 
+/* The tiles' scratch for a plan: workers, the batch size and each
+ * worker's stride (its buckets on their own cache lines). */
+struct M_(tile_mem) { size_t nb, tiles, workers, batch, stride; };
+
+static struct M_(tile_mem) M_(tile_mem)(const struct msm_plan *plan, int threads)
+{
+    struct M_(tile_mem) t;
+    t.nb = (size_t)1 << (plan->c - 1);
+    t.tiles = (size_t)plan->nwin * (size_t)plan->parts;
+    t.workers = (size_t)parallel_threads_for(threads, t.tiles);
+    t.batch = msm_batch_size(t.nb, MSM_INV_COST);
+    t.stride = (M_(buckets_bytes)(t.nb, t.batch) + 63) & ~(size_t)63;
+    return t;
+}
+
 /* Pippenger over the listed scalars into acc; 0 when out of memory. */
 static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
 {
     M_(choose)(ctx, bits, threads);
     msm_recode_offset(&ctx->offset, ctx->plan.c, ctx->plan.nwin);
-    size_t nb = (size_t)1 << (ctx->plan.c - 1);
-    size_t tiles = (size_t)ctx->plan.nwin * (size_t)ctx->plan.parts;
-    size_t workers = (size_t)parallel_threads_for(threads, tiles);
-    ctx->batch = msm_batch_size(nb, MSM_INV_COST);
-    ctx->scratch_stride = (M_(buckets_bytes)(nb, ctx->batch) + 63) & ~(size_t)63;
-    ctx->scratch = aligned_alloc(64, workers * ctx->scratch_stride); /* buckets on cache lines */
-    ctx->partial = malloc(tiles * sizeof(XYZZ));
+    struct M_(tile_mem) tm = M_(tile_mem)(&ctx->plan, threads);
+    ctx->batch = tm.batch;
+    ctx->scratch_stride = tm.stride;
+    ctx->scratch = aligned_alloc(64, tm.workers * tm.stride);
+    ctx->partial = malloc(tm.tiles * sizeof(XYZZ));
     int ok = ctx->scratch && ctx->partial;
     if (ok) {
-        parallel_for(tiles, (int)workers, M_(tiles), ctx);
+        parallel_for(tm.tiles, (int)tm.workers, M_(tiles), ctx);
         M_(combine)(acc, ctx);
     }
     free(ctx->scratch);
@@ -286,6 +312,12 @@ static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
     return ok;
 }
 
+/* Each scan worker's buckets for the 1-scalar points, on cache lines. */
+static size_t M_(ones_stride)(size_t ones_nb)
+{
+    return (M_(buckets_bytes)(ones_nb, ones_nb / 2) + 63) & ~(size_t)63;
+}
+
 /* Whole MSM with n < 2^32 (idx is 32-bit); 0 when out of memory. */
 static int M_(run)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads)
 {
@@ -294,7 +326,7 @@ static int M_(run)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, si
     ctx.idx = malloc(n * sizeof *ctx.idx);
     ctx.scan = calloc((size_t)workers, sizeof *ctx.scan);
     ctx.ones_nb = n < MSM_ONES_BUCKETS ? n : MSM_ONES_BUCKETS;
-    ctx.scratch_stride = (M_(buckets_bytes)(ctx.ones_nb, ctx.ones_nb / 2) + 63) & ~(size_t)63;
+    ctx.scratch_stride = M_(ones_stride)(ctx.ones_nb);
     ctx.scratch = aligned_alloc(64, (size_t)workers * ctx.scratch_stride);
     int ok = ctx.idx && ctx.scan && ctx.scratch;
     if (ok) {
@@ -344,10 +376,52 @@ void G_(msm_naive)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, si
 /* Below this many points thread start-up costs more than it saves. */
 #define MSM_MIN_PER_THREAD 64
 
-void G_(msm)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads)
+/* The threads an MSM of n points uses. */
+static int M_(threads)(size_t n, int threads)
 {
     if (threads <= 0) threads = parallel_default_threads();
     if ((size_t)threads > n / MSM_MIN_PER_THREAD) threads = (int)(n / MSM_MIN_PER_THREAD) + 1;
+    return threads;
+}
+
+/* The most bytes the Pippenger stage takes for any count m <= n of
+ * scalars that are neither 0 nor 1 (which the data decides): the plan of
+ * M_(decide) at m = n, n/sqrt2, n/2, ... and, where GLV is chosen at m,
+ * its arrays for the next sample up, since GLV may be chosen up to there.
+ * Scalars are taken as 256 bits, the most the MSM accepts: that maximises
+ * windows and makes GLV most likely. */
+static size_t M_(pippenger_bytes)(size_t n, int threads)
+{
+    size_t most = 0, above = n;
+    for (size_t m = n; m > 0; above = m, m = m * 181 / 256) {
+        struct msm_plan plan[2];
+        int use_glv = M_(decide)(&plan[0], &plan[1], m, 256, threads);
+        for (int g = 0; g <= use_glv; g++) {  /* GLV falls back to plain without memory */
+            struct M_(tile_mem) t = M_(tile_mem)(&plan[g], threads);
+            size_t bytes = t.workers * t.stride + t.tiles * sizeof(XYZZ) + (g ? above * MSM_GLV_SCALAR_BYTES : 0);
+            if (bytes > most) most = bytes;
+        }
+    }
+    return most;
+}
+
+size_t G_(msm_scratch_bytes)(size_t n, int threads)
+{
+    threads = M_(threads)(n, threads);
+    if (n > ((size_t)1 << 31)) return G_(msm_scratch_bytes)(n - n / 2, threads); /* halves in turn */
+    if (n <= 1) return 0;
+    size_t workers = (size_t)parallel_threads_for(threads, n);
+    size_t ones_nb = n < MSM_ONES_BUCKETS ? n : MSM_ONES_BUCKETS;
+    /* idx and scan live throughout, as do parallel_for's per-call arrays
+     * (a job, a thread id and a flag per thread: 64 bytes covers them) */
+    size_t held = n * sizeof(uint32_t) + workers * sizeof(struct M_(scan_out)) + (size_t)threads * 64;
+    size_t scan = workers * M_(ones_stride)(ones_nb), pip = M_(pippenger_bytes)(n, threads);
+    return held + (scan > pip ? scan : pip);
+}
+
+void G_(msm)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads)
+{
+    threads = M_(threads)(n, threads);
     /* Halve when idx cannot index n points or memory is short: each half
      * needs half the scratch, and a single point needs none. */
     if (n > ((size_t)1 << 31) || (n > 1 && !M_(run)(out, points, scalars, n, threads))) {
@@ -378,3 +452,4 @@ void G_(msm)(MSM_G *out, const uint8_t *points, const uint8_t *scalars, size_t n
 #undef MSM_BETA_FE
 #undef MSM_BETA_MUL
 #undef MSM_GLV_PREP_COST
+#undef MSM_GLV_SCALAR_BYTES
