@@ -76,10 +76,25 @@ const char *g16_key_curve(const g16_key *key);   /* "bn128" or "bls12381" */
 uint32_t g16_key_n_vars(const g16_key *key);
 uint32_t g16_key_n_public(const g16_key *key);
 uint32_t g16_key_domain_size(const g16_key *key);
-/* Bytes a proof needs beyond the key while it runs (the budget's unit),
- * and the part of it that is freed after the MSM stage starts. */
+/* Host bytes one proof of this key holds beyond the key while it runs
+ * (a daemon's budget unit), an upper bound: on the CPU the witness copy,
+ * the synthesis vectors and the MSMs' scratch from the MSM's own plan
+ * (per-thread buckets: up to ~32 MiB a thread, so threads matter); on
+ * the GPU (device G16_DEVICE_GPU) the witness copy and, with g2_on_cpu,
+ * the CPU G2 MSM.  device AUTO: the GPU when the key is already loaded
+ * there, else the CPU.  threads as in g16_options (<= 0: all cores).
+ * g16_key_job_bytes is the CPU case on all cores. */
+size_t g16_key_job_bytes_on(const g16_key *key, int device, int g2_on_cpu, int threads);
 size_t g16_key_job_bytes(const g16_key *key);
+/* The part of a CPU job's bytes freed when synthesis returns (a, b, c);
+ * a GPU job frees nothing then. */
 size_t g16_key_job_abc_bytes(const g16_key *key);
+/* Device memory one GPU proof of this key works in beyond the key's own
+ * copy (g16_key_gpu_load's device_bytes): NTT tables and the G1 and G2
+ * MSMs' sort, bucket and partial-sum buffers.  An estimate from the
+ * kernels' layout, not a measurement; the backend keeps these buffers
+ * between proofs. */
+size_t g16_key_gpu_workspace_bytes(const g16_key *key);
 
 /* The witness buffer is copied only as far as needed; it may be freed
  * after g16_job_new returns (unless opt->borrow_witness). */

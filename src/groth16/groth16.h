@@ -40,6 +40,10 @@ typedef struct groth16_curve {
     /* msm[i] holds GROTH16_MSM_* results (G1, except B2 in G2); r, s plain. */
     char *(*assemble)(const zkey *key, uint8_t *const msm[GROTH16_MSMS], const uint8_t *r,
                       const uint8_t *s);
+    /* The most g1_msm / g2_msm allocate for n points (src/msm's
+     * G_msm_scratch_bytes), for the job-bytes estimates. */
+    size_t (*g1_msm_scratch)(size_t n, int threads);
+    size_t (*g2_msm_scratch)(size_t n, int threads);
 } groth16_curve;
 
 const groth16_curve *groth16_curve_for(formats_curve id);

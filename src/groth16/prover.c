@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "groth16/groth16.h"
+#include "util/parallel.h"
 
 struct g16_key {
     zkey z;
@@ -172,13 +173,85 @@ size_t g16_key_job_abc_bytes(const g16_key *key)
     return 2 * (size_t)key->z.domain_size * key->curve->fr_bytes;
 }
 
-/* witness + h + the a/b/c scratch + the MSM's working set (bucket arrays
- * and per-point digits, bounded by one word per point and window). */
+static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
+
+/* What every job holds besides its vectors: the job itself, the proof
+ * text and public.json (a decimal per public signal), and parallel_for's
+ * per-call arrays (under 64 bytes a thread). */
+static size_t job_fixed_bytes(const g16_key *key, int threads)
+{
+    return sizeof(g16_job) + 4096 + (size_t)(key->z.n_public + 1) * (GROTH16_DEC_MAX + 4) +
+           (size_t)threads * 64;
+}
+
+/* A CPU job: the witness copy, then the larger of synthesis (h, the a/b/c
+ * scratch, the NTTs' twiddles of n/2 and coset table of at most 4096
+ * scalars) and the MSM stage, which starts once a/b/c are freed (h, then
+ * the MSMs one at a time, each with its scratch from src/msm's plan). */
+static size_t cpu_job_bytes(const g16_key *key, int threads)
+{
+    const groth16_curve *c = key->curve;
+    size_t fr = c->fr_bytes, n = key->z.domain_size, v = key->z.n_vars;
+    size_t abc = g16_key_job_abc_bytes(key);
+    size_t synth = n * fr + abc + (n / 2 + 4096) * fr;
+    size_t msm = n * fr + c->g1_msm_scratch(n, threads);
+    msm = max2(msm, c->g1_msm_scratch(v, threads));
+    msm = max2(msm, c->g2_msm_scratch(v, threads));
+    msm = max2(msm, c->g1_msm_scratch(v - key->z.n_public - 1, threads));
+    return v * fr + job_fixed_bytes(key, threads) + max2(synth, abc + msm);
+}
+
+/* A GPU job's host side: a, b, c, h and the MSMs' buffers are device
+ * memory, so the host holds the witness copy and, with g2_on_cpu, the CPU
+ * G2 MSM's scratch. */
+static size_t gpu_job_bytes(const g16_key *key, int g2_on_cpu, int threads)
+{
+    size_t v = key->z.n_vars, bytes = v * key->curve->fr_bytes + job_fixed_bytes(key, threads);
+    return bytes + (g2_on_cpu ? key->curve->g2_msm_scratch(v, threads) : 0);
+}
+
+size_t g16_key_job_bytes_on(const g16_key *key, int device, int g2_on_cpu, int threads)
+{
+    if (threads <= 0) threads = parallel_default_threads();
+    if (device == G16_DEVICE_AUTO) {
+        pthread_mutex_lock((pthread_mutex_t *)&key->gpu_mutex);
+        device = key->gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
+        pthread_mutex_unlock((pthread_mutex_t *)&key->gpu_mutex);
+    }
+    return device == G16_DEVICE_GPU ? gpu_job_bytes(key, g2_on_cpu, threads)
+                                    : cpu_job_bytes(key, threads);
+}
+
 size_t g16_key_job_bytes(const g16_key *key)
 {
-    size_t fr = key->curve->fr_bytes, n = key->z.domain_size, v = key->z.n_vars;
-    size_t larger = n > v ? n : v;
-    return v * fr + n * fr + g16_key_job_abc_bytes(key) + larger * 16 + (1u << 20);
+    return g16_key_job_bytes_on(key, G16_DEVICE_CPU, 0, 0);
+}
+
+/* One GPU MSM's work buffers for p points of point_bytes (affine) each,
+ * after src/gpu/msm_template.cuh: the window c ~ log2(p) - 4 (its cost
+ * model's choice to within one), W = ceil(256 / c) windows, e = W·p
+ * entries: keys and values sorted into a second pair (16 bytes an entry)
+ * and the radix sort's temporary copy (8), the buckets (W·2^(c-1) XYZZ
+ * points, twice the affine size) and the accumulation's partial sums (two
+ * ping-pong pairs of a key and a point per segment of at least 8 entries,
+ * at most ~2^20 segments). */
+static size_t gpu_msm_workspace(size_t p, size_t point_bytes)
+{
+    if (p == 0) return 0;
+    int lg = 0;
+    while (((size_t)2 << lg) <= p) lg++;
+    int c = lg - 4 < 3 ? 3 : lg - 4 > 21 ? 21 : lg - 4;
+    size_t w = (size_t)(256 + c - 1) / (size_t)c, e = w * p, xyzz = 2 * point_bytes;
+    size_t seg = e >> 20 > 8 ? e >> 20 : 8, segs = (e + seg - 1) / seg;
+    return 24 * e + (w * ((size_t)1 << (c - 1)) + 1) * xyzz + 4 * segs * (4 + xyzz);
+}
+
+size_t g16_key_gpu_workspace_bytes(const g16_key *key)
+{
+    const groth16_curve *c = key->curve;
+    size_t n = key->z.domain_size, v = key->z.n_vars;
+    size_t tables = 3 * n * c->fr_bytes;   /* NTT twiddles n/2 + n/2, coset powers n + n */
+    return tables + gpu_msm_workspace(max2(n, v), c->g1_bytes) + gpu_msm_workspace(v, c->g2_bytes);
 }
 
 static int check_witness(const g16_key *key, const wtns *w, const char *name, char *err,
