@@ -62,26 +62,6 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep)
     return 0;
 }
 
-/* Host bytes of one partition of a key that proves on the GPU.  a, b, c,
- * h and the MSM buckets live on the device (src/gpu/key.cu): the host
- * holds the job's copy of the witness (n_vars scalars), a few KiB of job
- * and proof text, and with --g2-on-cpu the CPU G2 MSM's working set: its
- * index (4 bytes a point) and per-thread buckets, which src/msm/msm_plan.c
- * caps at 32 MiB a thread (33 with the batch arrays).  The witness file
- * itself is added per partition, as on the CPU. */
-static size_t gpu_job_bytes(const d_config *c, const g16_key *key)
-{
-    size_t n = g16_key_domain_size(key), v = g16_key_n_vars(key);
-    size_t fr = g16_key_job_abc_bytes(key) / (2 * n);   /* abc is two n-element vectors */
-    size_t bytes = v * fr + (1u << 20);
-    if (c->g2_on_cpu) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        size_t threads = c->threads > 0 ? (size_t)c->threads : cores > 0 ? (size_t)cores : 1;
-        bytes += v * 4 + threads * (33u << 20);
-    }
-    return bytes;
-}
-
 /* Makes the key resident on the GPU.  The upload sorts the coefficients
  * into CSR copies on the host first (36 bytes for each 44-byte file entry,
  * 16 per row against the file's 64 or more per H point): fewer bytes than
@@ -137,7 +117,11 @@ static int open_key(g16d *d, dkey *k, int *status, char *err, size_t errlen)
         g16_key_free(key);
         return -1;
     }
-    k->job_bytes = k->on_gpu ? gpu_job_bytes(&d->cfg, key) : g16_key_job_bytes(key);
+    /* the library's bound for a partition's host memory where it runs,
+     * with the threads each stage call gets (the MSMs' buckets are per
+     * thread); a GPU job frees nothing at the end of synthesis */
+    k->job_bytes = g16_key_job_bytes_on(key, k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU,
+                                        d->cfg.g2_on_cpu, d->cfg.threads);
     k->abc_bytes = k->on_gpu ? 0 : g16_key_job_abc_bytes(key);
     pthread_mutex_lock(&d->mu);
     k->key = key;

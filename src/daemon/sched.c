@@ -6,7 +6,7 @@
  * for the MSM stage; only the a/b/c share is returned once synthesis has
  * freed those vectors, and the rest once the finished job's buffers have
  * actually been freed.  Work that does not fit waits in the queue.  A key
- * on the GPU reserves far less (keys.c, gpu_job_bytes): a, b, c never
+ * on the GPU reserves far less (g16_key_job_bytes_on): a, b, c never
  * exist on the host, so only the witness file goes back after synthesis. */
 #define _GNU_SOURCE
 #include <malloc.h>
