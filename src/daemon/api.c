@@ -55,6 +55,8 @@ static json_t *key_json(const dkey *k)
                           "last_used", k->last_used, "self_verify", k->vk_json != NULL,
                           "device", k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
     if (k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
+    json_object_set_new(o, "pinned", json_boolean(k->pinned));
+    if (k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
     return o;
 }
 
@@ -135,9 +137,10 @@ static void status(g16d *d, d_reply *r)
         "mode", device_mode(d->cfg.device), "g2_on_cpu", d->use_gpu && d->cfg.g2_on_cpu,
         "key_bytes", (json_int_t)device_bytes));
     pthread_mutex_unlock(&d->mu);
-    json_object_set_new(o, "memory", json_pack("{s:I,s:I,s:I,s:I,s:I}", "rss", (json_int_t)s.rss_kb << 10,
+    json_object_set_new(o, "memory", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "rss", (json_int_t)s.rss_kb << 10,
         "anon", (json_int_t)s.anon_kb << 10, "file", (json_int_t)s.file_kb << 10,
-        "shmem", (json_int_t)s.shmem_kb << 10, "peak", (json_int_t)s.hwm_kb << 10));
+        "shmem", (json_int_t)s.shmem_kb << 10, "peak", (json_int_t)s.hwm_kb << 10,
+        "locked", (json_int_t)s.locked_kb << 10, "pin_keys", d->cfg.pin_keys > 0));
     if (s.gpu_kb >= 0)                  /* the process's whole GPU use, key copies and workspaces */
         json_object_set_new(json_object_get(o, "memory"), "gpu", json_integer((json_int_t)s.gpu_kb << 10));
     reply_jansson(r, 200, o);

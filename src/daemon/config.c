@@ -116,6 +116,8 @@ static int set_device(d_config *c, const char *v)
     return 0;
 }
 static int set_g2_cpu(d_config *c, const char *v) { (void)v; c->g2_on_cpu = 1; return 0; }
+static int set_pin(d_config *c, const char *v) { (void)v; c->pin_keys = 1; return 0; }
+static int set_no_pin(d_config *c, const char *v) { (void)v; c->pin_keys = 0; return 0; }
 
 static const option k_opts[] = {
     {"socket", "PATH", set_socket,
@@ -150,6 +152,12 @@ static const option k_opts[] = {
      "                         On the GPU each key is loaded onto it at POST /v1/keys"},
     {"g2-on-cpu", NULL, set_g2_cpu,
      "GPU proofs run the G2 MSM (B2) on the CPU while the GPU does the rest"},
+    {"pin-keys", NULL, set_pin,
+     "lock each key's bytes in RAM (mlock) so they are never paged out; a key that cannot be\n"
+     "                         locked works unpinned and GET /v1/keys says why. Default: on when\n"
+     "                         this process may lock the whole budget (CAP_IPC_LOCK, or\n"
+     "                         RLIMIT_MEMLOCK >= budget), else off with one warning at startup"},
+    {"no-pin-keys", NULL, set_no_pin, "never lock keys in RAM"},
 };
 enum { NOPTS = sizeof k_opts / sizeof k_opts[0] };
 
@@ -241,6 +249,7 @@ static void defaults(d_config *c)
     c->self_verify = 1;
     c->max_connections = 64;
     c->device = G16_DEVICE_AUTO;
+    c->pin_keys = -1;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x) snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);
     else snprintf(c->state_dir, sizeof c->state_dir, "%s/.local/state/g16d", home ? home : "/tmp");

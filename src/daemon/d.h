@@ -41,6 +41,7 @@ typedef struct {
     int max_connections;
     int device;                 /* enum g16_device: where proofs run (--device) */
     int g2_on_cpu;              /* GPU proofs run the B2 MSM on the CPU alongside */
+    int pin_keys;               /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
 } d_config;
 
 typedef enum {
@@ -51,7 +52,10 @@ typedef struct dkey {
     char name[D_NAME_MAX];
     char path[1024];
     g16_key *key;
-    uint8_t *buf;               /* the .zkey bytes, resident (the key points into them) */
+    uint8_t *buf;               /* the .zkey bytes, resident (the key points into them), own pages */
+    size_t buf_len;
+    int pinned;                 /* buf is mlock'ed */
+    char *pin_error;            /* why pinning failed; NULL if it did not (or was not asked) */
     char *vk_json;              /* for self-verification; NULL if unavailable */
     size_t bytes;               /* charged to the budget */
     size_t job_bytes, abc_bytes; /* a partition's host reservation, and what synthesis gives back */
@@ -101,7 +105,7 @@ typedef struct {
 
 typedef struct d_sample {
     double unix_s;
-    int64_t rss_kb, anon_kb, file_kb, shmem_kb, hwm_kb;
+    int64_t rss_kb, anon_kb, file_kb, shmem_kb, hwm_kb, locked_kb;
     int64_t gpu_kb;             /* this process's GPU memory (NVML); -1: unknown */
     int64_t reserved_kb, held_parts;
     int queued[ST_COUNT], busy[ST_COUNT];
@@ -156,12 +160,17 @@ void d_default_socket(char *buf, size_t len);
 double d_now(void);
 void d_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen);
+/* The same into pages of its own (free with d_unmap_file), for what is mlock'ed. */
+int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, char *err,
+                      size_t errlen);
+void d_unmap_file(uint8_t *buf, size_t len);
 int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
 int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen);
 void d_random_id(char out[33]);
 int d_mkdirs(const char *path, int mode);
 const char *d_state_name(part_state s);
 int d_name_ok(const char *s);
+int d_cap_ipc_lock(void);
 
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);

@@ -1,12 +1,15 @@
 /* Resident proving keys.  A key's bytes are read into memory once (so the
- * prover never waits on page faults into the file) and charged to the
- * memory budget; idle keys are evicted least-recently-used first when a
- * key or a partition needs room. */
+ * prover never waits on page faults into the file), locked there with
+ * --pin-keys, and charged to the memory budget (pinned or not); idle keys
+ * are evicted least-recently-used first when a key or a partition needs
+ * room. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,9 +34,10 @@ void d_key_free(dkey *k)
 {
     if (!k) return;
     g16_key_free(k->key);             /* and its GPU copy */
-    free(k->buf);
+    d_unmap_file(k->buf, k->buf_len); /* unlocks it too, when pinned */
     free(k->vk_json);
     free(k->gpu_error);
+    free(k->pin_error);
     free(k);
 }
 
@@ -95,6 +99,26 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size
     return 0;
 }
 
+/* Locks the key's bytes in RAM (read in already, so every page is
+ * there): a key paged out under memory pressure would stall every proof
+ * on faults.  A failure is not fatal: the key works unpinned and its
+ * listing says why. */
+static void pin(dkey *k)
+{
+    if (mlock(k->buf, k->buf_len) == 0) { k->pinned = 1; return; }
+    int e = errno;
+    struct rlimit rl;
+    char why[D_ERR];
+    if (!d_cap_ipc_lock() && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        d_errf(why, sizeof why, "mlock of %zu bytes: %s (RLIMIT_MEMLOCK is %llu bytes and there "
+               "is no CAP_IPC_LOCK: raise it with ulimit -l or systemd's LimitMEMLOCK=)", k->buf_len,
+               strerror(e), (unsigned long long)rl.rlim_cur);
+    else
+        d_errf(why, sizeof why, "mlock of %zu bytes: %s", k->buf_len, strerror(e));
+    fprintf(stderr, "g16d: key %s is not pinned: %s\n", k->name, why);
+    k->pin_error = strdup(why);
+}
+
 /* Reads and opens the key, exports its verification key for the
  * self-check of every proof, and puts it on the GPU when the daemon
  * proves there.  Runs without the lock; the key is published (k->key set)
@@ -103,7 +127,9 @@ static int open_key(g16d *d, dkey *k, int *status, char *err, size_t errlen)
 {
     size_t len;
     g16_key *key;
-    if (d_read_file(k->path, k->bytes, &k->buf, &len, err, errlen)) return -1;
+    if (d_read_file_pages(k->path, k->bytes, &k->buf, &len, err, errlen)) return -1;
+    k->buf_len = len;
+    if (d->cfg.pin_keys > 0) pin(k);
     if (g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen)) return -1;
     if (d->cfg.self_verify) {
         zkey z;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "daemon/d.h"
@@ -34,6 +35,23 @@ static void resolve_budget(d_config *c)
     size_t avail = mem_available(), margin = c->budget_margin;
     if (!margin) margin = avail / 10 > (256u << 20) ? avail / 10 : (256u << 20);
     c->budget = avail > margin ? avail - margin : avail / 2;
+}
+
+/* --pin-keys unless told: on when every key the budget admits could be
+ * locked, else off with one warning (each mlock would fail; --pin-keys
+ * forces the attempt, and each key then says why it is not pinned). */
+static void resolve_pinning(d_config *c)
+{
+    struct rlimit rl;
+    if (c->pin_keys >= 0) return;
+    int lim_ok = getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+                 (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= c->budget);
+    c->pin_keys = d_cap_ipc_lock() || lim_ok;
+    if (!c->pin_keys)
+        fprintf(stderr, "g16d: warning: keys are not pinned in RAM: RLIMIT_MEMLOCK (%llu bytes) is "
+                "below the %zu-byte budget and there is no CAP_IPC_LOCK (raise it with ulimit -l or "
+                "LimitMEMLOCK=; --pin-keys pins what fits, --no-pin-keys silences this)\n",
+                (unsigned long long)rl.rlim_cur, c->budget);
 }
 
 /* Decided once, before any key loads: every key of this daemon then lives
@@ -114,10 +132,11 @@ static int serve(g16d *d)
     }
     d_http *h = d_http_start(d, err, sizeof err);
     if (!h) { fprintf(stderr, "g16d: %s\n", err); d_workers_stop(d); d_telemetry_stop(d); return 1; }
-    fprintf(stderr, "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, proving on %s%s, state %s)\n",
-            d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH], d->cfg.workers[ST_MSM],
-            d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
-            d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.state_dir);
+    fprintf(stderr, "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, proving on %s%s, "
+            "--pin-keys %s, state %s)\n", d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH],
+            d->cfg.workers[ST_MSM], d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
+            d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.pin_keys ? "on" : "off",
+            d->cfg.state_dir);
     int sig = wait_signal();
     fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n", strsignal(sig));
     d_http_quiesce(h);
@@ -134,6 +153,7 @@ int main(int argc, char **argv)
     int code;
     if (d_config_load(&d.cfg, argc, argv, &code)) return code;
     resolve_budget(&d.cfg);
+    resolve_pinning(&d.cfg);
     /* A fixed mmap threshold: glibc otherwise raises it after each large
      * free, so the next partition's multi-MiB buffers come from the heap
      * and stay resident after free (measured: peak 99 MiB instead of 76

@@ -58,6 +58,8 @@ static void pipeline(FILE *m, g16d *d)
     head(m, "g16d_key_device_bytes", "gauge", "GPU memory held by each resident key (0: on the CPU).");
     for (dkey *k = d->keys; k; k = k->next)     /* names are [A-Za-z0-9._-]: safe as label values */
         fprintf(m, "g16d_key_device_bytes{key=\"%s\"} %zu\n", k->name, k->device_bytes);
+    head(m, "g16d_key_pinned", "gauge", "1 when the key's bytes are locked in RAM (--pin-keys).");
+    for (dkey *k = d->keys; k; k = k->next) fprintf(m, "g16d_key_pinned{key=\"%s\"} %d\n", k->name, k->pinned);
 }
 
 static void memory(FILE *m, g16d *d)
@@ -68,11 +70,13 @@ static void memory(FILE *m, g16d *d)
     int64_t peak = d->peak_since_scrape_kb > s.rss_kb ? d->peak_since_scrape_kb : s.rss_kb;
     d->peak_since_scrape_kb = 0;
     pthread_mutex_unlock(&d->tmu);
-    head(m, "g16d_memory_bytes", "gauge", "Memory of g16d by kind: resident (/proc/self/status) and, with NVML, on the GPU.");
+    head(m, "g16d_memory_bytes", "gauge",
+         "Memory of g16d by kind: resident and locked (/proc/self/status) and, with NVML, on the GPU.");
     fprintf(m, "g16d_memory_bytes{kind=\"rss\"} %lld\ng16d_memory_bytes{kind=\"anon\"} %lld\n"
-               "g16d_memory_bytes{kind=\"file\"} %lld\ng16d_memory_bytes{kind=\"shmem\"} %lld\n",
+               "g16d_memory_bytes{kind=\"file\"} %lld\ng16d_memory_bytes{kind=\"shmem\"} %lld\n"
+               "g16d_memory_bytes{kind=\"locked\"} %lld\n",
             (long long)s.rss_kb << 10, (long long)s.anon_kb << 10, (long long)s.file_kb << 10,
-            (long long)s.shmem_kb << 10);
+            (long long)s.shmem_kb << 10, (long long)s.locked_kb << 10);
     if (s.gpu_kb >= 0) fprintf(m, "g16d_memory_bytes{kind=\"gpu\"} %lld\n", (long long)s.gpu_kb << 10);
     head(m, "g16d_memory_peak_bytes", "gauge", "Peak resident memory since start (VmHWM).");
     fprintf(m, "g16d_memory_peak_bytes %lld\n", (long long)s.hwm_kb << 10);

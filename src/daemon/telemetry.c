@@ -75,6 +75,7 @@ static void record(g16d *d, const mw_sample *ms, d_sample *s, int64_t keys_kb)
     s->file_kb = ms->total.file;
     s->shmem_kb = ms->total.shmem;
     s->hwm_kb = ms->total.hwm;
+    s->locked_kb = ms->total.lck;
     s->gpu_kb = ms->gpu_kb;
     int64_t extra[NEXTRA] = {(int64_t)(d->cfg.budget >> 10), s->reserved_kb, keys_kb, s->held_parts,
                              s->queued[0], s->busy[0], s->queued[1], s->busy[1], s->queued[2], s->busy[2]};
@@ -183,6 +184,7 @@ void d_memory_now(g16d *d, d_sample *s)
         s->file_kb = m.file;
         s->shmem_kb = m.shmem;
         s->hwm_kb = m.hwm;
+        s->locked_kb = m.lck;
     }
     /* NVML is too slow to ask per request: the sampler's latest answer */
     pthread_mutex_lock(&d->tmu);

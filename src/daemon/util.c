@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -30,9 +32,23 @@ void d_errf(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* An anonymous mapping of whole pages, so that mlock/munlock of it touch
+ * no other allocation (a malloc'd buffer may share pages). */
+static uint8_t *map_pages(size_t n)
+{
+    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void d_unmap_file(uint8_t *buf, size_t len)
+{
+    if (buf) munmap(buf, len ? len : 1);
+}
+
 /* Reads a whole regular file, refusing one larger than max before
- * allocating anything. */
-int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen)
+ * allocating anything; into malloc'd memory, or own pages with `pages`. */
+static int read_file(const char *path, size_t max, int pages, uint8_t **out, size_t *len,
+                     char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -48,7 +64,7 @@ int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *
         return -1;
     }
     size_t n = (size_t)st.st_size, got = 0;
-    uint8_t *buf = malloc(n ? n : 1);
+    uint8_t *buf = pages ? map_pages(n) : malloc(n ? n : 1);
     while (buf && got < n) {
         ssize_t k = read(fd, buf + got, n - got);
         if (k < 0 && errno == EINTR) continue;
@@ -58,12 +74,23 @@ int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *
     close(fd);
     if (!buf || got != n) {
         d_errf(err, errlen, "%s: %s", path, buf ? "short read" : "out of memory");
-        free(buf);
+        if (pages) d_unmap_file(buf, n); else free(buf);
         return -1;
     }
     *out = buf;
     *len = n;
     return 0;
+}
+
+int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen)
+{
+    return read_file(path, max, 0, out, len, err, errlen);
+}
+
+int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, char *err,
+                      size_t errlen)
+{
+    return read_file(path, max, 1, out, len, err, errlen);
 }
 
 /* A path is allowed when its real path (symlinks resolved) lies under one
@@ -156,6 +183,19 @@ const char *d_state_name(part_state s)
                                         "waiting-finalize", "finalize", "done", "failed",
                                         "cancelled"};
     return names[s];
+}
+
+/* Whether this process holds CAP_IPC_LOCK (mlock beyond RLIMIT_MEMLOCK),
+ * from the effective set in /proc/self/status. */
+int d_cap_ipc_lock(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long eff = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "CapEff: %llx", &eff) == 1) break;
+    if (f) fclose(f);
+    return (int)(eff >> CAP_IPC_LOCK & 1);
 }
 
 /* Key names end up in URLs, metrics labels and log lines: keep them tame. */
