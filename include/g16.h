@@ -89,11 +89,12 @@ size_t g16_key_job_bytes(const g16_key *key);
 /* The part of a CPU job's bytes freed when synthesis returns (a, b, c);
  * a GPU job frees nothing then. */
 size_t g16_key_job_abc_bytes(const g16_key *key);
-/* Device memory one GPU proof of this key works in beyond the key's own
- * copy (g16_key_gpu_load's device_bytes): NTT tables and the G1 and G2
- * MSMs' sort, bucket and partial-sum buffers.  An estimate from the
- * kernels' layout, not a measurement; the backend keeps these buffers
- * between proofs. */
+/* Device memory of a key on the GPU, estimates from the backend's layout
+ * (not measurements) for planning before g16_key_gpu_load: its copy (what
+ * device_bytes will report: points, coefficients by row, the witness and
+ * a/b/c vectors), and what a proof works in beyond it (NTT tables, the
+ * five MSMs' sort, bucket and partial-sum buffers, kept between proofs). */
+size_t g16_key_gpu_key_bytes(const g16_key *key);
 size_t g16_key_gpu_workspace_bytes(const g16_key *key);
 
 /* The witness buffer is copied only as far as needed; it may be freed

@@ -246,12 +246,28 @@ static size_t gpu_msm_workspace(size_t p, size_t point_bytes)
     return 24 * e + (w * ((size_t)1 << (c - 1)) + 1) * xyzz + 4 * segs * (4 + xyzz);
 }
 
+/* One set of MSM buffers for each of A, B1, C (G1, witness), H (G1,
+ * domain) and B2 (G2): the backend runs the five at once, each with its
+ * own set kept by the key (where it shares one set, this over-counts). */
 size_t g16_key_gpu_workspace_bytes(const g16_key *key)
 {
     const groth16_curve *c = key->curve;
-    size_t n = key->z.domain_size, v = key->z.n_vars;
+    size_t n = key->z.domain_size, v = key->z.n_vars, priv = v - key->z.n_public - 1;
     size_t tables = 3 * n * c->fr_bytes;   /* NTT twiddles n/2 + n/2, coset powers n + n */
-    return tables + gpu_msm_workspace(max2(n, v), c->g1_bytes) + gpu_msm_workspace(v, c->g2_bytes);
+    return tables + 2 * gpu_msm_workspace(v, c->g1_bytes) + gpu_msm_workspace(priv, c->g1_bytes) +
+           gpu_msm_workspace(n, c->g1_bytes) + gpu_msm_workspace(v, c->g2_bytes);
+}
+
+/* The key's points as stored, its coefficients by row (a 4-byte signal
+ * and a scalar each, 2(n + 1) row pointers), the witness and the a, b, c
+ * vectors. */
+size_t g16_key_gpu_key_bytes(const g16_key *key)
+{
+    const groth16_curve *c = key->curve;
+    size_t n = key->z.domain_size, v = key->z.n_vars, fr = c->fr_bytes;
+    size_t points = (3 * v - key->z.n_public - 1 + n) * c->g1_bytes + v * c->g2_bytes;
+    size_t coefs = ((size_t)key->z.n_coefs + 2) * (4 + fr) + 2 * (n + 1) * 4;
+    return points + coefs + v * fr + 3 * n * fr;
 }
 
 static int check_witness(const g16_key *key, const wtns *w, const char *name, char *err,
