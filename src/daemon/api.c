@@ -54,6 +54,7 @@ static json_t *key_json(const dkey *k)
                           "partition_bytes", (json_int_t)k->job_bytes, "pending", k->pending,
                           "last_used", k->last_used, "self_verify", k->vk_json != NULL,
                           "device", k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
+    json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
     if (k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
     json_object_set_new(o, "pinned", json_boolean(k->pinned));
     if (k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
@@ -133,9 +134,10 @@ static void status(g16d *d, d_reply *r)
         "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
         "proofs", "done", (json_int_t)d->proofs_done, "failed", (json_int_t)d->proofs_failed,
         "stopping", d->stopping);
-    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:I}", "proving", d->use_gpu ? "gpu" : "cpu",
-        "mode", device_mode(d->cfg.device), "g2_on_cpu", d->use_gpu && d->cfg.g2_on_cpu,
-        "key_bytes", (json_int_t)device_bytes));
+    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:I,s:{s:I,s:I}}", "proving",
+        d->use_gpu ? "gpu" : "cpu", "mode", device_mode(d->cfg.device), "g2_on_cpu",
+        d->use_gpu && d->cfg.g2_on_cpu, "key_bytes", (json_int_t)device_bytes,
+        "budget", "total", (json_int_t)d->dev_budget, "used", (json_int_t)d->dev_used));
     pthread_mutex_unlock(&d->mu);
     json_object_set_new(o, "memory", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "rss", (json_int_t)s.rss_kb << 10,
         "anon", (json_int_t)s.anon_kb << 10, "file", (json_int_t)s.file_kb << 10,

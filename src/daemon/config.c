@@ -116,6 +116,10 @@ static int set_device(d_config *c, const char *v)
     return 0;
 }
 static int set_g2_cpu(d_config *c, const char *v) { (void)v; c->g2_on_cpu = 1; return 0; }
+static int set_dev_budget(d_config *c, const char *v)
+{
+    return d_parse_size(v, &c->device_budget) || c->device_budget == 0 ? -1 : 0;
+}
 static int set_pin(d_config *c, const char *v) { (void)v; c->pin_keys = 1; return 0; }
 static int set_no_pin(d_config *c, const char *v) { (void)v; c->pin_keys = 0; return 0; }
 
@@ -150,6 +154,12 @@ static const option k_opts[] = {
      "where proofs run: auto (default) = the GPU when this build has CUDA and a GPU is present,\n"
      "                         else the CPU; gpu = refuse to start without one; cpu = never the GPU.\n"
      "                         On the GPU each key is loaded onto it at POST /v1/keys"},
+    {"device-memory-budget", "SIZE", set_dev_budget,
+     "GPU memory the keys on the GPU and their proofs' work buffers may use; a key that does\n"
+     "                         not fit evicts idle GPU keys (least recently used first), else is\n"
+     "                         refused (507, --device gpu) or stays on the CPU (auto). Default: the\n"
+     "                         GPU's free memory at startup (NVML) minus 10% (at least 512M);\n"
+     "                         ignored when proofs run on the CPU"},
     {"g2-on-cpu", NULL, set_g2_cpu,
      "GPU proofs run the G2 MSM (B2) on the CPU while the GPU does the rest"},
     {"pin-keys", NULL, set_pin,

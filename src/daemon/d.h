@@ -42,6 +42,7 @@ typedef struct {
     int device;                 /* enum g16_device: where proofs run (--device) */
     int g2_on_cpu;              /* GPU proofs run the B2 MSM on the CPU alongside */
     int pin_keys;               /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
+    size_t device_budget;       /* --device-memory-budget; 0: derived at startup */
 } d_config;
 
 typedef enum {
@@ -61,6 +62,8 @@ typedef struct dkey {
     size_t job_bytes, abc_bytes; /* a partition's host reservation, and what synthesis gives back */
     int on_gpu;                 /* resident on the GPU: its jobs prove there (and only there) */
     size_t device_bytes;        /* GPU memory the key holds */
+    size_t dev_charge;          /* charged to the device budget: its copy + its proofs' workspace
+                                   (while it uploads: the estimate of both) */
     char *gpu_error;            /* why an AUTO daemon keeps it on the CPU; NULL if it did not */
     double last_used;
     int pending;                /* unfinished partitions that need it */
@@ -127,6 +130,7 @@ typedef struct g16d {
     int64_t next_seq;
     int use_gpu;                /* keys go to the GPU at load (--device gpu, or auto with a GPU) */
     size_t reserved, key_bytes;
+    size_t dev_budget, dev_used; /* device memory budget (0: none) and the GPU keys' charges */
     int held_parts;             /* partitions holding a reservation */
     int nstate[P_CANCELLED + 1];    /* partitions in each state (kept by d_set_state) */
     int busy[ST_COUNT];
@@ -180,6 +184,22 @@ void d_key_free(dkey *k);
 int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen);
 int d_key_make_room(g16d *d, size_t need, const dkey *keep);
 size_t d_budget_free(const g16d *d);
+
+/* devbudget.c: the device memory budget's decision, pure so it is
+ * testable without a GPU.  A key resident on the GPU as it sees it: */
+typedef struct {
+    size_t bytes;               /* its charge: device memory its eviction gives back */
+    int busy;                   /* unfinished partitions need it (or it is loading): kept */
+    double last_used;
+} d_dev_key;
+/* Which of keys[0..n) to evict so that need more bytes fit in budget (0:
+ * no budget): 0 with *nvictims indices in victims (idle keys, least
+ * recently used first, no more than needed), or -1 when even every idle
+ * key evicted would not make room (then *nvictims = 0: evict nothing). */
+int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *victims,
+              int *nvictims);
+/* GPU 0's free memory through NVML (dlopen'ed); -1 with why when unknown. */
+int d_gpu_free_memory(size_t *free_bytes, char *why, size_t whylen);
 
 /* sched.c */
 int d_workers_start(g16d *d);

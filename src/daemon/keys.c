@@ -46,7 +46,16 @@ static void unlink_key(g16d *d, dkey *k)
     for (dkey **pp = &d->keys; *pp; pp = &(*pp)->next)
         if (*pp == k) { *pp = k->next; break; }
     d->key_bytes -= k->bytes;
+    d->dev_used -= k->dev_charge;
     d_store_key(d, k, 0);
+}
+
+static void evict(g16d *d, dkey *k, const char *budget)
+{
+    fprintf(stderr, "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
+            "budget\n", k->name, k->bytes, k->dev_charge, budget);
+    unlink_key(d, k);
+    d_key_free(k);
 }
 
 /* Evicts idle keys (no unfinished partition needs them), oldest use first,
@@ -59,33 +68,89 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep)
             if (k != keep && k->pending == 0 && k->key && (!victim || k->last_used < victim->last_used))
                 victim = k;
         if (!victim) return -1;
-        fprintf(stderr, "g16d: evicting idle key %s (%zu bytes) to make room\n", victim->name, victim->bytes);
-        unlink_key(d, victim);
-        d_key_free(victim);
+        evict(d, victim, "memory");
     }
     return 0;
+}
+
+/* Room in the device budget for self's need bytes (d_dev_fit over the
+ * keys with a device charge; a loading key counts as busy): evicts the
+ * idle GPU keys it names and charges need to self at once, so loads in
+ * parallel see it.  0, or -1 with why; mu held. */
+static int device_room(g16d *d, dkey *self, size_t need, char *why, size_t whylen)
+{
+    int n = 0, nv = 0, rc = -1;
+    for (dkey *k = d->keys; k; k = k->next) n += k->dev_charge > 0;
+    d_dev_key *dk = calloc((size_t)n + 1, sizeof *dk);
+    dkey **who = calloc((size_t)n + 1, sizeof *who);
+    int *victims = calloc((size_t)n + 1, sizeof *victims);
+    if (!dk || !who || !victims) {
+        d_errf(why, whylen, "out of memory");
+    } else {
+        n = 0;
+        for (dkey *k = d->keys; k; k = k->next)
+            if (k->dev_charge) {
+                dk[n] = (d_dev_key){k->dev_charge, k->pending > 0 || !k->key, k->last_used};
+                who[n++] = k;
+            }
+        rc = d_dev_fit(d->dev_budget, dk, n, need, victims, &nv);
+        if (rc) d_errf(why, whylen, "its estimated %zu bytes of device memory (copy and proof workspace) "
+                       "do not fit the %zu-byte device budget, %zu of it held by keys in use",
+                       need, d->dev_budget, d->dev_used);
+        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "device memory");
+    }
+    if (rc == 0) {
+        self->dev_charge = need;
+        d->dev_used += need;
+    }
+    free(dk);
+    free(who);
+    free(victims);
+    return rc;
+}
+
+/* After the upload: the charge becomes the copy's reported size plus the
+ * workspace estimate (or nothing, when it failed).  mu held. */
+static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
+{
+    size_t planned = k->dev_charge;
+    d->dev_used -= planned;
+    k->dev_charge = uploaded ? k->device_bytes + workspace : 0;
+    d->dev_used += k->dev_charge;
+    if (k->dev_charge > planned)
+        fprintf(stderr, "g16d: key %s holds %zu bytes on the device, more than the %zu planned\n",
+                k->name, k->dev_charge, planned);
 }
 
 /* Makes the key resident on the GPU.  The upload sorts the coefficients
  * into CSR copies on the host first (36 bytes for each 44-byte file entry,
  * 16 per row against the file's 64 or more per H point): fewer bytes than
- * the file, which is charged again for the upload's duration.  Under AUTO
- * a key that cannot go (device memory full) stays on the CPU, saying why;
- * under GPU the load fails.  Runs without the lock. */
+ * the file, which is charged again for the upload's duration.  On the
+ * device the key is charged the library's estimates of its copy and its
+ * proofs' workspace until the upload reports the copy's size.  Under AUTO
+ * a key that cannot go (no room in either budget, or device memory full)
+ * stays on the CPU, saying why; under GPU the load fails.  Runs without
+ * the lock. */
 static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size_t errlen)
 {
-    char e2[D_ERR];
+    char e2[D_ERR], why[D_ERR];
+    size_t ws = g16_key_gpu_workspace_bytes(key), plan = g16_key_gpu_key_bytes(key) + ws;
     pthread_mutex_lock(&d->mu);
     int room = d_key_make_room(d, k->bytes, k) == 0;
-    if (room) d->key_bytes += k->bytes;
-    pthread_mutex_unlock(&d->mu);
-    if (!room) {
+    if (!room)
         d_errf(e2, sizeof e2, "%s: no room in the budget for the GPU upload's %zu-byte host copy",
                k->path, k->bytes);
-    } else {
+    else if (device_room(d, k, plan, why, sizeof why)) {
+        room = 0;
+        d_errf(e2, sizeof e2, "%s: %s", k->path, why);
+    } else
+        d->key_bytes += k->bytes;
+    pthread_mutex_unlock(&d->mu);
+    if (room) {
         int rc = g16_key_gpu_load(key, &k->device_bytes, e2, sizeof e2);
         pthread_mutex_lock(&d->mu);
         d->key_bytes -= k->bytes;
+        device_charge(d, k, rc == 0, ws);
         pthread_mutex_unlock(&d->mu);
         if (rc == 0) { k->on_gpu = 1; return 0; }
     }

@@ -69,6 +69,26 @@ static int resolve_device(g16d *d, char *err, size_t errlen)
     return 0;
 }
 
+/* The device budget: --device-memory-budget, else the GPU's free memory
+ * now (the CUDA context already made) less a margin for other users and
+ * fragmentation: 10%, at least 512 MiB.  Without NVML there is none. */
+static void resolve_device_budget(g16d *d)
+{
+    char why[160];
+    size_t avail;
+    if (!d->use_gpu) {
+        if (d->cfg.device_budget)
+            fprintf(stderr, "g16d: --device-memory-budget ignored: proofs run on the CPU\n");
+    } else if (d->cfg.device_budget) {
+        d->dev_budget = d->cfg.device_budget;
+    } else if (d_gpu_free_memory(&avail, why, sizeof why)) {
+        fprintf(stderr, "g16d: warning: no device memory budget: %s (set --device-memory-budget)\n", why);
+    } else {
+        size_t margin = avail / 10 > ((size_t)512 << 20) ? avail / 10 : (size_t)512 << 20;
+        d->dev_budget = avail > margin ? avail - margin : avail / 2;
+    }
+}
+
 static int lock_state(g16d *d, char *err, size_t errlen)
 {
     char path[1100];
@@ -124,7 +144,12 @@ static int serve(g16d *d)
 {
     char err[D_ERR];
     err[0] = 0;
-    if (resolve_device(d, err, sizeof err) || lock_state(d, err, sizeof err) || d_store_open(d, err, sizeof err) ||
+    if (resolve_device(d, err, sizeof err)) {
+        fprintf(stderr, "g16d: %s\n", err);
+        return 1;
+    }
+    resolve_device_budget(d);
+    if (lock_state(d, err, sizeof err) || d_store_open(d, err, sizeof err) ||
         d_store_restore(d, err, sizeof err) || d_telemetry_start(d, err, sizeof err) ||
         d_workers_start(d)) {
         fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");

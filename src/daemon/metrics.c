@@ -55,6 +55,10 @@ static void pipeline(FILE *m, g16d *d)
     head(m, "g16d_proving_device", "gauge", "1 for the device proofs run on (gpu or cpu).");
     fprintf(m, "g16d_proving_device{device=\"gpu\"} %d\ng16d_proving_device{device=\"cpu\"} %d\n",
             d->use_gpu, !d->use_gpu);
+    head(m, "g16d_device_budget_bytes", "gauge",
+         "Device memory budget: total (0: none) and used by the GPU keys' copies and workspaces.");
+    fprintf(m, "g16d_device_budget_bytes{kind=\"total\"} %zu\ng16d_device_budget_bytes{kind=\"used\"} %zu\n",
+            d->dev_budget, d->dev_used);
     head(m, "g16d_key_device_bytes", "gauge", "GPU memory held by each resident key (0: on the CPU).");
     for (dkey *k = d->keys; k; k = k->next)     /* names are [A-Za-z0-9._-]: safe as label values */
         fprintf(m, "g16d_key_device_bytes{key=\"%s\"} %zu\n", k->name, k->device_bytes);

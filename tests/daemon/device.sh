@@ -1,5 +1,5 @@
 #!/bin/bash
-# --device and --g2-on-cpu: option errors, where status, the key listing,
+# --device, --g2-on-cpu and --device-memory-budget: option errors, where status, the key listing,
 # /metrics and job timings say proofs ran.  Without a usable GPU (a build
 # without CUDA, or no GPU) --device gpu must stop the start with one clear
 # line and auto must prove on the CPU; with one, keys must go to the GPU at
@@ -11,6 +11,13 @@ D=$FIX/bn128/chain
 grep -q "bad value for --device" "$T/err" || fail "unclear message for --device tpu: $(cat "$T/err")"
 "$G16D" --device cpu --g2-on-cpu 2>"$T/err" && fail "--g2-on-cpu with --device cpu accepted"
 grep -q "g2-on-cpu applies to GPU proofs" "$T/err" || fail "unclear message: $(cat "$T/err")"
+for bad in 0 lots -5M; do
+  "$G16D" --device-memory-budget "$bad" 2>"$T/err" && fail "--device-memory-budget $bad accepted"
+  grep -q "bad value for --device-memory-budget: '$bad'" "$T/err" || fail "unclear message: $(cat "$T/err")"
+done
+"$G16D" --help >"$T/help.txt"
+grep -A4 -- "--device-memory-budget SIZE" "$T/help.txt" | grep -q "evicts idle GPU keys" ||
+  fail "--help does not explain --device-memory-budget"
 
 # prove_one DEVICE: one proof of the chain fixture, verified, its timings checked.
 prove_one() {
@@ -45,8 +52,12 @@ if [ "$PROVING" = cpu ]; then
   [ ! -e "$T/g.sock" ] || fail "--device gpu without a GPU opened its socket"
   # --device cpu from the config file, --g2-on-cpu accepted (and moot) under auto
   echo "device = cpu" >"$T/c.conf"
+  echo "device-memory-budget = 2G" >>"$T/c.conf"
   start_daemon --config "$T/c.conf"
   [ "$(client status | js o.device.mode)" = cpu ] || fail "device = cpu in the config file ignored"
+  grep -q "device-memory-budget ignored: proofs run on the CPU" "$LOG" || fail "no note that the device budget is ignored"
+  [ "$(client status | js o.device.budget.total)" = 0 ] || fail "a CPU daemon reports a device budget"
+  api http://d/metrics | grep -qx 'g16d_device_budget_bytes{kind="total"} 0' || fail "metrics: device budget"
   stop_daemon
   rm -rf "$STATE"
   start_daemon --g2-on-cpu
@@ -70,5 +81,30 @@ else
   client keys load k "$D/circuit.zkey" >/dev/null
   prove_one gpu
   [ "$(client status | js 'o.device.key_bytes > 0')" = true ] || fail "status lacks the keys' device memory"
+  [ "$(client status | js 'o.device.budget.total > 0 && o.device.budget.used > 0')" = true ] ||
+    fail "status lacks the device budget"
+  CHARGE=$(client keys list | js 'o.keys[0].device_charge')
+  stop_daemon
+  rm -rf "$STATE"
+  # a device budget with room for one key: the second evicts the idle first
+  start_daemon --device gpu --device-memory-budget $((CHARGE * 3 / 2))
+  client keys load a "$D/circuit.zkey" >/dev/null
+  client keys load b "$D/circuit.zkey" >/dev/null || fail "no room made on the device for key b"
+  [ "$(client keys list | js 'o.keys.map(k=>k.name).join()')" = b ] || fail "idle key a not evicted for b"
+  grep -q "evicting idle key a .*device memory budget" "$LOG" || fail "no eviction line for the device budget"
+  stop_daemon
+  rm -rf "$STATE"
+  # no room at all: 507 under --device gpu, the CPU (saying why) under auto
+  start_daemon --device gpu --device-memory-budget $((CHARGE / 2))
+  [ "$(code POST /v1/keys "{\"name\":\"k\",\"path\":\"$D/circuit.zkey\"}")" = 507 ] ||
+    fail "a key over the device budget was not refused with 507"
+  grep -q "device budget" "$T/last.json" || fail "the 507 does not name the device budget: $(cat "$T/last.json")"
+  stop_daemon
+  rm -rf "$STATE"
+  start_daemon --device-memory-budget $((CHARGE / 2))
+  client keys load k "$D/circuit.zkey" >"$T/key.json"
+  [ "$(js o.device <"$T/key.json")" = cpu ] || fail "a key over the device budget went to the GPU under auto"
+  js o.gpu_error <"$T/key.json" | grep -q "device budget" || fail "gpu_error does not say why: $(cat "$T/key.json")"
+  prove_one cpu
   stop_daemon
 fi
