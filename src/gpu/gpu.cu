@@ -36,16 +36,45 @@ extern "C" int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *
     return 0;
 }
 
+extern "C" int gpu_ws_host(gpu_ws *ws, size_t bytes, void **out, char *err, size_t errlen)
+{
+    if (ws->host_cap < bytes) {
+        cudaFreeHost(ws->host);
+        ws->host = NULL;
+        ws->host_cap = 0;
+        GPU_CK(cudaMallocHost(&ws->host, bytes));
+        ws->host_cap = bytes;
+    }
+    *out = ws->host;
+    return 0;
+}
+
 extern "C" void gpu_ws_free(gpu_ws *ws)
 {
     for (int i = 0; i < 12; i++) cudaFree(ws->ptr[i]);
+    cudaFreeHost(ws->host);
     memset(ws, 0, sizeof *ws);
+}
+
+extern "C" int gpu_msm_wait(gpu_msm_pending *p, uint8_t *out, char *err, size_t errlen)
+{
+    if (p->nw) GPU_CK(cudaStreamSynchronize(p->st));
+    gpu_prof_end(&p->prof, p->what);
+    gpu_msm_horner(p->curve, p->g2, (const uint8_t *)p->host, p->nw, p->c, out);
+    return 0;
 }
 
 extern "C" int gpu_env_flag(const char *name)
 {
     const char *e = getenv(name);
     return e && *e && strcmp(e, "0") != 0;
+}
+
+extern "C" int gpu_env_int(const char *name, int dflt)
+{
+    const char *e = getenv(name);
+    long v = e ? strtol(e, NULL, 10) : 0;
+    return v >= 1 && v <= (1 << 20) && (v & (v - 1)) == 0 ? (int)v : dflt;
 }
 
 extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)

@@ -69,13 +69,21 @@ typedef struct {
     size_t n_coefs;
 } gpu_key_desc;
 
-/* Copies the points and coefficients to the device once.  *bytes_used
- * (may be NULL) receives the device memory the key holds. */
+/* Copies the points and coefficients to the device once, and allocates
+ * the key's pinned host buffer for witnesses (32 bytes a signal).
+ * *bytes_used (may be NULL) receives the device memory the key holds; each
+ * proof's MSM work buffers come on top (kept by the key for the next proof,
+ * one set per MSM since the five MSMs run at once). */
 gpu_key *gpu_key_upload(const gpu_key_desc *desc, size_t *bytes_used, char *err, size_t errlen);
 void gpu_key_free(gpu_key *key);
 
+/* Seconds, from CUDA events.  upload: the witness into the key's pinned
+ * buffer and onto the device; abc and ntt: their stream's spans after it.
+ * msm_*: each MSM's span on its stream; A, B1, B2 and C start once the
+ * witness is there and run concurrently with a/b/c, the NTTs and each
+ * other, so the spans overlap and their sum exceeds the proof's time. */
 typedef struct {
-    double upload, abc, ntt, msm_a, msm_b1, msm_b2, msm_c, msm_h;   /* seconds */
+    double upload, abc, ntt, msm_a, msm_b1, msm_b2, msm_c, msm_h;
 } gpu_prove_timings;
 
 /* The heavy part of one proof: a, b from the coefficients and the witness

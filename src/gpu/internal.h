@@ -13,6 +13,8 @@
 typedef struct {
     void *ptr[12];
     size_t cap[12];
+    void *host;        /* pinned host memory (cudaMallocHost), grow-only */
+    size_t host_cap;
 } gpu_ws;
 
 
@@ -42,18 +44,51 @@ typedef struct {
 typedef int (*gpu_msm_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
                           uint8_t *out, gpu_ws *ws, cudaStream_t st, char *err, size_t errlen);
 
+/* An MSM whose device part is enqueued on st (gpu_*_msm_start) and whose
+ * window sums will land in host (pinned, in ws): nw XYZZ points, then the
+ * ones slot.  gpu_msm_wait waits for st and finishes on the host.  Each
+ * MSM in flight needs its own ws. */
+typedef struct {
+    int curve, g2, c, nw;    /* nw == 0: empty MSM, the result is infinity */
+    cudaStream_t st;
+    void *host;
+    gpu_prof prof;
+    char what[64];
+} gpu_msm_pending;
+
+typedef int (*gpu_msm_start_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
+                                gpu_ws *ws, cudaStream_t st, gpu_msm_pending *pend, char *err,
+                                size_t errlen);
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t errlen);
+/* The ws's pinned host buffer, at least bytes long. */
+int gpu_ws_host(gpu_ws *ws, size_t bytes, void **out, char *err, size_t errlen);
+int gpu_msm_wait(gpu_msm_pending *pend, uint8_t *out, char *err, size_t errlen);
+/* msm_finish.c: sum_w 2^(c w) S_w + ones, as an affine point in zkey
+ * layout, from nw + 1 XYZZ points (the device's layout and Montgomery
+ * form) laid out as gpu_msm_pending.host. */
+void gpu_msm_horner(int curve, int g2, const uint8_t *xyzz, int nw, int c, uint8_t *out);
 void gpu_ws_free(gpu_ws *ws);
 /* 1 when the environment variable is set, non-empty and not "0" (the
- * backend's switches: G16_GPU_PROFILE, G16_GPU_ACC_BOUNDED). */
+ * backend's switches, e.g. G16_GPU_PROFILE). */
 int gpu_env_flag(const char *name);
+/* The environment variable as a power of two in [1, 2^20], else dflt. */
+int gpu_env_int(const char *name, int dflt);
 void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
 /* Waits for the stream, prints "what: name ms, ..." and frees the events. */
 void gpu_prof_end(gpu_prof *p, const char *what);
+int gpu_bn254_g1_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
+                           gpu_msm_pending *, char *, size_t);
+int gpu_bn254_g2_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
+                           gpu_msm_pending *, char *, size_t);
+int gpu_bls12_381_g1_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
+                               gpu_msm_pending *, char *, size_t);
+int gpu_bls12_381_g2_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
+                               gpu_msm_pending *, char *, size_t);
 int gpu_bn254_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
                          cudaStream_t, char *, size_t);
 int gpu_bn254_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,

@@ -6,23 +6,27 @@
 
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
+extern "C" {
+#include "util/parallel.h"
+}
+
+enum { MSM_A, MSM_B1, MSM_B2, MSM_C, MSM_H, N_MSM };
+/* Events of one proof, for its timings: start, witness on the device, a/b/c
+ * built, NTTs done, then each MSM's start and end. */
+enum { EV_START, EV_W, EV_ABC, EV_NTT, EV_MSM, N_EV = EV_MSM + 2 * N_MSM };
 
 struct gpu_key {
     int curve, log_n;
-    size_t n_vars, n_public, n, bytes;
+    size_t n_vars, n_public, n, bytes, host_bytes;
     void *pts[5];                    /* a, b1, b2, c, h */
     uint32_t *row_ptr[2], *sig[2];   /* A and B coefficients by row (CSR) */
     void *val[2];
     void *w, *abc;                   /* witness; a, b, c work vectors */
-    cudaStream_t st;
+    void *w_pinned;                  /* host staging for the witness (pinned) */
+    cudaStream_t st, mst[N_MSM];     /* st: witness, a/b/c, NTTs, H; mst: the others */
+    cudaEvent_t ev[N_EV];
+    gpu_ws ws[N_MSM];                /* one set of work buffers per MSM in flight */
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int dev_copy(gpu_key *k, void **dst, const void *src, size_t bytes, char *err,
                     size_t errlen)
@@ -105,6 +109,11 @@ extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, ch
     const uint8_t *src[5] = {d->a, d->b1, d->b2, d->c, d->h};
     size_t cnt[5] = {d->n_vars, d->n_vars, d->n_vars, d->n_vars - d->n_public - 1, k->n};
     int bad = cudaStreamCreateWithFlags(&k->st, cudaStreamNonBlocking) != cudaSuccess;
+    for (int i = 0; i < N_MSM && !bad; i++)
+        bad = cudaStreamCreateWithFlags(&k->mst[i], cudaStreamNonBlocking) != cudaSuccess;
+    for (int i = 0; i < N_EV && !bad; i++) bad = cudaEventCreate(&k->ev[i]) != cudaSuccess;
+    if (!bad) bad = cudaMallocHost(&k->w_pinned, d->n_vars * 32) != cudaSuccess;
+    if (!bad) k->host_bytes = d->n_vars * 32;
     for (int i = 0; i < 5 && !bad; i++)
         bad = dev_copy(k, &k->pts[i], src[i], cnt[i] * (i == 2 ? g2 : g1), err, errlen);
     bad = bad || upload_coefs(k, d, err, errlen) ||
@@ -126,6 +135,13 @@ extern "C" void gpu_key_free(gpu_key *k)
     for (int m = 0; m < 2; m++) { cudaFree(k->row_ptr[m]); cudaFree(k->sig[m]); cudaFree(k->val[m]); }
     cudaFree(k->w);
     cudaFree(k->abc);
+    cudaFreeHost(k->w_pinned);
+    for (int i = 0; i < N_MSM; i++) {
+        gpu_ws_free(&k->ws[i]);
+        if (k->mst[i]) cudaStreamDestroy(k->mst[i]);
+    }
+    for (int i = 0; i < N_EV; i++)
+        if (k->ev[i]) cudaEventDestroy(k->ev[i]);
     if (k->st) cudaStreamDestroy(k->st);
     free(k);
 }
@@ -155,39 +171,105 @@ static int build_h(gpu_key *k, char *err, size_t errlen)
     return gpu_join_abc_dev(k->curve, abc, abc + vb, abc + 2 * vb, k->n, k->st, err, errlen);
 }
 
-static gpu_ws key_ws[4];
 static pthread_mutex_t key_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The witness goes to the device through the key's pinned buffer: host
+ * threads copy slices of it in 4 MiB chunks, each chunk's DMA issued as soon
+ * as it is in, so copying and transfer overlap.  A pageable cudaMemcpy
+ * moved 512 MB at ~8 GB/s (61 ms at 2^24, NOTES.md call 5). */
+typedef struct {
+    gpu_key *k;
+    const uint8_t *src;
+    int failed;
+} upload_ctx;
+
+static void upload_slice(void *arg, size_t begin, size_t end, int worker)
+{
+    upload_ctx *u = (upload_ctx *)arg;
+    const size_t chunk = (size_t)4 << 20;
+    (void)worker;
+    for (size_t at = begin * 32; at < end * 32; at += chunk) {
+        size_t len = end * 32 - at < chunk ? end * 32 - at : chunk;
+        memcpy((uint8_t *)u->k->w_pinned + at, u->src + at, len);
+        if (cudaMemcpyAsync((uint8_t *)u->k->w + at, (uint8_t *)u->k->w_pinned + at, len,
+                            cudaMemcpyHostToDevice, u->k->st) != cudaSuccess)
+            u->failed = 1;
+    }
+}
+
+static int upload_witness(gpu_key *k, const uint8_t *witness, char *err, size_t errlen)
+{
+    upload_ctx u = {k, witness, 0};
+    int threads = k->n_vars >= ((size_t)1 << 18) ? 8 : 1;
+    parallel_for(k->n_vars, threads, upload_slice, &u);
+    if (u.failed) {
+        snprintf(err, errlen, "gpu: the witness could not be copied to the device");
+        return -1;
+    }
+    return 0;
+}
+
+static gpu_msm_start_fn msm_start_fn(int curve, int g2)
+{
+    if (curve == GPU_CURVE_BN254) return g2 ? gpu_bn254_g2_msm_start : gpu_bn254_g1_msm_start;
+    return g2 ? gpu_bls12_381_g2_msm_start : gpu_bls12_381_g1_msm_start;
+}
+
+/* MSM i on stream st (which has already waited for its scalars). */
+static int start_msm(gpu_key *k, int i, cudaStream_t st, gpu_msm_pending *pend, char *err,
+                     size_t errlen)
+{
+    const uint32_t *w = (const uint32_t *)k->w;
+    const uint32_t *sc[N_MSM] = {w, w, w, w + 8 * (k->n_public + 1), (const uint32_t *)k->abc};
+    size_t cnt[N_MSM] = {k->n_vars, k->n_vars, k->n_vars, k->n_vars - k->n_public - 1, k->n};
+    GPU_CK(cudaEventRecord(k->ev[EV_MSM + 2 * i], st));
+    if (msm_start_fn(k->curve, i == MSM_B2)(k->pts[i], sc[i], cnt[i], &k->ws[i], st, pend, err,
+                                            errlen))
+        return -1;
+    GPU_CK(cudaEventRecord(k->ev[EV_MSM + 2 * i + 1], st));
+    return 0;
+}
+
+static double ev_seconds(gpu_key *k, int a, int b)
+{
+    float ms = 0;
+    cudaEventElapsedTime(&ms, k->ev[a], k->ev[b]);
+    return ms * 1e-3;
+}
+
+/* Everything is enqueued before anything is waited for: A, B1, B2 and C
+ * need only the witness, so they start on their own streams while st
+ * builds a/b/c and runs the NTTs, then H follows on st.  The MSMs' short
+ * serial phases (partial levels, bucket sums) then overlap the others'
+ * heavy kernels instead of idling the device. */
 static int prove_locked(gpu_key *k, const uint8_t *witness, uint8_t *outs[5],
                         gpu_prove_timings *tm, char *err, size_t errlen)
 {
-    double t0 = now(), *slot[5] = {&tm->msm_a, &tm->msm_b1, &tm->msm_b2, &tm->msm_c, &tm->msm_h};
-    GPU_CK(cudaMemcpyAsync(k->w, witness, k->n_vars * 32, cudaMemcpyHostToDevice, k->st));
-    GPU_CK(cudaStreamSynchronize(k->st));
-    tm->upload = now() - t0;
-    t0 = now();
-    if (build_abc(k, err, errlen)) return -1;
-    GPU_CK(cudaStreamSynchronize(k->st));
-    tm->abc = now() - t0;
-    t0 = now();
-    if (build_h(k, err, errlen)) return -1;
-    GPU_CK(cudaStreamSynchronize(k->st));
-    tm->ntt = now() - t0;
-    const uint32_t *w = (const uint32_t *)k->w;
-    const uint32_t *sc[5] = {w, w, w, w + 8 * (k->n_public + 1), (const uint32_t *)k->abc};
-    size_t cnt[5] = {k->n_vars, k->n_vars, k->n_vars, k->n_vars - k->n_public - 1, k->n};
-    for (int i = 0; i < 5; i++) {
+    gpu_msm_pending pend[N_MSM];
+    const int order[N_MSM - 1] = {MSM_B2, MSM_A, MSM_B1, MSM_C};
+    GPU_CK(cudaEventRecord(k->ev[EV_START], k->st));
+    if (upload_witness(k, witness, err, errlen)) return -1;
+    GPU_CK(cudaEventRecord(k->ev[EV_W], k->st));
+    for (int j = 0; j < N_MSM - 1; j++) {
+        int i = order[j];
         if (!outs[i]) continue;
-        gpu_msm_fn f = i == 2 ? (k->curve == GPU_CURVE_BN254 ? gpu_bn254_g2_msm_dev
-                                                             : gpu_bls12_381_g2_msm_dev)
-                              : (k->curve == GPU_CURVE_BN254 ? gpu_bn254_g1_msm_dev
-                                                             : gpu_bls12_381_g1_msm_dev);
-        t0 = now();
-        if (f(k->pts[i], sc[i], cnt[i], outs[i], &key_ws[k->curve * 2 + (i == 2)], k->st, err,
-              errlen))
-            return -1;
-        *slot[i] = now() - t0;
+        GPU_CK(cudaStreamWaitEvent(k->mst[i], k->ev[EV_W], 0));
+        if (start_msm(k, i, k->mst[i], &pend[i], err, errlen)) return -1;
     }
+    if (build_abc(k, err, errlen)) return -1;
+    GPU_CK(cudaEventRecord(k->ev[EV_ABC], k->st));
+    if (build_h(k, err, errlen)) return -1;
+    GPU_CK(cudaEventRecord(k->ev[EV_NTT], k->st));
+    if (outs[MSM_H] && start_msm(k, MSM_H, k->st, &pend[MSM_H], err, errlen)) return -1;
+    double *slot[N_MSM] = {&tm->msm_a, &tm->msm_b1, &tm->msm_b2, &tm->msm_c, &tm->msm_h};
+    for (int i = 0; i < N_MSM; i++) {
+        if (!outs[i]) continue;
+        if (gpu_msm_wait(&pend[i], outs[i], err, errlen)) return -1;
+        *slot[i] = ev_seconds(k, EV_MSM + 2 * i, EV_MSM + 2 * i + 1);
+    }
+    tm->upload = ev_seconds(k, EV_START, EV_W);
+    tm->abc = ev_seconds(k, EV_W, EV_ABC);
+    tm->ntt = ev_seconds(k, EV_ABC, EV_NTT);
     return 0;
 }
 

@@ -6,5 +6,6 @@
 #include <cub/cub.cuh>
 
 #include "gpu/dfield.cuh"
+#include "gpu/gpu.h"
 #include "gpu/internal.h"
 #endif

@@ -1,10 +1,12 @@
 /* Pippenger MSM for one group, stamped out by one msm_*.cu file each.
  * Expects DG (device point prefix, already stamped by dpoint_template.cuh),
  * MSM_NAME (prefix of this group's functions, e.g. bn254_g1), MSM_R (the
- * scalar field modulus as 64-bit limbs), MSM_RBITS (its bit length) and
- * MSM_ACC_MIN_BLOCKS (see acc_first_bounded).
+ * scalar field modulus as 64-bit limbs), MSM_RBITS (its bit length),
+ * MSM_ACC_MIN_BLOCKS (see acc_first_bounded), MSM_CURVE (enum gpu_curve)
+ * and MSM_G2 (0 or 1).
  *
- * Pipeline (all on the device, one stream):
+ * Pipeline (steps 1-4 on the device, on one stream, enqueued by _msm_start
+ * so several MSMs can run at once on their own streams):
  *  1. digits: each scalar (reduced mod r) becomes W signed c-bit digits;
  *     digit d != 0 of window w gives an entry (key = w*2^(c-1) + |d| - 1,
  *     value = point index | sign << 31).  Scalars 0 and 1 are taken out of
@@ -16,8 +18,8 @@
  *     list that is reduced again the same way until one segment remains.
  *  4. bucket reduction: each window's buckets are cut into segments whose
  *     weighted sums (running-sum trick plus a small scalar multiple) are
- *     added pairwise; then one thread combines windows (Horner), adds the
- *     ones slot and converts to affine.
+ *     added pairwise into one sum per window.
+ *  5. gpu_msm_wait (msm_finish.c) combines the window sums on the host.
  */
 
 #define M_(name) G16_CAT(MSM_NAME, _##name)
@@ -126,40 +128,48 @@ static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_
 /* Level 1: entries (key, signed point index) sorted by key.  Each thread
  * sums the runs of its segment: a run wholly inside goes straight to its
  * bucket; the run that continues from the previous segment (head) or into
- * the next (tail) goes to the partial list as (key << 1 | 1, sum).  Each
- * partial is written as soon as its run ends, so one accumulator is live. */
+ * the next (tail) goes to the partial list as (key << 1 | 1, sum).
+ *
+ * One flat loop, one addition per entry, and a short branch where a run
+ * ends: every thread of a warp adds in lockstep.  The first version nested
+ * a loop per run, so a warp waited at each run's end for its longest run
+ * (runs are ~Poisson(n / 2^(c-1)) long, the longest of 32 ~1.4x the mean),
+ * which cost about a third of the accumulation (NOTES.md, v4). */
 static __host__ __device__ void M_(acc_first_body)(const uint32_t *keys, const uint32_t *vals,
                                                    size_t e, size_t seg, const AFF *pts,
                                                    DG *buckets, uint32_t sent, uint32_t *pkeys,
                                                    DG *ppts, size_t t)
 {
-    size_t start = t * seg, end = start + seg, i = start;
+    size_t start = t * seg, end = start + seg;
     if (start >= e) return;
     if (end > e) end = e;
-    uint32_t first_key = keys[start] < sent ? keys[start] : sent;
-    int first = 1, wrote_head = 0, wrote_tail = 0;
-    while (i < end) {
-        uint32_t k = keys[i];
-        if (k >= sent) break;
-        DG acc;
-        P_(set_inf)(&acc);
-        for (; i < end && keys[i] == k; i++) {
-            AFF a;
-            M_(load_signed)(&a, pts, vals[i]);
-            P_(add_aff)(&acc, &a);
-        }
-        if (first && start > 0 && keys[start - 1] == k) {
+    uint32_t k = keys[start], first_key = k < sent ? k : sent;
+    int head = start > 0 && keys[start - 1] == k, wrote_head = 0, wrote_tail = 0, open = 0;
+    DG acc;
+    P_(set_inf)(&acc);
+    for (size_t i = start; i < end && k < sent; i++) {
+        AFF a;
+        M_(load_signed)(&a, pts, vals[i]);
+        P_(add_aff)(&acc, &a);
+        uint32_t next = i + 1 < e ? keys[i + 1] : sent;
+        open = next == k;
+        if (open) continue;
+        if (head) {
             pkeys[2 * t] = k << 1 | 1;
             ppts[2 * t] = acc;
             wrote_head = 1;
-        } else if (i == end && end < e && keys[end] == k) {
-            pkeys[2 * t + 1] = k << 1 | 1;
-            ppts[2 * t + 1] = acc;
-            wrote_tail = 1;
+            head = 0;
         } else {
             buckets[k] = acc;
         }
-        first = 0;
+        P_(set_inf)(&acc);
+        k = next;
+    }
+    if (open) {   /* the last run goes on in the next segment */
+        int slot = head ? 0 : 1;
+        pkeys[2 * t + slot] = k << 1 | 1;
+        ppts[2 * t + slot] = acc;
+        if (head) wrote_head = 1; else wrote_tail = 1;
     }
     M_(fill_unused)(pkeys, ppts, t, first_key, wrote_head, wrote_tail);
 }
@@ -169,8 +179,9 @@ KERNEL_1D(M_(acc_first), (const uint32_t *keys, const uint32_t *vals, size_t e, 
           (keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID))
 
 /* The same kernel with its registers capped so MSM_ACC_MIN_BLOCKS blocks of
- * 128 fit an SM (more warps to hide the products' latency, at the risk of
- * spills); chosen at run time by G16_GPU_ACC_BOUNDED=1 until measured. */
+ * 128 fit an SM: more warps to hide the products' latency.  The default
+ * (G16_GPU_ACC_BOUNDED=0 selects the uncapped one): at 2^24 it took BN254
+ * G2 from 286 to 256 ms and left the others within 2% (NOTES.md, v4). */
 static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
 M_(acc_first_bounded)(const uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
                       const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts)
@@ -178,40 +189,45 @@ M_(acc_first_bounded)(const uint32_t *keys, const uint32_t *vals, size_t e, size
     M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID);
 }
 
-/* Level >= 2: the same over the partial list (full additions); a run is
- * written to its bucket only when it holds a real partial (flag 1). */
+/* Level >= 2: the same flat loop over the partial list (full additions); a
+ * run is written to its bucket only when it holds a real partial (flag 1). */
 static __host__ __device__ void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e,
                                                   size_t seg, DG *buckets, uint32_t sent,
                                                   uint32_t *okeys, DG *opts, size_t t)
 {
-    size_t start = t * seg, end = start + seg, i = start;
+    size_t start = t * seg, end = start + seg;
     if (start >= e) return;
     if (end > e) end = e;
-    uint32_t first_key = keys[start] >> 1;
-    int first = 1, wrote_head = 0, wrote_tail = 0;
-    while (i < end) {
-        uint32_t k = keys[i] >> 1, real = 0;
-        if (k >= sent) break;
-        DG acc;
-        P_(set_inf)(&acc);
-        for (; i < end && (keys[i] >> 1) == k; i++) {
-            DG q;
-            VLOAD(q, pts + i, DG);
-            real |= keys[i] & 1;
-            P_(add)(&acc, &q);
-        }
-        if (first && start > 0 && (keys[start - 1] >> 1) == k) {
+    uint32_t k = keys[start] >> 1, first_key = k, real = 0;
+    int head = start > 0 && (keys[start - 1] >> 1) == k, wrote_head = 0, wrote_tail = 0;
+    int open = 0;
+    DG acc;
+    P_(set_inf)(&acc);
+    for (size_t i = start; i < end && k < sent; i++) {
+        DG q;
+        VLOAD(q, pts + i, DG);
+        real |= keys[i] & 1;
+        P_(add)(&acc, &q);
+        uint32_t next = i + 1 < e ? keys[i + 1] >> 1 : sent;
+        open = next == k;
+        if (open) continue;
+        if (head) {
             okeys[2 * t] = k << 1 | real;
             opts[2 * t] = acc;
             wrote_head = 1;
-        } else if (i == end && end < e && (keys[end] >> 1) == k) {
-            okeys[2 * t + 1] = k << 1 | real;
-            opts[2 * t + 1] = acc;
-            wrote_tail = 1;
+            head = 0;
         } else if (real) {
             buckets[k] = acc;
         }
-        first = 0;
+        P_(set_inf)(&acc);
+        real = 0;
+        k = next;
+    }
+    if (open) {
+        int slot = head ? 0 : 1;
+        okeys[2 * t + slot] = k << 1 | real;
+        opts[2 * t + slot] = acc;
+        if (head) wrote_head = 1; else wrote_tail = 1;
     }
     M_(fill_unused)(okeys, opts, t, first_key, wrote_head, wrote_tail);
 }
@@ -261,23 +277,6 @@ static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t ns
 KERNEL_1D(M_(add_pairs), (DG *segs, int nw, uint32_t nseg, uint32_t half),
           (segs, nw, nseg, half, TID))
 
-/* One thread: sum_w 2^(c w) W_w by Horner, plus the ones slot, to affine. */
-static __host__ __device__ void M_(finish_body)(const DG *segs, int nw, uint32_t nseg, int c,
-                                                const DG *ones, AFF *out, size_t t)
-{
-    (void)t;
-    DG r = segs[(size_t)(nw - 1) * nseg];
-    for (int w = nw - 2; w >= 0; w--) {
-        for (int k = 0; k < c; k++) P_(dbl)(&r, &r);
-        P_(add)(&r, &segs[(size_t)w * nseg]);
-    }
-    P_(add)(&r, ones);
-    P_(to_aff)(out, &r);
-}
-
-KERNEL_1D(M_(finish), (const DG *segs, int nw, uint32_t nseg, int c, const DG *ones, AFF *out),
-          (segs, nw, nseg, c, ones, out, TID))
-
 /* Window size minimising n*W (bucket additions) + 3*W*2^(c-1) (reduction,
  * full additions); capped so the buckets stay within a few GB. */
 static int M_(window)(size_t n, int *nw_out)
@@ -299,15 +298,24 @@ static int M_(window)(size_t n, int *nw_out)
 }
 
 enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1, WS_PK2,
-       WS_PP2, WS_SEGS, WS_OUT };
+       WS_PP2, WS_SEGS };
 
-/* Steps 3 and 4 of the pipeline (after the sort). */
+/* Partial lists after level 1 are reduced LEVEL_SEG entries a thread: the
+ * list shrinks 4x a level, each level a chain of 8 dependent additions.
+ * (32 made each level's chain 4x longer for 16x shrinkage; at 2^20 the
+ * levels were ~4 ms of latency, NOTES.md v4.) */
+#define LEVEL_SEG 8
+
+/* Level-1 segment length: ~2^20 threads for big inputs, 8 entries at least. */
+static size_t M_(first_seg)(size_t e) { return e >> 20 > 8 ? e >> 20 : 8; }
+
+/* Steps 3 and 4 of the pipeline (after the sort), up to the window sums. */
 static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
-                      DG *buckets, int c, int nw, uint8_t *out, gpu_ws *ws, cudaStream_t st,
-                      gpu_prof *prof, char *err, size_t errlen)
+                      DG *buckets, int c, int nw, gpu_ws *ws, cudaStream_t st, gpu_prof *prof,
+                      DG **segs_out, uint32_t *nseg_out, char *err, size_t errlen)
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
-    size_t seg = e >> 20 > 8 ? e >> 20 : 8, nt = (e + seg - 1) / seg;
+    size_t seg = M_(first_seg)(e), nt = (e + seg - 1) / seg;
     uint32_t *pk[2];
     DG *pp[2];
     void *v;
@@ -318,7 +326,10 @@ static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, cons
         pp[k] = (DG *)v;
     }
     static int bounded = -1;
-    if (bounded < 0) bounded = gpu_env_flag("G16_GPU_ACC_BOUNDED");
+    if (bounded < 0) {
+        const char *env = getenv("G16_GPU_ACC_BOUNDED");
+        bounded = !(env && strcmp(env, "0") == 0);
+    }
     if (bounded)
         M_(acc_first_bounded)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
             keys, vals, e, seg, pts, buckets, sent, pk[0], pp[0]);
@@ -329,13 +340,15 @@ static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, cons
     gpu_prof_mark(prof, "acc", st);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
-        nt = (m + 31) / 32;
-        M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(pk[cur], pp[cur], m, 32, buckets,
-                                                                  sent, pk[cur ^ 1], pp[cur ^ 1]);
+        nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
+        M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
+            pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
         GPU_CK_LAUNCH();
     }
     gpu_prof_mark(prof, "partials", st);
-    uint32_t len = nb < 32 ? nb : 32, nseg = nb / len;
+    static int len_env = -1;   /* G16_GPU_BUCKET_LEN: a power of two, to measure */
+    if (len_env < 0) len_env = gpu_env_int("G16_GPU_BUCKET_LEN", 32);
+    uint32_t len = nb < (uint32_t)len_env ? nb : (uint32_t)len_env, nseg = nb / len;
     size_t total = (size_t)nw * nseg;
     if (gpu_ws_get(ws, WS_SEGS, total * sizeof(DG), &v, err, errlen)) return -1;
     DG *segs = (DG *)v;
@@ -348,22 +361,25 @@ static int M_(reduce)(const uint32_t *keys, const uint32_t *vals, size_t e, cons
         GPU_CK_LAUNCH();
     }
     gpu_prof_mark(prof, "pairs", st);
-    if (gpu_ws_get(ws, WS_OUT, sizeof(AFF), &v, err, errlen)) return -1;
-    M_(finish)<<<1, 1, 0, st>>>(segs, nw, nseg, c, buckets + (size_t)nw * nb, (AFF *)v);
-    GPU_CK_LAUNCH();
-    gpu_prof_mark(prof, "finish", st);
-    GPU_CK(cudaMemcpyAsync(out, v, sizeof(AFF), cudaMemcpyDeviceToHost, st));
-    GPU_CK(cudaStreamSynchronize(st));
+    *segs_out = segs;
+    *nseg_out = nseg;
     return 0;
 }
 
-extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t *d_scalars,
-                                           size_t n, uint8_t *out, gpu_ws *ws, cudaStream_t st,
-                                           char *err, size_t errlen)
+/* Enqueues the whole device part on st; the window sums (and the ones
+ * slot) land in pinned host memory, and gpu_msm_wait finishes on the host. */
+extern "C" int G16_CAT(MSM_NAME, _msm_start)(const void *d_points, const uint32_t *d_scalars,
+                                             size_t n, gpu_ws *ws, cudaStream_t st,
+                                             gpu_msm_pending *pend, char *err, size_t errlen)
 {
     int nw, c = M_(window)(n, &nw);
     size_t e = (size_t)nw * n;
-    if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
+    memset(pend, 0, sizeof *pend);
+    pend->curve = MSM_CURVE;
+    pend->g2 = MSM_G2;
+    pend->st = st;
+    pend->c = c;
+    if (n == 0) return 0;   /* nw = 0: the sum is infinity */
     if (e > 0x7fffffffu || n > 0x7fffffffu) {
         snprintf(err, errlen, "gpu: MSM of %zu points is too large", n);
         return -1;
@@ -376,27 +392,45 @@ extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t 
         gpu_ws_get(ws, WS_VALS, e * 4, &v1, err, errlen) ||
         gpu_ws_get(ws, WS_KEYS2, e * 4, &k2, err, errlen) ||
         gpu_ws_get(ws, WS_VALS2, e * 4, &v2, err, errlen) ||
-        gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen))
+        gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen) ||
+        gpu_ws_host(ws, (size_t)(nw + 1) * sizeof(DG), &pend->host, err, errlen))
         return -1;
     GPU_CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
                                            (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
     if (gpu_ws_get(ws, WS_TEMP, tmp_bytes, &tmp, err, errlen)) return -1;
-    gpu_prof prof;
-    gpu_prof_begin(&prof, st);
+    gpu_prof_begin(&pend->prof, st);
     GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
     M_(digits)<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_scalars, n, c, nw, (uint32_t *)k1,
                                                            (uint32_t *)v1);
     GPU_CK_LAUNCH();
-    gpu_prof_mark(&prof, "digits", st);
+    gpu_prof_mark(&pend->prof, "digits", st);
     GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
                                            (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
-    gpu_prof_mark(&prof, "sort", st);
-    int rc = M_(reduce)((const uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points,
-                        (DG *)bk, c, nw, out, ws, st, &prof, err, errlen);
-    char what[64];
-    snprintf(what, sizeof what, "%s n=%zu c=%d", G16_STR(MSM_NAME), n, c);
-    gpu_prof_end(&prof, what);
-    return rc;
+    gpu_prof_mark(&pend->prof, "sort", st);
+    DG *segs;
+    uint32_t nseg;
+    if (M_(reduce)((const uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points, (DG *)bk,
+                   c, nw, ws, st, &pend->prof, &segs, &nseg, err, errlen))
+        return -1;
+    uint8_t *host = (uint8_t *)pend->host;
+    GPU_CK(cudaMemcpy2DAsync(host, sizeof(DG), segs, nseg * sizeof(DG), sizeof(DG), (size_t)nw,
+                             cudaMemcpyDeviceToHost, st));
+    GPU_CK(cudaMemcpyAsync(host + (size_t)nw * sizeof(DG), (DG *)bk + (size_t)nw * nb, sizeof(DG),
+                           cudaMemcpyDeviceToHost, st));
+    gpu_prof_mark(&pend->prof, "copy", st);
+    snprintf(pend->what, sizeof pend->what, "%s n=%zu c=%d", G16_STR(MSM_NAME), n, c);
+    pend->nw = nw;
+    return 0;
+}
+
+/* The synchronous form: start, then wait (one MSM alone on st). */
+extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t *d_scalars,
+                                           size_t n, uint8_t *out, gpu_ws *ws, cudaStream_t st,
+                                           char *err, size_t errlen)
+{
+    gpu_msm_pending p;
+    if (G16_CAT(MSM_NAME, _msm_start)(d_points, d_scalars, n, ws, st, &p, err, errlen)) return -1;
+    return gpu_msm_wait(&p, out, err, errlen);
 }
 
 static int M_(cmp_entry)(const void *a, const void *b)
@@ -413,7 +447,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
                                                size_t n, uint8_t *out)
 {
     int nw, c = M_(window)(n, &nw);
-    size_t e = (size_t)nw * n, nt, seg = e >> 20 > 8 ? e >> 20 : 8;
+    size_t e = (size_t)nw * n, nt, seg = M_(first_seg)(e);
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
     if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
     nt = (e + seg - 1) / seg;
@@ -423,7 +457,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
     DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
     DG *bk = (DG *)calloc((size_t)nw * nb + 1, sizeof(DG));
     uint32_t len = nb < 32 ? nb : 32, nseg = nb / len;
-    DG *segs = (DG *)malloc((size_t)nw * nseg * sizeof(DG));
+    DG *segs = (DG *)malloc(((size_t)nw * nseg + 1) * sizeof(DG));
     int rc = -1;
     if (!keys || !vals || !ent || !pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs) goto done;
     for (size_t i = 0; i < n; i++)
@@ -435,14 +469,16 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
         M_(acc_first_body)(keys, vals, e, seg, (const AFF *)points, bk, sent, pk[0], pp[0], t);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
-        nt = (m + 31) / 32;
+        nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
         for (size_t t = 0; t < nt; t++)
-            M_(acc_next_body)(pk[cur], pp[cur], m, 32, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
+            M_(acc_next_body)(pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
     }
     for (size_t t = 0; t < (size_t)nw * nseg; t++) M_(bucket_reduce_body)(bk, nw, nb, len, segs, t);
     for (uint32_t half = nseg / 2; half >= 1; half /= 2)
         for (size_t t = 0; t < (size_t)nw * half; t++) M_(add_pairs_body)(segs, nw, nseg, half, t);
-    M_(finish_body)(segs, nw, nseg, c, bk + (size_t)nw * nb, (AFF *)out, 0);
+    for (int w = 0; w < nw; w++) segs[w] = segs[(size_t)w * nseg];
+    segs[nw] = bk[(size_t)nw * nb];
+    gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)segs, nw, c, out);
     rc = 0;
 done:
     free(keys); free(vals); free(ent); free(pk[0]); free(pk[1]); free(pp[0]); free(pp[1]);
@@ -461,3 +497,6 @@ done:
 #undef MSM_R
 #undef MSM_RBITS
 #undef MSM_ACC_MIN_BLOCKS
+#undef MSM_CURVE
+#undef MSM_G2
+#undef LEVEL_SEG
