@@ -175,6 +175,9 @@ int d_mkdirs(const char *path, int mode);
 const char *d_state_name(part_state s);
 int d_name_ok(const char *s);
 int d_cap_ipc_lock(void);
+/* The first line of a /proc file that fmt (one %llu or %llx) matches:
+ * 0 with *out, or -1 (*out untouched). */
+int d_proc_value(const char *path, const char *fmt, unsigned long long *out);
 
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);

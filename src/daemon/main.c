@@ -18,12 +18,8 @@
 
 static size_t mem_available(void)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
     unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
-    if (f) fclose(f);
+    d_proc_value("/proc/meminfo", "MemAvailable: %llu kB", &kb);
     return (size_t)kb << 10;
 }
 

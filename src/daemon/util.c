@@ -189,13 +189,19 @@ const char *d_state_name(part_state s)
  * from the effective set in /proc/self/status. */
 int d_cap_ipc_lock(void)
 {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
     unsigned long long eff = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "CapEff: %llx", &eff) == 1) break;
-    if (f) fclose(f);
+    d_proc_value("/proc/self/status", "CapEff: %llx", &eff);
     return (int)(eff >> CAP_IPC_LOCK & 1);
+}
+
+int d_proc_value(const char *path, const char *fmt, unsigned long long *out)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) found = sscanf(line, fmt, out) == 1;
+    if (f) fclose(f);
+    return found ? 0 : -1;
 }
 
 /* Key names end up in URLs, metrics labels and log lines: keep them tame. */

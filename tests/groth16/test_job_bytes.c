@@ -19,24 +19,9 @@
 
 #include "g16.h"
 #include "../common/test.h"
+#include "files.h"
 
 #define MAX_RATIO 3.0
-
-static uint8_t *read_all(const char *dir, const char *name, size_t *len)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "cannot open %s\n", path); exit(2); }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) exit(2);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 /* A field of /proc/self/status in KiB ("VmRSS", "VmHWM"). */
 static long status_kb(const char *field)
@@ -80,7 +65,7 @@ static void check(const char *dir, int threads)
 {
     char err[512];
     size_t klen, wlen;
-    uint8_t *kbuf = read_all(dir, "circuit.zkey", &klen), *w = read_all(dir, "witness.wtns", &wlen);
+    uint8_t *kbuf = read_file(dir, "circuit.zkey", &klen), *w = read_file(dir, "witness.wtns", &wlen);
     g16_key *key;
     CHECK(g16_key_open_buffer(kbuf, klen, dir, &key, err, sizeof err) == 0);
     CHECK(prove(key, w, wlen, threads) == 0);                   /* warm-up */

@@ -10,23 +10,7 @@
 
 #include "g16.h"
 #include "../common/test.h"
-
-static uint8_t *read_file(const char *dir, const char *name, size_t *len)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "cannot open %s\n", path); exit(2); }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) exit(2);
-    buf[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
+#include "files.h"
 
 /* The remaining stages of a new job: its public signals are snarkjs's,
  * the proof verifies (when the verifier is built), it ran where asked. */
