@@ -55,9 +55,10 @@ static json_t *key_json(const dkey *k)
                           "last_used", k->last_used, "self_verify", k->vk_json != NULL,
                           "device", k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
     json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
-    if (k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
-    json_object_set_new(o, "pinned", json_boolean(k->pinned));
-    if (k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
+    /* the loading thread fills these before it publishes k->key under mu */
+    if (k->key && k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
+    json_object_set_new(o, "pinned", json_boolean(k->key && k->pinned));
+    if (k->key && k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
     return o;
 }
 
