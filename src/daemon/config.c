@@ -155,11 +155,11 @@ static const option k_opts[] = {
      "                         else the CPU; gpu = refuse to start without one; cpu = never the GPU.\n"
      "                         On the GPU each key is loaded onto it at POST /v1/keys"},
     {"device-memory-budget", "SIZE", set_dev_budget,
-     "GPU memory the keys on the GPU and their proofs' work buffers may use; a key that does\n"
-     "                         not fit evicts idle GPU keys (least recently used first), else is\n"
-     "                         refused (507, --device gpu) or stays on the CPU (auto). Default: the\n"
-     "                         GPU's free memory at startup (NVML) minus 10% (at least 512M);\n"
-     "                         ignored when proofs run on the CPU"},
+     "GPU memory the keys on the GPU and their proofs' work buffers may use; a key\n"
+     "                         that does not fit evicts idle GPU keys (least recently used first),\n"
+     "                         else is refused (507, --device gpu) or stays on the CPU (auto).\n"
+     "                         Default: the GPU's free memory at startup (NVML) minus 10% (at\n"
+     "                         least 512M); ignored when proofs run on the CPU"},
     {"g2-on-cpu", NULL, set_g2_cpu,
      "GPU proofs run the G2 MSM (B2) on the CPU while the GPU does the rest"},
     {"pin-keys", NULL, set_pin,
@@ -185,7 +185,8 @@ static void usage(FILE *f)
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", k_opts[i].name, k_opts[i].arg ? " " : "",
                  k_opts[i].arg ? k_opts[i].arg : "");
-        fprintf(f, "  %-22s %s\n", left, k_opts[i].help);
+        if (strlen(left) > 22) fprintf(f, "  %s\n  %-22s %s\n", left, "", k_opts[i].help);
+        else fprintf(f, "  %-22s %s\n", left, k_opts[i].help);
     }
     fputs("  --help                 this text\n\n"
           "API: POST/GET /v1/keys, DELETE /v1/keys/NAME, POST /v1/proofs,\n"
