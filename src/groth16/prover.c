@@ -232,9 +232,10 @@ size_t g16_key_job_bytes(const g16_key *key)
  * model's choice to within one), W = ceil(256 / c) windows, e = W·p
  * entries: keys and values sorted into a second pair (16 bytes an entry)
  * and the radix sort's temporary copy (8), the buckets (W·2^(c-1) XYZZ
- * points, twice the affine size) and the accumulation's partial sums (two
- * ping-pong pairs of a key and a point per segment of at least 8 entries,
- * at most ~2^20 segments). */
+ * points, twice the affine size) and their segment sums (a point per run
+ * of buckets, 32 by default: an eighth covers runs down to 8), and the
+ * accumulation's partial sums (two ping-pong pairs of a key and a point
+ * per segment of at least 8 entries, at most ~2^20 segments). */
 static size_t gpu_msm_workspace(size_t p, size_t point_bytes)
 {
     if (p == 0) return 0;
@@ -243,7 +244,8 @@ static size_t gpu_msm_workspace(size_t p, size_t point_bytes)
     int c = lg - 4 < 3 ? 3 : lg - 4 > 21 ? 21 : lg - 4;
     size_t w = (size_t)(256 + c - 1) / (size_t)c, e = w * p, xyzz = 2 * point_bytes;
     size_t seg = e >> 20 > 8 ? e >> 20 : 8, segs = (e + seg - 1) / seg;
-    return 24 * e + (w * ((size_t)1 << (c - 1)) + 1) * xyzz + 4 * segs * (4 + xyzz);
+    size_t buckets = (w * ((size_t)1 << (c - 1)) + 1) * xyzz;
+    return 24 * e + buckets + buckets / 8 + 4 * segs * (4 + xyzz);
 }
 
 /* One set of MSM buffers for each of A, B1, C (G1, witness), H (G1,
