@@ -3,7 +3,7 @@
  * libraries on the same inputs (wall clock, all cores), and a synthetic
  * proof's heavy part through gpu_prove_msms.
  * Usage: bench_gpu [log_n (24)] [reps (5)] [cpu (1: also time the CPU)]
- * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 MSM with
+ * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 and G2 MSMs with
  * each of these window sizes forced; BENCH_SPARSE=1 adds a run whose
  * scalars look like a real witness (70% 0 or 1, the rest full width). */
 #include <stdio.h>
@@ -174,6 +174,8 @@ int main(int argc, char **argv)
         gpu_msm_window_override = (int)c;
         printf("window %ld: ", c);
         bn254_g1_bench(n, reps, 0, sc, dsc);
+        printf("window %ld: ", c);
+        bn254_g2_bench(n, reps, 0, sc, dsc);
     }
     gpu_msm_window_override = 0;
     if (getenv("BENCH_SPARSE")) {
