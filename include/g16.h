@@ -96,6 +96,10 @@ size_t g16_key_job_abc_bytes(const g16_key *key);
  * five MSMs' sort, bucket and partial-sum buffers, kept between proofs). */
 size_t g16_key_gpu_key_bytes(const g16_key *key);
 size_t g16_key_gpu_workspace_bytes(const g16_key *key);
+/* Host memory a key on the GPU keeps while it is loaded: the pinned
+ * buffer each proof's witness goes to the device through (n_vars scalars;
+ * the MSMs' pinned result buffers are a few KB more). */
+size_t g16_key_gpu_host_bytes(const g16_key *key);
 
 /* The witness buffer is copied only as far as needed; it may be freed
  * after g16_job_new returns (unless opt->borrow_witness). */

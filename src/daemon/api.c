@@ -54,6 +54,7 @@ static json_t *key_json(const dkey *k)
                           "partition_bytes", (json_int_t)k->job_bytes, "pending", k->pending,
                           "last_used", k->last_used, "self_verify", k->vk_json != NULL,
                           "device", k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
+    json_object_set_new(o, "host_pinned_bytes", json_integer((json_int_t)k->host_pinned));
     json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
     /* the loading thread fills these before it publishes k->key under mu */
     if (k->key && k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));

@@ -62,6 +62,7 @@ typedef struct dkey {
     size_t job_bytes, abc_bytes; /* a partition's host reservation, and what synthesis gives back */
     int on_gpu;                 /* resident on the GPU: its jobs prove there (and only there) */
     size_t device_bytes;        /* GPU memory the key holds */
+    size_t host_pinned;         /* on the GPU: its pinned witness buffer, charged beside bytes */
     size_t dev_charge;          /* charged to the device budget: its copy + its proofs' workspace
                                    (while it uploads: the estimate of both) */
     char *gpu_error;            /* why an AUTO daemon keeps it on the CPU; NULL if it did not */

@@ -45,7 +45,7 @@ static void unlink_key(g16d *d, dkey *k)
 {
     for (dkey **pp = &d->keys; *pp; pp = &(*pp)->next)
         if (*pp == k) { *pp = k->next; break; }
-    d->key_bytes -= k->bytes;
+    d->key_bytes -= k->bytes + k->host_pinned;
     d->dev_used -= k->dev_charge;
     d_store_key(d, k, 0);
 }
@@ -151,6 +151,9 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size
         pthread_mutex_lock(&d->mu);
         d->key_bytes -= k->bytes;
         device_charge(d, k, rc == 0, ws);
+        /* less than the upload's copy just given back, so it fits */
+        k->host_pinned = rc == 0 ? g16_key_gpu_host_bytes(key) : 0;
+        d->key_bytes += k->host_pinned;
         pthread_mutex_unlock(&d->mu);
         if (rc == 0) { k->on_gpu = 1; return 0; }
     }

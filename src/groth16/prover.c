@@ -260,6 +260,11 @@ size_t g16_key_gpu_workspace_bytes(const g16_key *key)
            gpu_msm_workspace(n, c->g1_bytes) + gpu_msm_workspace(v, c->g2_bytes);
 }
 
+size_t g16_key_gpu_host_bytes(const g16_key *key)
+{
+    return key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
+}
+
 /* The key's points as stored, its coefficients by row (a 4-byte signal
  * and a scalar each, 2(n + 1) row pointers), the witness and the a, b, c
  * vectors. */

@@ -44,6 +44,7 @@ rm -rf "$STATE"
 if [ "$PROVING" = cpu ]; then
   note "no usable GPU here: checking the refusals and the CPU reports"
   [ "$(js o.device_bytes <"$T/key.json")" = 0 ] || fail "a CPU key reports device memory"
+  [ "$(js o.host_pinned_bytes <"$T/key.json")" = 0 ] || fail "a CPU key reports a pinned witness buffer"
   [ "$(js o.partitions[0].timings.transfer_s <"$T/job.json")" = 0 ] || fail "a CPU proof reports a transfer"
   [ "$(js o.device.g2_on_cpu <"$T/st.json")" = false ] || fail "g2_on_cpu reported without a GPU"
   "$G16D" --device gpu --socket "$T/g.sock" --state-dir "$T/g" 2>"$T/err" && fail "--device gpu started without a GPU"
@@ -67,6 +68,9 @@ if [ "$PROVING" = cpu ]; then
 else
   note "GPU present: keys on the device, smaller host reservations"
   [ "$(js 'o.device_bytes > 0' <"$T/key.json")" = true ] || fail "a GPU key reports no device memory"
+  # the pinned witness buffer: 32 bytes a signal (+ 64 KiB), charged to the host budget
+  [ "$(js 'o.host_pinned_bytes >= 32 * o.n_vars' <"$T/key.json")" = true ] ||
+    fail "a GPU key does not report its pinned witness buffer"
   GPART=$(js o.partition_bytes <"$T/key.json")
   start_daemon --device cpu
   client keys load k "$D/circuit.zkey" >"$T/ckey.json"
