@@ -20,9 +20,11 @@
  *   g*<omega_n>, g = omega_2n: forward multiplies a_j by g^j first, the
  *   inverse multiplies by g^-j last (so inverse(coset) undoes coset).
  * - Every call that can fail returns 0 on success, non-zero on failure with
- *   one line in err.  Calls are serialized internally (one device, one
- *   set of work buffers); results do not depend on the order of additions
- *   because they are returned as canonical affine points.
+ *   one line in err.  Calls are serialized internally (one device; the
+ *   MSM/NTT calls share one set of work buffers, a resident key keeps its
+ *   own, one set per MSM of a proof, since gpu_prove_msms runs the five
+ *   at once on their own streams); results do not depend on the order of
+ *   additions because they are returned as canonical affine points.
  */
 #ifndef G16_GPU_H
 #define G16_GPU_H
