@@ -282,6 +282,11 @@ extern "C" int gpu_prove_msms(gpu_key *k, const uint8_t *witness, uint8_t *a_out
     memset(&tm, 0, sizeof tm);
     pthread_mutex_lock(&key_lock);
     int rc = prove_locked(k, witness, outs, &tm, err, errlen);
+    if (rc) {   /* MSMs already enqueued must not outlive the failed proof:
+                 * the next one reuses their buffers */
+        cudaStreamSynchronize(k->st);
+        for (int i = 0; i < N_MSM; i++) cudaStreamSynchronize(k->mst[i]);
+    }
     pthread_mutex_unlock(&key_lock);
     if (timings) *timings = tm;
     return rc;
