@@ -51,33 +51,9 @@ START=$SECONDS
 log() { echo "[+$((SECONDS - START))s] $*" >&2; }
 die() { log "gpu_bench: $*"; exit 1; }
 
-if [ -z "$BIN" ] && [ -f "$ROOT/.gpubin/daemon-bin.tar.xz" ]; then
-  BIN=$T/bin
-  mkdir -p "$BIN" && tar xJf "$ROOT/.gpubin/daemon-bin.tar.xz" -C "$BIN"
-fi
-BIN=${BIN:-$ROOT/build/bin}
-G16=$BIN/g16 G16D=$BIN/g16d
+source "$HERE/carried.sh"
 source "$HERE/lib.sh"
 trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; cp "$T/log" "$OUTD/g16d.log" 2>/dev/null; rm -rf "$T"' EXIT
-
-# Libraries g16d lacks here: libmicrohttpd12 always (harmless where it is
-# installed), then an extra deb only for a soname still not found.
-PREFIX=/tmp/prefix
-if [ -d "$ROOT/.gpubin/debs" ]; then
-  for deb in "$ROOT"/.gpubin/debs/*.deb; do dpkg -x "$deb" "$PREFIX"; done
-  export LD_LIBRARY_PATH=$PREFIX/usr/lib/x86_64-linux-gnu:$PREFIX/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  for _ in 1 2 3; do                 # gnutls's own needs show once it is unpacked
-    missing=$(ldd "$G16D" | awk '/not found/ {print $1}')
-    [ -n "$missing" ] || break
-    for so in $missing; do
-      for deb in "$ROOT"/.gpubin/debs/extra/*.deb; do
-        dpkg-deb -c "$deb" | grep -q "/$so " && { log "unpacking $(basename "$deb") for $so"; dpkg -x "$deb" "$PREFIX"; }
-      done
-    done
-  done
-fi
-ldd "$G16D" | grep "not found" >&2 && die "g16d still lacks the libraries above (bench/daemon/gpu_prepare.sh)"
-"$G16D" --help >/dev/null || die "$G16D does not run here"
 log "binaries $BIN, device $DEV, sizes $SIZES, $N proofs a row"
 
 FAILED=0

@@ -5,6 +5,7 @@
 #   .gpubin/debs/*.deb          libmicrohttpd12 (what g16d lacks there)
 #   .gpubin/debs/extra/*.deb    GnuTLS and the libraries it needs, unpacked
 #                               there only for sonames the machine lacks
+#   .gpubin/node.xz, fix/       Node.js and small fixtures, for gpu_tests.sh
 # BUILD_DIR must be a build with the CUDA backend (configured where nvcc is
 # found, e.g. cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release), or the
 # benchmark can only run with --cpu.  Needs apt-get (Debian 12).
@@ -28,5 +29,13 @@ tar -cJf "$G/daemon-bin.tar.xz" -C "$B/bin" g16 g16d
 (cd "$G/debs/extra" && rm -f ./*.deb &&
   apt-get download libgnutls30 libunistring2 libidn2-0 libnettle8 libhogweed6 libp11-kit0 \
     libtasn1-6 libffi8 >/dev/null)
-du -sh "$G/daemon-bin.tar.xz" "$G/debs"
-echo "ready: carry \".gpubin\" and run: bash bench/daemon/gpu_bench.sh"
+# gpu_tests.sh: Node.js (the tests read JSON with it; one binary) and the
+# small fixtures its tests use.
+xz -T0 -6 -c "$(readlink -f "$(command -v node)")" >"$G/node.xz"
+rm -rf "$G/fix" && mkdir -p "$G/fix/bn128" "$G/fix/bls12381"
+for c in bn128/chain bn128/multiplier bn128/merkle bls12381/chain; do
+  cp -r "$ROOT/../shared/fixtures/$c" "$G/fix/$c"
+done
+chmod -R u+w "$G/fix"
+du -sh "$G/daemon-bin.tar.xz" "$G/debs" "$G/node.xz" "$G/fix"
+echo "ready: carry \".gpubin\" and run: bash bench/daemon/gpu_bench.sh (or gpu_tests.sh)"
