@@ -1,7 +1,9 @@
 /* circom witness reader and writer (snarkjs wtns_utils.js is the
  * reference). */
+#include <stdint.h>
 #include <string.h>
 #include "formats_internal.h"
+#include "util/parallel.h"
 
 #define WTNS_MAX_VERSION 2
 
@@ -29,16 +31,42 @@ static int parse_wtns_header(wtns *w, const char *name, char *err,
     return 0;
 }
 
+/* The first unreduced value of a slice of the witness, or UINT32_MAX. */
+typedef struct {
+    const wtns *w;
+    uint32_t first_bad;
+} check_ctx;
+
+static void check_slice(void *arg, size_t begin, size_t end, int worker)
+{
+    check_ctx *c = arg;
+    const wtns *w = c->w;
+    (void)worker;
+    for (size_t i = begin; i < end; i++)
+        if (!formats_lt(w->values + i * w->n8, w->prime, w->n8)) {
+            uint32_t bad = (uint32_t)i, cur = __atomic_load_n(&c->first_bad, __ATOMIC_RELAXED);
+            while (bad < cur && !__atomic_compare_exchange_n(&c->first_bad, &cur, bad, 0,
+                                                             __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            }
+            return;
+        }
+}
+
 /* Every value must be reduced: the prover feeds them to Montgomery
- * multiplications that assume inputs below the modulus. */
+ * multiplications that assume inputs below the modulus.  The scan reads
+ * the whole witness (512 MB at 2^24 signals: 81 ms of a 0.42 s GPU proof
+ * on one thread), so large witnesses are checked by all cores; the error
+ * still names the first bad value. */
 static int check_values(const wtns *w, const char *name, char *err,
                         size_t errlen)
 {
-    for (uint32_t i = 0; i < w->n_witness; i++)
-        if (!formats_lt(w->values + (size_t)i * w->n8, w->prime, w->n8))
-            return formats_fail(err, errlen, name,
-                                "witness value %u is not reduced modulo the prime",
-                                i);
+    check_ctx c = {w, UINT32_MAX};
+    int threads = w->n_witness >= (1u << 18) ? 0 : 1;
+    parallel_for(w->n_witness, threads, check_slice, &c);
+    if (c.first_bad != UINT32_MAX)
+        return formats_fail(err, errlen, name,
+                            "witness value %u is not reduced modulo the prime",
+                            c.first_bad);
     return 0;
 }
 

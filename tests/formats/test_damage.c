@@ -313,8 +313,38 @@ static void zkey_errors(const target *t)
     zkey_coef_errors(t);
 }
 
+/* A witness large enough to be checked on all cores (2^18 values and up):
+ * r - 1 anywhere is fine, and of several unreduced values (r, r + 2^248)
+ * the error names the first, wherever the slices fall. */
+static void wtns_large_unreduced(void)
+{
+    uint32_t n8, n = (1u << 18) + 3;
+    const uint8_t *r = formats_field_modulus(FORMATS_FIELD_BN128_FR, &n8);
+    uint8_t *v = calloc(n, n8), rm1[32], big[32];
+    char err[256];
+    wtns w;
+    memcpy(rm1, r, n8);
+    rm1[0]--;   /* r is odd: no borrow */
+    memcpy(big, r, n8);
+    big[31]++;
+    memcpy(v + (size_t)7 * n8, rm1, n8);
+    memcpy(v + (size_t)(n - 1) * n8, rm1, n8);
+    const char *path = test_tmp("large.wtns");
+    CHECK(wtns_write(path, n8, r, n, v, err, sizeof err) == 0, "%s", err);
+    CHECK(wtns_open(path, &w, err, sizeof err) == 0, "large witness with r - 1: %s", err);
+    wtns_close(&w);
+    memcpy(v + (size_t)(n - 2) * n8, r, n8);
+    memcpy(v + (size_t)200001 * n8, big, n8);
+    memcpy(v + (size_t)131075 * n8, r, n8);
+    CHECK(wtns_write(path, n8, r, n, v, err, sizeof err) == 0, "%s", err);
+    CHECK_ERR(wtns_open(path, &w, err, sizeof err), err, path,
+              "witness value 131075 is not reduced modulo the prime");
+    free(v);
+}
+
 void test_group_targeted(void)
 {
+    wtns_large_unreduced();
     with_target(KIND_ZKEY, "circuit.zkey", zkey_errors, "zkey", 10);
     with_target(KIND_WTNS, "witness.wtns", wtns_errors, "wtns", 2);
     with_target(KIND_R1CS, "circuit.r1cs", r1cs_errors, "r1cs", 3);
