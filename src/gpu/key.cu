@@ -180,7 +180,7 @@ static pthread_mutex_t key_lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct {
     gpu_key *k;
     const uint8_t *src;
-    int failed;
+    int device, failed;   /* new threads start on device 0: use the caller's */
 } upload_ctx;
 
 static void upload_slice(void *arg, size_t begin, size_t end, int worker)
@@ -188,18 +188,21 @@ static void upload_slice(void *arg, size_t begin, size_t end, int worker)
     upload_ctx *u = (upload_ctx *)arg;
     const size_t chunk = (size_t)4 << 20;
     (void)worker;
+    if (cudaSetDevice(u->device) != cudaSuccess)
+        __atomic_store_n(&u->failed, 1, __ATOMIC_RELAXED);
     for (size_t at = begin * 32; at < end * 32; at += chunk) {
         size_t len = end * 32 - at < chunk ? end * 32 - at : chunk;
         memcpy((uint8_t *)u->k->w_pinned + at, u->src + at, len);
         if (cudaMemcpyAsync((uint8_t *)u->k->w + at, (uint8_t *)u->k->w_pinned + at, len,
                             cudaMemcpyHostToDevice, u->k->st) != cudaSuccess)
-            u->failed = 1;
+            __atomic_store_n(&u->failed, 1, __ATOMIC_RELAXED);
     }
 }
 
 static int upload_witness(gpu_key *k, const uint8_t *witness, char *err, size_t errlen)
 {
-    upload_ctx u = {k, witness, 0};
+    upload_ctx u = {k, witness, 0, 0};
+    GPU_CK(cudaGetDevice(&u.device));
     int threads = k->n_vars >= ((size_t)1 << 18) ? 8 : 1;
     parallel_for(k->n_vars, threads, upload_slice, &u);
     if (u.failed) {
