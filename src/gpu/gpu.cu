@@ -70,13 +70,6 @@ extern "C" int gpu_env_flag(const char *name)
     return e && *e && strcmp(e, "0") != 0;
 }
 
-extern "C" int gpu_env_int(const char *name, int dflt)
-{
-    const char *e = getenv(name);
-    long v = e ? strtol(e, NULL, 10) : 0;
-    return v >= 1 && v <= (1 << 20) && (v & (v - 1)) == 0 ? (int)v : dflt;
-}
-
 extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)
 {
     static int enabled = -1;          /* read once: the environment is fixed */
@@ -145,10 +138,10 @@ static int ensure_stream(char *err, size_t errlen)
     return 0;
 }
 
-static gpu_msm_fn msm_fn(int curve, int g2)
+extern "C" gpu_msm_start_fn gpu_msm_start_for(int curve, int g2)
 {
-    if (curve == GPU_CURVE_BN254) return g2 ? gpu_bn254_g2_msm_dev : gpu_bn254_g1_msm_dev;
-    return g2 ? gpu_bls12_381_g2_msm_dev : gpu_bls12_381_g1_msm_dev;
+    if (curve == GPU_CURVE_BN254) return g2 ? gpu_bn254_g2_msm_start : gpu_bn254_g1_msm_start;
+    return g2 ? gpu_bls12_381_g2_msm_start : gpu_bls12_381_g1_msm_start;
 }
 
 static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
@@ -165,8 +158,10 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
         return -1;
     GPU_CK(cudaMemcpyAsync(dp, points, n * pb, cudaMemcpyHostToDevice, stream));
     GPU_CK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, stream));
-    return msm_fn(curve, g2)(dp, (const uint32_t *)ds, n, out, &ws_msm[curve * 2 + g2], stream,
-                             err, errlen);
+    gpu_msm_pending pend;
+    return gpu_msm_start_for(curve, g2)(dp, (const uint32_t *)ds, n, &ws_msm[curve * 2 + g2], stream,
+                                        &pend, err, errlen) ||
+           gpu_msm_wait(&pend, out, err, errlen);
 }
 
 extern "C" int gpu_msm_g1(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,

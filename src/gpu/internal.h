@@ -67,6 +67,8 @@ int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t
 /* The ws's pinned host buffer, at least bytes long. */
 int gpu_ws_host(gpu_ws *ws, size_t bytes, void **out, char *err, size_t errlen);
 int gpu_msm_wait(gpu_msm_pending *pend, uint8_t *out, char *err, size_t errlen);
+/* The start function of the curve's G1 (g2 = 0) or G2 MSM. */
+gpu_msm_start_fn gpu_msm_start_for(int curve, int g2);
 /* msm_finish.c: sum_w 2^(c w) S_w + ones, as an affine point in zkey
  * layout, from nw + 1 XYZZ points (the device's layout and Montgomery
  * form) laid out as gpu_msm_pending.host. */
@@ -75,8 +77,6 @@ void gpu_ws_free(gpu_ws *ws);
 /* 1 when the environment variable is set, non-empty and not "0" (the
  * backend's switches, e.g. G16_GPU_PROFILE). */
 int gpu_env_flag(const char *name);
-/* The environment variable as a power of two in [1, 2^20], else dflt. */
-int gpu_env_int(const char *name, int dflt);
 void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
 /* Waits for the stream, prints "what: name ms, ..." and frees the events. */

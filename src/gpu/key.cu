@@ -2,7 +2,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
@@ -17,7 +16,7 @@ enum { EV_START, EV_W, EV_ABC, EV_NTT, EV_MSM, N_EV = EV_MSM + 2 * N_MSM };
 
 struct gpu_key {
     int curve, log_n;
-    size_t n_vars, n_public, n, bytes, host_bytes;
+    size_t n_vars, n_public, n, bytes;
     void *pts[5];                    /* a, b1, b2, c, h */
     uint32_t *row_ptr[2], *sig[2];   /* A and B coefficients by row (CSR) */
     void *val[2];
@@ -113,7 +112,6 @@ extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, ch
         bad = cudaStreamCreateWithFlags(&k->mst[i], cudaStreamNonBlocking) != cudaSuccess;
     for (int i = 0; i < N_EV && !bad; i++) bad = cudaEventCreate(&k->ev[i]) != cudaSuccess;
     if (!bad) bad = cudaMallocHost(&k->w_pinned, d->n_vars * 32) != cudaSuccess;
-    if (!bad) k->host_bytes = d->n_vars * 32;
     for (int i = 0; i < 5 && !bad; i++)
         bad = dev_copy(k, &k->pts[i], src[i], cnt[i] * (i == 2 ? g2 : g1), err, errlen);
     bad = bad || upload_coefs(k, d, err, errlen) ||
@@ -212,12 +210,6 @@ static int upload_witness(gpu_key *k, const uint8_t *witness, char *err, size_t 
     return 0;
 }
 
-static gpu_msm_start_fn msm_start_fn(int curve, int g2)
-{
-    if (curve == GPU_CURVE_BN254) return g2 ? gpu_bn254_g2_msm_start : gpu_bn254_g1_msm_start;
-    return g2 ? gpu_bls12_381_g2_msm_start : gpu_bls12_381_g1_msm_start;
-}
-
 /* MSM i on stream st (which has already waited for its scalars). */
 static int start_msm(gpu_key *k, int i, cudaStream_t st, gpu_msm_pending *pend, char *err,
                      size_t errlen)
@@ -226,7 +218,7 @@ static int start_msm(gpu_key *k, int i, cudaStream_t st, gpu_msm_pending *pend, 
     const uint32_t *sc[N_MSM] = {w, w, w, w + 8 * (k->n_public + 1), (const uint32_t *)k->abc};
     size_t cnt[N_MSM] = {k->n_vars, k->n_vars, k->n_vars, k->n_vars - k->n_public - 1, k->n};
     GPU_CK(cudaEventRecord(k->ev[EV_MSM + 2 * i], st));
-    if (msm_start_fn(k->curve, i == MSM_B2)(k->pts[i], sc[i], cnt[i], &k->ws[i], st, pend, err,
+    if (gpu_msm_start_for(k->curve, i == MSM_B2)(k->pts[i], sc[i], cnt[i], &k->ws[i], st, pend, err,
                                             errlen))
         return -1;
     GPU_CK(cudaEventRecord(k->ev[EV_MSM + 2 * i + 1], st));
