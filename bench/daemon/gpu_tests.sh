@@ -33,7 +33,9 @@ command -v node >/dev/null || die "no node here and no .gpubin/node.xz (bench/da
 command -v curl >/dev/null || die "no curl here: the tests send raw HTTP with it"
 FIX=$ROOT/.gpubin/fix
 [ -d "$FIX" ] || FIX=$(cd "$ROOT/.." && pwd)/shared/fixtures
-export G16 G16D G16_FIXTURES=$FIX G16_SANITIZED=0 G16_SNARKJS=/nonexistent/snarkjs
+# restart: a GPU daemon proves the chain circuit in a few ms, so its
+# killed job needs many more proofs than the CPU's 30 to be caught mid-run.
+export G16 G16D G16_FIXTURES=$FIX G16_SANITIZED=0 G16_SNARKJS=/nonexistent/snarkjs G16_RESTART_PROOFS=300
 log "binaries $BIN, node $(node --version), fixtures $FIX"
 failed=0
 for t in ${@:-device pin restart priority bad_input misc}; do
@@ -41,7 +43,7 @@ for t in ${@:-device pin restart priority bad_input misc}; do
   if timeout 300 bash "$ROOT/tests/daemon/$t.sh" >"$OUTD/daemon-$t.log" 2>&1; then
     echo "daemon.$t: ok ($((SECONDS - t0)) s)"
   else
-    echo "daemon.$t: FAIL ($((SECONDS - t0)) s): $(grep -m1 FAIL "$OUTD/daemon-$t.log")"
+    echo "daemon.$t: FAIL ($((SECONDS - t0)) s): $(grep -m1 FAIL "$OUTD/daemon-$t.log" || tail -1 "$OUTD/daemon-$t.log")"
     failed=$((failed + 1))
   fi
 done

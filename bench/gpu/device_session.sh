@@ -14,7 +14,9 @@
 # Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
 # test_gpu, bench_gpu, test_prover) when it runs here, else built here.
 # Fixtures: .devfix/<curve>/<circuit> (copied from ../shared/fixtures,
-# which does not travel).
+# which does not travel) and .gpubin/fix/ (gpu_prepare.sh's, for the daemon
+# tests), merged below: a call carries at most 64 MiB, and .gpubin's node
+# and binaries take most of it, so each fixture travels once.
 set -u
 out=${OUT:-/tmp/g16-out}
 mkdir -p "$out"
@@ -42,6 +44,12 @@ log "binaries: $bin"
 
 g16=$bin/g16
 fail=0
+fix=/tmp/fixall
+for d in .devfix/*/* .gpubin/fix/*/*; do
+  [ -f "$d/circuit.zkey" ] || continue
+  mkdir -p "$fix/$(basename "$(dirname "$d")")"
+  ln -sfn "$PWD/$d" "$fix/$(basename "$(dirname "$d")")/$(basename "$d")"
+done
 prove_verify() {   # dir label extra-args...
   local dir=$1 label=$2; shift 2
   local p=/tmp/pv
@@ -61,12 +69,12 @@ for step in $steps; do
     log "test_gpu"
     timeout 300 "$bin/test_gpu" > "$out/test_gpu.log" 2>&1; echo "test_gpu rc=$?"; tail -8 "$out/test_gpu.log"
     if [ -x "$bin/test_prover" ]; then
-      timeout 120 "$bin/test_prover" .devfix > "$out/test_prover.log" 2>&1
+      timeout 120 "$bin/test_prover" "$fix" > "$out/test_prover.log" 2>&1
       echo "test_prover rc=$?"; tail -3 "$out/test_prover.log"
     fi ;;
   fixtures)
     log "fixtures"
-    for d in .devfix/*/*; do
+    for d in "$fix"/*/*; do
       prove_verify "$d" "fixture $d gpu" --device gpu
       prove_verify "$d" "fixture $d gpu+g2cpu" --device gpu --g2-on-cpu
     done ;;

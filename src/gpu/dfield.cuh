@@ -11,17 +11,17 @@
 
 /* Device code inlines the field; the host build (tests' emulation) too. */
 #define HD __host__ __device__ __forceinline__
-#ifdef __CUDA_ARCH__
-#define G16_CLZ(x) __clz(x)
-#define G16_BREV64(x) __brevll(x)
-#else
-#define G16_CLZ(x) __builtin_clz(x)
 static inline unsigned long long g16_brev64(unsigned long long x)
 {
     unsigned long long r = 0;
     for (int i = 0; i < 64; i++, x >>= 1) r = (r << 1) | (x & 1);
     return r;
 }
+#ifdef __CUDA_ARCH__
+#define G16_CLZ(x) __clz(x)
+#define G16_BREV64(x) __brevll(x)
+#else
+#define G16_CLZ(x) __builtin_clz(x)
 #define G16_BREV64(x) g16_brev64(x)
 #endif
 

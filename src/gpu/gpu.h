@@ -37,7 +37,11 @@ extern "C" {
 #endif
 
 enum gpu_curve { GPU_CURVE_BN254 = 0, GPU_CURVE_BLS12_381 = 1 };
-enum { GPU_NTT_INVERSE = 1, GPU_NTT_COSET = 2 };
+/* NTT flags.  ROUND_TRIP: the inverse NTT then the coset NTT (values on
+ * the domain to values on its odd coset, the proof's step for each of a,
+ * b, c) in one call, with no bit-reversal pass; the other flags are then
+ * ignored. */
+enum { GPU_NTT_INVERSE = 1, GPU_NTT_COSET = 2, GPU_NTT_ROUND_TRIP = 4 };
 
 /* 1 when a CUDA device of compute capability >= 9.0 is usable, else 0. */
 int gpu_available(void);

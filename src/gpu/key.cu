@@ -163,8 +163,7 @@ static int build_h(gpu_key *k, char *err, size_t errlen)
     uint8_t *abc = (uint8_t *)k->abc;
     size_t vb = k->n * 32;
     for (int m = 0; m < 3; m++)
-        if (gpu_ntt_dev(k->curve, abc + m * vb, k->log_n, GPU_NTT_INVERSE, k->st, err, errlen) ||
-            gpu_ntt_dev(k->curve, abc + m * vb, k->log_n, GPU_NTT_COSET, k->st, err, errlen))
+        if (gpu_ntt_dev(k->curve, abc + m * vb, k->log_n, GPU_NTT_ROUND_TRIP, k->st, err, errlen))
             return -1;
     return gpu_join_abc_dev(k->curve, abc, abc + vb, abc + 2 * vb, k->n, k->st, err, errlen);
 }

@@ -5,6 +5,11 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 
+/* One pass's geometry (ntt_template.cuh, N_(pass_addr)). */
+typedef struct {
+    int L, s0, k, mlog;
+} ntt_pass;
+
 #define NF d_bn254_fr
 #define NTT_NAME ntt_bn254
 #include "gpu/ntt_template.cuh"
@@ -13,13 +18,56 @@
 #define NTT_NAME ntt_bls12_381
 #include "gpu/ntt_template.cuh"
 
-/* Device tables for one (curve, size): twiddles omega^t and omega^-t
- * (t < n/2), coset powers g^j and g^-j / n (j < n), 1/n.  Kept until
+/* Passes of at most 8 levels, as even as L allows (2^20: 7, 7, 6 rather
+ * than 8, 8, 4, whose last pass would leave most of a block idle), with
+ * blocks of up to 2^10 elements.  Returns the number of passes. */
+static int ntt_plan(int L, ntt_pass ps[4])
+{
+    int np = (L + 7) / 8, s0 = 0;
+    for (int i = 0; i < np; i++) {
+        int k = L / np + (i < L % np), hlo_log = L - s0 - k;
+        ps[i] = (ntt_pass){L, s0, k, hlo_log < 10 - k ? hlo_log : 10 - k};
+        s0 += k;
+    }
+    return np;
+}
+
+/* Tables for one (curve, size), device or host memory: twiddles omega^t
+ * and omega^-t (t < n/2), 1/n, and, built when first needed, the coset
+ * powers g^j and g^-j / n (natural-order coset transforms) and g^bitrev(j)
+ * / n (the round trip's last inverse pass).  Device tables are kept until
  * gpu_release, since a key proves many witnesses at one size. */
 typedef struct {
     int curve, log_n;
-    void *tw, *itw, *cos, *icos, *inv_n;
+    void *tw, *itw, *cos, *icos, *cosbr, *inv_n;
 } ntt_tables;
+
+/* The transform sequence, shared by the device and the emulation: ops run
+ * one step on the data, with tables from the same memory. */
+typedef struct {
+    void *ctx;
+    void (*pass)(void *ctx, const ntt_pass *ps, const void *tw, const void *scale, int dit);
+    void (*bitrev)(void *ctx, const void *scale);
+    void (*mul_table)(void *ctx, const void *tab);
+} ntt_ops;
+
+static void ntt_sequence(const ntt_ops *o, int L, int flags, const ntt_tables *t)
+{
+    ntt_pass ps[4];
+    int np = ntt_plan(L, ps), inv = flags & GPU_NTT_INVERSE, coset = flags & GPU_NTT_COSET;
+    if (L == 0) return;   /* n = 1: every variant is the identity */
+    if (flags & GPU_NTT_ROUND_TRIP) {
+        for (int i = 0; i < np; i++) o->pass(o->ctx, &ps[i], t->itw, i == np - 1 ? t->cosbr : NULL, 0);
+        for (int i = np - 1; i >= 0; i--) o->pass(o->ctx, &ps[i], t->tw, NULL, 1);
+        return;
+    }
+    if (coset && !inv) o->mul_table(o->ctx, t->cos);
+    for (int i = 0; i < np; i++) o->pass(o->ctx, &ps[i], inv ? t->itw : t->tw, NULL, 0);
+    o->bitrev(o->ctx, inv && !coset ? t->inv_n : NULL);
+    if (coset && inv) o->mul_table(o->ctx, t->icos);
+}
+
+/* ---- on the device ---- */
 
 static ntt_tables tables[4];
 
@@ -34,9 +82,10 @@ static void host_powers_tables(int curve, const uint8_t *base, size_t count, uin
     gpu_host_powers(curve, big, *nhi, *hi_out);
 }
 
-/* dst[t] = base^t * (scale or 1), t < count, expanded on the device. */
+/* dst[t] = base^t * (scale or 1), t < count, expanded on the device, then
+ * permuted to dst[bitrev(t)] when brev_log > 0. */
 static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, size_t count,
-                        void **dst, cudaStream_t st, char *err, size_t errlen)
+                        int brev_log, void **dst, cudaStream_t st, char *err, size_t errlen)
 {
     uint8_t *lo = (uint8_t *)malloc(4097 * 32), *hi = NULL;
     size_t nhi;
@@ -56,13 +105,17 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
         return -1;
     }
     unsigned blocks = (unsigned)((count + 255) / 256);
-    if (curve == GPU_CURVE_BN254)
+    if (curve == GPU_CURVE_BN254) {
         ntt_bn254_expand<<<blocks, 256, 0, st>>>((d_bn254_fr *)*dst, (d_bn254_fr *)dlo,
                                                  (d_bn254_fr *)dhi, count);
-    else
+        if (brev_log) ntt_bn254_bitrev<<<blocks, 256, 0, st>>>((d_bn254_fr *)*dst, brev_log, NULL);
+    } else {
         ntt_bls12_381_expand<<<blocks, 256, 0, st>>>((d_bls12_381_fr *)*dst,
                                                      (d_bls12_381_fr *)dlo,
                                                      (d_bls12_381_fr *)dhi, count);
+        if (brev_log)
+            ntt_bls12_381_bitrev<<<blocks, 256, 0, st>>>((d_bls12_381_fr *)*dst, brev_log, NULL);
+    }
     GPU_CK_LAUNCH();
     GPU_CK(cudaStreamSynchronize(st));
     cudaFree(dlo);
@@ -70,143 +123,155 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
     return 0;
 }
 
-static ntt_tables *get_tables(int curve, int log_n, cudaStream_t st, char *err, size_t errlen)
+static void free_tables(ntt_tables *t)
 {
-    ntt_tables *slot = NULL;
-    for (int i = 0; i < 4; i++) {
-        if (tables[i].tw && tables[i].curve == curve && tables[i].log_n == log_n) return &tables[i];
-        if (!tables[i].tw && !slot) slot = &tables[i];
-    }
-    if (!slot) {   /* evict the first: sizes rarely change within a process */
-        slot = &tables[0];
-        cudaFree(slot->tw); cudaFree(slot->itw); cudaFree(slot->cos); cudaFree(slot->icos);
-        cudaFree(slot->inv_n);
-        memset(slot, 0, sizeof *slot);
+    cudaFree(t->tw); cudaFree(t->itw); cudaFree(t->cos); cudaFree(t->icos);
+    cudaFree(t->cosbr); cudaFree(t->inv_n);
+    memset(t, 0, sizeof *t);
+}
+
+/* The tables flags needs, building what is missing. */
+static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, char *err,
+                              size_t errlen)
+{
+    ntt_tables *t = NULL;
+    for (int i = 0; i < 4 && !t; i++)
+        if (tables[i].tw && tables[i].curve == curve && tables[i].log_n == log_n) t = &tables[i];
+    for (int i = 0; i < 4 && !t; i++)
+        if (!tables[i].tw) t = &tables[i];
+    if (!t) {   /* evict the first: sizes rarely change within a process */
+        t = &tables[0];
+        free_tables(t);
     }
     uint8_t w[32], iw[32], g[32], ig[32], inv_n[32];
-    size_t n = (size_t)1 << log_n;
+    size_t n = (size_t)1 << log_n, half = n / 2 ? n / 2 : 1;
     if (gpu_host_root(curve, log_n, 0, w) || gpu_host_root(curve, log_n, 1, iw) ||
         gpu_host_coset(curve, log_n, 0, g) || gpu_host_coset(curve, log_n, 1, ig)) {
         snprintf(err, errlen, "gpu: no root of unity of order 2^%d", log_n);
         return NULL;
     }
     gpu_host_inv_n(curve, log_n, inv_n);
-    ntt_tables t = {curve, log_n, NULL, NULL, NULL, NULL, NULL};
-    size_t half = n / 2 ? n / 2 : 1;
-    if (build_powers(curve, w, NULL, half, &t.tw, st, err, errlen) ||
-        build_powers(curve, iw, NULL, half, &t.itw, st, err, errlen) ||
-        build_powers(curve, g, NULL, n, &t.cos, st, err, errlen) ||
-        build_powers(curve, ig, inv_n, n, &t.icos, st, err, errlen))
-        return NULL;
-    cudaError_t e = cudaMalloc(&t.inv_n, 32);
-    if (e == cudaSuccess) e = cudaMemcpy(t.inv_n, inv_n, 32, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) {
-        snprintf(err, errlen, "gpu: NTT tables: %s", cudaGetErrorString(e));
-        return NULL;
+    int rt = flags & GPU_NTT_ROUND_TRIP, coset = !rt && (flags & GPU_NTT_COSET);
+    int inv = !rt && (flags & GPU_NTT_INVERSE);
+    if (!t->tw) {
+        t->curve = curve;
+        t->log_n = log_n;
+        if (build_powers(curve, w, NULL, half, 0, &t->tw, st, err, errlen) ||
+            build_powers(curve, iw, NULL, half, 0, &t->itw, st, err, errlen))
+            return NULL;
+        cudaError_t e = cudaMalloc(&t->inv_n, 32);
+        if (e == cudaSuccess) e = cudaMemcpy(t->inv_n, inv_n, 32, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) {
+            snprintf(err, errlen, "gpu: NTT tables: %s", cudaGetErrorString(e));
+            return NULL;
+        }
     }
-    *slot = t;
-    return slot;
+    if ((coset && !inv && !t->cos && build_powers(curve, g, NULL, n, 0, &t->cos, st, err, errlen)) ||
+        (coset && inv && !t->icos &&
+         build_powers(curve, ig, inv_n, n, 0, &t->icos, st, err, errlen)) ||
+        (rt && !t->cosbr && build_powers(curve, g, inv_n, n, log_n, &t->cosbr, st, err, errlen)))
+        return NULL;
+    return t;
 }
 
 void gpu_ntt_release(void)
 {
-    for (int i = 0; i < 4; i++) {
-        cudaFree(tables[i].tw); cudaFree(tables[i].itw); cudaFree(tables[i].cos);
-        cudaFree(tables[i].icos); cudaFree(tables[i].inv_n);
-        memset(&tables[i], 0, sizeof tables[i]);
-    }
+    for (int i = 0; i < 4; i++) free_tables(&tables[i]);
 }
 
-#define NTT_DRIVER(NAME, FT)                                                            \
-    static int NAME##_run(FT *x, int L, int flags, ntt_tables *t, cudaStream_t st,      \
-                          char *err, size_t errlen)                                     \
+/* Device ops: the ctx is the data on a stream; launch errors are picked
+ * up once after the sequence (cudaGetLastError keeps the first). */
+typedef struct {
+    void *x;
+    int log_n;
+    cudaStream_t st;
+    gpu_prof prof;
+} dev_ctx;
+
+/* Host ops (the emulation): the same kernels' bodies, one by one. */
+typedef struct {
+    void *x, *sh;
+    int log_n;
+} host_ctx;
+
+#define NTT_OPS(NAME, FT)                                                               \
+    static void NAME##_dev_pass(void *c, const ntt_pass *ps, const void *tw,            \
+                                const void *scale, int dit)                             \
     {                                                                                   \
-        size_t n = (size_t)1 << L;                                                      \
-        unsigned blocks = (unsigned)((n + 255) / 256);                                  \
-        int inv = flags & GPU_NTT_INVERSE, coset = flags & GPU_NTT_COSET;               \
-        if (L == 0) return 0; /* n = 1: every variant is the identity */                \
-        gpu_prof prof;                                                                  \
-        gpu_prof_begin(&prof, st);                                                      \
-        if (coset && !inv) {                                                            \
-            NAME##_mul_table<<<blocks, 256, 0, st>>>(x, (const FT *)t->cos, n);         \
-            GPU_CK_LAUNCH();                                                            \
-            gpu_prof_mark(&prof, "coset", st);                                          \
-        }                                                                               \
-        for (int s0 = 0; s0 < L;) {                                                     \
-            int k = L - s0 < 8 ? L - s0 : 8, hlo_log = L - s0 - k;                      \
-            int mlog = hlo_log < 2 ? hlo_log : 2;                                       \
-            unsigned nb = (unsigned)((n >> k) >> mlog);                                 \
-            size_t smem = (sizeof(FT) << k) << mlog;                                    \
-            NAME##_dif<<<nb, 256, smem, st>>>(x, L, s0, k, mlog,                        \
-                                              (const FT *)(inv ? t->itw : t->tw));      \
-            GPU_CK_LAUNCH();                                                            \
-            gpu_prof_mark(&prof, "dif", st);                                            \
-            s0 += k;                                                                    \
-        }                                                                               \
-        const FT *scale = inv && !coset ? (const FT *)t->inv_n : NULL;                  \
-        NAME##_bitrev<<<blocks, 256, 0, st>>>(x, L, scale);                             \
-        GPU_CK_LAUNCH();                                                                \
-        gpu_prof_mark(&prof, "bitrev", st);                                             \
-        if (coset && inv) {                                                             \
-            NAME##_mul_table<<<blocks, 256, 0, st>>>(x, (const FT *)t->icos, n);        \
-            GPU_CK_LAUNCH();                                                            \
-            gpu_prof_mark(&prof, "coset", st);                                          \
-        }                                                                               \
-        gpu_prof_end(&prof, #NAME);                                                     \
-        return 0;                                                                       \
+        dev_ctx *d = (dev_ctx *)c;                                                      \
+        int cnt = (1 << ps->mlog) << ps->k;                                             \
+        unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
+        size_t smem = sizeof(FT) * (size_t)(cnt + (1 << ps->k) - 1);                    \
+        NAME##_pass<<<nb, cnt / 2 < 256 ? cnt / 2 : 256, smem, d->st>>>(               \
+            (FT *)d->x, *ps, (const FT *)tw, (const FT *)scale, dit);                   \
+        gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \
+    }                                                                                   \
+    static void NAME##_dev_bitrev(void *c, const void *scale)                           \
+    {                                                                                   \
+        dev_ctx *d = (dev_ctx *)c;                                                      \
+        unsigned nb = (unsigned)((((size_t)1 << d->log_n) + 255) / 256);                \
+        NAME##_bitrev<<<nb, 256, 0, d->st>>>((FT *)d->x, d->log_n, (const FT *)scale);  \
+        gpu_prof_mark(&d->prof, "bitrev", d->st);                                       \
+    }                                                                                   \
+    static void NAME##_dev_mul_table(void *c, const void *tab)                          \
+    {                                                                                   \
+        dev_ctx *d = (dev_ctx *)c;                                                      \
+        size_t n = (size_t)1 << d->log_n;                                               \
+        NAME##_mul_table<<<(unsigned)((n + 255) / 256), 256, 0, d->st>>>(               \
+            (FT *)d->x, (const FT *)tab, n);                                            \
+        gpu_prof_mark(&d->prof, "coset", d->st);                                        \
+    }                                                                                   \
+    static void NAME##_host_pass(void *c, const ntt_pass *ps, const void *tw,           \
+                                 const void *scale, int dit)                            \
+    {                                                                                   \
+        host_ctx *h = (host_ctx *)c;                                                    \
+        NAME##_pass_host((FT *)h->x, ps, (const FT *)tw, (const FT *)scale, dit,        \
+                         (FT *)h->sh);                                                  \
+    }                                                                                   \
+    static void NAME##_host_bitrev(void *c, const void *scale)                          \
+    {                                                                                   \
+        host_ctx *h = (host_ctx *)c;                                                    \
+        for (size_t i = 0; i < (size_t)1 << h->log_n; i++)                              \
+            NAME##_bitrev_body((FT *)h->x, h->log_n, (const FT *)scale, i);             \
+    }                                                                                   \
+    static void NAME##_host_mul_table(void *c, const void *tab)                         \
+    {                                                                                   \
+        host_ctx *h = (host_ctx *)c;                                                    \
+        size_t n = (size_t)1 << h->log_n;                                               \
+        for (size_t t = 0; t < n; t++) NAME##_mul_table_body((FT *)h->x, (const FT *)tab, n, t); \
     }
 
-NTT_DRIVER(ntt_bn254, d_bn254_fr)
-NTT_DRIVER(ntt_bls12_381, d_bls12_381_fr)
+NTT_OPS(ntt_bn254, d_bn254_fr)
+NTT_OPS(ntt_bls12_381, d_bls12_381_fr)
 
 /* The transform on the CPU through the kernels' own code (tests only). */
-#define NTT_EMULATE(NAME, FT)                                                           \
-    static void NAME##_emulate(FT *x, int L, int flags, const FT *tw, const FT *cos,    \
-                               const FT *icos, const FT *inv_n)                         \
-    {                                                                                   \
-        size_t n = (size_t)1 << L;                                                      \
-        int inv = flags & GPU_NTT_INVERSE, coset = flags & GPU_NTT_COSET;               \
-        FT *sh = (FT *)malloc(sizeof(FT) << 10);                                        \
-        if (coset && !inv)                                                              \
-            for (size_t t = 0; t < n; t++) NAME##_mul_table_body(x, cos, n, t);         \
-        for (int s0 = 0; s0 < L;) {                                                     \
-            int k = L - s0 < 8 ? L - s0 : 8, hlo_log = L - s0 - k;                      \
-            int mlog = hlo_log < 2 ? hlo_log : 2;                                       \
-            for (size_t b = 0; b < ((n >> k) >> mlog); b++)                             \
-                NAME##_dif_host(x, L, s0, k, mlog, tw, b, sh);                          \
-            s0 += k;                                                                    \
-        }                                                                               \
-        for (size_t i = 0; i < n; i++) NAME##_bitrev_body(x, L, inv && !coset ? inv_n : NULL, i); \
-        if (coset && inv)                                                               \
-            for (size_t t = 0; t < n; t++) NAME##_mul_table_body(x, icos, n, t);        \
-        free(sh);                                                                       \
-    }
-
-NTT_EMULATE(ntt_bn254, d_bn254_fr)
-NTT_EMULATE(ntt_bls12_381, d_bls12_381_fr)
-
 extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
 {
-    size_t n = (size_t)1 << log_n;
-    uint8_t w[32], g[32], inv_n[32];
-    if (log_n == 0) return 0;
-    int inv = flags & GPU_NTT_INVERSE;
-    if (gpu_host_root(curve, log_n, inv, w) || gpu_host_coset(curve, log_n, inv, g)) return -1;
+    size_t n = (size_t)1 << log_n, half = n / 2 ? n / 2 : 1;
+    uint8_t w[32], iw[32], g[32], ig[32], inv_n[32];
+    if (gpu_host_root(curve, log_n, 0, w) || gpu_host_root(curve, log_n, 1, iw) ||
+        gpu_host_coset(curve, log_n, 0, g) || gpu_host_coset(curve, log_n, 1, ig))
+        return -1;
     gpu_host_inv_n(curve, log_n, inv_n);
-    uint8_t *tw = (uint8_t *)malloc(n / 2 * 32), *cos = (uint8_t *)malloc(n * 32);
-    gpu_host_powers(curve, w, n / 2, tw);
+    uint8_t *tw = (uint8_t *)malloc(half * 32), *itw = (uint8_t *)malloc(half * 32);
+    uint8_t *cos = (uint8_t *)malloc(n * 32), *icos = (uint8_t *)malloc(n * 32);
+    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (1024 + 256));
+    gpu_host_powers(curve, w, half, tw);
+    gpu_host_powers(curve, iw, half, itw);
     gpu_host_powers(curve, g, n, cos);
-    if (inv)
-        for (size_t i = 0; i < n; i++) gpu_host_mul(curve, cos + 32 * i, inv_n, cos + 32 * i);
-    if (curve == GPU_CURVE_BN254)
-        ntt_bn254_emulate((d_bn254_fr *)data, log_n, flags, (d_bn254_fr *)tw, (d_bn254_fr *)cos,
-                          (d_bn254_fr *)cos, (d_bn254_fr *)inv_n);
-    else
-        ntt_bls12_381_emulate((d_bls12_381_fr *)data, log_n, flags, (d_bls12_381_fr *)tw,
-                              (d_bls12_381_fr *)cos, (d_bls12_381_fr *)cos,
-                              (d_bls12_381_fr *)inv_n);
-    free(tw);
-    free(cos);
+    gpu_host_powers(curve, ig, n, icos);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = log_n ? (size_t)(g16_brev64(i) >> (64 - log_n)) : 0;
+        gpu_host_mul(curve, icos + 32 * i, inv_n, icos + 32 * i);
+        gpu_host_mul(curve, cos + 32 * j, inv_n, cosbr + 32 * i);
+    }
+    ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n};
+    host_ctx h = {data, sh, log_n};
+    ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
+    ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
+                   ntt_bls12_381_host_mul_table};
+    ntt_sequence(curve == GPU_CURVE_BN254 ? &bn : &bls, log_n, flags, &t);
+    free(tw); free(itw); free(cos); free(icos); free(cosbr); free(sh);
     return 0;
 }
 
@@ -218,11 +283,17 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
         snprintf(err, errlen, "gpu: NTT size 2^%d is out of range", log_n);
         return -1;
     }
-    ntt_tables *t = get_tables(curve, log_n, st, err, errlen);
+    ntt_tables *t = get_tables(curve, log_n, flags, st, err, errlen);
     if (!t) return -1;
-    if (curve == GPU_CURVE_BN254)
-        return ntt_bn254_run((d_bn254_fr *)d_data, log_n, flags, t, st, err, errlen);
-    return ntt_bls12_381_run((d_bls12_381_fr *)d_data, log_n, flags, t, st, err, errlen);
+    dev_ctx d = {d_data, log_n, st, {0, 0, {0}, {0}}};
+    ntt_ops bn = {&d, ntt_bn254_dev_pass, ntt_bn254_dev_bitrev, ntt_bn254_dev_mul_table};
+    ntt_ops bls = {&d, ntt_bls12_381_dev_pass, ntt_bls12_381_dev_bitrev,
+                   ntt_bls12_381_dev_mul_table};
+    gpu_prof_begin(&d.prof, st);
+    ntt_sequence(curve == GPU_CURVE_BN254 ? &bn : &bls, log_n, flags, t);
+    gpu_prof_end(&d.prof, curve == GPU_CURVE_BN254 ? "ntt_bn254" : "ntt_bls12_381");
+    GPU_CK_LAUNCH();
+    return 0;
 }
 
 /* The proof's element-wise steps, for gpu.cu. */
@@ -299,8 +370,7 @@ extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_
                                             (d_bls12_381_fr *)(abc + vb), n, r);
         }
     for (int m = 0; m < 3; m++)
-        if (gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_INVERSE) ||
-            gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_COSET))
+        if (gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_ROUND_TRIP))
             return -1;
     for (size_t t = 0; t < n; t++) {
         if (curve == GPU_CURVE_BN254)

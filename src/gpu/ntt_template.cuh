@@ -1,11 +1,12 @@
 /* NTT kernels for one scalar field, stamped out by ntt.cu.  Expects NF (the
  * device field prefix, d_bn254_fr or d_bls12_381_fr) and NTT_NAME (prefix).
  *
- * Forward transform: radix-2 decimation in frequency (natural order in,
- * bit-reversed out), levels grouped 8 at a time through shared memory so a
- * 2^24 transform reads and writes device memory 3 times instead of 24, then
- * an in-place bit-reversal swap (which also applies the 1/n of the inverse).
- * Twiddles come from a table of omega^t, t < n/2, built once per size. */
+ * Radix-2 passes of up to 8 levels through shared memory, so a 2^24
+ * transform reads and writes device memory 3 times instead of 24 (see
+ * N_(pass_addr)).  A natural-order transform is DIF passes then an
+ * in-place bit-reversal swap (which also applies the 1/n of the inverse);
+ * the prover's coset round trip is DIF then DIT passes, no swap.
+ * Twiddles: a table of omega^t, t < n/2, built once per size. */
 
 #define N_(name) G16_CAT(NTT_NAME, _##name)
 #define NFE_(name) G16_CAT(NF, _##name)
@@ -32,62 +33,136 @@ static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
     N_(mul_table_body)(x, tab, n, (size_t)blockIdx.x * blockDim.x + threadIdx.x);
 }
 
-/* Levels s0 .. s0+k-1 of the DIF (half-size h = 2^(L-1-s)).  One block owns
- * 2^k elements spaced hlo = 2^(L-s0-k) apart, for m = 2^mlog consecutive
- * offsets (so loads come in runs of m elements).  The index arithmetic and
- * the butterfly are host+device helpers so the emulation shares them. */
-static __host__ __device__ size_t N_(dif_addr)(int L, int s0, int k, int mlog, size_t block,
-                                               int idx)
+/* One pass: levels s0 .. s0+k-1 of the radix-2 network, run by each block
+ * on 2^k elements spaced hlo = 2^(L-s0-k) apart ("rows"), for m = 2^mlog
+ * consecutive offsets ("columns", so loads come in runs of m elements).
+ *
+ * Why the passes look like a four-step transform: the level-s twiddle of
+ * a butterfly in column lo is w^((j hlo + lo) 2^s) = (small root)^(j 2^ll)
+ * * beta^(2^ll) with beta = w^(lo 2^s0).  The first factor depends on k
+ * only, so it comes from a 2^k - 1 entry table in shared memory (the
+ * earlier kernel read every twiddle from the 2^(L-1) table, strided and
+ * uncoalesced, and ran at half the product rate); the beta factors
+ * collapse into one product per element, beta^r for the row's frequency
+ * r = bitrev_k(row), after the pass's butterflies (DIF) or before them
+ * (DIT, the transpose: it runs the passes and the levels in reverse order
+ * with (u, v) -> (u + w v, u - w v)).  DIF takes natural order to
+ * bit-reversed, DIT bit-reversed to natural: an inverse DIF followed by
+ * a forward DIT needs no bit reversal at all.  The index arithmetic and
+ * the element steps are host+device helpers so the emulation shares them. */
+static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block, int idx)
 {
-    int hlo_log = L - s0 - k;
-    size_t groups = ((size_t)1 << hlo_log) >> mlog;
-    size_t hi = block / groups, lo0 = (block % groups) << mlog;
-    return (hi << (L - s0)) + lo0 + ((size_t)(idx >> mlog) << hlo_log) +
-           (size_t)(idx & ((1 << mlog) - 1));
+    int hlo_log = ps->L - ps->s0 - ps->k;
+    size_t groups = ((size_t)1 << hlo_log) >> ps->mlog;
+    size_t hi = block / groups, lo0 = (block % groups) << ps->mlog;
+    return (hi << (ps->L - ps->s0)) + lo0 + ((size_t)(idx >> ps->mlog) << hlo_log) +
+           (size_t)(idx & ((1 << ps->mlog) - 1));
 }
 
-static __host__ __device__ void N_(dif_bfly)(NF *sh, int L, int s0, int k, int mlog, size_t block,
-                                             int ll, int q, const NF *tw)
+/* v *= beta^r for the element at shared index idx: w^((lo r) 2^s0), an
+ * exponent below n; tw holds w^t for t < n/2 and w^(n/2) = -1. */
+static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block,
+                                                   int idx, const NF *tw)
 {
-    int hlo_log = L - s0 - k, hl_log = k - 1 - ll, hl = 1 << hl_log, m = 1 << mlog;
-    int tw_shift = L - 1 - (hl_log + hlo_log);
-    size_t lo0 = (block % (((size_t)1 << hlo_log) >> mlog)) << mlog;
-    int l = q & (m - 1), p = q >> mlog;
-    int j = ((p >> hl_log) << (hl_log + 1)) + (p & (hl - 1)), j2 = j + hl;
-    NF u = sh[(j << mlog) + l], v = sh[(j2 << mlog) + l], d;
-    size_t ti = ((((size_t)(p & (hl - 1))) << hlo_log) + lo0 + l) << tw_shift;
-    NFE_(add)(&sh[(j << mlog) + l], &u, &v);
-    NFE_(sub)(&d, &u, &v);
-    if (ti) { NF w = tw[ti]; NFE_(mul)(&d, &d, &w); }
-    sh[(j2 << mlog) + l] = d;
+    int hlo_log = ps->L - ps->s0 - ps->k;
+    size_t groups = ((size_t)1 << hlo_log) >> ps->mlog;
+    size_t lo = ((block % groups) << ps->mlog) + (size_t)(idx & ((1 << ps->mlog) - 1));
+    size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
+    size_t e = (lo * r) << ps->s0, half = (size_t)1 << (ps->L - 1);
+    if (!e) return;
+    NF w = tw[e & (half - 1)];
+    if (e & half) NFE_(neg)(&w, &w);
+    NFE_(mul)(v, v, &w);
 }
 
-static __global__ void N_(dif)(NF *x, int L, int s0, int k, int mlog, const NF *tw)
+/* Shared twiddle table: level ll's 2^(k-1-ll) roots (small root)^(j 2^ll)
+ * sit at 2^k - 2^(k-ll) + j, so a warp's reads are consecutive. */
+static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, int i, const NF *tw)
+{
+    int ll = 0;
+    while (i >= (1 << ps->k) - (1 << (ps->k - ll - 1))) ll++;
+    int j = i - ((1 << ps->k) - (1 << (ps->k - ll)));
+    stw[i] = tw[((size_t)j << ll) << (ps->L - ps->k)];
+}
+
+/* Element steps.  dit: the DIT pass (scale, then beta, before the
+ * butterflies); else DIF (beta, then scale, after them).  scale (may be
+ * NULL) multiplies element x[addr] by scale[addr]. */
+static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x, size_t block,
+                                         int idx, const NF *tw, const NF *scale, int dit)
+{
+    size_t a = N_(pass_addr)(ps, block, idx);
+    NF v = x[a];
+    if (dit && scale) NFE_(mul)(&v, &v, &scale[a]);
+    if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
+    sh[idx] = v;
+}
+
+static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
+                                          int idx, const NF *tw, const NF *scale, int dit)
+{
+    size_t a = N_(pass_addr)(ps, block, idx);
+    NF v = sh[idx];
+    if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
+    if (!dit && scale) NFE_(mul)(&v, &v, &scale[a]);
+    x[a] = v;
+}
+
+/* Butterfly q of level ll on shared memory. */
+static __host__ __device__ void N_(bfly)(const ntt_pass *ps, NF *sh, const NF *stw, int ll, int q,
+                                         int dit)
+{
+    int hl_log = ps->k - 1 - ll, hl = 1 << hl_log, m = 1 << ps->mlog;
+    int l = q & (m - 1), p = q >> ps->mlog, jj = p & (hl - 1);
+    int j = ((p >> hl_log) << (hl_log + 1)) + jj;
+    NF *a = &sh[(j << ps->mlog) + l], *b = &sh[((j + hl) << ps->mlog) + l];
+    const NF *w = jj ? &stw[(1 << ps->k) - (1 << (ps->k - ll)) + jj] : NULL;
+    NF u = *a, v = *b;
+    if (dit) {
+        if (w) NFE_(mul)(&v, &v, w);
+        NFE_(add)(a, &u, &v);
+        NFE_(sub)(b, &u, &v);
+    } else {
+        NFE_(add)(a, &u, &v);
+        NFE_(sub)(&v, &u, &v);
+        if (w) NFE_(mul)(&v, &v, w);
+        *b = v;
+    }
+}
+
+static __global__ void N_(pass)(NF *x, ntt_pass ps, const NF *tw, const NF *scale, int dit)
 {
     extern __shared__ uint4 smem_raw[];
-    NF *sh = (NF *)smem_raw;
-    int cnt = (1 << mlog) << k;
+    int cnt = (1 << ps.mlog) << ps.k, ntw = (1 << ps.k) - 1;
+    NF *sh = (NF *)smem_raw, *stw = sh + cnt;
+    for (int i = threadIdx.x; i < ntw; i += blockDim.x) N_(small_twiddle)(&ps, stw, i, tw);
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        sh[idx] = x[N_(dif_addr)(L, s0, k, mlog, blockIdx.x, idx)];
+        N_(load)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
     __syncthreads();
-    for (int ll = 0; ll < k; ll++) {
-        for (int q = threadIdx.x; q < cnt / 2; q += blockDim.x)
-            N_(dif_bfly)(sh, L, s0, k, mlog, blockIdx.x, ll, q, tw);
+    for (int s = 0; s < ps.k; s++) {
+        int ll = dit ? ps.k - 1 - s : s;
+        for (int q = threadIdx.x; q < cnt / 2; q += blockDim.x) N_(bfly)(&ps, sh, stw, ll, q, dit);
         __syncthreads();
     }
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        x[N_(dif_addr)(L, s0, k, mlog, blockIdx.x, idx)] = sh[idx];
+        N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
 }
 
-/* The same block on the CPU (sh: cnt elements of scratch). */
-static void N_(dif_host)(NF *x, int L, int s0, int k, int mlog, const NF *tw, size_t block,
-                         NF *sh)
+/* The same pass on the CPU, block by block (sh: room for 2^10 + 2^8
+ * elements, as the kernel's shared memory). */
+static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *scale, int dit,
+                          NF *sh)
 {
-    int cnt = (1 << mlog) << k;
-    for (int idx = 0; idx < cnt; idx++) sh[idx] = x[N_(dif_addr)(L, s0, k, mlog, block, idx)];
-    for (int ll = 0; ll < k; ll++)
-        for (int q = 0; q < cnt / 2; q++) N_(dif_bfly)(sh, L, s0, k, mlog, block, ll, q, tw);
-    for (int idx = 0; idx < cnt; idx++) x[N_(dif_addr)(L, s0, k, mlog, block, idx)] = sh[idx];
+    int cnt = (1 << ps->mlog) << ps->k, ntw = (1 << ps->k) - 1;
+    size_t blocks = ((size_t)1 << ps->L) / (size_t)cnt;
+    NF *stw = sh + cnt;
+    for (int i = 0; i < ntw; i++) N_(small_twiddle)(ps, stw, i, tw);
+    for (size_t b = 0; b < blocks; b++) {
+        for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, scale, dit);
+        for (int s = 0; s < ps->k; s++)
+            for (int q = 0; q < cnt / 2; q++) N_(bfly)(ps, sh, stw, dit ? ps->k - 1 - s : s, q, dit);
+        for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, x, b, idx, tw, scale, dit);
+    }
 }
 
 /* In-place bit reversal; scale (may be NULL) multiplies every element. */

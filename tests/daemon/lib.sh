@@ -2,7 +2,10 @@
 # tests/daemon/CMakeLists.txt: G16D, G16, G16_SNARKJS, G16_FIXTURES.
 # Every daemon a test starts lives in its own scratch directory (short
 # path: Unix socket paths are limited to 107 bytes) and is killed on exit.
-set -euo pipefail
+set -Eeuo pipefail
+# A command that fails outside an explicit check still names itself: set -e
+# alone would end the test with no FAIL line to say where.
+trap 'echo "stopped: line $LINENO: $BASH_COMMAND exited with $?" >&2' ERR
 
 fail() { echo "FAIL: $*" >&2; [ -n "${LOG:-}" ] && [ -f "$LOG" ] && tail -20 "$LOG" >&2; exit 1; }
 note() { echo "-- $*"; }

@@ -6,9 +6,13 @@
 # retrievable across restarts.
 source "$(dirname "$0")/lib.sh"
 D=$FIX/bn128/chain
+# Proofs in the job that is killed: enough that the kill lands mid-job.
+# A GPU daemon proves this circuit in a few ms, so bench/daemon/gpu_tests.sh
+# raises it.
+N=${G16_RESTART_PROOFS:-30}
 start_daemon --memory-budget 1G --synth-workers 1
 client keys load chain "$D/circuit.zkey" >/dev/null
-ws=(); for i in $(seq 30); do ws+=("$D/witness.wtns"); done
+ws=(); for i in $(seq "$N"); do ws+=("$D/witness.wtns"); done
 early=$(client prove --key chain "$D/witness.wtns")
 client wait "$early" --timeout 60 >/dev/null || fail "first job failed"
 id=$(client prove --key chain --upload "${ws[@]:0:4}")     # uploads live in the state dir
@@ -18,15 +22,15 @@ for _ in $(seq 100); do
   [ "$n" -ge 3 ] && break
   sleep 0.05
 done
-[ "$n" -lt 30 ] || fail "the job finished before the kill; make it longer"
+[ "$n" -lt "$N" ] || fail "the job finished before the kill; raise G16_RESTART_PROOFS (now $N)"
 kill -9 "$PID"; wait "$PID" 2>/dev/null || true; PID=
-note "killed -9 with $n of 30 partitions done"
+note "killed -9 with $n of $N partitions done"
 start_daemon --memory-budget 1G --synth-workers 1
 grep -q "restored" "$LOG" || fail "no jobs restored"
 client wait "$id" --timeout 120 --out "$T/a" >/dev/null || fail "uploaded job did not complete after restart"
 client wait "$id2" --timeout 120 --out "$T/b" >/dev/null || fail "job did not complete after restart"
 verify_dir "$D/verification_key.json" "$T/a" 4
-verify_dir "$D/verification_key.json" "$T/b" 30
+verify_dir "$D/verification_key.json" "$T/b" "$N"
 client get "$early" --out "$T/e" >/dev/null || fail "a finished result was lost in the restart"
 verify_dir "$D/verification_key.json" "$T/e" 1
 # SIGTERM mid-run: exit 0, then the rest runs after the next start.
@@ -36,5 +40,5 @@ stop_daemon
 grep -q "stopped" "$LOG" || fail "no graceful stop message"
 start_daemon --memory-budget 1G
 client wait "$id3" --timeout 120 --out "$T/c" >/dev/null || fail "job did not complete after SIGTERM + restart"
-verify_dir "$D/verification_key.json" "$T/c" 30
+verify_dir "$D/verification_key.json" "$T/c" "$N"
 stop_daemon

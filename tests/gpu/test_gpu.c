@@ -85,8 +85,8 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
         size_t n = (size_t)1 << log_n, bytes = n * 32;                                \
         FR *x = malloc(bytes), *y = malloc(bytes);                                    \
         for (size_t i = 0; i < n; i++) small_scalar((uint8_t *)&x[i]);                \
-        static const int flags[3] = {0, GPU_NTT_INVERSE, -1};                         \
-        for (int f = 0; f < 3; f++) {                                                 \
+        static const int flags[4] = {0, GPU_NTT_INVERSE, -1, GPU_NTT_ROUND_TRIP};     \
+        for (int f = 0; f < 4; f++) {                                                 \
             memcpy(y, x, bytes);                                                      \
             int rc;                                                                   \
             if (flags[f] >= 0) rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, flags[f]);   \
@@ -197,6 +197,10 @@ int main(void)
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
     }
+    /* three passes (6 + 6 + 5 levels): the middle pass is the only one
+     * with both column twiddles and more than one column group */
+    bn254_fr_ntt_check(17);
+    bls12_381_fr_ntt_check(17);
     for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
         bn254_fr_h_check(log_n);
         bls12_381_fr_h_check(log_n);
