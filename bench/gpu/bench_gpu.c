@@ -5,7 +5,8 @@
  * Usage: bench_gpu [log_n (24)] [reps (5)] [cpu (1: also time the CPU)]
  * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 and G2 MSMs with
  * each of these window sizes forced; BENCH_SPARSE=1 adds a run whose
- * scalars look like a real witness (70% 0 or 1, the rest full width). */
+ * scalars look like a real witness (70% 0 or 1, the rest full width);
+ * BENCH_ONLY=ntt times the NTT alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -164,6 +165,12 @@ int main(int argc, char **argv)
     void *dsc = to_device(sc, 32 * n);
     printf("bench_gpu: log_n=%d reps=%d cpu threads=%d\n", log_n, reps, parallel_default_threads());
     bench_ntt(log_n, reps, cpu, sc);
+    const char *only = getenv("BENCH_ONLY");   /* "ntt": skip the MSMs */
+    if (only && strcmp(only, "ntt") == 0) {
+        cudaFree(dsc);
+        free(sc);
+        return 0;
+    }
     for (size_t i = 0; i < n; i++) tl_scalar(sc + 32 * i, 253);
     cudaMemcpy(dsc, sc, 32 * n, cudaMemcpyHostToDevice);
     bn254_g1_bench(n, reps, cpu, sc, dsc);

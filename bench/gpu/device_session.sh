@@ -9,7 +9,8 @@
 #              proofs, each verified; N in 16..24 (synth24bn: BN254 only,
 #              synth22bls: BLS12-381 only)
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
-#              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE: bench_gpu.c)
+#              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY:
+#              bench_gpu.c)
 # G16_GPU_PROFILE=1 prints each MSM's and NTT's phase times (stderr).
 # Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
 # test_gpu, bench_gpu, test_prover) when it runs here, else built here.

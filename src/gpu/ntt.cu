@@ -1,4 +1,5 @@
 /* NTT and the proof's element-wise steps for both scalar fields. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/dfield.cuh"
@@ -179,6 +180,14 @@ void gpu_ntt_release(void)
     for (int i = 0; i < 4; i++) free_tables(&tables[i]);
 }
 
+/* TEMPORARY: kernel variants picked by the environment, for one device
+ * call to measure them side by side; removed with the losers. */
+static int ntt_variant(const char *name, int def)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : def;
+}
+
 /* Device ops: the ctx is the data on a stream; launch errors are picked
  * up once after the sequence (cudaGetLastError keeps the first). */
 typedef struct {
@@ -202,7 +211,9 @@ typedef struct {
         int cnt = (1 << ps->mlog) << ps->k;                                             \
         unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
         size_t smem = sizeof(FT) * (size_t)(cnt + (1 << ps->k) - 1);                    \
-        NAME##_pass<<<nb, cnt / 2 < 256 ? cnt / 2 : 256, smem, d->st>>>(               \
+        unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
+        int v = ntt_variant("G16_NTT_BLOCKS", 2);                                       \
+        (v == 4 ? NAME##_pass4 : v == 3 ? NAME##_pass3 : NAME##_pass)<<<nb, thr, smem, d->st>>>( \
             (FT *)d->x, *ps, (const FT *)tw, (const FT *)scale, dit);                   \
         gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \
     }                                                                                   \
@@ -210,7 +221,11 @@ typedef struct {
     {                                                                                   \
         dev_ctx *d = (dev_ctx *)c;                                                      \
         unsigned nb = (unsigned)((((size_t)1 << d->log_n) + 255) / 256);                \
-        NAME##_bitrev<<<nb, 256, 0, d->st>>>((FT *)d->x, d->log_n, (const FT *)scale);  \
+        if (d->log_n >= 10 && ntt_variant("G16_NTT_BITREV_SWAP", 0) == 0)               \
+            NAME##_bitrev_tiles<<<1u << (d->log_n - 8), 256, 0, d->st>>>(               \
+                (FT *)d->x, d->log_n, (const FT *)scale);                               \
+        else                                                                            \
+            NAME##_bitrev<<<nb, 256, 0, d->st>>>((FT *)d->x, d->log_n, (const FT *)scale); \
         gpu_prof_mark(&d->prof, "bitrev", d->st);                                       \
     }                                                                                   \
     static void NAME##_dev_mul_table(void *c, const void *tab)                          \
@@ -231,6 +246,10 @@ typedef struct {
     static void NAME##_host_bitrev(void *c, const void *scale)                          \
     {                                                                                   \
         host_ctx *h = (host_ctx *)c;                                                    \
+        if (h->log_n >= 10) {                                                           \
+            NAME##_bitrev_tiles_host((FT *)h->x, h->log_n, (const FT *)scale);          \
+            return;                                                                     \
+        }                                                                               \
         for (size_t i = 0; i < (size_t)1 << h->log_n; i++)                              \
             NAME##_bitrev_body((FT *)h->x, h->log_n, (const FT *)scale, i);             \
     }                                                                                   \

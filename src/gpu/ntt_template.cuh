@@ -108,29 +108,80 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
     x[a] = v;
 }
 
-/* Butterfly q of level ll on shared memory. */
-static __host__ __device__ void N_(bfly)(const ntt_pass *ps, NF *sh, const NF *stw, int ll, int q,
-                                         int dit)
+/* The butterflies, on shared memory, two levels at a time: a thread takes
+ * the 4 elements that levels ll and ll+1 mix only among themselves (rows
+ * b, b+h/2, b+h, b+3h/2 for half-size h), keeps them in registers across
+ * both levels and has two independent products in flight at each: half
+ * the barriers and the shared-memory round trips of one level at a time,
+ * which left the pass at half the product rate.  DIF runs level ll then
+ * ll+1, DIT (its transpose) ll+1 then ll. */
+static __host__ __device__ void N_(bfly2)(NF *u, NF *v, const NF *w, int dit)
 {
-    int hl_log = ps->k - 1 - ll, hl = 1 << hl_log, m = 1 << ps->mlog;
-    int l = q & (m - 1), p = q >> ps->mlog, jj = p & (hl - 1);
-    int j = ((p >> hl_log) << (hl_log + 1)) + jj;
-    NF *a = &sh[(j << ps->mlog) + l], *b = &sh[((j + hl) << ps->mlog) + l];
-    const NF *w = jj ? &stw[(1 << ps->k) - (1 << (ps->k - ll)) + jj] : NULL;
-    NF u = *a, v = *b;
+    NF t;
     if (dit) {
-        if (w) NFE_(mul)(&v, &v, w);
-        NFE_(add)(a, &u, &v);
-        NFE_(sub)(b, &u, &v);
+        if (w) NFE_(mul)(v, v, w);
+        t = *u;
+        NFE_(add)(u, &t, v);
+        NFE_(sub)(v, &t, v);
     } else {
-        NFE_(add)(a, &u, &v);
-        NFE_(sub)(&v, &u, &v);
-        if (w) NFE_(mul)(&v, &v, w);
-        *b = v;
+        t = *u;
+        NFE_(add)(u, &t, v);
+        NFE_(sub)(v, &t, v);
+        if (w) NFE_(mul)(v, v, w);
     }
 }
 
-static __global__ void N_(pass)(NF *x, ntt_pass ps, const NF *tw, const NF *scale, int dit)
+static __host__ __device__ void N_(radix4)(const ntt_pass *ps, NF *sh, const NF *stw, int ll, int q,
+                                           int dit)
+{
+    int hl_log = ps->k - 1 - ll, h2 = 1 << (hl_log - 1), ml = ps->mlog;
+    int l = q & ((1 << ml) - 1), p = q >> ml, t = p & (h2 - 1);
+    int b = ((p >> (hl_log - 1)) << (hl_log + 1)) + t;
+    NF *e0 = &sh[(b << ml) + l], *e1 = &sh[((b + h2) << ml) + l];
+    NF *e2 = &sh[((b + 2 * h2) << ml) + l], *e3 = &sh[((b + 3 * h2) << ml) + l];
+    NF r0 = *e0, r1 = *e1, r2 = *e2, r3 = *e3;
+    const NF *lv = stw + (1 << ps->k) - (1 << (ps->k - ll)), *lv1 = lv + 2 * h2;
+    const NF *wa = t ? &lv[t] : NULL, *wb = &lv[t + h2], *wc = t ? &lv1[t] : NULL;
+    if (!dit) {
+        N_(bfly2)(&r0, &r2, wa, 0);
+        N_(bfly2)(&r1, &r3, wb, 0);
+    }
+    N_(bfly2)(&r0, &r1, wc, dit);
+    N_(bfly2)(&r2, &r3, wc, dit);
+    if (dit) {
+        N_(bfly2)(&r0, &r2, wa, 1);
+        N_(bfly2)(&r1, &r3, wb, 1);
+    }
+    *e0 = r0; *e1 = r1; *e2 = r2; *e3 = r3;
+}
+
+/* Level k-1 alone (odd k): half-size 1, every twiddle 1, so DIF and DIT
+ * butterflies agree. */
+static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int q)
+{
+    int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1;
+    N_(bfly2)(&sh[(j << ml) + l], &sh[((j + 1) << ml) + l], NULL, 0);
+}
+
+/* Step s of a pass (DIF order: radix-4 on levels 0-1, 2-3, ..., then the
+ * odd level; DIT: the reverse), for the item (quad or pair) q. */
+static __host__ __device__ int N_(steps)(const ntt_pass *ps) { return (ps->k + 1) / 2; }
+static __host__ __device__ int N_(step_items)(const ntt_pass *ps, int s, int dit)
+{
+    int cnt = (1 << ps->mlog) << ps->k, odd_step = dit ? 0 : N_(steps)(ps) - 1;
+    return (ps->k & 1) && s == odd_step ? cnt / 2 : cnt / 4;
+}
+static __host__ __device__ void N_(step)(const ntt_pass *ps, NF *sh, const NF *stw, int s, int q,
+                                         int dit)
+{
+    int n4 = ps->k / 2;                     /* radix-4 steps */
+    int r = dit ? ((ps->k & 1) ? s - 1 : s) : s;   /* index among the radix-4 steps, in order */
+    if ((ps->k & 1) && (dit ? s == 0 : s == n4)) { N_(radix2_last)(ps, sh, q); return; }
+    N_(radix4)(ps, sh, stw, dit ? 2 * (n4 - 1 - r) : 2 * r, q, dit);
+}
+
+static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, const NF *tw,
+                                                    const NF *scale, int dit)
 {
     extern __shared__ uint4 smem_raw[];
     int cnt = (1 << ps.mlog) << ps.k, ntw = (1 << ps.k) - 1;
@@ -139,13 +190,31 @@ static __global__ void N_(pass)(NF *x, ntt_pass ps, const NF *tw, const NF *scal
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
         N_(load)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
     __syncthreads();
-    for (int s = 0; s < ps.k; s++) {
-        int ll = dit ? ps.k - 1 - s : s;
-        for (int q = threadIdx.x; q < cnt / 2; q += blockDim.x) N_(bfly)(&ps, sh, stw, ll, q, dit);
+    for (int s = 0; s < N_(steps)(&ps); s++) {
+        int items = N_(step_items)(&ps, s, dit);
+        for (int q = threadIdx.x; q < items; q += blockDim.x) N_(step)(&ps, sh, stw, s, q, dit);
         __syncthreads();
     }
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
         N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
+}
+
+/* TEMPORARY (measured on the device, then one kept): the same pass with 2,
+ * 3 or 4 blocks of 256 threads an SM asked of the register allocator. */
+static __global__ void __launch_bounds__(256, 2) N_(pass)(NF *x, ntt_pass ps, const NF *tw,
+                                                          const NF *scale, int dit)
+{
+    N_(pass_dev)(x, ps, tw, scale, dit);
+}
+static __global__ void __launch_bounds__(256, 3) N_(pass3)(NF *x, ntt_pass ps, const NF *tw,
+                                                           const NF *scale, int dit)
+{
+    N_(pass_dev)(x, ps, tw, scale, dit);
+}
+static __global__ void __launch_bounds__(256, 4) N_(pass4)(NF *x, ntt_pass ps, const NF *tw,
+                                                           const NF *scale, int dit)
+{
+    N_(pass_dev)(x, ps, tw, scale, dit);
 }
 
 /* The same pass on the CPU, block by block (sh: room for 2^10 + 2^8
@@ -159,8 +228,8 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sca
     for (int i = 0; i < ntw; i++) N_(small_twiddle)(ps, stw, i, tw);
     for (size_t b = 0; b < blocks; b++) {
         for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, scale, dit);
-        for (int s = 0; s < ps->k; s++)
-            for (int q = 0; q < cnt / 2; q++) N_(bfly)(ps, sh, stw, dit ? ps->k - 1 - s : s, q, dit);
+        for (int s = 0; s < N_(steps)(ps); s++)
+            for (int q = 0; q < N_(step_items)(ps, s, dit); q++) N_(step)(ps, sh, stw, s, q, dit);
         for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, x, b, idx, tw, scale, dit);
     }
 }
@@ -184,6 +253,54 @@ static __host__ __device__ void N_(bitrev_body)(NF *x, int L, const NF *scale, s
 static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
 {
     N_(bitrev_body)(x, L, scale, (size_t)blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+/* The same permutation by 16 x 16 tiles (L >= 8): index [a:4 | mid | c:4]
+ * goes to [rev c | rev mid | rev a], so the tile at mid and the one at
+ * rev mid trade places, read and written in runs of 16 consecutive
+ * elements instead of one scattered element a thread.  Block mid works
+ * only when mid <= rev mid, on both tiles.  Element e < 512 of the block:
+ * tile e / 256, row a, column c; sh holds both tiles. */
+static __host__ __device__ size_t N_(tile_index)(int L, size_t mid, int e)
+{
+    return ((size_t)((e >> 4) & 15) << (L - 4)) + (mid << 4) + (size_t)(e & 15);
+}
+static __host__ __device__ size_t N_(tile_mid)(int L, size_t mid, int tile)
+{
+    return tile ? (size_t)(G16_BREV64((unsigned long long)mid) >> (64 - (L - 8))) : mid;
+}
+static __host__ __device__ void N_(tile_load)(const NF *x, NF *sh, int L, size_t mid, int e)
+{
+    sh[e] = x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)];
+}
+/* Element e of the output: tile e / 256 takes the other tile's (rev c', rev a'). */
+static __host__ __device__ void N_(tile_store)(NF *x, const NF *sh, int L, size_t mid, int e,
+                                               const NF *scale)
+{
+    int a = (e >> 4) & 15, c = e & 15;
+    int src = ((1 - (e >> 8)) << 8) + (int)(G16_BREV64((unsigned long long)c) >> 60 << 4) +
+              (int)(G16_BREV64((unsigned long long)a) >> 60);
+    NF v = sh[src];
+    if (scale) NFE_(mul)(&v, &v, scale);
+    x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)] = v;
+}
+static __global__ void N_(bitrev_tiles)(NF *x, int L, const NF *scale)
+{
+    __shared__ NF sh[512];
+    size_t mid = blockIdx.x;
+    if (mid > N_(tile_mid)(L, mid, 1)) return;
+    for (int e = threadIdx.x; e < 512; e += blockDim.x) N_(tile_load)(x, sh, L, mid, e);
+    __syncthreads();
+    for (int e = threadIdx.x; e < 512; e += blockDim.x) N_(tile_store)(x, sh, L, mid, e, scale);
+}
+static void N_(bitrev_tiles_host)(NF *x, int L, const NF *scale)
+{
+    NF sh[512];
+    for (size_t mid = 0; mid < (size_t)1 << (L - 8); mid++) {
+        if (mid > N_(tile_mid)(L, mid, 1)) continue;
+        for (int e = 0; e < 512; e++) N_(tile_load)(x, sh, L, mid, e);
+        for (int e = 0; e < 512; e++) N_(tile_store)(x, sh, L, mid, e, scale);
+    }
 }
 
 /* h = a*b - c, then to plain form: the H MSM takes plain scalars. */

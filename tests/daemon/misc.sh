@@ -30,9 +30,11 @@ CONF
 # (per-thread buckets), and the premise that a partition is smaller than
 # a key must not depend on the machine's cores.
 M=$FIX/bn128/merkle
-KEYB=$(stat -c %s "$M/circuit.zkey")
-start_daemon --memory-budget 1G --threads 1      # probe: the partition size the daemon computes
-PART=$(( $(client keys load p "$M/circuit.zkey" | js o.partition_bytes) + $(stat -c %s "$M/witness.wtns") ))
+start_daemon --memory-budget 1G --threads 1      # probe: what the daemon charges a key and a partition
+client keys load p "$M/circuit.zkey" >"$T/probe.json"
+# a key on a GPU also holds a pinned host buffer for its witness, charged too
+KEYB=$(js 'o.bytes + o.host_pinned_bytes' <"$T/probe.json")
+PART=$(( $(js o.partition_bytes <"$T/probe.json") + $(stat -c %s "$M/witness.wtns") ))
 stop_daemon
 rm -rf "$STATE"
 note "key $KEYB B, partition $PART B"
