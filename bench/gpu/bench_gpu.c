@@ -9,6 +9,7 @@
  * BENCH_ONLY=ntt times the NTT alone. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "gpu/gpu.h"

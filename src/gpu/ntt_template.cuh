@@ -11,21 +11,53 @@
 #define N_(name) G16_CAT(NTT_NAME, _##name)
 #define NFE_(name) G16_CAT(NF, _##name)
 
+/* Element copies through 16-byte vectors.  NF is a struct of 32-bit limbs
+ * (4-byte aligned), so a plain copy is 8 scalar accesses: in shared
+ * memory, elements 32 bytes apart put 8 threads of a warp on each bank (8
+ * times the wavefronts of two 16-byte accesses), and in global memory each
+ * instruction touches 32 sectors for 128 useful bytes.  Every NF array
+ * here is 16-byte aligned (cudaMalloc, shared memory, offsets of whole
+ * elements). */
+static __host__ __device__ __forceinline__ NF N_(ld)(const NF *p)
+{
+#ifdef __CUDA_ARCH__
+    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(NF) / 16); i++) v.u[i] = ((const uint4 *)p)[i];
+    return v.t;
+#else
+    return *p;
+#endif
+}
+static __host__ __device__ __forceinline__ void N_(st)(NF *p, NF x)
+{
+#ifdef __CUDA_ARCH__
+    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+    v.t = x;
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(NF) / 16); i++) ((uint4 *)p)[i] = v.u[i];
+#else
+    *p = x;
+#endif
+}
+
 /* out[t] = lo[t mod 4096] * hi[t / 4096]: big power tables from two small
  * host-made ones, one product per entry. */
 static __global__ void N_(expand)(NF *out, const NF *lo, const NF *hi, size_t count)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= count) return;
-    NF a = lo[t & 4095], b = hi[t >> 12];
-    NFE_(mul)(&out[t], &a, &b);
+    NF a = N_(ld)(&lo[t & 4095]), b = N_(ld)(&hi[t >> 12]);
+    NFE_(mul)(&a, &a, &b);
+    N_(st)(&out[t], a);
 }
 
 static __host__ __device__ void N_(mul_table_body)(NF *x, const NF *tab, size_t n, size_t t)
 {
     if (t >= n) return;
-    NF a = x[t], b = tab[t];
-    NFE_(mul)(&x[t], &a, &b);
+    NF a = N_(ld)(&x[t]), b = N_(ld)(&tab[t]);
+    NFE_(mul)(&a, &a, &b);
+    N_(st)(&x[t], a);
 }
 
 static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
@@ -52,9 +84,10 @@ static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
  * the element steps are host+device helpers so the emulation shares them. */
 static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block, int idx)
 {
-    int hlo_log = ps->L - ps->s0 - ps->k;
-    size_t groups = ((size_t)1 << hlo_log) >> ps->mlog;
-    size_t hi = block / groups, lo0 = (block % groups) << ps->mlog;
+    /* shifts and masks only: a 64-bit division is a long subroutine on
+     * the device, and this runs twice an element */
+    int hlo_log = ps->L - ps->s0 - ps->k, groups_log = hlo_log - ps->mlog;
+    size_t hi = block >> groups_log, lo0 = (block & (((size_t)1 << groups_log) - 1)) << ps->mlog;
     return (hi << (ps->L - ps->s0)) + lo0 + ((size_t)(idx >> ps->mlog) << hlo_log) +
            (size_t)(idx & ((1 << ps->mlog) - 1));
 }
@@ -64,13 +97,13 @@ static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block
 static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block,
                                                    int idx, const NF *tw)
 {
-    int hlo_log = ps->L - ps->s0 - ps->k;
-    size_t groups = ((size_t)1 << hlo_log) >> ps->mlog;
-    size_t lo = ((block % groups) << ps->mlog) + (size_t)(idx & ((1 << ps->mlog) - 1));
+    int groups_log = ps->L - ps->s0 - ps->k - ps->mlog;
+    size_t lo = ((block & (((size_t)1 << groups_log) - 1)) << ps->mlog) +
+                (size_t)(idx & ((1 << ps->mlog) - 1));
     size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
     size_t e = (lo * r) << ps->s0, half = (size_t)1 << (ps->L - 1);
     if (!e) return;
-    NF w = tw[e & (half - 1)];
+    NF w = N_(ld)(&tw[e & (half - 1)]);
     if (e & half) NFE_(neg)(&w, &w);
     NFE_(mul)(v, v, &w);
 }
@@ -82,7 +115,7 @@ static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, i
     int ll = 0;
     while (i >= (1 << ps->k) - (1 << (ps->k - ll - 1))) ll++;
     int j = i - ((1 << ps->k) - (1 << (ps->k - ll)));
-    stw[i] = tw[((size_t)j << ll) << (ps->L - ps->k)];
+    N_(st)(&stw[i], N_(ld)(&tw[((size_t)j << ll) << (ps->L - ps->k)]));
 }
 
 /* Element steps.  dit: the DIT pass (scale, then beta, before the
@@ -92,20 +125,26 @@ static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x
                                          int idx, const NF *tw, const NF *scale, int dit)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
-    NF v = x[a];
-    if (dit && scale) NFE_(mul)(&v, &v, &scale[a]);
+    NF v = N_(ld)(&x[a]);
+    if (dit && scale) {
+        NF f = N_(ld)(&scale[a]);
+        NFE_(mul)(&v, &v, &f);
+    }
     if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
-    sh[idx] = v;
+    N_(st)(&sh[idx], v);
 }
 
 static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
                                           int idx, const NF *tw, const NF *scale, int dit)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
-    NF v = sh[idx];
+    NF v = N_(ld)(&sh[idx]);
     if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
-    if (!dit && scale) NFE_(mul)(&v, &v, &scale[a]);
-    x[a] = v;
+    if (!dit && scale) {
+        NF f = N_(ld)(&scale[a]);
+        NFE_(mul)(&v, &v, &f);
+    }
+    N_(st)(&x[a], v);
 }
 
 /* The butterflies, on shared memory, two levels at a time: a thread takes
@@ -139,9 +178,14 @@ static __host__ __device__ void N_(radix4)(const ntt_pass *ps, NF *sh, const NF 
     int b = ((p >> (hl_log - 1)) << (hl_log + 1)) + t;
     NF *e0 = &sh[(b << ml) + l], *e1 = &sh[((b + h2) << ml) + l];
     NF *e2 = &sh[((b + 2 * h2) << ml) + l], *e3 = &sh[((b + 3 * h2) << ml) + l];
-    NF r0 = *e0, r1 = *e1, r2 = *e2, r3 = *e3;
+    NF r0 = N_(ld)(e0), r1 = N_(ld)(e1), r2 = N_(ld)(e2), r3 = N_(ld)(e3);
     const NF *lv = stw + (1 << ps->k) - (1 << (ps->k - ll)), *lv1 = lv + 2 * h2;
-    const NF *wa = t ? &lv[t] : NULL, *wb = &lv[t + h2], *wc = t ? &lv1[t] : NULL;
+    NF twa, twb = N_(ld)(&lv[t + h2]), twc;
+    if (t) {
+        twa = N_(ld)(&lv[t]);
+        twc = N_(ld)(&lv1[t]);
+    }
+    const NF *wa = t ? &twa : NULL, *wb = &twb, *wc = t ? &twc : NULL;
     if (!dit) {
         N_(bfly2)(&r0, &r2, wa, 0);
         N_(bfly2)(&r1, &r3, wb, 0);
@@ -152,7 +196,7 @@ static __host__ __device__ void N_(radix4)(const ntt_pass *ps, NF *sh, const NF 
         N_(bfly2)(&r0, &r2, wa, 1);
         N_(bfly2)(&r1, &r3, wb, 1);
     }
-    *e0 = r0; *e1 = r1; *e2 = r2; *e3 = r3;
+    N_(st)(e0, r0); N_(st)(e1, r1); N_(st)(e2, r2); N_(st)(e3, r3);
 }
 
 /* Level k-1 alone (odd k): half-size 1, every twiddle 1, so DIF and DIT
@@ -160,7 +204,10 @@ static __host__ __device__ void N_(radix4)(const ntt_pass *ps, NF *sh, const NF 
 static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int q)
 {
     int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1;
-    N_(bfly2)(&sh[(j << ml) + l], &sh[((j + 1) << ml) + l], NULL, 0);
+    NF u = N_(ld)(&sh[(j << ml) + l]), v = N_(ld)(&sh[((j + 1) << ml) + l]);
+    N_(bfly2)(&u, &v, NULL, 0);
+    N_(st)(&sh[(j << ml) + l], u);
+    N_(st)(&sh[((j + 1) << ml) + l], v);
 }
 
 /* Step s of a pass (DIF order: radix-4 on levels 0-1, 2-3, ..., then the
@@ -240,14 +287,14 @@ static __host__ __device__ void N_(bitrev_body)(NF *x, int L, const NF *scale, s
     if (i >> L) return;
     size_t j = (size_t)(G16_BREV64((unsigned long long)i) >> (64 - L));
     if (j < i) return;
-    NF a = x[i], b = x[j];
+    NF a = N_(ld)(&x[i]), b = N_(ld)(&x[j]);
     if (scale) {
-        NF s = *scale;
+        NF s = N_(ld)(scale);
         NFE_(mul)(&a, &a, &s);
         NFE_(mul)(&b, &b, &s);
     }
-    x[i] = b;
-    x[j] = a;
+    N_(st)(&x[i], b);
+    N_(st)(&x[j], a);
 }
 
 static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
@@ -260,7 +307,9 @@ static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
  * rev mid trade places, read and written in runs of 16 consecutive
  * elements instead of one scattered element a thread.  Block mid works
  * only when mid <= rev mid, on both tiles.  Element e < 512 of the block:
- * tile e / 256, row a, column c; sh holds both tiles. */
+ * tile e / 256, row a, column c; sh holds both tiles, rows padded to 17
+ * elements so that reading a column does not put a warp on one bank. */
+#define TILE_SH(tile, a, c) ((tile) * 272 + (a) * 17 + (c))   /* < 544 */
 static __host__ __device__ size_t N_(tile_index)(int L, size_t mid, int e)
 {
     return ((size_t)((e >> 4) & 15) << (L - 4)) + (mid << 4) + (size_t)(e & 15);
@@ -271,22 +320,26 @@ static __host__ __device__ size_t N_(tile_mid)(int L, size_t mid, int tile)
 }
 static __host__ __device__ void N_(tile_load)(const NF *x, NF *sh, int L, size_t mid, int e)
 {
-    sh[e] = x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)];
+    N_(st)(&sh[TILE_SH(e >> 8, (e >> 4) & 15, e & 15)],
+           N_(ld)(&x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)]));
 }
 /* Element e of the output: tile e / 256 takes the other tile's (rev c', rev a'). */
 static __host__ __device__ void N_(tile_store)(NF *x, const NF *sh, int L, size_t mid, int e,
                                                const NF *scale)
 {
     int a = (e >> 4) & 15, c = e & 15;
-    int src = ((1 - (e >> 8)) << 8) + (int)(G16_BREV64((unsigned long long)c) >> 60 << 4) +
-              (int)(G16_BREV64((unsigned long long)a) >> 60);
-    NF v = sh[src];
-    if (scale) NFE_(mul)(&v, &v, scale);
-    x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)] = v;
+    NF v = N_(ld)(&sh[TILE_SH(1 - (e >> 8), (int)(G16_BREV64((unsigned long long)c) >> 60),
+                              (int)(G16_BREV64((unsigned long long)a) >> 60))]);
+    if (scale) {
+        NF f = N_(ld)(scale);
+        NFE_(mul)(&v, &v, &f);
+    }
+    N_(st)(&x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)], v);
 }
 static __global__ void N_(bitrev_tiles)(NF *x, int L, const NF *scale)
 {
-    __shared__ NF sh[512];
+    __shared__ uint4 raw[544 * sizeof(NF) / 16];   /* 16-byte aligned */
+    NF *sh = (NF *)raw;
     size_t mid = blockIdx.x;
     if (mid > N_(tile_mid)(L, mid, 1)) return;
     for (int e = threadIdx.x; e < 512; e += blockDim.x) N_(tile_load)(x, sh, L, mid, e);
@@ -295,7 +348,7 @@ static __global__ void N_(bitrev_tiles)(NF *x, int L, const NF *scale)
 }
 static void N_(bitrev_tiles_host)(NF *x, int L, const NF *scale)
 {
-    NF sh[512];
+    NF sh[544];
     for (size_t mid = 0; mid < (size_t)1 << (L - 8); mid++) {
         if (mid > N_(tile_mid)(L, mid, 1)) continue;
         for (int e = 0; e < 512; e++) N_(tile_load)(x, sh, L, mid, e);
@@ -308,10 +361,11 @@ static __host__ __device__ void N_(join_abc_body)(NF *a, const NF *b, const NF *
                                                   size_t t)
 {
     if (t >= n) return;
-    NF x = a[t], y = b[t], z = c[t];
+    NF x = N_(ld)(&a[t]), y = N_(ld)(&b[t]), z = N_(ld)(&c[t]);
     NFE_(mul)(&x, &x, &y);
     NFE_(sub)(&x, &x, &z);
-    NFE_(to_plain)(&a[t], &x);
+    NFE_(to_plain)(&y, &x);
+    N_(st)(&a[t], y);
 }
 
 /* a[r], b[r] = sum over the row's coefficients of w[signal] * value: value
@@ -324,19 +378,20 @@ static __host__ __device__ void N_(build_ab_body)(NF *out, const uint32_t *row_p
     NF acc, t;
     NFE_(zero)(&acc);
     for (uint32_t e = row_ptr[r]; e < row_ptr[r + 1]; e++) {
-        NF x = w[sig[e]], v = val[e];
+        NF x = N_(ld)(&w[sig[e]]), v = N_(ld)(&val[e]);
         NFE_(mul)(&t, &x, &v);
         NFE_(add)(&acc, &acc, &t);
     }
-    out[r] = acc;
+    N_(st)(&out[r], acc);
 }
 
 static __host__ __device__ void N_(mul_into_body)(NF *c, const NF *a, const NF *b, size_t n,
                                                   size_t t)
 {
     if (t >= n) return;
-    NF x = a[t], y = b[t];
-    NFE_(mul)(&c[t], &x, &y);
+    NF x = N_(ld)(&a[t]), y = N_(ld)(&b[t]);
+    NFE_(mul)(&x, &x, &y);
+    N_(st)(&c[t], x);
 }
 
 #define N_TID ((size_t)blockIdx.x * blockDim.x + threadIdx.x)
