@@ -154,11 +154,14 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
  * the barriers and the shared-memory round trips of one level at a time,
  * which left the pass at half the product rate.  DIF runs level ll then
  * ll+1, DIT (its transpose) ll+1 then ll. */
-static __host__ __device__ void N_(bfly2)(NF *u, NF *v, const NF *w, int dit)
+/* (u, v) -> DIF (u + v, (u - v) w) or DIT (u + w v, u - w v); no product
+ * when has_w is 0 (w = 1).  A flag rather than a null pointer: a pointer
+ * chosen at run time between locals puts them on the stack. */
+static __host__ __device__ void N_(bfly2)(NF *u, NF *v, const NF *w, int has_w, int dit)
 {
     NF t;
     if (dit) {
-        if (w) NFE_(mul)(v, v, w);
+        if (has_w) NFE_(mul)(v, v, w);
         t = *u;
         NFE_(add)(u, &t, v);
         NFE_(sub)(v, &t, v);
@@ -166,7 +169,7 @@ static __host__ __device__ void N_(bfly2)(NF *u, NF *v, const NF *w, int dit)
         t = *u;
         NFE_(add)(u, &t, v);
         NFE_(sub)(v, &t, v);
-        if (w) NFE_(mul)(v, v, w);
+        if (has_w) NFE_(mul)(v, v, w);
     }
 }
 
@@ -180,21 +183,17 @@ static __host__ __device__ void N_(radix4)(const ntt_pass *ps, NF *sh, const NF 
     NF *e2 = &sh[((b + 2 * h2) << ml) + l], *e3 = &sh[((b + 3 * h2) << ml) + l];
     NF r0 = N_(ld)(e0), r1 = N_(ld)(e1), r2 = N_(ld)(e2), r3 = N_(ld)(e3);
     const NF *lv = stw + (1 << ps->k) - (1 << (ps->k - ll)), *lv1 = lv + 2 * h2;
-    NF twa, twb = N_(ld)(&lv[t + h2]), twc;
-    if (t) {
-        twa = N_(ld)(&lv[t]);
-        twc = N_(ld)(&lv1[t]);
-    }
-    const NF *wa = t ? &twa : NULL, *wb = &twb, *wc = t ? &twc : NULL;
+    /* t = 0: wa = wc = 1 (lv[0] and lv1[0] hold 1, loaded but not used) */
+    NF wa = N_(ld)(&lv[t]), wb = N_(ld)(&lv[t + h2]), wc = N_(ld)(&lv1[t]);
     if (!dit) {
-        N_(bfly2)(&r0, &r2, wa, 0);
-        N_(bfly2)(&r1, &r3, wb, 0);
+        N_(bfly2)(&r0, &r2, &wa, t, 0);
+        N_(bfly2)(&r1, &r3, &wb, 1, 0);
     }
-    N_(bfly2)(&r0, &r1, wc, dit);
-    N_(bfly2)(&r2, &r3, wc, dit);
+    N_(bfly2)(&r0, &r1, &wc, t, dit);
+    N_(bfly2)(&r2, &r3, &wc, t, dit);
     if (dit) {
-        N_(bfly2)(&r0, &r2, wa, 1);
-        N_(bfly2)(&r1, &r3, wb, 1);
+        N_(bfly2)(&r0, &r2, &wa, t, 1);
+        N_(bfly2)(&r1, &r3, &wb, 1, 1);
     }
     N_(st)(e0, r0); N_(st)(e1, r1); N_(st)(e2, r2); N_(st)(e3, r3);
 }
@@ -205,7 +204,7 @@ static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int 
 {
     int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1;
     NF u = N_(ld)(&sh[(j << ml) + l]), v = N_(ld)(&sh[((j + 1) << ml) + l]);
-    N_(bfly2)(&u, &v, NULL, 0);
+    N_(bfly2)(&u, &v, &u, 0, 0);
     N_(st)(&sh[(j << ml) + l], u);
     N_(st)(&sh[((j + 1) << ml) + l], v);
 }
