@@ -180,14 +180,6 @@ void gpu_ntt_release(void)
     for (int i = 0; i < 4; i++) free_tables(&tables[i]);
 }
 
-/* TEMPORARY: kernel variants picked by the environment, for one device
- * call to measure them side by side; removed with the losers. */
-static int ntt_variant(const char *name, int def)
-{
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : def;
-}
-
 /* Device ops: the ctx is the data on a stream; launch errors are picked
  * up once after the sequence (cudaGetLastError keeps the first). */
 typedef struct {
@@ -212,8 +204,7 @@ typedef struct {
         unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
         size_t smem = sizeof(FT) * (size_t)(cnt + (1 << ps->k) - 1);                    \
         unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
-        int v = ntt_variant("G16_NTT_BLOCKS", 2);                                       \
-        (v == 4 ? NAME##_pass4 : v == 3 ? NAME##_pass3 : NAME##_pass)<<<nb, thr, smem, d->st>>>( \
+        NAME##_pass<<<nb, thr, smem, d->st>>>(                                          \
             (FT *)d->x, *ps, (const FT *)tw, (const FT *)scale, dit);                   \
         gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \
     }                                                                                   \
@@ -221,7 +212,7 @@ typedef struct {
     {                                                                                   \
         dev_ctx *d = (dev_ctx *)c;                                                      \
         unsigned nb = (unsigned)((((size_t)1 << d->log_n) + 255) / 256);                \
-        if (d->log_n >= 10 && ntt_variant("G16_NTT_BITREV_SWAP", 0) == 0)               \
+        if (d->log_n >= 10)                                                             \
             NAME##_bitrev_tiles<<<1u << (d->log_n - 8), 256, 0, d->st>>>(               \
                 (FT *)d->x, d->log_n, (const FT *)scale);                               \
         else                                                                            \

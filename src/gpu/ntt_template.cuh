@@ -151,9 +151,10 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
  * the 4 elements that levels ll and ll+1 mix only among themselves (rows
  * b, b+h/2, b+h, b+3h/2 for half-size h), keeps them in registers across
  * both levels and has two independent products in flight at each: half
- * the barriers and the shared-memory round trips of one level at a time,
- * which left the pass at half the product rate.  DIF runs level ll then
- * ll+1, DIT (its transpose) ll+1 then ll. */
+ * the barriers and shared-memory round trips of one level at a time.
+ * (Measured before the vector loads, it was no faster than one level at a
+ * time: the scalar shared-memory accesses were the limit then; NOTES.md,
+ * NTT v3.)  DIF runs level ll then ll+1, DIT (its transpose) ll+1 then ll. */
 /* (u, v) -> DIF (u + v, (u - v) w) or DIT (u + w v, u - w v); no product
  * when has_w is 0 (w = 1).  A flag rather than a null pointer: a pointer
  * chosen at run time between locals puts them on the stack. */
@@ -245,20 +246,10 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
         N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
 }
 
-/* TEMPORARY (measured on the device, then one kept): the same pass with 2,
- * 3 or 4 blocks of 256 threads an SM asked of the register allocator. */
+/* 2 blocks of 256 threads an SM (120 registers): asking for 3 or 4
+ * (80 or 64 registers, spilling) was slower (NOTES.md, NTT v3). */
 static __global__ void __launch_bounds__(256, 2) N_(pass)(NF *x, ntt_pass ps, const NF *tw,
                                                           const NF *scale, int dit)
-{
-    N_(pass_dev)(x, ps, tw, scale, dit);
-}
-static __global__ void __launch_bounds__(256, 3) N_(pass3)(NF *x, ntt_pass ps, const NF *tw,
-                                                           const NF *scale, int dit)
-{
-    N_(pass_dev)(x, ps, tw, scale, dit);
-}
-static __global__ void __launch_bounds__(256, 4) N_(pass4)(NF *x, ntt_pass ps, const NF *tw,
-                                                           const NF *scale, int dit)
 {
     N_(pass_dev)(x, ps, tw, scale, dit);
 }
