@@ -107,14 +107,10 @@ extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, ch
     size_t g1 = gpu_g1_bytes(d->curve), g2 = gpu_g2_bytes(d->curve);
     const uint8_t *src[5] = {d->a, d->b1, d->b2, d->c, d->h};
     size_t cnt[5] = {d->n_vars, d->n_vars, d->n_vars, d->n_vars - d->n_public - 1, k->n};
-    /* st carries the proof's critical path (witness, a/b/c, NTTs, then H)
-     * while A, B1, B2 and C fill the device beside it: at the highest
-     * priority its blocks are scheduled first, so H starts as soon as its
-     * scalars exist instead of after the other MSMs have drained. */
-    int least = 0, greatest = 0;
-    cudaDeviceGetStreamPriorityRange(&least, &greatest);
-    if (getenv("G16_GPU_NO_PRIORITY")) greatest = least;   /* TEMPORARY: one A/B call */
-    int bad = cudaStreamCreateWithPriority(&k->st, cudaStreamNonBlocking, greatest) != cudaSuccess;
+    /* Equal priorities: st (witness, a/b/c, NTTs, then H) at the highest
+     * priority finished the NTTs sooner but made the 2^24 proof slower
+     * (median 0.364 s against 0.3305; NOTES.md, session 4). */
+    int bad = cudaStreamCreateWithFlags(&k->st, cudaStreamNonBlocking) != cudaSuccess;
     for (int i = 0; i < N_MSM && !bad; i++)
         bad = cudaStreamCreateWithFlags(&k->mst[i], cudaStreamNonBlocking) != cudaSuccess;
     for (int i = 0; i < N_EV && !bad; i++) bad = cudaEventCreate(&k->ev[i]) != cudaSuccess;
