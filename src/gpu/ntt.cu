@@ -19,6 +19,10 @@ typedef struct {
 #define NTT_NAME ntt_bls12_381
 #include "gpu/ntt_template.cuh"
 
+/* From 2^10 the bit reversal goes by tiles (ntt_template.cuh), below by
+ * single swaps. */
+#define NTT_TILE_MIN_LOG 10
+
 /* Passes of at most 8 levels, as even as L allows (2^20: 7, 7, 6 rather
  * than 8, 8, 4, whose last pass would leave most of a block idle), with
  * blocks of up to 2^10 elements.  Returns the number of passes. */
@@ -144,6 +148,11 @@ static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, 
         t = &tables[0];
         free_tables(t);
     }
+    int rt = flags & GPU_NTT_ROUND_TRIP, coset = !rt && (flags & GPU_NTT_COSET);
+    int inv = !rt && (flags & GPU_NTT_INVERSE);
+    int need_cos = coset && !inv && !t->cos, need_icos = coset && inv && !t->icos;
+    int need_cosbr = rt && !t->cosbr;
+    if (t->tw && !need_cos && !need_icos && !need_cosbr) return t;   /* every proof after the first */
     uint8_t w[32], iw[32], g[32], ig[32], inv_n[32];
     size_t n = (size_t)1 << log_n, half = n / 2 ? n / 2 : 1;
     if (gpu_host_root(curve, log_n, 0, w) || gpu_host_root(curve, log_n, 1, iw) ||
@@ -152,8 +161,6 @@ static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, 
         return NULL;
     }
     gpu_host_inv_n(curve, log_n, inv_n);
-    int rt = flags & GPU_NTT_ROUND_TRIP, coset = !rt && (flags & GPU_NTT_COSET);
-    int inv = !rt && (flags & GPU_NTT_INVERSE);
     if (!t->tw) {
         t->curve = curve;
         t->log_n = log_n;
@@ -167,10 +174,9 @@ static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, 
             return NULL;
         }
     }
-    if ((coset && !inv && !t->cos && build_powers(curve, g, NULL, n, 0, &t->cos, st, err, errlen)) ||
-        (coset && inv && !t->icos &&
-         build_powers(curve, ig, inv_n, n, 0, &t->icos, st, err, errlen)) ||
-        (rt && !t->cosbr && build_powers(curve, g, inv_n, n, log_n, &t->cosbr, st, err, errlen)))
+    if ((need_cos && build_powers(curve, g, NULL, n, 0, &t->cos, st, err, errlen)) ||
+        (need_icos && build_powers(curve, ig, inv_n, n, 0, &t->icos, st, err, errlen)) ||
+        (need_cosbr && build_powers(curve, g, inv_n, n, log_n, &t->cosbr, st, err, errlen)))
         return NULL;
     return t;
 }
@@ -212,7 +218,7 @@ typedef struct {
     {                                                                                   \
         dev_ctx *d = (dev_ctx *)c;                                                      \
         unsigned nb = (unsigned)((((size_t)1 << d->log_n) + 255) / 256);                \
-        if (d->log_n >= 10)                                                             \
+        if (d->log_n >= NTT_TILE_MIN_LOG)                                               \
             NAME##_bitrev_tiles<<<1u << (d->log_n - 8), 256, 0, d->st>>>(               \
                 (FT *)d->x, d->log_n, (const FT *)scale);                               \
         else                                                                            \
@@ -237,7 +243,7 @@ typedef struct {
     static void NAME##_host_bitrev(void *c, const void *scale)                          \
     {                                                                                   \
         host_ctx *h = (host_ctx *)c;                                                    \
-        if (h->log_n >= 10) {                                                           \
+        if (h->log_n >= NTT_TILE_MIN_LOG) {                                             \
             NAME##_bitrev_tiles_host((FT *)h->x, h->log_n, (const FT *)scale);          \
             return;                                                                     \
         }                                                                               \

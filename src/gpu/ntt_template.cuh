@@ -4,8 +4,8 @@
  * Radix-2 passes of up to 8 levels through shared memory, so a 2^24
  * transform reads and writes device memory 3 times instead of 24 (see
  * N_(pass_addr)).  A natural-order transform is DIF passes then an
- * in-place bit-reversal swap (which also applies the 1/n of the inverse);
- * the prover's coset round trip is DIF then DIT passes, no swap.
+ * in-place bit-reversal pass (which also applies the 1/n of the inverse);
+ * the prover's coset round trip is DIF then DIT passes, no bit reversal.
  * Twiddles: a table of omega^t, t < n/2, built once per size. */
 
 #define N_(name) G16_CAT(NTT_NAME, _##name)
@@ -74,7 +74,7 @@ static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
  * * beta^(2^ll) with beta = w^(lo 2^s0).  The first factor depends on k
  * only, so it comes from a 2^k - 1 entry table in shared memory (the
  * earlier kernel read every twiddle from the 2^(L-1) table, strided and
- * uncoalesced, and ran at half the product rate); the beta factors
+ * uncoalesced: about a sixth of its time, NOTES.md, NTT v2); the beta factors
  * collapse into one product per element, beta^r for the row's frequency
  * r = bitrev_k(row), after the pass's butterflies (DIF) or before them
  * (DIT, the transpose: it runs the passes and the levels in reverse order
@@ -82,14 +82,21 @@ static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
  * bit-reversed, DIT bit-reversed to natural: an inverse DIF followed by
  * a forward DIT needs no bit reversal at all.  The index arithmetic and
  * the element steps are host+device helpers so the emulation shares them. */
+/* The column lo < hlo of shared index idx in block.  Shifts and masks
+ * only: a 64-bit division is a long subroutine on the device, and this
+ * runs for every element. */
+static __host__ __device__ size_t N_(column)(const ntt_pass *ps, size_t block, int idx)
+{
+    int groups_log = ps->L - ps->s0 - ps->k - ps->mlog;
+    return ((block & (((size_t)1 << groups_log) - 1)) << ps->mlog) +
+           (size_t)(idx & ((1 << ps->mlog) - 1));
+}
+
 static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block, int idx)
 {
-    /* shifts and masks only: a 64-bit division is a long subroutine on
-     * the device, and this runs twice an element */
     int hlo_log = ps->L - ps->s0 - ps->k, groups_log = hlo_log - ps->mlog;
-    size_t hi = block >> groups_log, lo0 = (block & (((size_t)1 << groups_log) - 1)) << ps->mlog;
-    return (hi << (ps->L - ps->s0)) + lo0 + ((size_t)(idx >> ps->mlog) << hlo_log) +
-           (size_t)(idx & ((1 << ps->mlog) - 1));
+    return ((block >> groups_log) << (ps->L - ps->s0)) + ((size_t)(idx >> ps->mlog) << hlo_log) +
+           N_(column)(ps, block, idx);
 }
 
 /* v *= beta^r for the element at shared index idx: w^((lo r) 2^s0), an
@@ -97,9 +104,7 @@ static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block
 static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block,
                                                    int idx, const NF *tw)
 {
-    int groups_log = ps->L - ps->s0 - ps->k - ps->mlog;
-    size_t lo = ((block & (((size_t)1 << groups_log) - 1)) << ps->mlog) +
-                (size_t)(idx & ((1 << ps->mlog) - 1));
+    size_t lo = N_(column)(ps, block, idx);
     size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
     size_t e = (lo * r) << ps->s0, half = (size_t)1 << (ps->L - 1);
     if (!e) return;
@@ -118,18 +123,15 @@ static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, i
     N_(st)(&stw[i], N_(ld)(&tw[((size_t)j << ll) << (ps->L - ps->k)]));
 }
 
-/* Element steps.  dit: the DIT pass (scale, then beta, before the
- * butterflies); else DIF (beta, then scale, after them).  scale (may be
- * NULL) multiplies element x[addr] by scale[addr]. */
+/* Element steps.  dit: the DIT pass (beta before the butterflies); else
+ * DIF (beta, then scale, after them).  scale (may be NULL; DIF passes
+ * only: the round trip folds its coset into the last inverse pass)
+ * multiplies element x[addr] by scale[addr]. */
 static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x, size_t block,
-                                         int idx, const NF *tw, const NF *scale, int dit)
+                                         int idx, const NF *tw, int dit)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
     NF v = N_(ld)(&x[a]);
-    if (dit && scale) {
-        NF f = N_(ld)(&scale[a]);
-        NFE_(mul)(&v, &v, &f);
-    }
     if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
     N_(st)(&sh[idx], v);
 }
@@ -235,7 +237,7 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
     NF *sh = (NF *)smem_raw, *stw = sh + cnt;
     for (int i = threadIdx.x; i < ntw; i += blockDim.x) N_(small_twiddle)(&ps, stw, i, tw);
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        N_(load)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
+        N_(load)(&ps, sh, x, blockIdx.x, idx, tw, dit);
     __syncthreads();
     for (int s = 0; s < N_(steps)(&ps); s++) {
         int items = N_(step_items)(&ps, s, dit);
@@ -264,7 +266,7 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sca
     NF *stw = sh + cnt;
     for (int i = 0; i < ntw; i++) N_(small_twiddle)(ps, stw, i, tw);
     for (size_t b = 0; b < blocks; b++) {
-        for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, scale, dit);
+        for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++) N_(step)(ps, sh, stw, s, q, dit);
         for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, x, b, idx, tw, scale, dit);

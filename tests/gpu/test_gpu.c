@@ -197,8 +197,9 @@ int main(void)
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
     }
-    /* three passes (6 + 6 + 5 levels): the middle pass is the only one
-     * with both column twiddles and more than one column group */
+    /* three passes (6 + 6 + 5 levels): only a middle pass has column
+     * twiddles shifted by s0 > 0 and blocks past the first 2^(L - s0)
+     * group */
     bn254_fr_ntt_check(17);
     bls12_381_fr_ntt_check(17);
     for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
