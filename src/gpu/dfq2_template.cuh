@@ -14,6 +14,10 @@ static HD int E_(is_zero)(const DQ2 *a)
 {
     return B_(is_zero)(&a->c0) & B_(is_zero)(&a->c1);
 }
+static HD int E_(eq)(const DQ2 *a, const DQ2 *b)
+{
+    return B_(eq)(&a->c0, &b->c0) & B_(eq)(&a->c1, &b->c1);
+}
 static HD void E_(add)(DQ2 *r, const DQ2 *a, const DQ2 *b)
 {
     B_(add)(&r->c0, &a->c0, &b->c0);

@@ -10,6 +10,41 @@
 #include "gpu/internal.h"
 
 int gpu_msm_window_override;
+size_t gpu_msm_batch_seg, gpu_msm_batch_min;
+
+static size_t env_size(const char *name, size_t dflt)
+{
+    const char *v = getenv(name);
+    char *end;
+    if (!v || !*v) return dflt;
+    unsigned long long x = strtoull(v, &end, 10);
+    return *end ? dflt : (size_t)x;
+}
+
+/* Below ~2^25 entries a segment of 2048 leaves too few threads to fill the
+ * device, and shorter segments share each level's inversion over too few
+ * additions for the affine sums to pay (NOTES.md, session 5). */
+#define BATCH_MIN_ENTRIES ((size_t)1 << 25)
+
+extern "C" int gpu_msm_batch_plan(size_t e, size_t *seg, size_t *min_pairs)
+{
+    if (gpu_msm_batch_seg) {
+        *seg = gpu_msm_batch_seg;
+        *min_pairs = gpu_msm_batch_min ? gpu_msm_batch_min : 1;
+        return 1;
+    }
+    size_t mode = env_size("G16_GPU_MSM_BATCH", 2);
+    *seg = env_size("G16_GPU_BATCH_SEG", 2048);
+    *min_pairs = env_size("G16_GPU_BATCH_MIN", 64);
+    if (*seg < 8) *seg = 8;
+    if (*min_pairs < 1) *min_pairs = 1;
+    return mode == 1 || (mode == 2 && e >= BATCH_MIN_ENTRIES);
+}
+
+extern "C" size_t gpu_msm_scratch_budget(void)
+{
+    return env_size("G16_GPU_MSM_SCRATCH_MB", 8192) << 20;
+}
 
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ws ws_msm[4], ws_io;
@@ -51,7 +86,7 @@ extern "C" int gpu_ws_host(gpu_ws *ws, size_t bytes, void **out, char *err, size
 
 extern "C" void gpu_ws_free(gpu_ws *ws)
 {
-    for (int i = 0; i < 12; i++) cudaFree(ws->ptr[i]);
+    for (int i = 0; i < GPU_WS_SLOTS; i++) cudaFree(ws->ptr[i]);
     cudaFreeHost(ws->host);
     memset(ws, 0, sizeof *ws);
 }

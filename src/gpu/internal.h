@@ -10,9 +10,10 @@
 
 /* Grow-only device buffers reused across calls, so a timed MSM does not pay
  * for cudaMalloc; slots are named by the enums of their users. */
+#define GPU_WS_SLOTS 16
 typedef struct {
-    void *ptr[12];
-    size_t cap[12];
+    void *ptr[GPU_WS_SLOTS];
+    size_t cap[GPU_WS_SLOTS];
     void *host;        /* pinned host memory (cudaMallocHost), grow-only */
     size_t host_cap;
 } gpu_ws;
@@ -101,6 +102,17 @@ int gpu_bls12_381_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, 
 /* Tests only: when in [3, 21], every MSM uses this window size instead of
  * the cost model's, so small inputs exercise the large windows. */
 extern int gpu_msm_window_override;
+
+/* Batch-affine accumulation (msm_template.cuh, acc_batch): whether an MSM
+ * of e bucket entries uses it, with which segment (entries a thread) and
+ * level cut-off (min_pairs), and how many bytes of scratch it may hold.
+ * Tests set gpu_msm_batch_seg (> 0: always, with that segment) and
+ * gpu_msm_batch_min; G16_GPU_MSM_BATCH (0 or 1), G16_GPU_BATCH_SEG,
+ * G16_GPU_BATCH_MIN and G16_GPU_MSM_SCRATCH_MB in the environment are for
+ * measuring. */
+extern size_t gpu_msm_batch_seg, gpu_msm_batch_min;
+int gpu_msm_batch_plan(size_t e, size_t *seg, size_t *min_pairs);
+size_t gpu_msm_scratch_budget(void);
 
 /* The same MSMs run on the CPU through the kernels' own code (tests). */
 int gpu_bn254_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);

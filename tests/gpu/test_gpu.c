@@ -31,7 +31,9 @@ static void r_minus(uint8_t *s, const uint64_t *order, uint64_t k)
 
 /* mode 0: random scalars (1/8 of them full 256-bit, so >= r is reduced);
  * 1: edge mix (0, 1, r-1, repeated points, infinity); 2: all r-1;
- * 3: only 0 and 1. */
+ * 3: only 0 and 1; 4: three distinct points and scalars +-1..3, so buckets
+ * hold equal points (doublings) and opposite ones (sums at infinity). */
+#define MSM_MODES 5
 static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mode,
                          const uint64_t *order)
 {
@@ -39,6 +41,12 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
         uint8_t *s = sc + 32 * i;
         if (mode == 2) { r_minus(s, order, 1); continue; }
         if (mode == 3) { memset(s, 0, 32); s[0] = tl_rand() & 1; continue; }
+        if (mode == 4) {
+            uint64_t k = 1 + tl_rand() % 3;
+            if (tl_rand() & 1) r_minus(s, order, k); else { memset(s, 0, 32); s[0] = (uint8_t)k; }
+            if (i >= 3) memcpy(pts + i * psz, pts + (i % 3) * psz, psz);
+            continue;
+        }
         if (tl_rand() % 8 == 0) tl_scalar(s, 256); else small_scalar(s);
         if (mode != 1) continue;
         switch (tl_rand() % 6) {
@@ -109,6 +117,31 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
 NTT_CHECK(bn254_fr, GPU_CURVE_BN254)
 NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
 
+/* The batch-affine accumulation (acc_batch) forced on, with segments
+ * short enough that many levels, segment edges and the chain after the
+ * level cut-off all occur; n_g1 and n_g2 bound the sizes (the emulation
+ * is slow). */
+#define BATCH_CHECKS                                                                  \
+    static void batch_checks(size_t n_g1, size_t n_g2)                                \
+    {                                                                                 \
+        static const size_t segs[] = {8, 24, 200, 2048};                              \
+        for (size_t k = 0; k < sizeof segs / sizeof *segs; k++) {                     \
+            gpu_msm_batch_seg = segs[k];                                              \
+            gpu_msm_batch_min = k == 2 ? 5 : 1;                                       \
+            for (int mode = 0; mode < MSM_MODES; mode++) {                            \
+                bn254_g1_check(n_g1, mode);                                           \
+                bls12_381_g1_check(n_g1 / 3 + 1, mode);                               \
+                bn254_g2_check(n_g2, mode);                                           \
+                bls12_381_g2_check(n_g2 / 2 + 1, mode);                               \
+            }                                                                         \
+            gpu_msm_window_override = 13;                                             \
+            bn254_g1_check(n_g1 + 1, 1);                                              \
+            gpu_msm_window_override = 0;                                              \
+        }                                                                             \
+        gpu_msm_batch_seg = 0;                                                        \
+        gpu_msm_batch_min = 0;                                                        \
+    }
+
 #ifdef GPU_EMULATE
 #define EMU(G)                                                                        \
     static int G##_emu(int curve, const uint8_t *p, const uint8_t *s, size_t n,        \
@@ -127,6 +160,7 @@ MSM_CHECK(bn254_g1, GPU_CURVE_BN254, bn254_g1_emu)
 MSM_CHECK(bn254_g2, GPU_CURVE_BN254, bn254_g2_emu)
 MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, bls12_381_g1_emu)
 MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, bls12_381_g2_emu)
+BATCH_CHECKS
 
 /* The proof's h (a, b from random coefficients, c = a b, coset round
  * trips, a b - c in plain form) against the CPU prover's recipe. */
@@ -177,7 +211,7 @@ int main(void)
 {
     static const size_t sizes[] = {1, 2, 3, 5, 16, 33, 100, 257, 1000, 3001};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
-        for (int mode = 0; mode < 4; mode++) {
+        for (int mode = 0; mode < MSM_MODES; mode++) {
             bn254_g1_check(sizes[k], mode);
             bls12_381_g1_check(sizes[k], mode);
             if (sizes[k] <= 1000) {
@@ -193,6 +227,7 @@ int main(void)
         bn254_g2_check(500, 1);
     }
     gpu_msm_window_override = 0;
+    batch_checks(3001, 400);
     for (unsigned log_n = 0; log_n <= 12; log_n++) {
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
@@ -213,6 +248,7 @@ MSM_CHECK(bn254_g1, GPU_CURVE_BN254, gpu_msm_g1)
 MSM_CHECK(bn254_g2, GPU_CURVE_BN254, gpu_msm_g2)
 MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, gpu_msm_g1)
 MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, gpu_msm_g2)
+BATCH_CHECKS
 
 
 static double now(void)
@@ -234,7 +270,7 @@ int main(void)
     double t0 = now();
     for (size_t k = 0; k < sizeof g1_sizes / sizeof *g1_sizes; k++) {
         size_t n = g1_sizes[k];
-        for (int mode = 0; mode < 4; mode++) {
+        for (int mode = 0; mode < MSM_MODES; mode++) {
             if (n > 100003 && mode > 1) continue;
             bn254_g1_check(n, mode);
             if (n <= 100003) bls12_381_g1_check(n, mode);
@@ -246,12 +282,18 @@ int main(void)
     gpu_msm_window_override = 0;
     printf("G1 done (%.1f s)\n", now() - t0);
     for (size_t k = 0; k < sizeof g2_sizes / sizeof *g2_sizes; k++)
-        for (int mode = 0; mode < 4; mode++) {
+        for (int mode = 0; mode < MSM_MODES; mode++) {
             bn254_g2_check(g2_sizes[k], mode);
             bls12_381_g2_check(g2_sizes[k], mode);
         }
     bn254_g2_check(1 << 18, 0);
     printf("G2 done (%.1f s)\n", now() - t0);
+    batch_checks(100003, 20011);
+    batch_checks(1 << 20, 1 << 16);
+    bn254_g1_check(1 << 22, 0);   /* 2^22: acc_batch by default */
+    bn254_g1_check((1 << 22) + 5, 4);
+    bls12_381_g1_check(1 << 22, 0);
+    printf("batch-affine done (%.1f s)\n", now() - t0);
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 16, 17, 20, 22};
     for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {
         bn254_fr_ntt_check(logs[k]);
