@@ -6,7 +6,7 @@
  * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 and G2 MSMs with
  * each of these window sizes forced; BENCH_SPARSE=1 adds a run whose
  * scalars look like a real witness (70% 0 or 1, the rest full width);
- * BENCH_ONLY=ntt times the NTT alone. */
+ * BENCH_ONLY=ntt times the NTT alone; BENCH_BATCH: time_variants. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +93,35 @@ static double time_ntt(int curve, void *d, int log_n, int flags, int reps)
     return ms[reps / 2];
 }
 
+/* BENCH_BATCH="off 2048:64 1024:64": the same MSM timed again with the
+ * accumulation forced to XYZZ (off) or to acc_batch with segment:min_pairs
+ * (through the environment gpu_msm_batch_plan reads), for A/B in one run. */
+static void time_variants(const char *label, gpu_msm_fn fn, const void *dp, const void *ds,
+                          size_t n, int reps)
+{
+    const char *list = getenv("BENCH_BATCH");
+    char buf[256], *save = NULL;
+    if (!list) return;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *v = strtok_r(buf, " ", &save); v; v = strtok_r(NULL, " ", &save)) {
+        char seg[32] = "", min[32] = "";
+        if (strcmp(v, "off") == 0) {
+            setenv("G16_GPU_MSM_BATCH", "0", 1);
+        } else {
+            if (sscanf(v, "%31[0-9]:%31[0-9]", seg, min) != 2) continue;
+            setenv("G16_GPU_MSM_BATCH", "1", 1);
+            setenv("G16_GPU_BATCH_SEG", seg, 1);
+            setenv("G16_GPU_BATCH_MIN", min, 1);
+        }
+        printf("%-22s n=2^%-2d gpu %9.2f ms   (accumulation %s)\n", label,
+               __builtin_ctzll(n), time_msm(fn, dp, ds, n, reps), v);
+        fflush(stdout);
+    }
+    unsetenv("G16_GPU_MSM_BATCH");
+    unsetenv("G16_GPU_BATCH_SEG");
+    unsetenv("G16_GPU_BATCH_MIN");
+}
+
 #define BENCH_MSM(G, FN, LABEL)                                                        \
     static void G##_bench(size_t n, int reps, int cpu, uint8_t *sc, void *dsc)         \
     {                                                                                  \
@@ -112,6 +141,7 @@ static double time_ntt(int curve, void *d, int log_n, int flags, int reps)
         }                                                                              \
         printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (points %.1f s)\n", \
                LABEL, __builtin_ctzll(n), g, c, c / g, gen);                           \
+        time_variants(LABEL, FN, dp, dsc, n, reps);                                    \
         cudaFree(dp);                                                                  \
         free(pts);                                                                     \
     }

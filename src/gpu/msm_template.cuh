@@ -376,6 +376,17 @@ static __host__ __device__ void M_(acc_batch_body)(uint32_t *keys, const uint32_
                   pkeys, ppts, t0 + t);
 }
 
+/* TEMPORARY (one measurement): one block an SM fewer, more registers. */
+static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS - 1)
+M_(acc_batch_wide)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg, const AFF *pts,
+              DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts, uint32_t *skeys, AFF *spts,
+              M_(fe) *sfe, size_t min_pairs, size_t t0, size_t nt)
+{
+    if (TID >= nt) return;
+    M_(acc_batch_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, skeys, spts, sfe,
+                       min_pairs, t0, TID);
+}
+
 static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
 M_(acc_batch)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg, const AFF *pts,
               DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts, uint32_t *skeys, AFF *spts,
@@ -541,6 +552,11 @@ static int M_(launch_batch)(uint32_t *keys, const uint32_t *vals, size_t e, size
         return -1;
     for (size_t t0 = 0; t0 < nt; t0 += ns) {
         size_t n = nt - t0 < ns ? nt - t0 : ns;
+        if (getenv("G16_GPU_BATCH_WIDE"))
+            M_(acc_batch_wide)<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(
+                keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, (uint32_t *)sk, (AFF *)sp,
+                (M_(fe) *)sf, min_pairs, t0, n);
+        else
         M_(acc_batch)<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(
             keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, (uint32_t *)sk, (AFF *)sp,
             (M_(fe) *)sf, min_pairs, t0, n);
