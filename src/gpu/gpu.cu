@@ -21,24 +21,21 @@ static size_t env_size(const char *name, size_t dflt)
     return *end ? dflt : (size_t)x;
 }
 
-/* Below ~2^25 entries a segment of 2048 leaves too few threads to fill the
- * device, and shorter segments share each level's inversion over too few
- * additions for the affine sums to pay (NOTES.md, session 5). */
-#define BATCH_MIN_ENTRIES ((size_t)1 << 25)
-
+/* Off by default: at 2^24 it lost to the XYZZ accumulation in every
+ * group and every setting tried (NOTES.md, session 5). */
 extern "C" int gpu_msm_batch_plan(size_t e, size_t *seg, size_t *min_pairs)
 {
+    (void)e;
     if (gpu_msm_batch_seg) {
         *seg = gpu_msm_batch_seg;
         *min_pairs = gpu_msm_batch_min ? gpu_msm_batch_min : 1;
         return 1;
     }
-    size_t mode = env_size("G16_GPU_MSM_BATCH", 2);
     *seg = env_size("G16_GPU_BATCH_SEG", 2048);
     *min_pairs = env_size("G16_GPU_BATCH_MIN", 64);
     if (*seg < 8) *seg = 8;
     if (*min_pairs < 1) *min_pairs = 1;
-    return mode == 1 || (mode == 2 && e >= BATCH_MIN_ENTRIES);
+    return env_size("G16_GPU_MSM_BATCH", 0) == 1;
 }
 
 extern "C" size_t gpu_msm_scratch_budget(void)

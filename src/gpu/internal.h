@@ -103,8 +103,8 @@ int gpu_bls12_381_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, 
  * the cost model's, so small inputs exercise the large windows. */
 extern int gpu_msm_window_override;
 
-/* Batch-affine accumulation (msm_template.cuh, acc_batch): whether an MSM
- * of e bucket entries uses it, with which segment (entries a thread) and
+/* Batch-affine accumulation (msm_template.cuh, acc_batch; measured slower,
+ * so off unless asked for): whether an MSM of e bucket entries uses it, with which segment (entries a thread) and
  * level cut-off (min_pairs), and how many bytes of scratch it may hold.
  * Tests set gpu_msm_batch_seg (> 0: always, with that segment) and
  * gpu_msm_batch_min; G16_GPU_MSM_BATCH (0 or 1), G16_GPU_BATCH_SEG,

@@ -234,13 +234,19 @@ KERNEL_1D(M_(acc_first), (uint32_t *keys, const uint32_t *vals, size_t e, size_t
                           const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts),
           (keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID))
 
-/* Batch-affine level 1 (acc_batch): the thread's list is reduced pairwise,
- * level by level, each level's additions sharing one inversion
- * (Montgomery's trick), until a level has fewer than min_pairs pairs; the
- * rest goes through acc_chain.  Per addition: 1 product for the suffix
- * products, 2 to recover its inverse, 3 for the affine sum, plus the
- * level's inversion (~380 products) spread over its pairs: ~6.5 against
- * the mixed XYZZ addition's 10 with seg = 2048 (cost model in NOTES.md).
+/* Batch-affine level 1 (acc_batch, off unless G16_GPU_MSM_BATCH=1): the
+ * thread's list is reduced pairwise, level by level, each level's additions
+ * sharing one inversion (Montgomery's trick), until a level has fewer than
+ * min_pairs pairs; the rest goes through acc_chain.  Per addition: 1
+ * product for the suffix products, 2 to recover its inverse, 3 for the
+ * affine sum, plus the level's inversion (~380 products) spread over its
+ * pairs: ~7 against the mixed XYZZ addition's 10 with seg = 2048.
+ * Measured slower all the same (NOTES.md, session 5: BN254 G1 2^24 103 ms
+ * against 70): every level moves its list through memory (~650 bytes an
+ * entry, mostly random, against ~80 for acc_first, whose sums stay in
+ * registers), and the kernel runs at the memory system's random-access
+ * rate, not the product's.  Kept, tested, for a design that keeps the
+ * levels on chip.
  *
  * Pass 1 (mark_pairs) walks the list backwards pairing adjacent entries
  * of the same key (a run of L gives L / 2 pairs, its first entry alone when
@@ -374,17 +380,6 @@ static __host__ __device__ void M_(acc_batch_body)(uint32_t *keys, const uint32_
     int head = head_key != KEY_MASK && m && M_(list_key)(&in, 0) == head_key;
     M_(acc_chain)(&in, m, head, tail_key != KEY_MASK ? tail_key : sent, first_key, buckets, sent,
                   pkeys, ppts, t0 + t);
-}
-
-/* TEMPORARY (one measurement): one block an SM fewer, more registers. */
-static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS - 1)
-M_(acc_batch_wide)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg, const AFF *pts,
-              DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts, uint32_t *skeys, AFF *spts,
-              M_(fe) *sfe, size_t min_pairs, size_t t0, size_t nt)
-{
-    if (TID >= nt) return;
-    M_(acc_batch_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, skeys, spts, sfe,
-                       min_pairs, t0, TID);
 }
 
 static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
@@ -552,11 +547,6 @@ static int M_(launch_batch)(uint32_t *keys, const uint32_t *vals, size_t e, size
         return -1;
     for (size_t t0 = 0; t0 < nt; t0 += ns) {
         size_t n = nt - t0 < ns ? nt - t0 : ns;
-        if (getenv("G16_GPU_BATCH_WIDE"))
-            M_(acc_batch_wide)<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(
-                keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, (uint32_t *)sk, (AFF *)sp,
-                (M_(fe) *)sf, min_pairs, t0, n);
-        else
         M_(acc_batch)<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(
             keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, (uint32_t *)sk, (AFF *)sp,
             (M_(fe) *)sf, min_pairs, t0, n);

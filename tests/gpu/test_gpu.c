@@ -290,7 +290,7 @@ int main(void)
     printf("G2 done (%.1f s)\n", now() - t0);
     batch_checks(100003, 20011);
     batch_checks(1 << 20, 1 << 16);
-    bn254_g1_check(1 << 22, 0);   /* 2^22: acc_batch by default */
+    bn254_g1_check(1 << 22, 0);   /* the largest size the issue names */
     bn254_g1_check((1 << 22) + 5, 4);
     bls12_381_g1_check(1 << 22, 0);
     printf("batch-affine done (%.1f s)\n", now() - t0);
