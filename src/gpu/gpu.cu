@@ -23,9 +23,8 @@ static size_t env_size(const char *name, size_t dflt)
 
 /* Off by default: at 2^24 it lost to the XYZZ accumulation in every
  * group and every setting tried (NOTES.md, session 5). */
-extern "C" int gpu_msm_batch_plan(size_t e, size_t *seg, size_t *min_pairs)
+extern "C" int gpu_msm_batch_plan(size_t *seg, size_t *min_pairs)
 {
-    (void)e;
     if (gpu_msm_batch_seg) {
         *seg = gpu_msm_batch_seg;
         *min_pairs = gpu_msm_batch_min ? gpu_msm_batch_min : 1;

@@ -104,14 +104,15 @@ int gpu_bls12_381_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, 
 extern int gpu_msm_window_override;
 
 /* Batch-affine accumulation (msm_template.cuh, acc_batch; measured slower,
- * so off unless asked for): whether an MSM of e bucket entries uses it, with which segment (entries a thread) and
- * level cut-off (min_pairs), and how many bytes of scratch it may hold.
+ * so off unless asked for): whether the MSMs use it, with which segment
+ * (entries a thread) and level cut-off (min_pairs), and how many bytes of
+ * scratch it may hold.
  * Tests set gpu_msm_batch_seg (> 0: always, with that segment) and
  * gpu_msm_batch_min; G16_GPU_MSM_BATCH (0 or 1), G16_GPU_BATCH_SEG,
  * G16_GPU_BATCH_MIN and G16_GPU_MSM_SCRATCH_MB in the environment are for
  * measuring. */
 extern size_t gpu_msm_batch_seg, gpu_msm_batch_min;
-int gpu_msm_batch_plan(size_t e, size_t *seg, size_t *min_pairs);
+int gpu_msm_batch_plan(size_t *seg, size_t *min_pairs);
 size_t gpu_msm_scratch_budget(void);
 
 /* The same MSMs run on the CPU through the kernels' own code (tests). */

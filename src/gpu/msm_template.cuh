@@ -38,27 +38,22 @@ static HD uint32_t M_(r32)(int j)
 #endif
 }
 
-/* Loads through 16-byte vectors: every point size is a multiple of 16. */
+/* Loads through 16-byte vectors: every point size is a multiple of 16.
+ * VLOAD goes through the read-only cache; VLOAD_RW is for memory written
+ * earlier in the same kernel (that cache is not coherent with it).  VSTORE:
+ * a struct copy compiles to 4-byte accesses (NOTES.md, NTT v3). */
 #ifdef __CUDA_ARCH__
-#define VLOAD(dst, src, type)                                                \
+#define VLOAD_WITH(dst, src, type, fetch)                                    \
     do {                                                                     \
         union { type t; uint4 u[sizeof(type) / 16]; } v_;                    \
         const uint4 *s_ = (const uint4 *)(src);                              \
         _Pragma("unroll") for (int k_ = 0; k_ < (int)(sizeof(type) / 16); k_++) \
-            v_.u[k_] = __ldg(s_ + k_);                                       \
+            v_.u[k_] = fetch(s_ + k_);                                       \
         (dst) = v_.t;                                                        \
     } while (0)
-/* The same for memory written earlier in the same kernel (the read-only
- * cache is not coherent with it), and 16-byte stores: a struct copy
- * compiles to 4-byte accesses (NOTES.md, NTT v3). */
-#define VLOAD_RW(dst, src, type)                                             \
-    do {                                                                     \
-        union { type t; uint4 u[sizeof(type) / 16]; } v_;                    \
-        const uint4 *s_ = (const uint4 *)(src);                              \
-        _Pragma("unroll") for (int k_ = 0; k_ < (int)(sizeof(type) / 16); k_++) \
-            v_.u[k_] = s_[k_];                                               \
-        (dst) = v_.t;                                                        \
-    } while (0)
+#define FETCH_PLAIN(p) (*(p))
+#define VLOAD(dst, src, type) VLOAD_WITH(dst, src, type, __ldg)
+#define VLOAD_RW(dst, src, type) VLOAD_WITH(dst, src, type, FETCH_PLAIN)
 #define VSTORE(dst, src, type)                                               \
     do {                                                                     \
         union { type t; uint4 u[sizeof(type) / 16]; } v_;                    \
@@ -562,7 +557,7 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
     size_t bseg, min_pairs;
-    int batch = gpu_msm_batch_plan(e, &bseg, &min_pairs);
+    int batch = gpu_msm_batch_plan(&bseg, &min_pairs);
     size_t seg = batch ? bseg : M_(first_seg)(e), nt = (e + seg - 1) / seg;
     uint32_t *pk[2];
     DG *pp[2];
@@ -699,7 +694,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
 {
     int nw, c = M_(window)(n, &nw);
     size_t e = (size_t)nw * n, nt, bseg, min_pairs;
-    int batch = gpu_msm_batch_plan(e, &bseg, &min_pairs);
+    int batch = gpu_msm_batch_plan(&bseg, &min_pairs);
     size_t seg = batch ? bseg : M_(first_seg)(e), cap = M_(batch_cap)(seg);
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
     if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
@@ -751,6 +746,8 @@ done:
 
 #undef VLOAD
 #undef VLOAD_RW
+#undef VLOAD_WITH
+#undef FETCH_PLAIN
 #undef VSTORE
 #undef KEY_MASK
 #undef PAIR_MARK
