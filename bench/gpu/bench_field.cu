@@ -1,8 +1,10 @@
 /* bench_field: device field-multiplication throughput, to calibrate the
  * kernels against the integer ceiling (notes in src/gpu/NOTES.md).  For
- * BN254 Fq and BLS12-381 Fq, the CIOS product (mul_cios) and the two-chain
- * variant (mul_eo), with one or two independent dependency chains per
- * thread; first checks that both products agree on every thread's data.
+ * BN254 Fq and BLS12-381 Fq, the CIOS product (mul_cios), the two-chain
+ * variant (mul_eo), the separate square (sqr_sep) and the one-reduction
+ * a b - c d (mul_diff2, counted as two products), with one or two
+ * independent dependency chains per thread; first checks that both
+ * products agree on every thread's data (tests/gpu checks the others).
  * Usage: bench_field [threads per SM multiple (8)] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,14 @@
 enum { ITERS = 512 };
 
 #define FIELD_BENCH(F)                                                            \
+    template <int OP>                                                             \
+    __device__ __forceinline__ void F##_op(F *x, const F *y)                      \
+    {                                                                             \
+        if (OP == 0) F##_mul_cios(x, x, y);                                       \
+        else if (OP == 1) F##_mul_eo(x, x, y);                                    \
+        else if (OP == 2) F##_sqr_sep(x, x);                                      \
+        else F##_mul_diff2(x, x, y, y, y);                                        \
+    }                                                                             \
     template <int EO, int CHAINS>                                                 \
     __global__ void F##_loop(F *data, size_t n)                                   \
     {                                                                             \
@@ -28,10 +38,8 @@ enum { ITERS = 512 };
         if (t >= n) return;                                                       \
         F x = data[t], y = data[(t + 1) % n], z = data[(t + 2) % n];              \
         for (int i = 0; i < ITERS; i++) {                                         \
-            if (EO) F##_mul_eo(&x, &x, &y); else F##_mul_cios(&x, &x, &y);             \
-            if (CHAINS == 2) {                                                    \
-                if (EO) F##_mul_eo(&z, &z, &y); else F##_mul_cios(&z, &z, &y);         \
-            }                                                                     \
+            F##_op<EO>(&x, &y);                                                   \
+            if (CHAINS == 2) F##_op<EO>(&z, &y);                                  \
         }                                                                         \
         if (CHAINS == 2) F##_add(&x, &x, &z);                                     \
         data[t] = x;                                                              \
@@ -45,17 +53,23 @@ enum { ITERS = 512 };
         for (int rep = 0; rep < 4; rep++) {                                       \
             CK(cudaEventRecord(a));                                               \
             unsigned g = (unsigned)((n + block - 1) / block);                     \
-            if (eo && chains == 2) F##_loop<1, 2><<<g, block>>>(d, n);            \
-            else if (eo) F##_loop<1, 1><<<g, block>>>(d, n);                      \
-            else if (chains == 2) F##_loop<0, 2><<<g, block>>>(d, n);             \
-            else F##_loop<0, 1><<<g, block>>>(d, n);                              \
+            switch (eo * 2 + chains - 1) {                                        \
+            case 0: F##_loop<0, 1><<<g, block>>>(d, n); break;                    \
+            case 1: F##_loop<0, 2><<<g, block>>>(d, n); break;                    \
+            case 2: F##_loop<1, 1><<<g, block>>>(d, n); break;                    \
+            case 3: F##_loop<1, 2><<<g, block>>>(d, n); break;                    \
+            case 4: F##_loop<2, 1><<<g, block>>>(d, n); break;                    \
+            case 5: F##_loop<2, 2><<<g, block>>>(d, n); break;                    \
+            case 6: F##_loop<3, 1><<<g, block>>>(d, n); break;                    \
+            default: F##_loop<3, 2><<<g, block>>>(d, n); break;                   \
+            }                                                                     \
             CK(cudaGetLastError());                                               \
             CK(cudaEventRecord(b));                                               \
             CK(cudaEventSynchronize(b));                                          \
             CK(cudaEventElapsedTime(&ms, a, b));                                  \
             if (rep && ms < best) best = ms;                                      \
         }                                                                         \
-        return (double)n * ITERS * chains / (best * 1e-3) / 1e9;                  \
+        return (double)n * ITERS * chains * (eo == 3 ? 2 : 1) / (best * 1e-3) / 1e9; \
     }                                                                             \
     static void F##_bench(const char *name, size_t n, int block)                  \
     {                                                                             \
@@ -78,10 +92,11 @@ enum { ITERS = 512 };
         size_t bad = 0;                                                           \
         for (size_t i = 0; i < n; i++) bad += memcmp(&h[i], &h2[i], sizeof(F)) != 0; \
         printf("%-16s mul vs mul_eo: %zu of %zu differ\n", name, bad, n);         \
-        for (int eo = 0; eo < 2; eo++)                                            \
+        static const char *ops[] = {"mul", "mul_eo", "sqr_sep", "diff2"};         \
+        for (int eo = 0; eo < 4; eo++)                                            \
             for (int ch = 1; ch <= 2; ch++)                                       \
-                printf("%-16s %-6s chains %d block %d: %7.2f G mul/s\n", name,    \
-                       eo ? "mul_eo" : "mul", ch, block, F##_run(eo, ch, d, n, block)); \
+                printf("%-16s %-8s chains %d block %d: %7.2f G mul/s\n", name,    \
+                       ops[eo], ch, block, F##_run(eo, ch, d, n, block));         \
         cudaFree(d);                                                              \
         free(h);                                                                  \
         free(h2);                                                                 \

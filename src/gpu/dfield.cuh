@@ -25,6 +25,71 @@ static inline unsigned long long g16_brev64(unsigned long long x)
 #define G16_BREV64(x) g16_brev64(x)
 #endif
 
+/* The carry-chain instructions, one macro each, so a sequence is written
+ * once: on the device each is one PTX instruction (in consecutive volatile
+ * asm statements, so nothing the compiler emits between them touches the
+ * carry flag); on the host each is a C emulation with the flag in a local
+ * (G16_CARRY declares it), so the tests' CPU emulation runs the very
+ * instruction sequence the device runs, carries and all.  PTX's flag is a
+ * borrow after sub.cc / subc.cc. */
+#ifdef __CUDA_ARCH__
+#define G16_CARRY
+#define G16_PTX3(op, d, a, b) asm volatile(op " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define G16_PTXM(op, d, a, b) asm volatile(op " %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b))
+#define ADD_CC(d, a, b) G16_PTX3("add.cc.u32", d, a, b)
+#define ADDC_CC(d, a, b) G16_PTX3("addc.cc.u32", d, a, b)
+#define ADDC(d, a, b) G16_PTX3("addc.u32", d, a, b)
+#define SUB_CC(d, a, b) G16_PTX3("sub.cc.u32", d, a, b)
+#define SUBC_CC(d, a, b) G16_PTX3("subc.cc.u32", d, a, b)
+#define SUBC(d, a, b) G16_PTX3("subc.u32", d, a, b)
+#define MAD_LO_CC(d, a, b) G16_PTXM("mad.lo.cc.u32", d, a, b)
+#define MADC_LO_CC(d, a, b) G16_PTXM("madc.lo.cc.u32", d, a, b)
+#define MAD_HI_CC(d, a, b) G16_PTXM("mad.hi.cc.u32", d, a, b)
+#define MADC_HI_CC(d, a, b) G16_PTXM("madc.hi.cc.u32", d, a, b)
+#else
+#define G16_CARRY uint32_t g16_cf = 0
+static inline uint32_t g16_emu_add(uint32_t *cf, uint32_t a, uint32_t b, int in, int out)
+{
+    uint64_t s = (uint64_t)a + b + (in ? *cf : 0);
+    if (out) *cf = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+}
+static inline uint32_t g16_emu_sub(uint32_t *cf, uint32_t a, uint32_t b, int in, int out)
+{
+    uint64_t d = (uint64_t)a - b - (in ? *cf : 0);
+    if (out) *cf = (uint32_t)(d >> 63);
+    return (uint32_t)d;
+}
+static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_t c, int hi,
+                                   int in)
+{
+    uint64_t p = (uint64_t)a * b;
+    return g16_emu_add(cf, hi ? (uint32_t)(p >> 32) : (uint32_t)p, c, in, 1);
+}
+#define ADD_CC(d, a, b) ((d) = g16_emu_add(&g16_cf, a, b, 0, 1))
+#define ADDC_CC(d, a, b) ((d) = g16_emu_add(&g16_cf, a, b, 1, 1))
+#define ADDC(d, a, b) ((d) = g16_emu_add(&g16_cf, a, b, 1, 0))
+#define SUB_CC(d, a, b) ((d) = g16_emu_sub(&g16_cf, a, b, 0, 1))
+#define SUBC_CC(d, a, b) ((d) = g16_emu_sub(&g16_cf, a, b, 1, 1))
+#define SUBC(d, a, b) ((d) = g16_emu_sub(&g16_cf, a, b, 1, 0))
+#define MAD_LO_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 0, 0))
+#define MADC_LO_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 0, 1))
+#define MAD_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 0))
+#define MADC_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 1))
+#endif
+
+/* Measuring switches (session 6; compile-time, default on): the separate
+ * square, one reduction for a b - c d, the Fq2 product's two reductions. */
+#ifndef G16_GPU_SQR_SEP
+#define G16_GPU_SQR_SEP 1
+#endif
+#ifndef G16_GPU_DIFF2
+#define G16_GPU_DIFF2 1
+#endif
+#ifndef G16_GPU_FQ2_LAZY
+#define G16_GPU_FQ2_LAZY 1
+#endif
+
 #define G16_CAT_(a, b) a##b
 #define G16_CAT(a, b) G16_CAT_(a, b)
 #define G16_STR_(a) #a

@@ -71,9 +71,7 @@ static __host__ __device__ __noinline__ DG P_(dbl_aff_v)(DG_AFF a_)
     FE_(dbl)(&t, &s);
     FE_(sub)(&r->x, &r->x, &t);
     FE_(sub)(&t, &s, &r->x);
-    FE_(mul)(&t, &m, &t);
-    FE_(mul)(&s, &w, &a->y);
-    FE_(sub)(&r->y, &t, &s);
+    FE_(mul_diff2)(&r->y, &m, &t, &w, &a->y);
     r->zz = v;
     r->zzz = w;
     return out;
@@ -94,13 +92,11 @@ static __host__ __device__ __noinline__ DG P_(dbl_v)(DG p_)
     FE_(add)(&m, &m, &t);
     FE_(mul)(&r->zz, &v, &p->zz);
     FE_(mul)(&r->zzz, &w, &p->zzz);
-    FE_(mul)(&w, &w, &p->y);
     FE_(sqr)(&r->x, &m);
     FE_(dbl)(&t, &s);
     FE_(sub)(&r->x, &r->x, &t);
     FE_(sub)(&t, &s, &r->x);
-    FE_(mul)(&t, &m, &t);
-    FE_(sub)(&r->y, &t, &w);
+    FE_(mul_diff2)(&r->y, &m, &t, &w, &p->y);
     return out;
 }
 
@@ -130,9 +126,7 @@ static __host__ __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
     FE_(sub)(&t, &t, &q);
     FE_(sub)(&p->x, &t, &q);
     FE_(sub)(&t, &q, &p->x);
-    FE_(mul)(&t, &t, &s2);
-    FE_(mul)(&ppp, &ppp, &p->y);
-    FE_(sub)(&p->y, &t, &ppp);
+    FE_(mul_diff2)(&p->y, &t, &s2, &ppp, &p->y);
 }
 
 /* p += q (add-2008-s), every special case handled.  Not inlined: only the
@@ -166,9 +160,7 @@ static __host__ __device__ __noinline__ DG P_(add_v)(DG p_, DG q_)
     FE_(sub)(&t, &t, &u1);
     FE_(sub)(&p->x, &t, &u1);
     FE_(sub)(&t, &u1, &p->x);
-    FE_(mul)(&t, &t, &s2);
-    FE_(mul)(&s1, &s1, &ppp);
-    FE_(sub)(&p->y, &t, &s1);
+    FE_(mul_diff2)(&p->y, &t, &s2, &s1, &ppp);
     return p_;
 }
 

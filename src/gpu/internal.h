@@ -122,6 +122,11 @@ int gpu_bls12_381_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8
 int gpu_bls12_381_g2_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);
 
 int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags);
+/* The square, the one-reduction a b - c d and the Fq2 product of every
+ * field against the CIOS reference on n random and edge operand sets, run
+ * on the device (on_device = 1) or through the emulated instructions on
+ * the host (field_check.cu).  0 when all agree; else -1 and err says which. */
+int gpu_field_check(int on_device, size_t n, char *err, size_t errlen);
 /* key.cu's coefficient CSR, and the proof's h through the kernels' code on
  * the CPU (tests). */
 int gpu_coefs_csr(const uint8_t *coefs, size_t n_coefs, size_t n, uint32_t *row_ptr[2],

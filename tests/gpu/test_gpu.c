@@ -142,6 +142,15 @@ NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
         gpu_msm_batch_min = 0;                                                        \
     }
 
+/* The field sequences (square, a b - c d, the Fq2 product) on the device,
+ * and through the emulated instructions, against the CIOS reference. */
+static void field_checks(int on_device, size_t n)
+{
+    int rc = gpu_field_check(on_device, n, err, sizeof err);
+    if (rc) printf("field check (%s): %s\n", on_device ? "device" : "emulated", err);
+    CHECK(rc == 0);
+}
+
 #ifdef GPU_EMULATE
 #define EMU(G)                                                                        \
     static int G##_emu(int curve, const uint8_t *p, const uint8_t *s, size_t n,        \
@@ -209,6 +218,7 @@ H_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
 
 int main(void)
 {
+    field_checks(0, 4096);
     static const size_t sizes[] = {1, 2, 3, 5, 16, 33, 100, 257, 1000, 3001};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
         for (int mode = 0; mode < MSM_MODES; mode++) {
@@ -264,6 +274,8 @@ int main(void)
         printf("test_gpu: no usable GPU, skipped\n");
         return 77;
     }
+    field_checks(1, 1 << 16);
+    field_checks(0, 2048);
     static const size_t g1_sizes[] = {1, 2, 3, 5, 16, 100, 1000, 1024, 4099, 65536, 100003,
                                       1 << 20, (1 << 20) + 7};
     static const size_t g2_sizes[] = {1, 2, 7, 100, 1023, 8192, 70001};
