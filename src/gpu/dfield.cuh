@@ -79,15 +79,12 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #endif
 
 /* Measuring switches (session 6; compile-time, default on): the separate
- * square, one reduction for a b - c d, the Fq2 product's two reductions. */
+ * square, one reduction for a b - c d. */
 #ifndef G16_GPU_SQR_SEP
 #define G16_GPU_SQR_SEP 1
 #endif
 #ifndef G16_GPU_DIFF2
 #define G16_GPU_DIFF2 1
-#endif
-#ifndef G16_GPU_FQ2_LAZY
-#define G16_GPU_FQ2_LAZY 1
 #endif
 
 #define G16_CAT_(a, b) a##b

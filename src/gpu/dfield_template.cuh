@@ -219,76 +219,74 @@ static HD void F_(mul_cios)(DF *r, const DF *a, const DF *b)
  * a_j b_i of even j accumulate in e, of odd j in o (their words never
  * overlap within a row, so neither chain waits for the other), and the sum
  * T = e + o (+ the carry of the low words, kept in the carry flag across
- * the shift) is formed once at the end.  Candidate for the hot loops; the
- * host build uses the plain product. */
+ * the shift) is formed once at the end.
+ *
+ * Why no carry word above e[N] / o[N]: with a, b < p, each row's value
+ * before the shift is below 2p + 2 * 2^32 p < 2^(32 (N + 1)) for every
+ * modulus here (p < 2^(32 N - 1) / (1 + 2^-32)), and e, o are each below
+ * it, so a chain's carry into word N never carries out (four adds a row
+ * fewer than the plain CIOS bookkeeping: the product's cost is about two
+ * issue slots a multiply plus one an add, NOTES.md session 6). */
 static HD void F_(mul_eo)(DF *r, const DF *a, const DF *b)
 {
-#ifndef __CUDA_ARCH__
-    F_(mul_cios)(r, a, b);
-#else
-    uint32_t e[DF_N + 2], o[DF_N + 2], low = 0, junk = 0, t[DF_N];
+    uint32_t e[DF_N + 1], o[DF_N + 1], low = 0, junk = 0, t[DF_N];
+    G16_CARRY;
 #pragma unroll
-    for (int j = 0; j < DF_N + 2; j++) e[j] = o[j] = 0;
+    for (int j = 0; j < DF_N + 1; j++) e[j] = o[j] = 0;
 #pragma unroll
     for (int i = 0; i < DF_N; i++) {
         uint32_t bi = b->v[i];
         /* carry flag = the low words' carry of the previous row (low != 0) */
-        asm volatile("add.cc.u32 %0, %1, 0xffffffff;" : "=r"(junk) : "r"(low));
+        ADD_CC(junk, low, 0xffffffffu);
 #pragma unroll
         for (int j = 0; j < DF_N; j += 2) {
-            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(e[j]) : "r"(a->v[j]), "r"(bi));
-            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(e[j + 1]) : "r"(a->v[j]), "r"(bi));
+            MADC_LO_CC(e[j], a->v[j], bi);
+            MADC_HI_CC(e[j + 1], a->v[j], bi);
         }
-        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(e[DF_N]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[DF_N + 1]));
-        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(o[1]) : "r"(a->v[1]), "r"(bi));
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(o[2]) : "r"(a->v[1]), "r"(bi));
+        ADDC(e[DF_N], e[DF_N], 0u);
+        MAD_LO_CC(o[1], a->v[1], bi);
+        MADC_HI_CC(o[2], a->v[1], bi);
 #pragma unroll
         for (int j = 3; j < DF_N; j += 2) {
-            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(o[j]) : "r"(a->v[j]), "r"(bi));
-            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(o[j + 1]) : "r"(a->v[j]), "r"(bi));
+            MADC_LO_CC(o[j], a->v[j], bi);
+            MADC_HI_CC(o[j + 1], a->v[j], bi);
         }
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(o[DF_N + 1]));
         uint32_t m = (e[0] + o[0]) * F_(m0);
-        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(e[0]) : "r"(F_(p)(0)), "r"(m));
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(e[1]) : "r"(F_(p)(0)), "r"(m));
+        MAD_LO_CC(e[0], F_(p)(0), m);
+        MADC_HI_CC(e[1], F_(p)(0), m);
 #pragma unroll
         for (int j = 2; j < DF_N; j += 2) {
-            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(e[j]) : "r"(F_(p)(j)), "r"(m));
-            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(e[j + 1]) : "r"(F_(p)(j)), "r"(m));
+            MADC_LO_CC(e[j], F_(p)(j), m);
+            MADC_HI_CC(e[j + 1], F_(p)(j), m);
         }
-        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(e[DF_N]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[DF_N + 1]));
-        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(o[1]) : "r"(F_(p)(1)), "r"(m));
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(o[2]) : "r"(F_(p)(1)), "r"(m));
+        ADDC(e[DF_N], e[DF_N], 0u);
+        MAD_LO_CC(o[1], F_(p)(1), m);
+        MADC_HI_CC(o[2], F_(p)(1), m);
 #pragma unroll
         for (int j = 3; j < DF_N; j += 2) {
-            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(o[j]) : "r"(F_(p)(j)), "r"(m));
-            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(o[j + 1]) : "r"(F_(p)(j)), "r"(m));
+            MADC_LO_CC(o[j], F_(p)(j), m);
+            MADC_HI_CC(o[j + 1], F_(p)(j), m);
         }
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(o[DF_N + 1]));
         low = e[0];   /* e0 + o0 is 0 or 2^32 now, and 2^32 exactly when e0 != 0 */
 #pragma unroll
-        for (int j = 0; j < DF_N + 1; j++) { e[j] = e[j + 1]; o[j] = o[j + 1]; }
-        e[DF_N + 1] = o[DF_N + 1] = 0;
+        for (int j = 0; j < DF_N; j++) { e[j] = e[j + 1]; o[j] = o[j + 1]; }
+        e[DF_N] = o[DF_N] = 0;
     }
-    asm volatile("add.cc.u32 %0, %1, 0xffffffff;" : "=r"(junk) : "r"(low));
+    ADD_CC(junk, low, 0xffffffffu);
 #pragma unroll
-    for (int j = 0; j < DF_N; j++)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(e[j]), "r"(o[j]));
+    for (int j = 0; j < DF_N; j++) ADDC_CC(t[j], e[j], o[j]);
     (void)junk;
     F_(reduce)(r, t);
-#endif
 }
 
 /* Double-width values and a separate reduction.
  *
- * Why: the product is bound by its multiply instructions (two a limb
- * product, lo and hi; bench_field), 2 N^2 for a b and 2 N^2 + N for the
- * reduction.  A square needs only N (N + 1) / 2 limb products, and a
- * difference of two products (a b - c d, the Fq2 product, the points'
- * y = R (Q - X) - Y PPP) one reduction instead of two; both need the
- * product and the reduction apart.
+ * Why: the product costs about two issue slots a multiply instruction (two
+ * a limb product, lo and hi) and one an add (bench_field, NOTES.md session
+ * 6): 2 N^2 multiplies for a b and 2 N^2 + N for the reduction.  A square
+ * needs only N (N + 1) / 2 limb products, and a difference of two products
+ * (the points' y = R (Q - X) - Y PPP) one reduction instead of two; both
+ * need the product and the reduction apart.
  *
  * A wide value is e + o: each row's limb products go to e or o by the
  * parity of their position, so a row's two carry chains are independent,
@@ -331,14 +329,6 @@ static HD void F_(wide_row)(FW *w, const uint32_t *a, uint32_t b, int i)
     }
     ADDC_CC(w->o[i + DF_N + 1], w->o[i + DF_N + 1], 0u);
     ADDC(w->o[i + DF_N + 2], w->o[i + DF_N + 2], 0u);
-}
-
-/* w = a b; a and b may be unreduced (below 2^(32 N)). */
-static HD void F_(mul_wide)(FW *w, const uint32_t *a, const uint32_t *b)
-{
-    F_(wide_zero)(w);
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) F_(wide_row)(w, a, b[i], i);
 }
 
 /* w = a^2: each a_i a_j (i < j) once, doubled, plus the squares a_i^2. */
@@ -390,14 +380,16 @@ static HD void F_(sqr_wide)(FW *w, const uint32_t *a)
 }
 
 /* r = w / R mod p for w < p R: mul_eo's reduction rows on the low half,
- * then the high half added; (w + M p) / R < 2p, so one subtraction. */
+ * then the high half added; (w + M p) / R < 2p, so one subtraction.  The
+ * rows' values stay below 2^(32 N + 1) + 2^32 p < 2^(32 (N + 1)): no
+ * carry word above e[N] / o[N], as in mul_eo. */
 static HD void F_(redc)(DF *r, const FW *w)
 {
-    uint32_t e[DF_N + 2], o[DF_N + 2], t[DF_N], low = 0, junk = 0;
+    uint32_t e[DF_N + 1], o[DF_N + 1], t[DF_N], low = 0, junk = 0;
     G16_CARRY;
 #pragma unroll
     for (int j = 0; j < DF_N; j++) { e[j] = w->e[j]; o[j] = w->o[j]; }
-    e[DF_N] = e[DF_N + 1] = o[DF_N] = o[DF_N + 1] = 0;
+    e[DF_N] = o[DF_N] = 0;
 #pragma unroll
     for (int i = 0; i < DF_N; i++) {
         /* the previous row's low words carried (low != 0) into this one */
@@ -410,8 +402,7 @@ static HD void F_(redc)(DF *r, const FW *w)
             MADC_LO_CC(e[j], F_(p)(j), m);
             MADC_HI_CC(e[j + 1], F_(p)(j), m);
         }
-        ADDC_CC(e[DF_N], e[DF_N], 0u);
-        ADDC(e[DF_N + 1], e[DF_N + 1], 0u);
+        ADDC(e[DF_N], e[DF_N], 0u);
         MAD_LO_CC(o[1], F_(p)(1), m);
         MADC_HI_CC(o[2], F_(p)(1), m);
 #pragma unroll
@@ -419,11 +410,10 @@ static HD void F_(redc)(DF *r, const FW *w)
             MADC_LO_CC(o[j], F_(p)(j), m);
             MADC_HI_CC(o[j + 1], F_(p)(j), m);
         }
-        ADDC(o[DF_N + 1], o[DF_N + 1], 0u);
         low = e[0];   /* e0 + o0 is 0 or 2^32, and 2^32 exactly when e0 != 0 */
 #pragma unroll
-        for (int j = 0; j < DF_N + 1; j++) { e[j] = e[j + 1]; o[j] = o[j + 1]; }
-        e[DF_N + 1] = o[DF_N + 1] = 0;
+        for (int j = 0; j < DF_N; j++) { e[j] = e[j + 1]; o[j] = o[j + 1]; }
+        e[DF_N] = o[DF_N] = 0;
     }
     ADD_CC(junk, low, 0xffffffffu);
 #pragma unroll
@@ -436,57 +426,6 @@ static HD void F_(redc)(DF *r, const FW *w)
     for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], t[j], w->o[DF_N + j]);
     (void)junk;
     F_(reduce)(r, t);
-}
-
-/* e = e + o over 2N words, o = 0: a plain 2N-word number in e. */
-static HD void F_(wide_flat)(FW *w)
-{
-    G16_CARRY;
-    ADD_CC(w->e[0], w->e[0], w->o[0]);
-#pragma unroll
-    for (int j = 1; j < 2 * DF_N; j++) ADDC_CC(w->e[j], w->e[j], w->o[j]);
-#pragma unroll
-    for (int j = 0; j < 2 * DF_N + 1; j++) w->o[j] = 0;
-    w->e[2 * DF_N] = w->o[2 * DF_N + 1] = 0;
-}
-
-/* r = a - b mod p R, for flat a, b < p R: p R added when a < b. */
-static HD void F_(wide_sub)(FW *r, const FW *a, const FW *b)
-{
-    uint32_t mask;
-    G16_CARRY;
-    SUB_CC(r->e[0], a->e[0], b->e[0]);
-#pragma unroll
-    for (int j = 1; j < 2 * DF_N; j++) SUBC_CC(r->e[j], a->e[j], b->e[j]);
-    SUBC(mask, 0u, 0u);
-    ADD_CC(r->e[DF_N], r->e[DF_N], F_(p)(0) & mask);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(r->e[DF_N + j], r->e[DF_N + j], F_(p)(j) & mask);
-#pragma unroll
-    for (int j = 0; j < 2 * DF_N + 1; j++) r->o[j] = 0;
-    r->e[2 * DF_N] = r->o[2 * DF_N + 1] = 0;
-}
-
-/* r = a + b for flat a, b (the caller keeps the sum below p R). */
-static HD void F_(wide_add)(FW *r, const FW *a, const FW *b)
-{
-    G16_CARRY;
-    ADD_CC(r->e[0], a->e[0], b->e[0]);
-#pragma unroll
-    for (int j = 1; j < 2 * DF_N; j++) ADDC_CC(r->e[j], a->e[j], b->e[j]);
-#pragma unroll
-    for (int j = 0; j < 2 * DF_N + 1; j++) r->o[j] = 0;
-    r->e[2 * DF_N] = r->o[2 * DF_N + 1] = 0;
-}
-
-/* r = a + b without the reduction: below 2p < R, a valid operand of
- * mul_wide (the Fq2 product's Karatsuba sums). */
-static HD void F_(add_unreduced)(DF *r, const DF *a, const DF *b)
-{
-    G16_CARRY;
-    ADD_CC(r->v[0], a->v[0], b->v[0]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(r->v[j], a->v[j], b->v[j]);
 }
 
 /* r = (a b - c d) / R: a b + c (p - d) < 2 p^2 < p R, one reduction. */

@@ -35,79 +35,36 @@ static HD void E_(neg)(DQ2 *r, const DQ2 *a)
     B_(neg)(&r->c1, &a->c1);
 }
 
-/* The product before its reductions (Karatsuba: three base products
- * instead of four), each half a flat wide value below p R: w0 = a0 b0 -
- * a1 b1 (+ p R when negative), w1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 =
- * a0 b1 + a1 b0 < 2 p^2.  Two reductions instead of three (measured in
- * NOTES.md, session 6); the sums a0 + a1 < 2p stay unreduced (4 p^2 < p R
- * for both curves). */
-#define BW G16_CAT(DQ2_BASE, _wide)
-static HD void E_(mul_wide)(BW *w0, BW *w1, const DQ2 *a, const DQ2 *b)
+/* Karatsuba: three base products instead of four.  DQ2_INLINE: BLS12-381's
+ * Fq2 product is ~2k instructions, and inlining it at every call site made
+ * its G2 file take minutes to compile, so there it is a call, by value (a
+ * pointer argument would pin the caller's operands in local memory; see
+ * dpoint_template.cuh).  Keeping the three products double-width for two
+ * reductions instead of three issued fewer instructions but needed more
+ * registers, and the G2 accumulation spilled: BN254 G2 2^24 255 -> 368 ms
+ * (NOTES.md, session 6); so a b - c d in Fq2 (mul_diff2) is two products
+ * and a subtraction too. */
+static __host__ __device__ DQ2_INLINE DQ2 E_(mul_v)(DQ2 a_, DQ2 b_)
 {
-    DQ2_BASE s, t;
-    BW v1;
-    B_(mul_wide)(w0, a->c0.v, b->c0.v);
-    B_(wide_flat)(w0);
-    B_(mul_wide)(&v1, a->c1.v, b->c1.v);
-    B_(wide_flat)(&v1);
-    B_(add_unreduced)(&s, &a->c0, &a->c1);
-    B_(add_unreduced)(&t, &b->c0, &b->c1);
-    B_(mul_wide)(w1, s.v, t.v);
-    B_(wide_flat)(w1);
-    B_(wide_sub)(w1, w1, w0);
-    B_(wide_sub)(w1, w1, &v1);
-    B_(wide_sub)(w0, w0, &v1);
-}
-
-/* DQ2_INLINE: BLS12-381's Fq2 product is ~2k instructions, and inlining it
- * at every call site made its G2 file take minutes to compile, so there it
- * is a call, by value (a pointer argument would pin the caller's operands
- * in local memory; see dpoint_template.cuh). */
-static __host__ __device__ DQ2_INLINE DQ2 E_(mul_v)(DQ2 a, DQ2 b)
-{
-    DQ2 r;
-    BW w0, w1;
-    if (!G16_GPU_FQ2_LAZY) {   /* measuring switch: three reduced products */
-        DQ2_BASE v0, v1, s, t;
-        B_(mul)(&v0, &a.c0, &b.c0);
-        B_(mul)(&v1, &a.c1, &b.c1);
-        B_(add)(&s, &a.c0, &a.c1);
-        B_(add)(&t, &b.c0, &b.c1);
-        B_(mul)(&s, &s, &t);
-        B_(sub)(&r.c0, &v0, &v1);
-        B_(sub)(&s, &s, &v0);
-        B_(sub)(&r.c1, &s, &v1);
-        return r;
-    }
-    E_(mul_wide)(&w0, &w1, &a, &b);
-    B_(redc)(&r.c0, &w0);
-    B_(redc)(&r.c1, &w1);
-    return r;
-}
-
-/* a b - c d with two reductions instead of four (the points' y). */
-static __host__ __device__ DQ2_INLINE DQ2 E_(mul_diff2_v)(DQ2 a, DQ2 b, DQ2 c, DQ2 d)
-{
-    DQ2 r;
-    BW x0, x1, y0, y1;
-    if (!G16_GPU_FQ2_LAZY) {
-        DQ2 t = E_(mul_v)(c, d);
-        r = E_(mul_v)(a, b);
-        E_(sub)(&r, &r, &t);
-        return r;
-    }
-    E_(mul_wide)(&x0, &x1, &a, &b);
-    E_(mul_wide)(&y0, &y1, &c, &d);
-    B_(wide_sub)(&x0, &x0, &y0);
-    B_(wide_sub)(&x1, &x1, &y1);
-    B_(redc)(&r.c0, &x0);
-    B_(redc)(&r.c1, &x1);
-    return r;
+    DQ2 out, *r = &out;
+    const DQ2 *a = &a_, *b = &b_;
+    DQ2_BASE v0, v1, s, t;
+    B_(mul)(&v0, &a->c0, &b->c0);
+    B_(mul)(&v1, &a->c1, &b->c1);
+    B_(add)(&s, &a->c0, &a->c1);
+    B_(add)(&t, &b->c0, &b->c1);
+    B_(mul)(&s, &s, &t);
+    B_(sub)(&r->c0, &v0, &v1);
+    B_(sub)(&s, &s, &v0);
+    B_(sub)(&r->c1, &s, &v1);
+    return out;
 }
 
 static HD void E_(mul_diff2)(DQ2 *r, const DQ2 *a, const DQ2 *b, const DQ2 *c, const DQ2 *d)
 {
-    *r = E_(mul_diff2_v)(*a, *b, *c, *d);
+    DQ2 t = E_(mul_v)(*c, *d);
+    *r = E_(mul_v)(*a, *b);
+    E_(sub)(r, r, &t);
 }
 
 static HD void E_(mul)(DQ2 *r, const DQ2 *a, const DQ2 *b) { *r = E_(mul_v)(*a, *b); }
@@ -142,7 +99,6 @@ static __host__ __device__ __noinline__ void E_(inv)(DQ2 *r, const DQ2 *a)
 }
 
 #undef E_
-#undef BW
 #undef B_
 #undef DQ2
 #undef DQ2_BASE
