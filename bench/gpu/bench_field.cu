@@ -1,7 +1,7 @@
 /* bench_field: device field-multiplication throughput, to calibrate the
  * kernels against the integer ceiling (notes in src/gpu/NOTES.md).  For
  * BN254 Fq and BLS12-381 Fq, the CIOS product (mul_cios), the two-chain
- * variant (mul_eo), the separate square (sqr_sep) and the one-reduction
+ * variant (mul_eo), the shift-free one (mul_abs) and the one-reduction
  * a b - c d (mul_diff2, counted as two products), with one or two
  * independent dependency chains per thread; first checks that both
  * products agree on every thread's data (tests/gpu checks the others).
@@ -28,7 +28,7 @@ enum { ITERS = 512 };
     {                                                                             \
         if (OP == 0) F##_mul_cios(x, x, y);                                       \
         else if (OP == 1) F##_mul_eo(x, x, y);                                    \
-        else if (OP == 2) F##_sqr_sep(x, x);                                      \
+        else if (OP == 2) F##_mul_abs(x, x, y);                                   \
         else F##_mul_diff2(x, x, y, y, y);                                        \
     }                                                                             \
     template <int EO, int CHAINS>                                                 \
@@ -92,7 +92,7 @@ enum { ITERS = 512 };
         size_t bad = 0;                                                           \
         for (size_t i = 0; i < n; i++) bad += memcmp(&h[i], &h2[i], sizeof(F)) != 0; \
         printf("%-16s mul vs mul_eo: %zu of %zu differ\n", name, bad, n);         \
-        static const char *ops[] = {"mul", "mul_eo", "sqr_sep", "diff2"};         \
+        static const char *ops[] = {"mul", "mul_eo", "mul_abs", "diff2"};         \
         for (int eo = 0; eo < 4; eo++)                                            \
             for (int ch = 1; ch <= 2; ch++)                                       \
                 printf("%-16s %-8s chains %d block %d: %7.2f G mul/s\n", name,    \

@@ -78,10 +78,10 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define MADC_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 1))
 #endif
 
-/* Measuring switches (session 6; compile-time, default on): the separate
- * square, one reduction for a b - c d. */
-#ifndef G16_GPU_SQR_SEP
-#define G16_GPU_SQR_SEP 1
+/* Measuring switches (session 6; compile-time): the shift-free product
+ * (off), one reduction for a b - c d (on). */
+#ifndef G16_GPU_MUL_ABS
+#define G16_GPU_MUL_ABS 0
 #endif
 #ifndef G16_GPU_DIFF2
 #define G16_GPU_DIFF2 1

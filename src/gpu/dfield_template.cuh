@@ -279,6 +279,81 @@ static HD void F_(mul_eo)(DF *r, const DF *a, const DF *b)
     F_(reduce)(r, t);
 }
 
+/* The product again, without the shift.  Why: ptxas fuses each lo/hi
+ * pair of a chain into one IMAD.WIDE whose 64-bit accumulator must sit in
+ * an aligned register pair, and mul_eo's one-word shift a row moves every
+ * pair off alignment: its SASS has ~80 MOVs to 192 IMADs (bench_field,
+ * session 6).  Here words keep their absolute positions: E holds the
+ * pairs at even positions (E[k] = position k), Q those at odd ones (Q[k]
+ * = position k + 1), so every pair is aligned in every row; row i's words
+ * below position i are dead after it, so the live set is mul_eo's.  The
+ * bounds are mul_eo's: a chain whose last product is a_{N-1} ends at
+ * relative word N and never carries out; the other carries into relative
+ * word N and no further. */
+static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t s, int i,
+                           uint32_t low, int inject)
+{
+    uint32_t junk = 0;
+    int j;
+    G16_CARRY;
+    /* j with i + j even: pairs (E[i + j], E[i + j + 1]) */
+    int j0 = i & 1;
+    if (inject && j0 == 0) {
+        ADD_CC(junk, low, 0xffffffffu);
+        MADC_LO_CC(E[i], v[0], s);
+    } else {
+        MAD_LO_CC(E[i + j0], v[j0], s);
+    }
+    MADC_HI_CC(E[i + j0 + 1], v[j0], s);
+#pragma unroll
+    for (j = j0 + 2; j < DF_N; j += 2) {
+        MADC_LO_CC(E[i + j], v[j], s);
+        MADC_HI_CC(E[i + j + 1], v[j], s);
+    }
+    if (j - 2 != DF_N - 1) ADDC(E[i + j], E[i + j], 0u);
+    /* j with i + j odd: pairs (Q[i + j - 1], Q[i + j]) */
+    int j1 = 1 - j0;
+    if (inject && j1 == 0) {
+        ADD_CC(junk, low, 0xffffffffu);
+        MADC_LO_CC(Q[i - 1], v[0], s);
+    } else {
+        MAD_LO_CC(Q[i + j1 - 1], v[j1], s);
+    }
+    MADC_HI_CC(Q[i + j1], v[j1], s);
+#pragma unroll
+    for (j = j1 + 2; j < DF_N; j += 2) {
+        MADC_LO_CC(Q[i + j - 1], v[j], s);
+        MADC_HI_CC(Q[i + j], v[j], s);
+    }
+    if (j - 2 != DF_N - 1) ADDC(Q[i + j - 1], Q[i + j - 1], 0u);
+    (void)junk;
+}
+
+static HD void F_(mul_abs)(DF *r, const DF *a, const DF *b)
+{
+    uint32_t E[2 * DF_N], Q[2 * DF_N], pv[DF_N], t[DF_N], low = 0, junk = 0;
+#pragma unroll
+    for (int j = 0; j < 2 * DF_N; j++) E[j] = Q[j] = 0;
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) pv[j] = F_(p)(j);
+#pragma unroll
+    for (int i = 0; i < DF_N; i++) {
+        /* the carry of position i - 1 goes in with position i's product */
+        F_(abs_row)(E, Q, a->v, b->v[i], i, low, i > 0);
+        uint32_t m = (E[i] + (i ? Q[i - 1] : 0u)) * F_(m0);
+        F_(abs_row)(E, Q, pv, m, i, 0, 0);
+        /* position i is now 0 or 2^32, and 2^32 exactly when the word of
+         * the chain that holds it is not 0 */
+        low = (i & 1) ? Q[i - 1] : E[i];
+    }
+    G16_CARRY;
+    ADD_CC(junk, low, 0xffffffffu);
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) ADDC_CC(t[j], E[DF_N + j], Q[DF_N + j - 1]);
+    (void)junk;
+    F_(reduce)(r, t);
+}
+
 /* Double-width values and a separate reduction.
  *
  * Why: the product costs about two issue slots a multiply instruction (two
@@ -329,54 +404,6 @@ static HD void F_(wide_row)(FW *w, const uint32_t *a, uint32_t b, int i)
     }
     ADDC_CC(w->o[i + DF_N + 1], w->o[i + DF_N + 1], 0u);
     ADDC(w->o[i + DF_N + 2], w->o[i + DF_N + 2], 0u);
-}
-
-/* w = a^2: each a_i a_j (i < j) once, doubled, plus the squares a_i^2. */
-static HD void F_(sqr_wide)(FW *w, const uint32_t *a)
-{
-    F_(wide_zero)(w);
-#pragma unroll
-    for (int i = 0; i + 1 < DF_N; i++) {
-        G16_CARRY;
-        int j = i + 1;   /* j - i odd: odd positions, into o */
-        MAD_LO_CC(w->o[i + j], a[i], a[j]);
-        MADC_HI_CC(w->o[i + j + 1], a[i], a[j]);
-#pragma unroll
-        for (j += 2; j < DF_N; j += 2) {
-            MADC_LO_CC(w->o[i + j], a[i], a[j]);
-            MADC_HI_CC(w->o[i + j + 1], a[i], a[j]);
-        }
-        ADDC(w->o[i + j], w->o[i + j], 0u);
-        if (i + 2 < DF_N) {   /* j - i even: even positions, into e */
-            j = i + 2;
-            MAD_LO_CC(w->e[i + j], a[i], a[j]);
-            MADC_HI_CC(w->e[i + j + 1], a[i], a[j]);
-#pragma unroll
-            for (j += 2; j < DF_N; j += 2) {
-                MADC_LO_CC(w->e[i + j], a[i], a[j]);
-                MADC_HI_CC(w->e[i + j + 1], a[i], a[j]);
-            }
-            ADDC(w->e[i + j], w->e[i + j], 0u);
-        }
-    }
-    /* double: 2 (e + o) <= a^2 < 2^(64 N), so no top bit is lost */
-#pragma unroll
-    for (int k = 2 * DF_N - 1; k > 0; k--) {
-        w->e[k] = (w->e[k] << 1) | (w->e[k - 1] >> 31);
-        w->o[k] = (w->o[k] << 1) | (w->o[k - 1] >> 31);
-    }
-    w->e[0] <<= 1;
-    w->o[0] <<= 1;
-    {
-        G16_CARRY;
-        MAD_LO_CC(w->e[0], a[0], a[0]);
-        MADC_HI_CC(w->e[1], a[0], a[0]);
-#pragma unroll
-        for (int k = 1; k < DF_N; k++) {
-            MADC_LO_CC(w->e[2 * k], a[k], a[k]);
-            MADC_HI_CC(w->e[2 * k + 1], a[k], a[k]);
-        }
-    }
 }
 
 /* r = w / R mod p for w < p R: mul_eo's reduction rows on the low half,
@@ -454,24 +481,18 @@ static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const
     F_(redc)(r, &w);
 }
 
-/* The square every kernel uses: 21% fewer multiply instructions than the
- * product (N = 8: 72 + 136 against 128 + 136). */
-static HD void F_(sqr_sep)(DF *r, const DF *a)
-{
-    FW w;
-    F_(sqr_wide)(&w, a->v);
-    F_(redc)(r, &w);
-}
-
 /* The product every kernel uses: the two-chain one, measured 1.35-1.43x
  * the CIOS one's throughput on the H200 (bench/gpu/bench_field.cu: BN254
  * 51.5 vs 38.1 G/s, BLS12-381 24.1 vs 16.9 G/s), with equal results. */
-static HD void F_(mul)(DF *r, const DF *a, const DF *b) { F_(mul_eo)(r, a, b); }
-
-static HD void F_(sqr)(DF *r, const DF *a)
+static HD void F_(mul)(DF *r, const DF *a, const DF *b)
 {
-    if (G16_GPU_SQR_SEP) F_(sqr_sep)(r, a); else F_(mul)(r, a, a);
+    if (G16_GPU_MUL_ABS) F_(mul_abs)(r, a, b); else F_(mul_eo)(r, a, b);
 }
+
+/* A separate square (each a_i a_j once, doubled: 21% fewer multiplies)
+ * ran 1.03x the product alone and made the MSMs slower (BN254 G1 2^24 65.7
+ * -> 67.7 ms, more registers; NOTES.md, session 6), so it is the product. */
+static HD void F_(sqr)(DF *r, const DF *a) { F_(mul)(r, a, a); }
 
 /* Montgomery -> plain: multiply by 1 (not R). */
 static HD void F_(to_plain)(DF *r, const DF *a)

@@ -1,10 +1,11 @@
 /* gpu_field_check: the device field code against the plain reference.
  *
- * The square, the one-reduction difference of products and the lazy Fq2
- * product (dfield_template.cuh, dfq2_template.cuh) are carry-chain
- * sequences whose bounds are argued in comments; this runs them on random
- * and edge operands and compares each result with the CIOS product's
- * (plain C on the host, a different code path).  on_device = 0 runs the
+ * The two-chain product (mul_eo), the shift-free one (mul_abs), the
+ * one-reduction difference of products (mul_diff2) and the Fq2 product
+ * (dfield_template.cuh, dfq2_template.cuh) are carry-chain sequences whose
+ * bounds are argued in comments; this runs them on random and edge
+ * operands and compares each result with the CIOS product's (plain C on
+ * the host, a different code path).  on_device = 0 runs the
  * sequences through the emulated instructions (CI); 1 runs the PTX. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,14 +40,14 @@
 #define FIELD_RUN(F)                                                               \
     static __host__ __device__ void F##_check_one(const F *in, F *out)             \
     {                                                                              \
-        F##_sqr(&out[0], &in[0]);                                                  \
+        F##_mul_abs(&out[0], &in[0], &in[1]);                                      \
         F##_mul_diff2(&out[1], &in[0], &in[1], &in[2], &in[3]);                    \
         F##_mul(&out[2], &in[0], &in[1]);                                          \
     }                                                                              \
     static void F##_check_ref(const F *in, F *out)                                 \
     {                                                                              \
         F t;                                                                       \
-        F##_mul_cios(&out[0], &in[0], &in[0]);                                     \
+        F##_mul_cios(&out[0], &in[0], &in[1]);                                     \
         F##_mul_cios(&out[1], &in[0], &in[1]);                                     \
         F##_mul_cios(&t, &in[2], &in[3]);                                          \
         F##_sub(&out[1], &out[1], &t);                                             \

@@ -142,7 +142,7 @@ NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
         gpu_msm_batch_min = 0;                                                        \
     }
 
-/* The field sequences (square, a b - c d, the Fq2 product) on the device,
+/* The field sequences (the products, a b - c d, Fq2) on the device,
  * and through the emulated instructions, against the CIOS reference. */
 static void field_checks(int on_device, size_t n)
 {
