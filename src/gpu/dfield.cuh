@@ -97,6 +97,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_P BN254_FQ_P
 #define DF_ONE BN254_FQ_ONE
 #define DF_INV BN254_FQ_INV
+#define DF_ROWS2 1
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bn254_fr
@@ -104,6 +105,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_P BN254_FR_P
 #define DF_ONE BN254_FR_ONE
 #define DF_INV BN254_FR_INV
+#define DF_ROWS2 1
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fq
@@ -111,6 +113,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_P BLS12_381_FQ_P
 #define DF_ONE BLS12_381_FQ_ONE
 #define DF_INV BLS12_381_FQ_INV
+#define DF_ROWS2 1
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fr
@@ -118,6 +121,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_P BLS12_381_FR_P
 #define DF_ONE BLS12_381_FR_ONE
 #define DF_INV BLS12_381_FR_INV
+#define DF_ROWS2 0
 #include "gpu/dfield_template.cuh"
 
 #define DQ2 d_bn254_fq2

@@ -3,6 +3,9 @@
  * DF_P (the modulus as 64-bit limbs), DF_ONE (R mod p as 64-bit limbs) and
  * DF_INV (-p^-1 mod 2^64).
  *
+ * DF_ROWS2 is 1 when p < 2^(32 DF_N) / 3.1, so two products may share the
+ * reduction rows (cios_abs).
+ *
  * Elements are Montgomery form with R = 2^(32 DF_N), which equals the CPU's
  * 2^(64 DF_N/2), so device and zkey bytes are the same numbers.  The carry
  * chains are PTX (add.cc / addc / mad.lo.cc / madc.hi.cc) in consecutive
@@ -329,7 +332,11 @@ static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t
     (void)junk;
 }
 
-static HD void F_(mul_abs)(DF *r, const DF *a, const DF *b)
+/* r = (a b + c d) / R (c = NULL: a b / R), the rows of both products
+ * before each reduction row.  With two products a row's value stays below
+ * 3p + 3 2^32 p < 2^(32 (N + 1)) when p < 2^(32 N) / 3.1 (DF_ROWS2), and
+ * the result, (a b + c d + M p) / R < 2 p^2 / R + p, below 2p. */
+static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d)
 {
     uint32_t E[2 * DF_N], Q[2 * DF_N], pv[DF_N], t[DF_N], low = 0, junk = 0;
 #pragma unroll
@@ -340,6 +347,7 @@ static HD void F_(mul_abs)(DF *r, const DF *a, const DF *b)
     for (int i = 0; i < DF_N; i++) {
         /* the carry of position i - 1 goes in with position i's product */
         F_(abs_row)(E, Q, a->v, b->v[i], i, low, i > 0);
+        if (c) F_(abs_row)(E, Q, c->v, d->v[i], i, 0, 0);
         uint32_t m = (E[i] + (i ? Q[i - 1] : 0u)) * F_(m0);
         F_(abs_row)(E, Q, pv, m, i, 0, 0);
         /* position i is now 0 or 2^32, and 2^32 exactly when the word of
@@ -353,6 +361,8 @@ static HD void F_(mul_abs)(DF *r, const DF *a, const DF *b)
     (void)junk;
     F_(reduce)(r, t);
 }
+
+static HD void F_(mul_abs)(DF *r, const DF *a, const DF *b) { F_(cios_abs)(r, a, b, NULL, NULL); }
 
 /* Double-width values and a separate reduction.
  *
@@ -472,6 +482,10 @@ static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const
 #pragma unroll
         for (int j = 1; j < DF_N; j++) SUBC_CC(nd.v[j], F_(p)(j), d->v[j]);
     }
+    if (G16_GPU_MUL_ABS && DF_ROWS2) {
+        F_(cios_abs)(r, a, b, c, &nd);
+        return;
+    }
     F_(wide_zero)(&w);
 #pragma unroll
     for (int i = 0; i < DF_N; i++) {
@@ -524,3 +538,4 @@ static __host__ __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
 #undef DF_P
 #undef DF_ONE
 #undef DF_INV
+#undef DF_ROWS2
