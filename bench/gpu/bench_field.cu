@@ -1,7 +1,7 @@
 /* bench_field: device field-multiplication throughput, to calibrate the
  * kernels against the integer ceiling (notes in src/gpu/NOTES.md).  For
- * BN254 Fq and BLS12-381 Fq, the CIOS product (mul_cios), the two-chain
- * variant (mul_eo), the shift-free one (mul_abs) and the one-reduction
+ * BN254 Fq and BLS12-381 Fq, the plain CIOS product (mul_cios), the one
+ * the kernels use (mul: two chains, aligned pairs) and the one-reduction
  * a b - c d (mul_diff2, counted as two products), with one or two
  * independent dependency chains per thread; first checks that both
  * products agree on every thread's data (tests/gpu checks the others).
@@ -27,19 +27,18 @@ enum { ITERS = 512 };
     __device__ __forceinline__ void F##_op(F *x, const F *y)                      \
     {                                                                             \
         if (OP == 0) F##_mul_cios(x, x, y);                                       \
-        else if (OP == 1) F##_mul_eo(x, x, y);                                    \
-        else if (OP == 2) F##_mul_abs(x, x, y);                                   \
+        else if (OP == 1) F##_mul(x, x, y);                                       \
         else F##_mul_diff2(x, x, y, y, y);                                        \
     }                                                                             \
-    template <int EO, int CHAINS>                                                 \
+    template <int OP, int CHAINS>                                                 \
     __global__ void F##_loop(F *data, size_t n)                                   \
     {                                                                             \
         size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;                 \
         if (t >= n) return;                                                       \
         F x = data[t], y = data[(t + 1) % n], z = data[(t + 2) % n];              \
         for (int i = 0; i < ITERS; i++) {                                         \
-            F##_op<EO>(&x, &y);                                                   \
-            if (CHAINS == 2) F##_op<EO>(&z, &y);                                  \
+            F##_op<OP>(&x, &y);                                                   \
+            if (CHAINS == 2) F##_op<OP>(&z, &y);                                  \
         }                                                                         \
         if (CHAINS == 2) F##_add(&x, &x, &z);                                     \
         data[t] = x;                                                              \
@@ -59,9 +58,7 @@ enum { ITERS = 512 };
             case 2: F##_loop<1, 1><<<g, block>>>(d, n); break;                    \
             case 3: F##_loop<1, 2><<<g, block>>>(d, n); break;                    \
             case 4: F##_loop<2, 1><<<g, block>>>(d, n); break;                    \
-            case 5: F##_loop<2, 2><<<g, block>>>(d, n); break;                    \
-            case 6: F##_loop<3, 1><<<g, block>>>(d, n); break;                    \
-            default: F##_loop<3, 2><<<g, block>>>(d, n); break;                   \
+            default: F##_loop<2, 2><<<g, block>>>(d, n); break;                   \
             }                                                                     \
             CK(cudaGetLastError());                                               \
             CK(cudaEventRecord(b));                                               \
@@ -69,7 +66,7 @@ enum { ITERS = 512 };
             CK(cudaEventElapsedTime(&ms, a, b));                                  \
             if (rep && ms < best) best = ms;                                      \
         }                                                                         \
-        return (double)n * ITERS * chains * (eo == 3 ? 2 : 1) / (best * 1e-3) / 1e9; \
+        return (double)n * ITERS * chains * (eo == 2 ? 2 : 1) / (best * 1e-3) / 1e9; \
     }                                                                             \
     static void F##_bench(const char *name, size_t n, int block)                  \
     {                                                                             \
@@ -91,9 +88,9 @@ enum { ITERS = 512 };
         CK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));                      \
         size_t bad = 0;                                                           \
         for (size_t i = 0; i < n; i++) bad += memcmp(&h[i], &h2[i], sizeof(F)) != 0; \
-        printf("%-16s mul vs mul_eo: %zu of %zu differ\n", name, bad, n);         \
-        static const char *ops[] = {"mul", "mul_eo", "mul_abs", "diff2"};         \
-        for (int eo = 0; eo < 4; eo++)                                            \
+        printf("%-16s mul_cios vs mul: %zu of %zu differ\n", name, bad, n);       \
+        static const char *ops[] = {"mul_cios", "mul", "diff2"};                  \
+        for (int eo = 0; eo < 3; eo++)                                            \
             for (int ch = 1; ch <= 2; ch++)                                       \
                 printf("%-16s %-8s chains %d block %d: %7.2f G mul/s\n", name,    \
                        ops[eo], ch, block, F##_run(eo, ch, d, n, block));         \

@@ -78,15 +78,6 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define MADC_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 1))
 #endif
 
-/* Measuring switches (session 6; compile-time): the shift-free product
- * (off), one reduction for a b - c d (on). */
-#ifndef G16_GPU_MUL_ABS
-#define G16_GPU_MUL_ABS 0
-#endif
-#ifndef G16_GPU_DIFF2
-#define G16_GPU_DIFF2 1
-#endif
-
 #define G16_CAT_(a, b) a##b
 #define G16_CAT(a, b) G16_CAT_(a, b)
 #define G16_STR_(a) #a

@@ -218,81 +218,24 @@ static HD void F_(mul_cios)(DF *r, const DF *a, const DF *b)
     F_(reduce)(r, t);
 }
 
-/* The same product with two independent carry chains per step: products
- * a_j b_i of even j accumulate in e, of odd j in o (their words never
- * overlap within a row, so neither chain waits for the other), and the sum
- * T = e + o (+ the carry of the low words, kept in the carry flag across
- * the shift) is formed once at the end.
+/* The product every kernel uses (measured history: NOTES.md, field v1-v5).
+ * Two independent carry chains a row: a limb product goes to E or Q by
+ * the parity of its position, so within a row neither chain waits for the
+ * other (1.35-1.43x the plain CIOS product's throughput).  Words keep
+ * their absolute positions, E[k] = position k (pairs at even positions)
+ * and Q[k] = position k + 1 (pairs at odd ones), because ptxas fuses each
+ * lo/hi pair of a chain into one IMAD.WIDE whose 64-bit accumulator must
+ * sit in an aligned register pair: the earlier version shifted its window
+ * a word a row, which moved every pair off alignment and cost ~80 MOVs a
+ * product (BN254 G1 MSM 2^24 65.7 -> 50.6 ms without them).  Row i's words
+ * below position i are dead after it, so the live set stays a window.
  *
- * Why no carry word above e[N] / o[N]: with a, b < p, each row's value
- * before the shift is below 2p + 2 * 2^32 p < 2^(32 (N + 1)) for every
- * modulus here (p < 2^(32 N - 1) / (1 + 2^-32)), and e, o are each below
- * it, so a chain's carry into word N never carries out (four adds a row
- * fewer than the plain CIOS bookkeeping: the product's cost is about two
- * issue slots a multiply plus one an add, NOTES.md session 6). */
-static HD void F_(mul_eo)(DF *r, const DF *a, const DF *b)
-{
-    uint32_t e[DF_N + 1], o[DF_N + 1], low = 0, junk = 0, t[DF_N];
-    G16_CARRY;
-#pragma unroll
-    for (int j = 0; j < DF_N + 1; j++) e[j] = o[j] = 0;
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) {
-        uint32_t bi = b->v[i];
-        /* carry flag = the low words' carry of the previous row (low != 0) */
-        ADD_CC(junk, low, 0xffffffffu);
-#pragma unroll
-        for (int j = 0; j < DF_N; j += 2) {
-            MADC_LO_CC(e[j], a->v[j], bi);
-            MADC_HI_CC(e[j + 1], a->v[j], bi);
-        }
-        ADDC(e[DF_N], e[DF_N], 0u);
-        MAD_LO_CC(o[1], a->v[1], bi);
-        MADC_HI_CC(o[2], a->v[1], bi);
-#pragma unroll
-        for (int j = 3; j < DF_N; j += 2) {
-            MADC_LO_CC(o[j], a->v[j], bi);
-            MADC_HI_CC(o[j + 1], a->v[j], bi);
-        }
-        uint32_t m = (e[0] + o[0]) * F_(m0);
-        MAD_LO_CC(e[0], F_(p)(0), m);
-        MADC_HI_CC(e[1], F_(p)(0), m);
-#pragma unroll
-        for (int j = 2; j < DF_N; j += 2) {
-            MADC_LO_CC(e[j], F_(p)(j), m);
-            MADC_HI_CC(e[j + 1], F_(p)(j), m);
-        }
-        ADDC(e[DF_N], e[DF_N], 0u);
-        MAD_LO_CC(o[1], F_(p)(1), m);
-        MADC_HI_CC(o[2], F_(p)(1), m);
-#pragma unroll
-        for (int j = 3; j < DF_N; j += 2) {
-            MADC_LO_CC(o[j], F_(p)(j), m);
-            MADC_HI_CC(o[j + 1], F_(p)(j), m);
-        }
-        low = e[0];   /* e0 + o0 is 0 or 2^32 now, and 2^32 exactly when e0 != 0 */
-#pragma unroll
-        for (int j = 0; j < DF_N; j++) { e[j] = e[j + 1]; o[j] = o[j + 1]; }
-        e[DF_N] = o[DF_N] = 0;
-    }
-    ADD_CC(junk, low, 0xffffffffu);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) ADDC_CC(t[j], e[j], o[j]);
-    (void)junk;
-    F_(reduce)(r, t);
-}
-
-/* The product again, without the shift.  Why: ptxas fuses each lo/hi
- * pair of a chain into one IMAD.WIDE whose 64-bit accumulator must sit in
- * an aligned register pair, and mul_eo's one-word shift a row moves every
- * pair off alignment: its SASS has ~80 MOVs to 192 IMADs (bench_field,
- * session 6).  Here words keep their absolute positions: E holds the
- * pairs at even positions (E[k] = position k), Q those at odd ones (Q[k]
- * = position k + 1), so every pair is aligned in every row; row i's words
- * below position i are dead after it, so the live set is mul_eo's.  The
- * bounds are mul_eo's: a chain whose last product is a_{N-1} ends at
- * relative word N and never carries out; the other carries into relative
- * word N and no further. */
+ * Bounds: with a, b < p a row's value (relative to position i) is below
+ * 2p + 2 2^32 p < 2^(32 (N + 1)) for every modulus here, and E, Q are each
+ * below it, so the chain whose last product is v_{N-1} ends at relative
+ * word N and never carries out, and the other carries into relative word N
+ * and no further.  The carry of position i (its two words sum to 0 or 2^32
+ * after the reduction row) goes in with position i + 1's first product. */
 static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t s, int i,
                            uint32_t low, int inject)
 {
@@ -362,150 +305,31 @@ static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const 
     F_(reduce)(r, t);
 }
 
-static HD void F_(mul_abs)(DF *r, const DF *a, const DF *b) { F_(cios_abs)(r, a, b, NULL, NULL); }
-
-/* Double-width values and a separate reduction.
- *
- * Why: the product costs about two issue slots a multiply instruction (two
- * a limb product, lo and hi) and one an add (bench_field, NOTES.md session
- * 6): 2 N^2 multiplies for a b and 2 N^2 + N for the reduction.  A square
- * needs only N (N + 1) / 2 limb products, and a difference of two products
- * (the points' y = R (Q - X) - Y PPP) one reduction instead of two; both
- * need the product and the reduction apart.
- *
- * A wide value is e + o: each row's limb products go to e or o by the
- * parity of their position, so a row's two carry chains are independent,
- * as in mul_eo.  Positions are absolute (row i lands at words i ..).  Why
- * each chain may stop two words above its last product: before row i the
- * sum so far is below 2^(32 (i + N) + 1) (at most two products are summed,
- * each multiplier limb below 2^32), so words i + N + 1 and up are zero and
- * no carry goes past word i + N + 1; e, o <= the sum, so each array obeys
- * the bound too.  Every sequence below also runs on the host through the
- * emulated instructions (dfield.cuh), so CI checks its carries. */
-#define FW G16_CAT(DF, _wide)
-typedef struct { uint32_t e[2 * DF_N + 1], o[2 * DF_N + 2]; } FW;
-
-static HD void F_(wide_zero)(FW *w)
-{
-#pragma unroll
-    for (int j = 0; j < 2 * DF_N + 1; j++) w->e[j] = w->o[j] = 0;
-    w->o[2 * DF_N + 1] = 0;
-}
-
-/* w += a b 2^(32 i) for one limb b (i is a constant once unrolled). */
-static HD void F_(wide_row)(FW *w, const uint32_t *a, uint32_t b, int i)
-{
-    G16_CARRY;
-    MAD_LO_CC(w->e[i], a[0], b);
-    MADC_HI_CC(w->e[i + 1], a[0], b);
-#pragma unroll
-    for (int j = 2; j < DF_N; j += 2) {
-        MADC_LO_CC(w->e[i + j], a[j], b);
-        MADC_HI_CC(w->e[i + j + 1], a[j], b);
-    }
-    ADDC_CC(w->e[i + DF_N], w->e[i + DF_N], 0u);
-    ADDC(w->e[i + DF_N + 1], w->e[i + DF_N + 1], 0u);
-    MAD_LO_CC(w->o[i + 1], a[1], b);
-    MADC_HI_CC(w->o[i + 2], a[1], b);
-#pragma unroll
-    for (int j = 3; j < DF_N; j += 2) {
-        MADC_LO_CC(w->o[i + j], a[j], b);
-        MADC_HI_CC(w->o[i + j + 1], a[j], b);
-    }
-    ADDC_CC(w->o[i + DF_N + 1], w->o[i + DF_N + 1], 0u);
-    ADDC(w->o[i + DF_N + 2], w->o[i + DF_N + 2], 0u);
-}
-
-/* r = w / R mod p for w < p R: mul_eo's reduction rows on the low half,
- * then the high half added; (w + M p) / R < 2p, so one subtraction.  The
- * rows' values stay below 2^(32 N + 1) + 2^32 p < 2^(32 (N + 1)): no
- * carry word above e[N] / o[N], as in mul_eo. */
-static HD void F_(redc)(DF *r, const FW *w)
-{
-    uint32_t e[DF_N + 1], o[DF_N + 1], t[DF_N], low = 0, junk = 0;
-    G16_CARRY;
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) { e[j] = w->e[j]; o[j] = w->o[j]; }
-    e[DF_N] = o[DF_N] = 0;
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) {
-        /* the previous row's low words carried (low != 0) into this one */
-        uint32_t m = (e[0] + o[0] + (low != 0)) * F_(m0);
-        ADD_CC(junk, low, 0xffffffffu);
-        MADC_LO_CC(e[0], F_(p)(0), m);
-        MADC_HI_CC(e[1], F_(p)(0), m);
-#pragma unroll
-        for (int j = 2; j < DF_N; j += 2) {
-            MADC_LO_CC(e[j], F_(p)(j), m);
-            MADC_HI_CC(e[j + 1], F_(p)(j), m);
-        }
-        ADDC(e[DF_N], e[DF_N], 0u);
-        MAD_LO_CC(o[1], F_(p)(1), m);
-        MADC_HI_CC(o[2], F_(p)(1), m);
-#pragma unroll
-        for (int j = 3; j < DF_N; j += 2) {
-            MADC_LO_CC(o[j], F_(p)(j), m);
-            MADC_HI_CC(o[j + 1], F_(p)(j), m);
-        }
-        low = e[0];   /* e0 + o0 is 0 or 2^32, and 2^32 exactly when e0 != 0 */
-#pragma unroll
-        for (int j = 0; j < DF_N; j++) { e[j] = e[j + 1]; o[j] = o[j + 1]; }
-        e[DF_N] = o[DF_N] = 0;
-    }
-    ADD_CC(junk, low, 0xffffffffu);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) ADDC_CC(t[j], e[j], o[j]);
-    ADD_CC(t[0], t[0], w->e[DF_N]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], t[j], w->e[DF_N + j]);
-    ADD_CC(t[0], t[0], w->o[DF_N]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], t[j], w->o[DF_N + j]);
-    (void)junk;
-    F_(reduce)(r, t);
-}
-
-/* r = (a b - c d) / R: a b + c (p - d) < 2 p^2 < p R, one reduction. */
+/* r = (a b - c d) / R: a b + c (p - d) through one set of reduction rows
+ * where the modulus leaves room (DF_ROWS2; the points' y, 1.2x two
+ * products alone), else two products. */
 static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d)
 {
     DF nd;
-    FW w;
-    if (!G16_GPU_DIFF2) {
-        F_(mul_eo)(&nd, c, d);
-        F_(mul_eo)(r, a, b);
+    if (!DF_ROWS2) {
+        F_(cios_abs)(&nd, c, d, NULL, NULL);
+        F_(cios_abs)(r, a, b, NULL, NULL);
         F_(sub)(r, r, &nd);
         return;
     }
-    {
-        G16_CARRY;
-        SUB_CC(nd.v[0], F_(p)(0), d->v[0]);
+    G16_CARRY;
+    SUB_CC(nd.v[0], F_(p)(0), d->v[0]);
 #pragma unroll
-        for (int j = 1; j < DF_N; j++) SUBC_CC(nd.v[j], F_(p)(j), d->v[j]);
-    }
-    if (G16_GPU_MUL_ABS && DF_ROWS2) {
-        F_(cios_abs)(r, a, b, c, &nd);
-        return;
-    }
-    F_(wide_zero)(&w);
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) {
-        F_(wide_row)(&w, a->v, b->v[i], i);
-        F_(wide_row)(&w, c->v, nd.v[i], i);
-    }
-    F_(redc)(r, &w);
+    for (int j = 1; j < DF_N; j++) SUBC_CC(nd.v[j], F_(p)(j), d->v[j]);
+    F_(cios_abs)(r, a, b, c, &nd);
 }
 
-/* The product every kernel uses: the two-chain one, measured 1.35-1.43x
- * the CIOS one's throughput on the H200 (bench/gpu/bench_field.cu: BN254
- * 51.5 vs 38.1 G/s, BLS12-381 24.1 vs 16.9 G/s), with equal results. */
-static HD void F_(mul)(DF *r, const DF *a, const DF *b)
-{
-    if (G16_GPU_MUL_ABS) F_(mul_abs)(r, a, b); else F_(mul_eo)(r, a, b);
-}
+static HD void F_(mul)(DF *r, const DF *a, const DF *b) { F_(cios_abs)(r, a, b, NULL, NULL); }
 
 /* A separate square (each a_i a_j once, doubled: 21% fewer multiplies)
  * ran 1.03x the product alone and made the MSMs slower (BN254 G1 2^24 65.7
- * -> 67.7 ms, more registers; NOTES.md, session 6), so it is the product. */
+ * -> 67.7 ms with the earlier product, more registers; NOTES.md, session
+ * 6), so it is the product. */
 static HD void F_(sqr)(DF *r, const DF *a) { F_(mul)(r, a, a); }
 
 /* Montgomery -> plain: multiply by 1 (not R). */
@@ -532,7 +356,6 @@ static __host__ __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
 }
 
 #undef F_
-#undef FW
 #undef DF
 #undef DF_N
 #undef DF_P

@@ -1,9 +1,8 @@
 /* gpu_field_check: the device field code against the plain reference.
  *
- * The two-chain product (mul_eo), the shift-free one (mul_abs), the
- * one-reduction difference of products (mul_diff2) and the Fq2 product
- * (dfield_template.cuh, dfq2_template.cuh) are carry-chain sequences whose
- * bounds are argued in comments; this runs them on random and edge
+ * The product (cios_abs), the one-reduction difference of products
+ * (mul_diff2) and the Fq2 product (dfield_template.cuh, dfq2_template.cuh)
+ * are carry-chain sequences whose bounds are argued in comments; this runs them on random and edge
  * operands and compares each result with the CIOS product's (plain C on
  * the host, a different code path).  on_device = 0 runs the
  * sequences through the emulated instructions (CI); 1 runs the PTX. */
@@ -40,9 +39,9 @@
 #define FIELD_RUN(F)                                                               \
     static __host__ __device__ void F##_check_one(const F *in, F *out)             \
     {                                                                              \
-        F##_mul_abs(&out[0], &in[0], &in[1]);                                      \
+        F##_mul(&out[0], &in[0], &in[1]);                                          \
         F##_mul_diff2(&out[1], &in[0], &in[1], &in[2], &in[3]);                    \
-        F##_mul(&out[2], &in[0], &in[1]);                                          \
+        F##_sqr(&out[2], &in[3]);                                                  \
     }                                                                              \
     static void F##_check_ref(const F *in, F *out)                                 \
     {                                                                              \
@@ -51,7 +50,7 @@
         F##_mul_cios(&out[1], &in[0], &in[1]);                                     \
         F##_mul_cios(&t, &in[2], &in[3]);                                          \
         F##_sub(&out[1], &out[1], &t);                                             \
-        F##_mul_cios(&out[2], &in[0], &in[1]);                                     \
+        F##_mul_cios(&out[2], &in[3], &in[3]);                                     \
     }
 
 #define FQ2_RUN(E, F)                                                              \

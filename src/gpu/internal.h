@@ -122,7 +122,7 @@ int gpu_bls12_381_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8
 int gpu_bls12_381_g2_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);
 
 int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags);
-/* The two products, the one-reduction a b - c d and the Fq2 product of every
+/* The product, the one-reduction a b - c d and the Fq2 product of every
  * field against the CIOS reference on n random and edge operand sets, run
  * on the device (on_device = 1) or through the emulated instructions on
  * the host (field_check.cu).  0 when all agree; else -1 and err says which. */
