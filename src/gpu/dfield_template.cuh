@@ -305,23 +305,31 @@ static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const 
     F_(reduce)(r, t);
 }
 
-/* r = (a b - c d) / R: a b + c (p - d) through one set of reduction rows
- * where the modulus leaves room (DF_ROWS2; the points' y, 1.2x two
- * products alone), else two products. */
+/* r = (a b + c d) / R through one set of reduction rows where the modulus
+ * leaves room (DF_ROWS2: 1.2-1.35x two products alone, bench_field), else
+ * two products. */
+static HD void F_(mul_sum2)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d)
+{
+    DF t;
+    if (!DF_ROWS2) {
+        F_(cios_abs)(&t, c, d, NULL, NULL);
+        F_(cios_abs)(r, a, b, NULL, NULL);
+        F_(add)(r, r, &t);
+        return;
+    }
+    F_(cios_abs)(r, a, b, c, d);
+}
+
+/* r = (a b - c d) / R as a b + c (p - d) (p - d <= p keeps the bounds):
+ * the points' y = R (Q - X) - Y PPP. */
 static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d)
 {
     DF nd;
-    if (!DF_ROWS2) {
-        F_(cios_abs)(&nd, c, d, NULL, NULL);
-        F_(cios_abs)(r, a, b, NULL, NULL);
-        F_(sub)(r, r, &nd);
-        return;
-    }
     G16_CARRY;
     SUB_CC(nd.v[0], F_(p)(0), d->v[0]);
 #pragma unroll
     for (int j = 1; j < DF_N; j++) SUBC_CC(nd.v[j], F_(p)(j), d->v[j]);
-    F_(cios_abs)(r, a, b, c, &nd);
+    F_(mul_sum2)(r, a, b, c, &nd);
 }
 
 static HD void F_(mul)(DF *r, const DF *a, const DF *b) { F_(cios_abs)(r, a, b, NULL, NULL); }

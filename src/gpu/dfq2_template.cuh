@@ -48,6 +48,14 @@ static __host__ __device__ DQ2_INLINE DQ2 E_(mul_v)(DQ2 a_, DQ2 b_)
 {
     DQ2 out, *r = &out;
     const DQ2 *a = &a_, *b = &b_;
+#ifndef G16_FQ2_SUMS
+#define G16_FQ2_SUMS 0
+#endif
+    if (G16_FQ2_SUMS) {
+        B_(mul_diff2)(&r->c0, &a->c0, &b->c0, &a->c1, &b->c1);
+        B_(mul_sum2)(&r->c1, &a->c0, &b->c1, &a->c1, &b->c0);
+        return out;
+    }
     DQ2_BASE v0, v1, s, t;
     B_(mul)(&v0, &a->c0, &b->c0);
     B_(mul)(&v1, &a->c1, &b->c1);
