@@ -35,37 +35,22 @@ static HD void E_(neg)(DQ2 *r, const DQ2 *a)
     B_(neg)(&r->c1, &a->c1);
 }
 
-/* Karatsuba: three base products instead of four.  DQ2_INLINE: BLS12-381's
+/* c0 = a0 b0 - a1 b1 and c1 = a0 b1 + a1 b0, each as two base products
+ * through one set of reduction rows (mul_diff2 / mul_sum2): four products'
+ * multiplies but two reductions, and no Karatsuba adds.  Measured against
+ * Karatsuba's three reduced products: BN254 G2 MSM 2^24 196.9 -> 166.2 ms,
+ * BLS12-381 G2 356.6 -> 323.1 (NOTES.md, session 6; keeping Karatsuba's
+ * three products double-width instead spilled).  DQ2_INLINE: BLS12-381's
  * Fq2 product is ~2k instructions, and inlining it at every call site made
  * its G2 file take minutes to compile, so there it is a call, by value (a
  * pointer argument would pin the caller's operands in local memory; see
- * dpoint_template.cuh).  Keeping the three products double-width for two
- * reductions instead of three issued fewer instructions but needed more
- * registers, and the G2 accumulation spilled: BN254 G2 2^24 255 -> 368 ms
- * (NOTES.md, session 6); so a b - c d in Fq2 (mul_diff2) is two products
- * and a subtraction too. */
-static __host__ __device__ DQ2_INLINE DQ2 E_(mul_v)(DQ2 a_, DQ2 b_)
+ * dpoint_template.cuh). */
+static __host__ __device__ DQ2_INLINE DQ2 E_(mul_v)(DQ2 a, DQ2 b)
 {
-    DQ2 out, *r = &out;
-    const DQ2 *a = &a_, *b = &b_;
-#ifndef G16_FQ2_SUMS
-#define G16_FQ2_SUMS 0
-#endif
-    if (G16_FQ2_SUMS) {
-        B_(mul_diff2)(&r->c0, &a->c0, &b->c0, &a->c1, &b->c1);
-        B_(mul_sum2)(&r->c1, &a->c0, &b->c1, &a->c1, &b->c0);
-        return out;
-    }
-    DQ2_BASE v0, v1, s, t;
-    B_(mul)(&v0, &a->c0, &b->c0);
-    B_(mul)(&v1, &a->c1, &b->c1);
-    B_(add)(&s, &a->c0, &a->c1);
-    B_(add)(&t, &b->c0, &b->c1);
-    B_(mul)(&s, &s, &t);
-    B_(sub)(&r->c0, &v0, &v1);
-    B_(sub)(&s, &s, &v0);
-    B_(sub)(&r->c1, &s, &v1);
-    return out;
+    DQ2 r;
+    B_(mul_diff2)(&r.c0, &a.c0, &b.c0, &a.c1, &b.c1);
+    B_(mul_sum2)(&r.c1, &a.c0, &b.c1, &a.c1, &b.c0);
+    return r;
 }
 
 static HD void E_(mul_diff2)(DQ2 *r, const DQ2 *a, const DQ2 *b, const DQ2 *c, const DQ2 *d)

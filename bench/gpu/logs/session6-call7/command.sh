@@ -1,0 +1,3 @@
+# Session 6, call 7: test_gpu on the final product code (Fq2 as two sums).
+mkdir -p /tmp/tg && tar xJf .gpubin/tg.tar.xz -C /tmp/tg
+timeout 150 /tmp/tg/gb/test_gpu > $OUT/test_gpu.log 2>&1; echo "test_gpu rc=$?"; grep -iE "field|fail" $OUT/test_gpu.log | head; tail -4 $OUT/test_gpu.log
