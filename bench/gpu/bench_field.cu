@@ -43,7 +43,7 @@ enum { ITERS = 512 };
         if (CHAINS == 2) F##_add(&x, &x, &z);                                     \
         data[t] = x;                                                              \
     }                                                                             \
-    static double F##_run(int eo, int chains, F *d, size_t n, int block)          \
+    static double F##_run(int op, int chains, F *d, size_t n, int block)          \
     {                                                                             \
         cudaEvent_t a, b;                                                         \
         float ms = 0, best = 1e30f;                                               \
@@ -52,7 +52,7 @@ enum { ITERS = 512 };
         for (int rep = 0; rep < 4; rep++) {                                       \
             CK(cudaEventRecord(a));                                               \
             unsigned g = (unsigned)((n + block - 1) / block);                     \
-            switch (eo * 2 + chains - 1) {                                        \
+            switch (op * 2 + chains - 1) {                                        \
             case 0: F##_loop<0, 1><<<g, block>>>(d, n); break;                    \
             case 1: F##_loop<0, 2><<<g, block>>>(d, n); break;                    \
             case 2: F##_loop<1, 1><<<g, block>>>(d, n); break;                    \
@@ -66,7 +66,7 @@ enum { ITERS = 512 };
             CK(cudaEventElapsedTime(&ms, a, b));                                  \
             if (rep && ms < best) best = ms;                                      \
         }                                                                         \
-        return (double)n * ITERS * chains * (eo == 2 ? 2 : 1) / (best * 1e-3) / 1e9; \
+        return (double)n * ITERS * chains * (op == 2 ? 2 : 1) / (best * 1e-3) / 1e9; \
     }                                                                             \
     static void F##_bench(const char *name, size_t n, int block)                  \
     {                                                                             \
@@ -90,10 +90,10 @@ enum { ITERS = 512 };
         for (size_t i = 0; i < n; i++) bad += memcmp(&h[i], &h2[i], sizeof(F)) != 0; \
         printf("%-16s mul_cios vs mul: %zu of %zu differ\n", name, bad, n);       \
         static const char *ops[] = {"mul_cios", "mul", "diff2"};                  \
-        for (int eo = 0; eo < 3; eo++)                                            \
+        for (int op = 0; op < 3; op++)                                            \
             for (int ch = 1; ch <= 2; ch++)                                       \
                 printf("%-16s %-8s chains %d block %d: %7.2f G mul/s\n", name,    \
-                       ops[eo], ch, block, F##_run(eo, ch, d, n, block));         \
+                       ops[op], ch, block, F##_run(op, ch, d, n, block));         \
         cudaFree(d);                                                              \
         free(h);                                                                  \
         free(h2);                                                                 \

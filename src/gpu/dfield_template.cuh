@@ -71,21 +71,11 @@ static HD int F_(eq)(const DF *a, const DF *b)
 static HD void F_(reduce)(DF *r, const uint32_t *t)
 {
     uint32_t s[DF_N], borrow;
-#ifdef __CUDA_ARCH__
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(F_(p)(0)));
+    G16_CARRY;
+    SUB_CC(s[0], t[0], F_(p)(0));
 #pragma unroll
-    for (int j = 1; j < DF_N; j++)
-        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[j]) : "r"(t[j]), "r"(F_(p)(j)));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-#else
-    uint64_t b = 0;
-    for (int j = 0; j < DF_N; j++) {
-        uint64_t d = (uint64_t)t[j] - F_(p)(j) - b;
-        s[j] = (uint32_t)d;
-        b = (d >> 32) & 1;
-    }
-    borrow = b ? 0xffffffffu : 0;
-#endif
+    for (int j = 1; j < DF_N; j++) SUBC_CC(s[j], t[j], F_(p)(j));
+    SUBC(borrow, 0u, 0u);
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = borrow ? t[j] : s[j];
 }
@@ -94,19 +84,10 @@ static HD void F_(reduce)(DF *r, const uint32_t *t)
 static HD void F_(add)(DF *r, const DF *a, const DF *b)
 {
     uint32_t t[DF_N];
-#ifdef __CUDA_ARCH__
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a->v[0]), "r"(b->v[0]));
+    G16_CARRY;
+    ADD_CC(t[0], a->v[0], b->v[0]);
 #pragma unroll
-    for (int j = 1; j < DF_N; j++)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(a->v[j]), "r"(b->v[j]));
-#else
-    uint64_t c = 0;
-    for (int j = 0; j < DF_N; j++) {
-        c += (uint64_t)a->v[j] + b->v[j];
-        t[j] = (uint32_t)c;
-        c >>= 32;
-    }
-#endif
+    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], a->v[j], b->v[j]);
     F_(reduce)(r, t);
 }
 
@@ -115,32 +96,16 @@ static HD void F_(dbl)(DF *r, const DF *a) { F_(add)(r, a, a); }
 static HD void F_(sub)(DF *r, const DF *a, const DF *b)
 {
     uint32_t t[DF_N], mask;
-#ifndef __CUDA_ARCH__
-    uint64_t bw = 0, c = 0;
-    for (int j = 0; j < DF_N; j++) {
-        uint64_t d = (uint64_t)a->v[j] - b->v[j] - bw;
-        t[j] = (uint32_t)d;
-        bw = (d >> 32) & 1;
-    }
-    mask = bw ? 0xffffffffu : 0;
-    for (int j = 0; j < DF_N; j++) {
-        c += (uint64_t)t[j] + (F_(p)(j) & mask);
-        r->v[j] = (uint32_t)c;
-        c >>= 32;
-    }
-#else
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a->v[0]), "r"(b->v[0]));
+    G16_CARRY;
+    SUB_CC(t[0], a->v[0], b->v[0]);
 #pragma unroll
-    for (int j = 1; j < DF_N; j++)
-        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(a->v[j]), "r"(b->v[j]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(t[0]) : "r"(F_(p)(0) & mask));
+    for (int j = 1; j < DF_N; j++) SUBC_CC(t[j], a->v[j], b->v[j]);
+    SUBC(mask, 0u, 0u);
+    ADD_CC(t[0], t[0], F_(p)(0) & mask);
 #pragma unroll
-    for (int j = 1; j < DF_N; j++)
-        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(t[j]) : "r"(F_(p)(j) & mask));
+    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], t[j], F_(p)(j) & mask);
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = t[j];
-#endif
 }
 
 static HD void F_(neg)(DF *r, const DF *a)
@@ -236,43 +201,39 @@ static HD void F_(mul_cios)(DF *r, const DF *a, const DF *b)
  * word N and never carries out, and the other carries into relative word N
  * and no further.  The carry of position i (its two words sum to 0 or 2^32
  * after the reduction row) goes in with position i + 1's first product. */
-static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t s, int i,
-                           uint32_t low, int inject)
+/* One chain of a row: v_j s for j = j0, j0 + 2, .. at positions i + j,
+ * into W, whose word k holds position k + off (E: off 0, Q: off 1); the
+ * chain holding position i (j0 = 0) takes the previous position's carry
+ * when inject is set. */
+static HD void F_(abs_chain)(uint32_t *W, int off, const uint32_t *v, uint32_t s, int i, int j0,
+                             uint32_t low, int inject)
 {
     uint32_t junk = 0;
     int j;
     G16_CARRY;
-    /* j with i + j even: pairs (E[i + j], E[i + j + 1]) */
-    int j0 = i & 1;
     if (inject && j0 == 0) {
         ADD_CC(junk, low, 0xffffffffu);
-        MADC_LO_CC(E[i], v[0], s);
+        MADC_LO_CC(W[i - off], v[0], s);
     } else {
-        MAD_LO_CC(E[i + j0], v[j0], s);
+        MAD_LO_CC(W[i + j0 - off], v[j0], s);
     }
-    MADC_HI_CC(E[i + j0 + 1], v[j0], s);
+    MADC_HI_CC(W[i + j0 + 1 - off], v[j0], s);
 #pragma unroll
     for (j = j0 + 2; j < DF_N; j += 2) {
-        MADC_LO_CC(E[i + j], v[j], s);
-        MADC_HI_CC(E[i + j + 1], v[j], s);
+        MADC_LO_CC(W[i + j - off], v[j], s);
+        MADC_HI_CC(W[i + j + 1 - off], v[j], s);
     }
-    if (j - 2 != DF_N - 1) ADDC(E[i + j], E[i + j], 0u);
-    /* j with i + j odd: pairs (Q[i + j - 1], Q[i + j]) */
-    int j1 = 1 - j0;
-    if (inject && j1 == 0) {
-        ADD_CC(junk, low, 0xffffffffu);
-        MADC_LO_CC(Q[i - 1], v[0], s);
-    } else {
-        MAD_LO_CC(Q[i + j1 - 1], v[j1], s);
-    }
-    MADC_HI_CC(Q[i + j1], v[j1], s);
-#pragma unroll
-    for (j = j1 + 2; j < DF_N; j += 2) {
-        MADC_LO_CC(Q[i + j - 1], v[j], s);
-        MADC_HI_CC(Q[i + j], v[j], s);
-    }
-    if (j - 2 != DF_N - 1) ADDC(Q[i + j - 1], Q[i + j - 1], 0u);
+    if (j - 2 != DF_N - 1) ADDC(W[i + j - off], W[i + j - off], 0u);
     (void)junk;
+}
+
+/* v s at position i: the products at even positions into E, the odd ones
+ * into Q. */
+static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t s, int i,
+                           uint32_t low, int inject)
+{
+    F_(abs_chain)(E, 0, v, s, i, i & 1, low, inject);
+    F_(abs_chain)(Q, 1, v, s, i, 1 - (i & 1), low, inject);
 }
 
 /* r = (a b + c d) / R (c = NULL: a b / R), the rows of both products
@@ -320,8 +281,9 @@ static HD void F_(mul_sum2)(DF *r, const DF *a, const DF *b, const DF *c, const 
     F_(cios_abs)(r, a, b, c, d);
 }
 
-/* r = (a b - c d) / R as a b + c (p - d) (p - d <= p keeps the bounds):
- * the points' y = R (Q - X) - Y PPP. */
+/* r = (a b - c d) / R as a b + c (p - d) (p - d <= p keeps the bounds;
+ * F_(neg) would add a correction step the hot path does not need): the
+ * points' y = R (Q - X) - Y PPP. */
 static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d)
 {
     DF nd;
