@@ -445,15 +445,38 @@ KERNEL_1D(M_(acc_next), (const uint32_t *keys, const DG *pts, size_t e, size_t s
                          uint32_t sent, uint32_t *okeys, DG *opts),
           (keys, pts, e, seg, buckets, sent, okeys, opts, TID))
 
-/* Window w, segment s covers buckets b in [s L, s L + L) (digit b + 1):
- * sum_b (b + 1) B_b = running-sum part + (s L) * (sum_b B_b). */
-static __host__ __device__ void M_(bucket_reduce_body)(const DG *buckets, int nw, uint32_t nb,
-                                                       uint32_t len, DG *segs, size_t t)
+/* Step 4, the bucket sums: window w's sum_b (b + 1) B_b over its nb
+ * buckets (bucket b holds digit b + 1).  With b = s L + j (segment s of
+ * L buckets),
+ *     sum_b (b + 1) B_b = sum_s S_s + L * sum_s s A_s,
+ *     S_s = sum_j (j + 1) B_{sL+j},   A_s = sum_j B_{sL+j}:
+ * level 1 (bucket_sums, one thread a segment) is two full additions a
+ * bucket (the running-sum trick) and no scalar multiple.  The second sum
+ * has nseg = nb / L terms; level 2 (bucket_scale) cuts it into segments
+ * of L2, each thread its own running sum plus the offset s2 L2 times its
+ * segment's sum (a double-and-add of at most 14 bits, run by 1/16 as many
+ * threads), times L, added into slot s2 of the level-1 sums; a pairwise
+ * tree (add_pairs) then adds each window's nseg slots.  When every
+ * level-1 thread multiplied its sum by its offset (up to 19 bits) the
+ * phase took 4.9 ms for BN254 G1 at 2^24; now 3.3 + 0.4 (NOTES.md,
+ * session 7). */
+typedef struct { uint32_t len, nseg, len2; } M_(bucket_plan);
+
+static M_(bucket_plan) M_(plan_buckets)(uint32_t nb)
+{
+    M_(bucket_plan) p;
+    p.len = nb < 32 ? nb : 32;       /* 8 measured slower (NOTES.md v4) */
+    p.nseg = nb / p.len;
+    p.len2 = p.nseg < 16 ? p.nseg : 16;   /* 2, 4, 8: slower (NOTES.md session 7) */
+    return p;
+}
+
+static __host__ __device__ void M_(bucket_sums_body)(const DG *buckets, int nw, uint32_t nb,
+                                                     uint32_t len, DG *segs, DG *accs, size_t t)
 {
     uint32_t nseg = nb / len;
     if (t >= (size_t)nw * nseg) return;
-    uint32_t w = (uint32_t)(t / nseg), s = (uint32_t)(t % nseg);
-    const DG *b = buckets + (size_t)w * nb + (size_t)s * len;
+    const DG *b = buckets + (t / nseg) * nb + (t % nseg) * len;
     DG acc, sum;
     P_(set_inf)(&acc);
     P_(set_inf)(&sum);
@@ -463,15 +486,45 @@ static __host__ __device__ void M_(bucket_reduce_body)(const DG *buckets, int nw
         P_(add)(&acc, &q);
         P_(add)(&sum, &acc);
     }
-    if (s) {
-        P_(mul_small)(&acc, s * len);
-        P_(add)(&sum, &acc);
-    }
     segs[t] = sum;
+    accs[t] = acc;
 }
 
-KERNEL_1D(M_(bucket_reduce), (const DG *buckets, int nw, uint32_t nb, uint32_t len, DG *segs),
-          (buckets, nw, nb, len, segs, TID))
+KERNEL_1D(M_(bucket_sums), (const DG *buckets, int nw, uint32_t nb, uint32_t len, DG *segs,
+                            DG *accs),
+          (buckets, nw, nb, len, segs, accs, TID))
+
+/* Level 2: segs[w][s2] += L (sum_j (s2 L2 + j) A_{s2 L2 + j}), j < L2. */
+static __host__ __device__ void M_(bucket_scale_body)(const DG *accs, int nw, uint32_t nseg,
+                                                      uint32_t len, uint32_t len2, DG *segs,
+                                                      size_t t)
+{
+    uint32_t n2 = nseg / len2;
+    if (t >= (size_t)nw * n2) return;
+    uint32_t s2 = (uint32_t)(t % n2);
+    const DG *a = accs + (t / n2) * nseg + (size_t)s2 * len2;
+    DG acc, sum, q;
+    P_(set_inf)(&acc);
+    P_(set_inf)(&sum);
+    for (int j = (int)len2 - 1; j >= 1; j--) {   /* weights j: A_0 only joins acc */
+        VLOAD(q, a + j, DG);
+        P_(add)(&acc, &q);
+        P_(add)(&sum, &acc);
+    }
+    VLOAD(q, a, DG);
+    P_(add)(&acc, &q);
+    if (s2) {
+        P_(mul_small)(&acc, s2 * len2);
+        P_(add)(&sum, &acc);
+    }
+    P_(mul_small)(&sum, len);
+    DG *dst = segs + (t / n2) * nseg + s2;
+    P_(add)(dst, &sum);
+}
+
+KERNEL_1D(M_(bucket_scale), (const DG *accs, int nw, uint32_t nseg, uint32_t len, uint32_t len2,
+                             DG *segs),
+          (accs, nw, nseg, len, len2, segs, TID))
 
 static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t nseg, uint32_t half,
                                                    size_t t)
@@ -507,7 +560,7 @@ static int M_(window)(size_t n, int *nw_out)
 }
 
 enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1, WS_PK2,
-       WS_PP2, WS_SEGS, WS_SKEYS, WS_SPTS, WS_SFE };
+       WS_PP2, WS_SEGS, WS_SKEYS, WS_SPTS, WS_SFE, WS_ACCS };
 
 /* Partial lists after level 1 are reduced LEVEL_SEG entries a thread: the
  * list shrinks 4x a level, each level a chain of 8 dependent additions.
@@ -594,13 +647,23 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
         GPU_CK_LAUNCH();
     }
     gpu_prof_mark(prof, "partials", st);
-    uint32_t len = nb < 32 ? nb : 32, nseg = nb / len;   /* 8 measured slower (NOTES.md) */
-    size_t total = (size_t)nw * nseg;
+    M_(bucket_plan) bp = M_(plan_buckets)(nb);
+    uint32_t nseg = bp.nseg;
+    size_t total = (size_t)nw * nseg, total2 = (size_t)nw * (nseg / bp.len2);
     if (gpu_ws_get(ws, WS_SEGS, total * sizeof(DG), &v, err, errlen)) return -1;
     DG *segs = (DG *)v;
-    M_(bucket_reduce)<<<(unsigned)((total + 127) / 128), 128, 0, st>>>(buckets, nw, nb, len, segs);
+    if (gpu_ws_get(ws, WS_ACCS, total * sizeof(DG), &v, err, errlen)) return -1;
+    DG *accs = (DG *)v;
+    M_(bucket_sums)<<<(unsigned)((total + 127) / 128), 128, 0, st>>>(buckets, nw, nb, bp.len,
+                                                                     segs, accs);
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "buckets", st);
+    if (nseg > 1) {
+        M_(bucket_scale)<<<(unsigned)((total2 + 127) / 128), 128, 0, st>>>(
+            accs, nw, nseg, bp.len, bp.len2, segs);
+        GPU_CK_LAUNCH();
+    }
+    gpu_prof_mark(prof, "scale", st);
     for (uint32_t half = nseg / 2; half >= 1; half /= 2) {
         size_t th = (size_t)nw * half;
         M_(add_pairs)<<<(unsigned)((th + 127) / 128), 128, 0, st>>>(segs, nw, nseg, half);
@@ -707,11 +770,13 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
     uint32_t *pk[2] = {(uint32_t *)malloc(2 * nt * 4), (uint32_t *)malloc(2 * nt * 4)};
     DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
     DG *bk = (DG *)calloc((size_t)nw * nb + 1, sizeof(DG));
-    uint32_t len = nb < 32 ? nb : 32, nseg = nb / len;
+    M_(bucket_plan) bp = M_(plan_buckets)(nb);
+    uint32_t nseg = bp.nseg;
     DG *segs = (DG *)malloc(((size_t)nw * nseg + 1) * sizeof(DG));
+    DG *accs = (DG *)malloc((size_t)nw * nseg * sizeof(DG));
     int rc = -1;
     if (!keys || !vals || !ent || !pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs ||
-        !skeys || !spts || !sfe)
+        !accs || !skeys || !spts || !sfe)
         goto done;
     for (size_t i = 0; i < n; i++)
         M_(digits_body)((const uint32_t *)scalars, n, c, nw, keys, vals, i);
@@ -731,7 +796,10 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
         for (size_t t = 0; t < nt; t++)
             M_(acc_next_body)(pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
     }
-    for (size_t t = 0; t < (size_t)nw * nseg; t++) M_(bucket_reduce_body)(bk, nw, nb, len, segs, t);
+    for (size_t t = 0; t < (size_t)nw * nseg; t++)
+        M_(bucket_sums_body)(bk, nw, nb, bp.len, segs, accs, t);
+    for (size_t t = 0; nseg > 1 && t < (size_t)nw * (nseg / bp.len2); t++)
+        M_(bucket_scale_body)(accs, nw, nseg, bp.len, bp.len2, segs, t);
     for (uint32_t half = nseg / 2; half >= 1; half /= 2)
         for (size_t t = 0; t < (size_t)nw * half; t++) M_(add_pairs_body)(segs, nw, nseg, half, t);
     for (int w = 0; w < nw; w++) segs[w] = segs[(size_t)w * nseg];
@@ -740,7 +808,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
     rc = 0;
 done:
     free(keys); free(vals); free(ent); free(pk[0]); free(pk[1]); free(pp[0]); free(pp[1]);
-    free(bk); free(segs); free(skeys); free(spts); free(sfe);
+    free(bk); free(segs); free(accs); free(skeys); free(spts); free(sfe);
     return rc;
 }
 
