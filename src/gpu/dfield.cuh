@@ -89,6 +89,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_ONE BN254_FQ_ONE
 #define DF_INV BN254_FQ_INV
 #define DF_ROWS2 1
+#define DF_ROWS4 1
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bn254_fr
@@ -97,6 +98,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_ONE BN254_FR_ONE
 #define DF_INV BN254_FR_INV
 #define DF_ROWS2 1
+#define DF_ROWS4 1
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fq
@@ -105,6 +107,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_ONE BLS12_381_FQ_ONE
 #define DF_INV BLS12_381_FQ_INV
 #define DF_ROWS2 1
+#define DF_ROWS4 1
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fr
@@ -113,16 +116,19 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_ONE BLS12_381_FR_ONE
 #define DF_INV BLS12_381_FR_INV
 #define DF_ROWS2 0
+#define DF_ROWS4 0
 #include "gpu/dfield_template.cuh"
 
 #define DQ2 d_bn254_fq2
 #define DQ2_BASE d_bn254_fq
 #define DQ2_INLINE __forceinline__
+#define DQ2_SUM4 1
 #include "gpu/dfq2_template.cuh"
 
 #define DQ2 d_bls12_381_fq2
 #define DQ2_BASE d_bls12_381_fq
 #define DQ2_INLINE __noinline__
+#define DQ2_SUM4 0
 #include "gpu/dfq2_template.cuh"
 
 #endif

@@ -4,7 +4,7 @@
  * DF_INV (-p^-1 mod 2^64).
  *
  * DF_ROWS2 is 1 when p < 2^(32 DF_N) / 3.1, so two products may share the
- * reduction rows (cios_abs).
+ * reduction rows (cios_abs); DF_ROWS4 when p < 2^(32 DF_N) / 5.1, four.
  *
  * Elements are Montgomery form with R = 2^(32 DF_N), which equals the CPU's
  * 2^(64 DF_N/2), so device and zkey bytes are the same numbers.  The carry
@@ -240,7 +240,8 @@ static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t
  * before each reduction row.  With two products a row's value stays below
  * 3p + 3 2^32 p < 2^(32 (N + 1)) when p < 2^(32 N) / 3.1 (DF_ROWS2), and
  * the result, (a b + c d + M p) / R < 2 p^2 / R + p, below 2p. */
-static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d)
+static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d,
+                            const DF *e, const DF *f, const DF *g, const DF *h)
 {
     uint32_t E[2 * DF_N], Q[2 * DF_N], pv[DF_N], t[DF_N], low = 0, junk = 0;
 #pragma unroll
@@ -252,6 +253,8 @@ static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const 
         /* the carry of position i - 1 goes in with position i's product */
         F_(abs_row)(E, Q, a->v, b->v[i], i, low, i > 0);
         if (c) F_(abs_row)(E, Q, c->v, d->v[i], i, 0, 0);
+        if (e) F_(abs_row)(E, Q, e->v, f->v[i], i, 0, 0);
+        if (g) F_(abs_row)(E, Q, g->v, h->v[i], i, 0, 0);
         uint32_t m = (E[i] + (i ? Q[i - 1] : 0u)) * F_(m0);
         F_(abs_row)(E, Q, pv, m, i, 0, 0);
         /* position i is now 0 or 2^32, and 2^32 exactly when the word of
@@ -273,12 +276,37 @@ static HD void F_(mul_sum2)(DF *r, const DF *a, const DF *b, const DF *c, const 
 {
     DF t;
     if (!DF_ROWS2) {
-        F_(cios_abs)(&t, c, d, NULL, NULL);
-        F_(cios_abs)(r, a, b, NULL, NULL);
+        F_(cios_abs)(&t, c, d, NULL, NULL, NULL, NULL, NULL, NULL);
+        F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
         F_(add)(r, r, &t);
         return;
     }
-    F_(cios_abs)(r, a, b, c, d);
+    F_(cios_abs)(r, a, b, c, d, NULL, NULL, NULL, NULL);
+}
+
+/* r = (a b + c d + e f + g h) / R through one set of reduction rows where
+ * p < 2^(32 N) / 5.1 (DF_ROWS4: a row stays below 5p + 5 2^32 p, the
+ * result below 4 p^2 / R + p < 2p), else two sums of two. */
+static HD void F_(mul_sum4)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d,
+                            const DF *e, const DF *f, const DF *g, const DF *h)
+{
+    DF t;
+    if (!DF_ROWS4) {
+        F_(mul_sum2)(&t, e, f, g, h);
+        F_(mul_sum2)(r, a, b, c, d);
+        F_(add)(r, r, &t);
+        return;
+    }
+    F_(cios_abs)(r, a, b, c, d, e, f, g, h);
+}
+
+/* p - a for a <= p, no correction step (the products' bounds allow p). */
+static HD void F_(neg_lazy)(DF *r, const DF *a)
+{
+    G16_CARRY;
+    SUB_CC(r->v[0], F_(p)(0), a->v[0]);
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) SUBC_CC(r->v[j], F_(p)(j), a->v[j]);
 }
 
 /* r = (a b - c d) / R as a b + c (p - d) (p - d <= p keeps the bounds;
@@ -287,14 +315,14 @@ static HD void F_(mul_sum2)(DF *r, const DF *a, const DF *b, const DF *c, const 
 static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d)
 {
     DF nd;
-    G16_CARRY;
-    SUB_CC(nd.v[0], F_(p)(0), d->v[0]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) SUBC_CC(nd.v[j], F_(p)(j), d->v[j]);
+    F_(neg_lazy)(&nd, d);
     F_(mul_sum2)(r, a, b, c, &nd);
 }
 
-static HD void F_(mul)(DF *r, const DF *a, const DF *b) { F_(cios_abs)(r, a, b, NULL, NULL); }
+static HD void F_(mul)(DF *r, const DF *a, const DF *b)
+{
+    F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
+}
 
 /* A separate square (each a_i a_j once, doubled: 21% fewer multiplies)
  * ran 1.03x the product alone and made the MSMs slower (BN254 G1 2^24 65.7
@@ -332,3 +360,4 @@ static __host__ __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
 #undef DF_ONE
 #undef DF_INV
 #undef DF_ROWS2
+#undef DF_ROWS4

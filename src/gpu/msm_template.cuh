@@ -2,8 +2,8 @@
  * Expects DG (device point prefix, already stamped by dpoint_template.cuh),
  * MSM_NAME (prefix of this group's functions, e.g. bn254_g1), MSM_R (the
  * scalar field modulus as 64-bit limbs), MSM_RBITS (its bit length),
- * MSM_ACC_MIN_BLOCKS (see acc_first_bounded), MSM_CURVE (enum gpu_curve)
- * and MSM_G2 (0 or 1).
+ * MSM_ACC_MIN_BLOCKS and MSM_ACC_CAPPED (see acc_first_bounded), MSM_CURVE
+ * (enum gpu_curve) and MSM_G2 (0 or 1).
  *
  * Pipeline (steps 1-4 on the device, on one stream, enqueued by _msm_start
  * so several MSMs can run at once on their own streams):
@@ -388,9 +388,12 @@ M_(acc_batch)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg, const 
 }
 
 /* The same kernel with its registers capped so MSM_ACC_MIN_BLOCKS blocks of
- * 128 fit an SM: more warps to hide the products' latency.  The default
- * (G16_GPU_ACC_BOUNDED=0 selects the uncapped one): at 2^24 it took BN254
- * G2 from 286 to 256 ms and left the others within 2% (NOTES.md, v4). */
+ * 128 fit an SM: more warps to hide the products' latency, at the price of
+ * a few spills.  Used where MSM_ACC_CAPPED is 1.  At 2^24 (NOTES.md,
+ * session 7) capped / uncapped: BN254 G1 49.6 / 50.9 ms, BLS12-381 G2
+ * 315.9 / 316.1; uncapped wins for BLS12-381 G1 (113.6 / 112.1) and BN254
+ * G2 (161.9 / 155.0, since the product no longer needs the registers the
+ * cap once took away from spills: in v4 capping took it 286 -> 256). */
 static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
 M_(acc_first_bounded)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
                       const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts)
@@ -471,21 +474,30 @@ static M_(bucket_plan) M_(plan_buckets)(uint32_t nb)
     return p;
 }
 
+/* Over v[0, n): *acc = sum_j v_j and *sum = sum_j (j + 1) v_j, the
+ * running-sum trick.  (Three points live; for G2 that is 255 registers
+ * and ~1.2 KB of spills, but writing the suffix sums over v and adding
+ * them in a second pass, two live points, was slower for every group:
+ * NOTES.md, session 7.) */
+static HD void M_(running_sum)(const DG *v, int n, DG *acc, DG *sum)
+{
+    DG q;
+    P_(set_inf)(acc);
+    P_(set_inf)(sum);
+    for (int j = n - 1; j >= 0; j--) {
+        VLOAD(q, v + j, DG);
+        P_(add)(acc, &q);
+        P_(add)(sum, acc);
+    }
+}
+
 static __host__ __device__ void M_(bucket_sums_body)(const DG *buckets, int nw, uint32_t nb,
                                                      uint32_t len, DG *segs, DG *accs, size_t t)
 {
     uint32_t nseg = nb / len;
     if (t >= (size_t)nw * nseg) return;
-    const DG *b = buckets + (t / nseg) * nb + (t % nseg) * len;
     DG acc, sum;
-    P_(set_inf)(&acc);
-    P_(set_inf)(&sum);
-    for (int j = (int)len - 1; j >= 0; j--) {
-        DG q;
-        VLOAD(q, b + j, DG);
-        P_(add)(&acc, &q);
-        P_(add)(&sum, &acc);
-    }
+    M_(running_sum)(buckets + (t / nseg) * nb + (t % nseg) * len, (int)len, &acc, &sum);
     segs[t] = sum;
     accs[t] = acc;
 }
@@ -504,13 +516,7 @@ static __host__ __device__ void M_(bucket_scale_body)(const DG *accs, int nw, ui
     uint32_t s2 = (uint32_t)(t % n2);
     const DG *a = accs + (t / n2) * nseg + (size_t)s2 * len2;
     DG acc, sum, q;
-    P_(set_inf)(&acc);
-    P_(set_inf)(&sum);
-    for (int j = (int)len2 - 1; j >= 1; j--) {   /* weights j: A_0 only joins acc */
-        VLOAD(q, a + j, DG);
-        P_(add)(&acc, &q);
-        P_(add)(&sum, &acc);
-    }
+    M_(running_sum)(a + 1, (int)len2 - 1, &acc, &sum);   /* weights j; A_0 only joins acc */
     VLOAD(q, a, DG);
     P_(add)(&acc, &q);
     if (s2) {
@@ -568,7 +574,8 @@ enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1
  * levels were ~4 ms of latency, NOTES.md v4.) */
 #define LEVEL_SEG 8
 
-/* Level-1 segment length: ~2^20 threads for big inputs, 8 entries at least. */
+/* Level-1 segment length: ~2^20 threads for big inputs, 8 entries at least.
+ * (2^19 and 2^21 threads: within 1%, NOTES.md session 7.) */
 static size_t M_(first_seg)(size_t e) { return e >> 20 > 8 ? e >> 20 : 8; }
 
 /* Scratch bytes of one acc_batch thread. */
@@ -622,9 +629,9 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
         pp[k] = (DG *)v;
     }
     static int bounded = -1;
-    if (bounded < 0) {
+    if (bounded < 0) {   /* G16_GPU_ACC_BOUNDED=0/1 overrides the group's choice (measuring) */
         const char *env = getenv("G16_GPU_ACC_BOUNDED");
-        bounded = !(env && strcmp(env, "0") == 0);
+        bounded = env ? strcmp(env, "0") != 0 : MSM_ACC_CAPPED;
     }
     if (batch) {
         if (M_(launch_batch)(keys, vals, e, seg, min_pairs, pts, buckets, sent, pk[0], pp[0], ws,
@@ -639,12 +646,13 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
     }
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "acc", st);
-    for (int cur = 0; nt > 1; cur ^= 1) {
+    for (int cur = 0, level = 1; nt > 1; cur ^= 1, level++) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
         M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
             pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
         GPU_CK_LAUNCH();
+        if (level == 1) gpu_prof_mark(prof, "partials1", st);
     }
     gpu_prof_mark(prof, "partials", st);
     M_(bucket_plan) bp = M_(plan_buckets)(nb);
@@ -829,6 +837,7 @@ done:
 #undef MSM_R
 #undef MSM_RBITS
 #undef MSM_ACC_MIN_BLOCKS
+#undef MSM_ACC_CAPPED
 #undef MSM_CURVE
 #undef MSM_G2
 #undef LEVEL_SEG
