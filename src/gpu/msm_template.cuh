@@ -17,8 +17,9 @@
  *     rather than serialised; runs cut by a segment edge go to a partial
  *     list that is reduced again the same way until one segment remains.
  *  4. bucket reduction: each window's buckets are cut into segments whose
- *     weighted sums (running-sum trick plus a small scalar multiple) are
- *     added pairwise into one sum per window.
+ *     weighted sums (running-sum trick) and plain sums are taken; a second
+ *     level weights the plain sums by their segments' offsets, and the
+ *     results are added pairwise into one sum per window (bucket_sums).
  *  5. gpu_msm_wait (msm_finish.c) combines the window sums on the host.
  */
 
