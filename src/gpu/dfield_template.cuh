@@ -324,6 +324,86 @@ static HD void F_(mul)(DF *r, const DF *a, const DF *b)
     F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
+/* Shoup's product by a fixed factor w (a twiddle), for a later NTT (not
+ * used by any kernel yet; NOTES.md, session 7): with wq = floor(w R / p)
+ * precomputed (shoup_quotient), r = x w mod p, not divided by R, so a
+ * Montgomery-form x times a plain w is the Montgomery form of the product.
+ * q = the high half of x wq without the columns below N - 1 (what they
+ * would add is below R, so q is at most 1 under floor(x wq / R), itself at
+ * most 1 under floor(x w / p)): x w - q p lies in [0, 3p), and with 3p < R
+ * (shoup_ok) it is the low half of x w + q (R - p); two conditional
+ * subtractions finish.  ~2 N^2 - N / 2 limb multiplies against cios_abs's
+ * 2 N^2 + N.  Plain column sums for now: written for the check, not yet
+ * for speed (bench_field times it). */
+static HD int F_(shoup_ok)(void) { return DF_ROWS2; }
+
+/* Word j of R - p (p is odd, so only word 0 takes the + 1). */
+static HD uint32_t F_(pbar)(int j) { return j ? ~F_(p)(j) : 0u - F_(p)(0); }
+
+/* Adds a limb product into the column accumulator (top:acc). */
+static HD void F_(col_add)(uint64_t *acc, uint32_t *top, uint32_t a, uint32_t b)
+{
+    uint64_t prod = (uint64_t)a * b;
+    *acc += prod;
+    *top += *acc < prod;
+}
+
+/* The column's low word out, the rest down one word. */
+static HD uint32_t F_(col_next)(uint64_t *acc, uint32_t *top)
+{
+    uint32_t word = (uint32_t)*acc;
+    *acc = (*acc >> 32) | ((uint64_t)*top << 32);
+    *top = 0;
+    return word;
+}
+
+static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
+{
+    uint32_t q[DF_N], t[DF_N], top = 0;
+    uint64_t acc = 0;
+    for (int i = 0; i <= DF_N - 2; i++) acc += (uint64_t)x->v[i] * wq->v[DF_N - 2 - i] >> 32;
+    for (int k = DF_N - 1; k <= 2 * DF_N - 2; k++) {
+        for (int i = k < DF_N ? 0 : k - DF_N + 1; i <= (k < DF_N ? k : DF_N - 1); i++)
+            F_(col_add)(&acc, &top, x->v[i], wq->v[k - i]);
+        uint32_t word = F_(col_next)(&acc, &top);
+        if (k >= DF_N) q[k - DF_N] = word;
+    }
+    q[DF_N - 1] = (uint32_t)acc;
+    acc = 0;
+    for (int k = 0; k < DF_N; k++) {
+        for (int i = 0; i <= k; i++) {
+            F_(col_add)(&acc, &top, x->v[i], w->v[k - i]);
+            F_(col_add)(&acc, &top, q[i], F_(pbar)(k - i));
+        }
+        t[k] = F_(col_next)(&acc, &top);
+    }
+    F_(reduce)(r, t);
+    F_(reduce)(r, r->v);
+}
+
+/* wq = floor(w R / p) for w < p, by binary long division (setup only). */
+static HD void F_(shoup_quotient)(DF *wq, const DF *w)
+{
+    uint32_t rem[DF_N + 1];
+    for (int j = 0; j <= DF_N; j++) rem[j] = 0;
+    F_(zero)(wq);
+    for (int bit = 64 * DF_N - 1; bit >= 0; bit--) {
+        uint32_t in = bit >= 32 * DF_N ? (w->v[(bit - 32 * DF_N) / 32] >> (bit % 32)) & 1 : 0;
+        for (int j = DF_N; j > 0; j--) rem[j] = rem[j] << 1 | rem[j - 1] >> 31;
+        rem[0] = rem[0] << 1 | in;
+        uint32_t s[DF_N + 1], borrow = 0;
+        for (int j = 0; j <= DF_N; j++) {
+            uint64_t d = (uint64_t)rem[j] - (j < DF_N ? F_(p)(j) : 0u) - borrow;
+            s[j] = (uint32_t)d;
+            borrow = (uint32_t)(d >> 63);
+        }
+        if (!borrow) {
+            for (int j = 0; j <= DF_N; j++) rem[j] = s[j];
+            if (bit < 32 * DF_N) wq->v[bit / 32] |= 1u << (bit % 32);
+        }
+    }
+}
+
 /* A separate square (each a_i a_j once, doubled: 21% fewer multiplies)
  * ran 1.03x the product alone and made the MSMs slower (BN254 G1 2^24 65.7
  * -> 67.7 ms with the earlier product, more registers; NOTES.md, session

@@ -1,7 +1,8 @@
 /* gpu_field_check: the device field code against the plain reference.
  *
  * The product (cios_abs), the one-reduction difference of products
- * (mul_diff2) and the Fq2 product (dfield_template.cuh, dfq2_template.cuh)
+ * (mul_diff2), Shoup's product (mul_shoup) and the Fq2 product
+ * (dfield_template.cuh, dfq2_template.cuh)
  * are carry-chain sequences whose bounds are argued in comments; this runs them on random and edge
  * operands and compares each result with the CIOS product's (plain C on
  * the host, a different code path).  on_device = 0 runs the
@@ -35,22 +36,35 @@
         }                                                                          \
     }
 
-/* Four operands in, three results out per check. */
+/* Four operands in, four results out per check.  The fourth is Shoup's
+ * product x w mod p (where 3p < R), against CIOS with w R mod p (w
+ * doubled 32 N times from R mod p's Montgomery image). */
 #define FIELD_RUN(F)                                                               \
     static __host__ __device__ void F##_check_one(const F *in, F *out)             \
     {                                                                              \
+        F wq;                                                                      \
         F##_mul(&out[0], &in[0], &in[1]);                                          \
         F##_mul_diff2(&out[1], &in[0], &in[1], &in[2], &in[3]);                    \
         F##_sqr(&out[2], &in[3]);                                                  \
+        F##_zero(&out[3]);                                                         \
+        if (!F##_shoup_ok()) return;                                               \
+        F##_shoup_quotient(&wq, &in[2]);                                           \
+        F##_mul_shoup(&out[3], &in[0], &in[2], &wq);                               \
     }                                                                              \
     static void F##_check_ref(const F *in, F *out)                                 \
     {                                                                              \
-        F t;                                                                       \
+        F t, r2;                                                                   \
         F##_mul_cios(&out[0], &in[0], &in[1]);                                     \
         F##_mul_cios(&out[1], &in[0], &in[1]);                                     \
         F##_mul_cios(&t, &in[2], &in[3]);                                          \
         F##_sub(&out[1], &out[1], &t);                                             \
         F##_mul_cios(&out[2], &in[3], &in[3]);                                     \
+        F##_zero(&out[3]);                                                         \
+        if (!F##_shoup_ok()) return;                                               \
+        F##_one(&r2);                                                              \
+        for (int b = 0; b < 32 * (int)(sizeof(F) / 4); b++) F##_add(&r2, &r2, &r2); \
+        F##_mul_cios(&t, &in[2], &r2);                                             \
+        F##_mul_cios(&out[3], &in[0], &t);                                         \
     }
 
 #define FQ2_RUN(E, F)                                                              \
@@ -59,6 +73,7 @@
         E##_mul(&out[0], &in[0], &in[1]);                                          \
         E##_mul_diff2(&out[1], &in[0], &in[1], &in[2], &in[3]);                    \
         E##_sqr(&out[2], &in[2]);                                                  \
+        out[3] = out[0];                                                           \
     }                                                                              \
     static void E##_ref_mul(E *r, const E *a, const E *b)                          \
     {                                                                              \
@@ -79,6 +94,7 @@
         E##_ref_mul(&t, &in[2], &in[3]);                                           \
         E##_sub(&out[1], &out[0], &t);                                             \
         E##_ref_mul(&out[2], &in[2], &in[2]);                                      \
+        out[3] = out[0];                                                           \
     }                                                                              \
     static void E##_gen(E *x, unsigned long long *s)                               \
     {                                                                              \
@@ -90,12 +106,12 @@
     static __global__ void T##_check_kernel(const T *in, T *out, size_t n)         \
     {                                                                              \
         size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;                  \
-        if (i < n) T##_check_one(in + 4 * i, out + 3 * i);                         \
+        if (i < n) T##_check_one(in + 4 * i, out + 4 * i);                         \
     }                                                                              \
     static int T##_check(int on_device, size_t n, char *err, size_t errlen)        \
     {                                                                              \
-        T *in = (T *)malloc(4 * n * sizeof(T)), *out = (T *)malloc(3 * n * sizeof(T)); \
-        T ref[3];                                                                  \
+        T *in = (T *)malloc(4 * n * sizeof(T)), *out = (T *)malloc(4 * n * sizeof(T)); \
+        T ref[4];                                                                  \
         unsigned long long s = 0x9e3779b97f4a7c15ULL;                              \
         int rc = 0;                                                                \
         if (!in || !out) {                                                         \
@@ -108,7 +124,7 @@
         if (on_device) {                                                           \
             T *din = NULL, *dout = NULL;                                           \
             cudaError_t e = cudaMalloc(&din, 4 * n * sizeof(T));                   \
-            if (e == cudaSuccess) e = cudaMalloc(&dout, 3 * n * sizeof(T));        \
+            if (e == cudaSuccess) e = cudaMalloc(&dout, 4 * n * sizeof(T));        \
             if (e == cudaSuccess)                                                  \
                 e = cudaMemcpy(din, in, 4 * n * sizeof(T), cudaMemcpyHostToDevice); \
             if (e == cudaSuccess) {                                                \
@@ -116,7 +132,7 @@
                 e = cudaGetLastError();                                            \
             }                                                                      \
             if (e == cudaSuccess)                                                  \
-                e = cudaMemcpy(out, dout, 3 * n * sizeof(T), cudaMemcpyDeviceToHost); \
+                e = cudaMemcpy(out, dout, 4 * n * sizeof(T), cudaMemcpyDeviceToHost); \
             cudaFree(din);                                                         \
             cudaFree(dout);                                                        \
             if (e != cudaSuccess) {                                                \
@@ -124,12 +140,12 @@
                 rc = -1;                                                           \
             }                                                                      \
         } else {                                                                   \
-            for (size_t i = 0; i < n; i++) T##_check_one(in + 4 * i, out + 3 * i); \
+            for (size_t i = 0; i < n; i++) T##_check_one(in + 4 * i, out + 4 * i); \
         }                                                                          \
         for (size_t i = 0; i < n && rc == 0; i++) {                                \
             T##_check_ref(in + 4 * i, ref);                                        \
-            for (int k = 0; k < 3; k++)                                            \
-                if (memcmp(&ref[k], &out[3 * i + k], sizeof(T)) != 0) {            \
+            for (int k = 0; k < 4; k++)                                            \
+                if (memcmp(&ref[k], &out[4 * i + k], sizeof(T)) != 0) {            \
                     snprintf(err, errlen, #T ": result %d of check %zu differs from " \
                              "the reference", k, i);                               \
                     rc = -1;                                                       \
