@@ -269,6 +269,11 @@ static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const 
     F_(reduce)(r, t);
 }
 
+static HD void F_(mul)(DF *r, const DF *a, const DF *b)
+{
+    F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
 /* r = (a b + c d) / R through one set of reduction rows where the modulus
  * leaves room (DF_ROWS2: 1.2-1.35x two products alone, bench_field), else
  * two products. */
@@ -276,8 +281,8 @@ static HD void F_(mul_sum2)(DF *r, const DF *a, const DF *b, const DF *c, const 
 {
     DF t;
     if (!DF_ROWS2) {
-        F_(cios_abs)(&t, c, d, NULL, NULL, NULL, NULL, NULL, NULL);
-        F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
+        F_(mul)(&t, c, d);
+        F_(mul)(r, a, b);
         F_(add)(r, r, &t);
         return;
     }
@@ -317,11 +322,6 @@ static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const
     DF nd;
     F_(neg_lazy)(&nd, d);
     F_(mul_sum2)(r, a, b, c, &nd);
-}
-
-static HD void F_(mul)(DF *r, const DF *a, const DF *b)
-{
-    F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
 /* Shoup's product by a fixed factor w (a twiddle), for a later NTT (not
