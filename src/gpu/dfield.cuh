@@ -46,6 +46,9 @@ static inline unsigned long long g16_brev64(unsigned long long x)
 #define MADC_LO_CC(d, a, b) G16_PTXM("madc.lo.cc.u32", d, a, b)
 #define MAD_HI_CC(d, a, b) G16_PTXM("mad.hi.cc.u32", d, a, b)
 #define MADC_HI_CC(d, a, b) G16_PTXM("madc.hi.cc.u32", d, a, b)
+/* The flag := (x != 0), to carry a pending bit into the next chain; the
+ * sum itself goes to a scoped PTX register nobody reads. */
+#define CARRY_IN(x) asm volatile("{.reg .u32 t; add.cc.u32 t, %0, 0xffffffff;}" : : "r"(x))
 #else
 #define G16_CARRY uint32_t g16_cf = 0
 static inline uint32_t g16_emu_add(uint32_t *cf, uint32_t a, uint32_t b, int in, int out)
@@ -76,6 +79,16 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define MADC_LO_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 0, 1))
 #define MAD_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 0))
 #define MADC_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 1))
+#define CARRY_IN(x) ((void)g16_emu_add(&g16_cf, x, 0xffffffffu, 0, 1))
+#endif
+
+/* Each field's DF_KARA is its measured choice of product (Karatsuba or
+ * cios_abs, NOTES.md session 8); -DG16_GPU_KARA=0/1 overrides all of them
+ * for a variant build. */
+#ifdef G16_GPU_KARA
+#define G16_KARA(choice) (G16_GPU_KARA)
+#else
+#define G16_KARA(choice) (choice)
 #endif
 
 #define G16_CAT_(a, b) a##b
@@ -90,6 +103,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BN254_FQ_INV
 #define DF_ROWS2 1
 #define DF_ROWS4 1
+#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bn254_fr
@@ -99,6 +113,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BN254_FR_INV
 #define DF_ROWS2 1
 #define DF_ROWS4 1
+#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fq
@@ -108,6 +123,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BLS12_381_FQ_INV
 #define DF_ROWS2 1
 #define DF_ROWS4 1
+#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fr
@@ -117,6 +133,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BLS12_381_FR_INV
 #define DF_ROWS2 0
 #define DF_ROWS4 0
+#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DQ2 d_bn254_fq2
