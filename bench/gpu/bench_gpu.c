@@ -6,7 +6,8 @@
  * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 and G2 MSMs with
  * each of these window sizes forced; BENCH_SPARSE=1 adds a run whose
  * scalars look like a real witness (70% 0 or 1, the rest full width);
- * BENCH_ONLY=ntt times the NTT alone; BENCH_BATCH: time_variants. */
+ * BENCH_ONLY=ntt times the NTT alone; BENCH_BATCH: time_variants;
+ * BENCH_COPIES="12 11:24": time_copies (tables of shift copies). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,76 @@ static void time_variants(const char *label, gpu_msm_fn fn, const void *dp, cons
     unsetenv("G16_GPU_BATCH_MIN");
 }
 
-#define BENCH_MSM(G, FN, LABEL)                                                        \
+/* BENCH_COPIES="12 11:24": the same MSM on tables of shift copies
+ * (copies[:window], the window from the cost model when not given): the
+ * table's build time and size, the median MSM time on it, and whether its
+ * result equals the plain MSM's (ref). */
+static double msm_copies_once(gpu_msm_copies_ops *ops, const void *dt, int copies, int c,
+                              const void *ds, size_t n, gpu_ws *ws, uint8_t *out)
+{
+    gpu_msm_pending p;
+    cudaEvent_t a, b;
+    float t;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    cudaEventRecord(a, 0);
+    if (ops->start(dt, copies, c, (const uint32_t *)ds, n, ws, 0, &p, err, sizeof err) ||
+        gpu_msm_wait(&p, out, err, sizeof err)) {
+        fprintf(stderr, "bench_gpu: %s\n", err);
+        exit(1);
+    }
+    cudaEventRecord(b, 0);
+    cudaEventSynchronize(b);
+    cudaEventElapsedTime(&t, a, b);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return t;
+}
+
+static void time_copies(const char *label, int curve, int g2, size_t psz, const void *dp,
+                        const void *ds, size_t n, int reps, const uint8_t *ref)
+{
+    const char *list = getenv("BENCH_COPIES");
+    char buf[256], *save = NULL;
+    gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
+    if (!list) return;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *v = strtok_r(buf, " ", &save); v; v = strtok_r(NULL, " ", &save)) {
+        int copies = 0, c = 0;
+        if (sscanf(v, "%d:%d", &copies, &c) < 1 || copies < 2) continue;
+        if (c < 3) c = ops.window(n, copies);
+        void *dt = NULL;
+        size_t bytes = (size_t)copies * n * psz;
+        if (cudaMalloc(&dt, bytes) != cudaSuccess) {
+            printf("%-22s copies %d: %.1f GiB do not fit\n", label, copies, bytes / 1073741824.0);
+            cudaGetLastError();
+            continue;
+        }
+        double t0 = now();
+        if (ops.build(dp, n, c, copies, dt, 0, err, sizeof err) ||
+            cudaDeviceSynchronize() != cudaSuccess) {
+            fprintf(stderr, "bench_gpu: %s\n", err);
+            exit(1);
+        }
+        double build = now() - t0, ms[64];
+        gpu_ws ws;
+        uint8_t out[192];
+        memset(&ws, 0, sizeof ws);
+        for (int r = -1; r < reps; r++) {
+            double t = msm_copies_once(&ops, dt, copies, c, ds, n, &ws, out);
+            if (r >= 0) ms[r] = t;
+        }
+        qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+        printf("%-22s n=2^%-2d gpu %9.2f ms   (copies %d, c=%d: table %.1f GiB built in %.1f s; "
+               "result %s)\n", label, __builtin_ctzll(n), ms[reps / 2], copies, c,
+               bytes / 1073741824.0, build, memcmp(out, ref, psz) ? "DIFFERS" : "equal");
+        fflush(stdout);
+        gpu_ws_free(&ws);
+        cudaFree(dt);
+    }
+}
+
+#define BENCH_MSM(G, FN, LABEL, CURVE, G2)                                             \
     static void G##_bench(size_t n, int reps, int cpu, uint8_t *sc, void *dsc)         \
     {                                                                                  \
         size_t psz = sizeof(G##_affine);                                               \
@@ -142,14 +212,25 @@ static void time_variants(const char *label, gpu_msm_fn fn, const void *dp, cons
         printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (points %.1f s)\n", \
                LABEL, __builtin_ctzll(n), g, c, c / g, gen);                           \
         time_variants(LABEL, FN, dp, dsc, n, reps);                                    \
+        if (getenv("BENCH_COPIES")) {                                                  \
+            uint8_t ref[192];                                                          \
+            gpu_ws ws;                                                                 \
+            memset(&ws, 0, sizeof ws);                                                 \
+            if (FN(dp, (const uint32_t *)dsc, n, ref, &ws, 0, err, sizeof err)) {      \
+                fprintf(stderr, "bench_gpu: %s\n", err);                               \
+                exit(1);                                                               \
+            }                                                                          \
+            gpu_ws_free(&ws);                                                          \
+            time_copies(LABEL, CURVE, G2, psz, dp, dsc, n, reps, ref);                 \
+        }                                                                              \
         cudaFree(dp);                                                                  \
         free(pts);                                                                     \
     }
 
-BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1")
-BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1")
-BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2")
-BENCH_MSM(bls12_381_g2, gpu_bls12_381_g2_msm_dev, "MSM BLS12-381 G2")
+BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1", GPU_CURVE_BN254, 0)
+BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1", GPU_CURVE_BLS12_381, 0)
+BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2", GPU_CURVE_BN254, 1)
+BENCH_MSM(bls12_381_g2, gpu_bls12_381_g2_msm_dev, "MSM BLS12-381 G2", GPU_CURVE_BLS12_381, 1)
 
 /* 70% of scalars 0 or 1 (as in circom witnesses: bits), the rest random. */
 static void sparse_scalars(uint8_t *sc, size_t n)

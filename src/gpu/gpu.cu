@@ -175,8 +175,22 @@ extern "C" gpu_msm_start_fn gpu_msm_start_for(int curve, int g2)
     return g2 ? gpu_bls12_381_g2_msm_start : gpu_bls12_381_g1_msm_start;
 }
 
+extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
+{
+    gpu_msm_copies_ops o;
+#define COPIES_OPS(G) (o.window = G##_copies_window, o.build = G##_shift_copies, \
+                       o.start = G##_msm_start_copies)
+    if (curve == GPU_CURVE_BN254) {
+        if (g2) COPIES_OPS(gpu_bn254_g2); else COPIES_OPS(gpu_bn254_g1);
+    } else {
+        if (g2) COPIES_OPS(gpu_bls12_381_g2); else COPIES_OPS(gpu_bls12_381_g1);
+    }
+#undef COPIES_OPS
+    return o;
+}
+
 static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
-                    uint8_t *out, char *err, size_t errlen)
+                    int copies, uint8_t *out, char *err, size_t errlen)
 {
     size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve);
     void *dp, *ds;
@@ -190,16 +204,35 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
     GPU_CK(cudaMemcpyAsync(dp, points, n * pb, cudaMemcpyHostToDevice, stream));
     GPU_CK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, stream));
     gpu_msm_pending pend;
-    return gpu_msm_start_for(curve, g2)(dp, (const uint32_t *)ds, n, &ws_msm[curve * 2 + g2], stream,
-                                        &pend, err, errlen) ||
+    gpu_ws *ws = &ws_msm[curve * 2 + g2];
+    if (copies > 1) {
+        gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
+        int c = ops.window(n, copies);
+        void *dt;
+        return gpu_ws_get(&ws_io, 3, (size_t)copies * n * pb, &dt, err, errlen) ||
+               ops.build(dp, n, c, copies, dt, stream, err, errlen) ||
+               ops.start(dt, copies, c, (const uint32_t *)ds, n, ws, stream, &pend, err, errlen) ||
+               gpu_msm_wait(&pend, out, err, errlen);
+    }
+    return gpu_msm_start_for(curve, g2)(dp, (const uint32_t *)ds, n, ws, stream, &pend, err,
+                                        errlen) ||
            gpu_msm_wait(&pend, out, err, errlen);
+}
+
+extern "C" int gpu_msm_copies(int curve, int g2, const uint8_t *points, const uint8_t *scalars,
+                              size_t n, int copies, uint8_t *out, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&gpu_lock);
+    int rc = msm_host(curve, g2, points, scalars, n, copies, out, err, errlen);
+    pthread_mutex_unlock(&gpu_lock);
+    return rc;
 }
 
 extern "C" int gpu_msm_g1(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,
                           uint8_t *out, char *err, size_t errlen)
 {
     pthread_mutex_lock(&gpu_lock);
-    int rc = msm_host(curve, 0, points, scalars, n, out, err, errlen);
+    int rc = msm_host(curve, 0, points, scalars, n, 1, out, err, errlen);
     pthread_mutex_unlock(&gpu_lock);
     return rc;
 }
@@ -208,7 +241,7 @@ extern "C" int gpu_msm_g2(int curve, const uint8_t *points, const uint8_t *scala
                           uint8_t *out, char *err, size_t errlen)
 {
     pthread_mutex_lock(&gpu_lock);
-    int rc = msm_host(curve, 1, points, scalars, n, out, err, errlen);
+    int rc = msm_host(curve, 1, points, scalars, n, 1, out, err, errlen);
     pthread_mutex_unlock(&gpu_lock);
     return rc;
 }

@@ -99,8 +99,41 @@ int gpu_bls12_381_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, 
 int gpu_bls12_381_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
                              cudaStream_t, char *, size_t);
 
+/* Shift copies (msm_template.cuh): an MSM over fixed, resident points may
+ * run on a table of copies x n points, copy k holding 2^(c k) P_i, so that
+ * ceil(nw / copies) bucket sets serve all nw windows: the bucket phase
+ * shrinks by up to nw times, which lets a wider window (fewer windows,
+ * fewer additions) pay.  copies times the points' device memory, built
+ * once (build, on st).  window: the c a table for n points and this many
+ * copies is built for; start: the MSM on the table (copies = 1 and any c:
+ * the plain MSM). */
+typedef int (*gpu_msm_start_copies_fn)(const void *d_table, int copies, int c,
+                                       const uint32_t *d_scalars, size_t n, gpu_ws *ws,
+                                       cudaStream_t st, gpu_msm_pending *pend, char *err,
+                                       size_t errlen);
+typedef struct {
+    int (*window)(size_t n, int copies);
+    int (*build)(const void *d_points, size_t n, int c, int copies, void *d_table,
+                 cudaStream_t st, char *err, size_t errlen);
+    gpu_msm_start_copies_fn start;
+} gpu_msm_copies_ops;
+gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2);
+#define GPU_MSM_COPIES_DECL(G)                                                            \
+    int G##_copies_window(size_t n, int copies);                                          \
+    int G##_shift_copies(const void *, size_t, int, int, void *, cudaStream_t, char *, size_t); \
+    int G##_msm_start_copies(const void *, int, int, const uint32_t *, size_t, gpu_ws *,  \
+                             cudaStream_t, gpu_msm_pending *, char *, size_t);            \
+    int G##_msm_emulate_copies(const uint8_t *, const uint8_t *, size_t, int, uint8_t *);
+/* gpu_msm_g1 / _g2 through a table of copies built for the call (tests). */
+int gpu_msm_copies(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
+                   int copies, uint8_t *out, char *err, size_t errlen);
+GPU_MSM_COPIES_DECL(gpu_bn254_g1)
+GPU_MSM_COPIES_DECL(gpu_bn254_g2)
+GPU_MSM_COPIES_DECL(gpu_bls12_381_g1)
+GPU_MSM_COPIES_DECL(gpu_bls12_381_g2)
 /* Tests only: when in [3, 21], every MSM uses this window size instead of
- * the cost model's, so small inputs exercise the large windows. */
+ * the cost model's, so small inputs exercise the large windows (up to 24
+ * for tables of shift copies). */
 extern int gpu_msm_window_override;
 
 /* Batch-affine accumulation (msm_template.cuh, acc_batch; measured slower,

@@ -98,15 +98,21 @@ static __host__ __device__ void M_(sub_r)(uint32_t *s)
     }
 }
 
+/* With shift copies (copies > 1: the points are a table of copies x n,
+ * copy k holding 2^(c k) P_i, shift_copies), window w's digit goes to
+ * the buckets of window group w / copies with the point of copy w % copies,
+ * so ceil(nw / copies) bucket sets serve all nw windows. */
 static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t n, int c, int nw,
-                                                uint32_t *keys, uint32_t *vals, size_t i)
+                                                int copies, uint32_t *keys, uint32_t *vals,
+                                                size_t i)
 {
     if (i >= n) return;
     uint32_t s[9];
     for (int j = 0; j < 8; j++) s[j] = scalars[8 * i + j];
     s[8] = 0;
     while (M_(geq_r)(s)) M_(sub_r)(s);
-    uint32_t nb = 1u << (c - 1), ones = (uint32_t)nw * nb, sent = ones + 1;
+    uint32_t nb = 1u << (c - 1), ng = (uint32_t)((nw + copies - 1) / copies);
+    uint32_t ones = ng * nb, sent = ones + 1;
     uint32_t rest = s[1] | s[2] | s[3] | s[4] | s[5] | s[6] | s[7];
     int special = rest == 0 && s[0] <= 1;
     uint32_t carry = 0;
@@ -115,15 +121,37 @@ static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t 
         uint64_t word = (((uint64_t)s[limb + 1] << 32) | s[limb]) >> sh;
         uint32_t d = ((uint32_t)word & ((1u << c) - 1)) + carry, neg = 0;
         if (d > nb) { d = (1u << c) - d; neg = 1; carry = 1; } else carry = 0;
-        uint32_t key = d ? (uint32_t)w * nb + d - 1 : sent;
+        uint32_t key = d ? (uint32_t)(w / copies) * nb + d - 1 : sent;
         if (special) key = (w == 0 && s[0] == 1) ? ones : sent;
         keys[(size_t)w * n + i] = key;
-        vals[(size_t)w * n + i] = (uint32_t)i | (neg << 31);
+        vals[(size_t)w * n + i] = ((uint32_t)(w % copies) * (uint32_t)n + (uint32_t)i) | (neg << 31);
     }
 }
 
-KERNEL_1D(M_(digits), (const uint32_t *scalars, size_t n, int c, int nw, uint32_t *keys,
-                       uint32_t *vals), (scalars, n, c, nw, keys, vals, TID))
+KERNEL_1D(M_(digits), (const uint32_t *scalars, size_t n, int c, int nw, int copies,
+                       uint32_t *keys, uint32_t *vals),
+          (scalars, n, c, nw, copies, keys, vals, TID))
+
+/* Copy k of point i is 2^(c k) P_i: c doublings a copy, each copy made
+ * affine by its own inversion (a one-time cost where the points are
+ * resident, ~copies x 600 products a point). */
+static __host__ __device__ void M_(shift_copies_body)(const AFF *pts, size_t n, int c, int copies,
+                                                      AFF *table, size_t i)
+{
+    if (i >= n) return;
+    AFF a = pts[i];
+    DG q;
+    table[i] = a;
+    P_(from_aff)(&q, &a);
+    for (int k = 1; k < copies; k++) {
+        for (int j = 0; j < c; j++) P_(dbl)(&q, &q);
+        P_(to_aff)(&a, &q);
+        table[(size_t)k * n + i] = a;
+    }
+}
+
+KERNEL_1D(M_(shift_copies), (const AFF *pts, size_t n, int c, int copies, AFF *table),
+          (pts, n, c, copies, table, TID))
 
 static HD void M_(load_signed)(AFF *a, const AFF *pts, uint32_t v)
 {
@@ -566,6 +594,23 @@ static int M_(window)(size_t n, int *nw_out)
     return best_c;
 }
 
+/* The window for a table of shift copies: the same cost model with one
+ * bucket set a window group (ceil(nw / copies) of them), up to c = 24. */
+extern "C" int G16_CAT(MSM_NAME, _copies_window)(size_t n, int copies)
+{
+    int nw, best_c = M_(window)(n, &nw);
+    double best = 1e300;
+    if (copies <= 1) return best_c;
+    if (gpu_msm_window_override >= 3 && gpu_msm_window_override <= 24)
+        return gpu_msm_window_override;
+    for (int c = 3; c <= 24; c++) {
+        int w = (MSM_RBITS + 1 + c - 1) / c, ng = (w + copies - 1) / copies;
+        double cost = (double)n * w + 3.0 * ng * (double)(1u << (c - 1));
+        if (cost < best) { best = cost; best_c = c; }
+    }
+    return best_c;
+}
+
 enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1, WS_PK2,
        WS_PP2, WS_SEGS, WS_SKEYS, WS_SPTS, WS_SFE, WS_ACCS };
 
@@ -685,41 +730,56 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
 }
 
 /* Enqueues the whole device part on st; the window sums (and the ones
- * slot) land in pinned host memory, and gpu_msm_wait finishes on the host. */
-extern "C" int G16_CAT(MSM_NAME, _msm_start)(const void *d_points, const uint32_t *d_scalars,
-                                             size_t n, gpu_ws *ws, cudaStream_t st,
-                                             gpu_msm_pending *pend, char *err, size_t errlen)
+ * slot) land in pinned host memory, and gpu_msm_wait finishes on the host.
+ * d_points holds copies x n points (shift_copies; copies = 1: the plain
+ * points) and c is the window the table was made for (ignored when
+ * copies = 1: the cost model's). */
+extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int copies, int c,
+                                                    const uint32_t *d_scalars, size_t n,
+                                                    gpu_ws *ws, cudaStream_t st,
+                                                    gpu_msm_pending *pend, char *err,
+                                                    size_t errlen)
 {
-    int nw, c = M_(window)(n, &nw);
-    size_t e = (size_t)nw * n;
+    int nw;
+    if (copies <= 1) {
+        copies = 1;
+        c = M_(window)(n, &nw);
+    }
     memset(pend, 0, sizeof *pend);
+    if (c < 3 || c > 24) {
+        snprintf(err, errlen, "gpu: MSM window %d is out of range", c);
+        return -1;
+    }
+    nw = (MSM_RBITS + 1 + c - 1) / c;
+    int ng = (nw + copies - 1) / copies;
+    size_t e = (size_t)nw * n;
     pend->curve = MSM_CURVE;
     pend->g2 = MSM_G2;
     pend->st = st;
-    pend->c = c;
+    pend->c = c * copies;   /* Horner's shift from one window group to the next */
     if (n == 0) return 0;   /* nw = 0: the sum is infinity */
-    if (e > 0x7fffffffu || n > 0x7fffffffu) {
+    if (e > 0x7fffffffu || (size_t)copies * n > 0x7fffffffu) {
         snprintf(err, errlen, "gpu: MSM of %zu points is too large", n);
         return -1;
     }
-    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)ng * nb + 1;
     int end_bit = 32 - __builtin_clz(sent);
     void *k1, *v1, *k2, *v2, *tmp, *bk;
-    size_t tmp_bytes = 0, nbk = (size_t)nw * nb + 1;
+    size_t tmp_bytes = 0, nbk = (size_t)ng * nb + 1;
     if (gpu_ws_get(ws, WS_KEYS, e * 4, &k1, err, errlen) ||
         gpu_ws_get(ws, WS_VALS, e * 4, &v1, err, errlen) ||
         gpu_ws_get(ws, WS_KEYS2, e * 4, &k2, err, errlen) ||
         gpu_ws_get(ws, WS_VALS2, e * 4, &v2, err, errlen) ||
         gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen) ||
-        gpu_ws_host(ws, (size_t)(nw + 1) * sizeof(DG), &pend->host, err, errlen))
+        gpu_ws_host(ws, (size_t)(ng + 1) * sizeof(DG), &pend->host, err, errlen))
         return -1;
     GPU_CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
                                            (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
     if (gpu_ws_get(ws, WS_TEMP, tmp_bytes, &tmp, err, errlen)) return -1;
     gpu_prof_begin(&pend->prof, st);
     GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
-    M_(digits)<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_scalars, n, c, nw, (uint32_t *)k1,
-                                                           (uint32_t *)v1);
+    M_(digits)<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_scalars, n, c, nw, copies,
+                                                           (uint32_t *)k1, (uint32_t *)v1);
     GPU_CK_LAUNCH();
     gpu_prof_mark(&pend->prof, "digits", st);
     GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
@@ -728,16 +788,38 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start)(const void *d_points, const uint32_
     DG *segs;
     uint32_t nseg;
     if (M_(reduce)((uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points, (DG *)bk,
-                   c, nw, ws, st, &pend->prof, &segs, &nseg, err, errlen))
+                   c, ng, ws, st, &pend->prof, &segs, &nseg, err, errlen))
         return -1;
     uint8_t *host = (uint8_t *)pend->host;
-    GPU_CK(cudaMemcpy2DAsync(host, sizeof(DG), segs, nseg * sizeof(DG), sizeof(DG), (size_t)nw,
+    GPU_CK(cudaMemcpy2DAsync(host, sizeof(DG), segs, nseg * sizeof(DG), sizeof(DG), (size_t)ng,
                              cudaMemcpyDeviceToHost, st));
-    GPU_CK(cudaMemcpyAsync(host + (size_t)nw * sizeof(DG), (DG *)bk + (size_t)nw * nb, sizeof(DG),
+    GPU_CK(cudaMemcpyAsync(host + (size_t)ng * sizeof(DG), (DG *)bk + (size_t)ng * nb, sizeof(DG),
                            cudaMemcpyDeviceToHost, st));
     gpu_prof_mark(&pend->prof, "copy", st);
-    snprintf(pend->what, sizeof pend->what, "%s n=%zu c=%d", G16_STR(MSM_NAME), n, c);
-    pend->nw = nw;
+    snprintf(pend->what, sizeof pend->what, "%s n=%zu c=%d copies=%d", G16_STR(MSM_NAME), n, c,
+             copies);
+    pend->nw = ng;
+    return 0;
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_start)(const void *d_points, const uint32_t *d_scalars,
+                                             size_t n, gpu_ws *ws, cudaStream_t st,
+                                             gpu_msm_pending *pend, char *err, size_t errlen)
+{
+    return G16_CAT(MSM_NAME, _msm_start_copies)(d_points, 1, 0, d_scalars, n, ws, st, pend, err,
+                                                errlen);
+}
+
+/* Builds the table of shift copies of n device points (copies x n points
+ * at d_table, copy 0 the points themselves) for window c, on st. */
+extern "C" int G16_CAT(MSM_NAME, _shift_copies)(const void *d_points, size_t n, int c, int copies,
+                                                void *d_table, cudaStream_t st, char *err,
+                                                size_t errlen)
+{
+    if (n == 0) return 0;
+    M_(shift_copies)<<<(unsigned)((n + 127) / 128), 128, 0, st>>>((const AFF *)d_points, n, c,
+                                                                  copies, (AFF *)d_table);
+    GPU_CK_LAUNCH();
     return 0;
 }
 
@@ -761,15 +843,24 @@ static int M_(cmp_entry)(const void *a, const void *b)
  * as the kernels (qsort in place of CUB): lets tests check the kernels'
  * logic on a machine without a GPU.  Slow; for small n only.  Returns 0, or
  * -1 when memory runs out. */
-extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint8_t *scalars,
-                                               size_t n, uint8_t *out)
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
+                                                      const uint8_t *scalars, size_t n,
+                                                      int copies, uint8_t *out)
 {
-    int nw, c = M_(window)(n, &nw);
+    if (copies < 1) copies = 1;
+    int c = G16_CAT(MSM_NAME, _copies_window)(n, copies), nw = (MSM_RBITS + 1 + c - 1) / c;
+    int ng = (nw + copies - 1) / copies;
     size_t e = (size_t)nw * n, nt, bseg, min_pairs;
     int batch = gpu_msm_batch_plan(&bseg, &min_pairs);
     size_t seg = batch ? bseg : M_(first_seg)(e), cap = M_(batch_cap)(seg);
-    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)ng * nb + 1;
     if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
+    AFF *table = (AFF *)malloc((size_t)copies * n * sizeof(AFF));
+    if (!table) return -1;
+    for (size_t i = 0; i < n; i++)
+        M_(shift_copies_body)((const AFF *)points, n, c, copies, table, i);
+    points = (const uint8_t *)table;
+    nw = ng;   /* from here on, as the device's reduce: one window a group */
     nt = (e + seg - 1) / seg;
     uint32_t *skeys = (uint32_t *)malloc(batch ? nt * cap * 4 : 1);
     AFF *spts = (AFF *)malloc(batch ? nt * cap * sizeof(AFF) : 1);
@@ -788,7 +879,8 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
         !accs || !skeys || !spts || !sfe)
         goto done;
     for (size_t i = 0; i < n; i++)
-        M_(digits_body)((const uint32_t *)scalars, n, c, nw, keys, vals, i);
+        M_(digits_body)((const uint32_t *)scalars, n, c, (MSM_RBITS + 1 + c - 1) / c, copies,
+                        keys, vals, i);
     for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
     qsort(ent, e, 8, M_(cmp_entry));
     for (size_t i = 0; i < e; i++) { keys[i] = (uint32_t)(ent[i] >> 32); vals[i] = (uint32_t)ent[i]; }
@@ -813,12 +905,18 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
         for (size_t t = 0; t < (size_t)nw * half; t++) M_(add_pairs_body)(segs, nw, nseg, half, t);
     for (int w = 0; w < nw; w++) segs[w] = segs[(size_t)w * nseg];
     segs[nw] = bk[(size_t)nw * nb];
-    gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)segs, nw, c, out);
+    gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)segs, nw, c * copies, out);
     rc = 0;
 done:
     free(keys); free(vals); free(ent); free(pk[0]); free(pk[1]); free(pp[0]); free(pp[1]);
-    free(bk); free(segs); free(accs); free(skeys); free(spts); free(sfe);
+    free(bk); free(segs); free(accs); free(skeys); free(spts); free(sfe); free(table);
     return rc;
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint8_t *scalars,
+                                               size_t n, uint8_t *out)
+{
+    return G16_CAT(MSM_NAME, _msm_emulate_copies)(points, scalars, n, 1, out);
 }
 
 #undef VLOAD

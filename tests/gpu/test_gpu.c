@@ -17,6 +17,8 @@
 #include "ntt/ntt.h"
 
 static char err[256];
+/* > 1: the MSMs run on a table of this many shift copies (copies_checks). */
+static int test_copies = 1;
 
 /* Below r: top bits cleared (r > 2^253 for both curves). */
 static void small_scalar(uint8_t *s) { tl_scalar(s, 253); }
@@ -142,6 +144,29 @@ NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
         gpu_msm_batch_min = 0;                                                        \
     }
 
+/* Tables of shift copies, every group and scalar mode: a few copies
+ * (several window groups, Horner between them) or as many as windows or
+ * more (one bucket set); window forces c (0: the cost model's).  Copies
+ * are slow to make in the emulation (an inversion each), so it runs few. */
+
+#define COPIES_CHECKS                                                                 \
+    static void copies_checks(size_t n_g1, size_t n_g2, int window, const int *copies, \
+                              int ncopies)                                            \
+    {                                                                                 \
+        gpu_msm_window_override = window;                                             \
+        for (int k = 0; k < ncopies; k++) {                                           \
+            test_copies = copies[k];                                                  \
+            for (int mode = 0; mode < MSM_MODES; mode++) {                            \
+                bn254_g1_check(n_g1, mode);                                           \
+                bls12_381_g1_check(n_g1 / 3 + 1, mode);                               \
+                bn254_g2_check(n_g2, mode);                                           \
+                bls12_381_g2_check(n_g2 / 2 + 1, mode);                               \
+            }                                                                         \
+        }                                                                             \
+        test_copies = 1;                                                              \
+        gpu_msm_window_override = 0;                                                  \
+    }
+
 /* The field sequences (the products, a b - c d, Fq2) on the device,
  * and through the emulated instructions, against the CIOS reference. */
 static void field_checks(int on_device, size_t n)
@@ -157,7 +182,7 @@ static void field_checks(int on_device, size_t n)
                        uint8_t *out, char *e, size_t el)                              \
     {                                                                                 \
         (void)curve;                                                                  \
-        if (gpu_##G##_msm_emulate(p, s, n, out) == 0) return 0;                       \
+        if (gpu_##G##_msm_emulate_copies(p, s, n, test_copies, out) == 0) return 0;   \
         snprintf(e, el, "emulation out of memory");                                   \
         return -1;                                                                    \
     }
@@ -170,6 +195,8 @@ MSM_CHECK(bn254_g2, GPU_CURVE_BN254, bn254_g2_emu)
 MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, bls12_381_g1_emu)
 MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, bls12_381_g2_emu)
 BATCH_CHECKS
+COPIES_CHECKS
+static const int few_copies[] = {2, 7}, one_group[] = {16};
 
 /* The proof's h (a, b from random coefficients, c = a b, coset round
  * trips, a b - c in plain form) against the CPU prover's recipe. */
@@ -238,6 +265,8 @@ int main(void)
     }
     gpu_msm_window_override = 0;
     batch_checks(3001, 400);
+    copies_checks(300, 40, 0, few_copies, 2);
+    copies_checks(200, 30, 16, one_group, 1);   /* 16 windows of 16 bits */
     for (unsigned log_n = 0; log_n <= 12; log_n++) {
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
@@ -254,11 +283,23 @@ int main(void)
     return test_finish("test_gpu_emulate");
 }
 #else
-MSM_CHECK(bn254_g1, GPU_CURVE_BN254, gpu_msm_g1)
-MSM_CHECK(bn254_g2, GPU_CURVE_BN254, gpu_msm_g2)
-MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, gpu_msm_g1)
-MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, gpu_msm_g2)
+static int msm_g1(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out,
+                  char *e, size_t el)
+{
+    return gpu_msm_copies(curve, 0, p, s, n, test_copies, out, e, el);
+}
+static int msm_g2(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out,
+                  char *e, size_t el)
+{
+    return gpu_msm_copies(curve, 1, p, s, n, test_copies, out, e, el);
+}
+MSM_CHECK(bn254_g1, GPU_CURVE_BN254, msm_g1)
+MSM_CHECK(bn254_g2, GPU_CURVE_BN254, msm_g2)
+MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, msm_g1)
+MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, msm_g2)
 BATCH_CHECKS
+COPIES_CHECKS
+static const int any_copies[] = {2, 5, 64};
 
 
 static double now(void)
@@ -305,6 +346,20 @@ int main(void)
     bn254_g1_check((1 << 22) + 5, 4);
     bls12_381_g1_check(1 << 22, 0);
     printf("batch-affine done (%.1f s)\n", now() - t0);
+    copies_checks(100003, 20011, 0, any_copies, 3);
+    copies_checks(65536, 4099, 22, any_copies, 3);
+    /* the benchmark's tables: c = 22 with 12 copies, c = 24 with 11 */
+    gpu_msm_window_override = 22;
+    test_copies = 12;
+    bn254_g1_check((1 << 20) + 3, 1);
+    bls12_381_g1_check(1 << 20, 0);
+    gpu_msm_window_override = 24;
+    test_copies = 11;
+    bn254_g1_check(1 << 20, 0);
+    bls12_381_g1_check(100003, 1);
+    test_copies = 1;
+    gpu_msm_window_override = 0;
+    printf("copies done (%.1f s)\n", now() - t0);
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 16, 17, 20, 22};
     for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {
         bn254_fr_ntt_check(logs[k]);
