@@ -45,6 +45,11 @@ typedef struct {
      * copying its values (at 2^24 a 512 MB copy into fresh pages, ~0.3 s);
      * the buffer must then outlive the job.  0 (default): copied. */
     int borrow_witness;
+    /* GPU path, when this call loads the key onto the device: > 1 keeps that
+     * many shift copies of each MSM's points there (that many times their
+     * device memory) for faster MSMs; 0 or 1 (default): the points alone.
+     * A key already on the device keeps the copies it was loaded with. */
+    int gpu_msm_copies;
 } g16_options;
 
 /* Seconds spent in each part of a proof (filled as stages run). */

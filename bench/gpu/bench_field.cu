@@ -3,8 +3,7 @@
  * BN254 Fq and BLS12-381 Fq, the plain CIOS product (mul_cios), the one
  * the kernels use (mul: two chains, aligned pairs) and the one-reduction
  * a b - c d (mul_diff2, counted as two products) and Shoup's product by
- * a fixed factor (mul_shoup, for the NTT's twiddles) and the Karatsuba
- * product (mul_kara, whichever the kernels use), with one or two
+ * a fixed factor (mul_shoup, for the NTT's twiddles), with one or two
  * independent dependency chains per thread; first checks that both
  * products agree on every thread's data (tests/gpu checks the others).
  * Usage: bench_field [threads per SM multiple (8)] */
@@ -31,8 +30,7 @@ enum { ITERS = 512 };
         if (OP == 0) F##_mul_cios(x, x, y);                                       \
         else if (OP == 1) F##_mul(x, x, y);                                       \
         else if (OP == 2) F##_mul_diff2(x, x, y, y, y);                           \
-        else if (OP == 3) F##_mul_shoup(x, x, y, y); /* wq = y: timing only */    \
-        else F##_mul_kara(x, x, y);                                               \
+        else F##_mul_shoup(x, x, y, y); /* wq = y: timing only */                 \
     }                                                                             \
     template <int OP, int CHAINS>                                                 \
     __global__ void F##_loop(F *data, size_t n)                                   \
@@ -64,9 +62,7 @@ enum { ITERS = 512 };
             case 4: F##_loop<2, 1><<<g, block>>>(d, n); break;                    \
             case 5: F##_loop<2, 2><<<g, block>>>(d, n); break;                    \
             case 6: F##_loop<3, 1><<<g, block>>>(d, n); break;                    \
-            case 7: F##_loop<3, 2><<<g, block>>>(d, n); break;                    \
-            case 8: F##_loop<4, 1><<<g, block>>>(d, n); break;                    \
-            default: F##_loop<4, 2><<<g, block>>>(d, n); break;                   \
+            default: F##_loop<3, 2><<<g, block>>>(d, n); break;                   \
             }                                                                     \
             CK(cudaGetLastError());                                               \
             CK(cudaEventRecord(b));                                               \
@@ -97,8 +93,8 @@ enum { ITERS = 512 };
         size_t bad = 0;                                                           \
         for (size_t i = 0; i < n; i++) bad += memcmp(&h[i], &h2[i], sizeof(F)) != 0; \
         printf("%-16s mul_cios vs mul: %zu of %zu differ\n", name, bad, n);       \
-        static const char *ops[] = {"mul_cios", "mul", "diff2", "shoup", "kara"}; \
-        for (int op = 0; op < 5; op++)                                            \
+        static const char *ops[] = {"mul_cios", "mul", "diff2", "shoup"};         \
+        for (int op = 0; op < 4; op++)                                            \
             for (int ch = 1; ch <= 2; ch++)                                       \
                 printf("%-16s %-8s chains %d block %d: %7.2f G mul/s\n", name,    \
                        ops[op], ch, block, F##_run(op, ch, d, n, block));         \

@@ -6,7 +6,8 @@
 #   tests      test_gpu (GPU MSM/NTT == CPU, bit for bit) and test_prover
 #   fixtures   every carried fixture proved with --device gpu, verified
 #   synthN     g16 synth 2^N - 2 constraints (domain 2^N; both curves) + setup, GPU/GPU+g2-on-cpu/CPU
-#              proofs, each verified; N in 16..24 (synth24bn: BN254 only,
+#              proofs, each verified (GPU_COPIES=N: also with --gpu-copies N);
+#              N in 16..24 (synth24bn: BN254 only,
 #              synth22bls: BLS12-381 only)
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
 #              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY:
@@ -78,6 +79,7 @@ for step in $steps; do
     for d in "$fix"/*/*; do
       prove_verify "$d" "fixture $d gpu" --device gpu
       prove_verify "$d" "fixture $d gpu+g2cpu" --device gpu --g2-on-cpu
+      prove_verify "$d" "fixture $d gpu+copies" --device gpu --gpu-copies 3
     done ;;
   synth*)
     n=${step#synth}; curves="bn128 bls12381"
@@ -96,6 +98,10 @@ for step in $steps; do
       fi
       prove_verify $d "synth $c 2^$n gpu" --device gpu --repeat ${GPU_REPEAT:-5}
       grep "proofs:" /tmp/pv.err
+      if [ -n "${GPU_COPIES:-}" ]; then
+        prove_verify $d "synth $c 2^$n gpu+copies" --device gpu --gpu-copies $GPU_COPIES --repeat ${GPU_REPEAT:-5}
+        grep "proofs:" /tmp/pv.err
+      fi
       prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu --repeat ${G2CPU_REPEAT:-3}
       grep "proofs:" /tmp/pv.err
       prove_verify $d "synth $c 2^$n cpu" --device cpu --repeat ${CPU_REPEAT:-2}

@@ -1,4 +1,4 @@
-/* g16 prove [--threads N] [--device cpu|gpu|auto] [--g2-on-cpu] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
+/* g16 prove [--threads N] [--device cpu|gpu|auto] [--g2-on-cpu] [--gpu-copies N] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
  *
  * The argument order is rapidsnark's `prover`, so g16 drops in where that
  * is used.  Both outputs are created as temporary files before any work is
@@ -31,6 +31,10 @@ static const char prove_usage[] =
     "                  error rather than fall back to the CPU\n"
     "  --g2-on-cpu     GPU path: compute the G2 MSM (B2) on the CPU while the\n"
     "                  GPU does the rest\n"
+    "  --gpu-copies N  GPU path: keep N shift copies (2 to 32) of each MSM's\n"
+    "                  points on the device, N times their memory, for faster\n"
+    "                  MSMs (about 12% at 2^24 with 12); default: the points\n"
+    "                  alone\n"
     "  --repeat N      prove N times in this process with the key loaded once\n"
     "                  (resident on the GPU), then print the median and best\n"
     "                  total time; writes the last proof (for benchmarks)\n"
@@ -60,7 +64,8 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(prove_usage, stdout); exit(0); }
         if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) { opt->verbose = 1; continue; }
         if (!strcmp(a, "--g2-on-cpu")) { opt->g2_on_cpu = 1; continue; }
-        if (!strcmp(a, "--threads") || !strcmp(a, "--device") || !strcmp(a, "--repeat")) {
+        if (!strcmp(a, "--threads") || !strcmp(a, "--device") || !strcmp(a, "--repeat") ||
+            !strcmp(a, "--gpu-copies")) {
             if (i + 1 >= argc) { fprintf(stderr, "g16 prove: %s needs a value\n", a); return -1; }
             const char *v = argv[++i];
             char *end;
@@ -70,6 +75,11 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
                 return -1;
             }
             long t = strtol(v, &end, 10);
+            if (!strcmp(a, "--gpu-copies")) {
+                if (*v && !*end && t >= 2 && t <= 32) { opt->gpu_msm_copies = (int)t; continue; }
+                fprintf(stderr, "g16 prove: --gpu-copies must be an integer from 2 to 32, not '%s'\n", v);
+                return -1;
+            }
             int ok = *v && !*end && t > 0 && t <= 4096;
             if (ok && !strcmp(a, "--repeat")) { *repeat = (int)t; continue; }
             if (ok) { opt->threads = (int)t; continue; }

@@ -82,15 +82,6 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define CARRY_IN(x) ((void)g16_emu_add(&g16_cf, x, 0xffffffffu, 0, 1))
 #endif
 
-/* Each field's DF_KARA is its measured choice of product (Karatsuba or
- * cios_abs, NOTES.md session 8); -DG16_GPU_KARA=0/1 overrides all of them
- * for a variant build. */
-#ifdef G16_GPU_KARA
-#define G16_KARA(choice) (G16_GPU_KARA)
-#else
-#define G16_KARA(choice) (choice)
-#endif
-
 #define G16_CAT_(a, b) a##b
 #define G16_CAT(a, b) G16_CAT_(a, b)
 #define G16_STR_(a) #a
@@ -103,7 +94,6 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BN254_FQ_INV
 #define DF_ROWS2 1
 #define DF_ROWS4 1
-#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bn254_fr
@@ -113,7 +103,6 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BN254_FR_INV
 #define DF_ROWS2 1
 #define DF_ROWS4 1
-#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fq
@@ -123,7 +112,6 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BLS12_381_FQ_INV
 #define DF_ROWS2 1
 #define DF_ROWS4 1
-#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DF d_bls12_381_fr
@@ -133,7 +121,6 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_INV BLS12_381_FR_INV
 #define DF_ROWS2 0
 #define DF_ROWS4 0
-#define DF_KARA G16_KARA(0)
 #include "gpu/dfield_template.cuh"
 
 #define DQ2 d_bn254_fq2

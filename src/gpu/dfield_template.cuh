@@ -17,7 +17,6 @@
  * logic on a machine without a GPU; the device build uses only the PTX. */
 
 #define F_(name) G16_CAT(DF, _##name)
-#define DF_H (DF_N / 2)
 
 typedef struct { uint32_t v[DF_N]; } DF;
 
@@ -202,13 +201,12 @@ static HD void F_(mul_cios)(DF *r, const DF *a, const DF *b)
  * word N and never carries out, and the other carries into relative word N
  * and no further.  The carry of position i (its two words sum to 0 or 2^32
  * after the reduction row) goes in with position i + 1's first product. */
-/* One chain of a row: v_j s for j = j0, j0 + 2, .. < n at positions
- * i + j, into W, whose word k holds position k + off (E: off 0, Q: off
- * 1); the chain holding position i (j0 = 0) takes the previous
- * position's carry when inject is set.  n is DF_N, or DF_H for the
- * Karatsuba halves. */
+/* One chain of a row: v_j s for j = j0, j0 + 2, .. at positions i + j,
+ * into W, whose word k holds position k + off (E: off 0, Q: off 1); the
+ * chain holding position i (j0 = 0) takes the previous position's carry
+ * when inject is set. */
 static HD void F_(abs_chain)(uint32_t *W, int off, const uint32_t *v, uint32_t s, int i, int j0,
-                             int n, uint32_t low, int inject)
+                             uint32_t low, int inject)
 {
     int j;
     G16_CARRY;
@@ -220,20 +218,20 @@ static HD void F_(abs_chain)(uint32_t *W, int off, const uint32_t *v, uint32_t s
     }
     MADC_HI_CC(W[i + j0 + 1 - off], v[j0], s);
 #pragma unroll
-    for (j = j0 + 2; j < n; j += 2) {
+    for (j = j0 + 2; j < DF_N; j += 2) {
         MADC_LO_CC(W[i + j - off], v[j], s);
         MADC_HI_CC(W[i + j + 1 - off], v[j], s);
     }
-    if (j - 2 != n - 1) ADDC(W[i + j - off], W[i + j - off], 0u);
+    if (j - 2 != DF_N - 1) ADDC(W[i + j - off], W[i + j - off], 0u);
 }
 
-/* v s at position i (v of n limbs): the products at even positions into
- * E, the odd ones into Q. */
-static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t s, int i, int n,
+/* v s at position i: the products at even positions into E, the odd ones
+ * into Q. */
+static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t s, int i,
                            uint32_t low, int inject)
 {
-    F_(abs_chain)(E, 0, v, s, i, i & 1, n, low, inject);
-    F_(abs_chain)(Q, 1, v, s, i, 1 - (i & 1), n, low, inject);
+    F_(abs_chain)(E, 0, v, s, i, i & 1, low, inject);
+    F_(abs_chain)(Q, 1, v, s, i, 1 - (i & 1), low, inject);
 }
 
 /* r = (a b + c d) / R (c = NULL: a b / R), the rows of both products
@@ -251,12 +249,12 @@ static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const 
 #pragma unroll
     for (int i = 0; i < DF_N; i++) {
         /* the carry of position i - 1 goes in with position i's product */
-        F_(abs_row)(E, Q, a->v, b->v[i], i, DF_N, low, i > 0);
-        if (c) F_(abs_row)(E, Q, c->v, d->v[i], i, DF_N, 0, 0);
-        if (e) F_(abs_row)(E, Q, e->v, f->v[i], i, DF_N, 0, 0);
-        if (g) F_(abs_row)(E, Q, g->v, h->v[i], i, DF_N, 0, 0);
+        F_(abs_row)(E, Q, a->v, b->v[i], i, low, i > 0);
+        if (c) F_(abs_row)(E, Q, c->v, d->v[i], i, 0, 0);
+        if (e) F_(abs_row)(E, Q, e->v, f->v[i], i, 0, 0);
+        if (g) F_(abs_row)(E, Q, g->v, h->v[i], i, 0, 0);
         uint32_t m = (E[i] + (i ? Q[i - 1] : 0u)) * F_(m0);
-        F_(abs_row)(E, Q, pv, m, i, DF_N, 0, 0);
+        F_(abs_row)(E, Q, pv, m, i, 0, 0);
         /* position i is now 0 or 2^32, and 2^32 exactly when the word of
          * the chain that holds it is not 0 */
         low = (i & 1) ? Q[i - 1] : E[i];
@@ -268,131 +266,9 @@ static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const 
     F_(reduce)(r, t);
 }
 
-/* d = |x - y| over n limbs; the mask is all ones when x < y. */
-static HD uint32_t F_(absdiff)(uint32_t *d, const uint32_t *x, const uint32_t *y, int n)
-{
-    uint32_t mask;
-    G16_CARRY;
-    SUB_CC(d[0], x[0], y[0]);
-#pragma unroll
-    for (int j = 1; j < n; j++) SUBC_CC(d[j], x[j], y[j]);
-    SUBC(mask, 0u, 0u);
-    CARRY_IN(mask & 1u); /* two's complement: (d ^ mask) + 1 when negative */
-#pragma unroll
-    for (int j = 0; j < n; j++) ADDC_CC(d[j], d[j] ^ mask, 0u);
-    return mask;
-}
-
-/* t = E + Q 2^32 over w words (Q's word w - 1, position w, is unused). */
-static HD void F_(fold)(uint32_t *t, const uint32_t *E, const uint32_t *Q, int w)
-{
-    G16_CARRY;
-    t[0] = E[0];
-    ADD_CC(t[1], E[1], Q[0]);
-#pragma unroll
-    for (int k = 2; k < w; k++) ADDC_CC(t[k], E[k], Q[k - 1]);
-}
-
-/* t (2 DF_N words) = a b by one level of Karatsuba: three products of
- * halves (a0 b0, a1 b1, (a0 - a1)(b1 - b0): 3/4 of the schoolbook's limb
- * multiplies) and the middle, a0 b1 + a1 b0 = a0 b0 + a1 b1 + (a0 - a1)
- * (b1 - b0), by additions.  The product is bound by the multiplier's
- * issue rate, and the additions go to the other integer pipe. */
-static HD void F_(kara)(uint32_t *t, const uint32_t *a, const uint32_t *b)
-{
-    uint32_t E[2 * DF_N], Q[2 * DF_N], da[DF_H], db[DF_H], M[DF_N], mid[DF_N + 1], mask;
-#pragma unroll
-    for (int j = 0; j < 2 * DF_N; j++) E[j] = Q[j] = 0;
-    /* a0 b0 at positions 0 .. DF_N - 1 and a1 b1 above: disjoint, one fold */
-#pragma unroll
-    for (int i = 0; i < DF_H; i++) F_(abs_row)(E, Q, a, b[i], i, DF_H, 0, 0);
-#pragma unroll
-    for (int i = 0; i < DF_H; i++) F_(abs_row)(E, Q, a + DF_H, b[DF_H + i], DF_N + i, DF_H, 0, 0);
-    F_(fold)(t, E, Q, 2 * DF_N);
-    mask = F_(absdiff)(da, a, a + DF_H, DF_H) ^ F_(absdiff)(db, b + DF_H, b, DF_H);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) E[j] = Q[j] = 0;
-#pragma unroll
-    for (int i = 0; i < DF_H; i++) F_(abs_row)(E, Q, da, db[i], i, DF_H, 0, 0);
-    F_(fold)(M, E, Q, DF_N);
-    /* the middle is below 2^(32 DF_N + 1); the signed term in two's
-     * complement over DF_N + 1 words */
-    G16_CARRY;
-    ADD_CC(mid[0], t[0], t[DF_N]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(mid[j], t[j], t[DF_N + j]);
-    ADDC(mid[DF_N], 0u, 0u);
-    CARRY_IN(mask & 1u);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) ADDC_CC(mid[j], mid[j], M[j] ^ mask);
-    ADDC(mid[DF_N], mid[DF_N], mask);
-    ADD_CC(t[DF_H], t[DF_H], mid[0]);
-#pragma unroll
-    for (int j = 1; j <= DF_N; j++) ADDC_CC(t[DF_H + j], t[DF_H + j], mid[j]);
-#pragma unroll
-    for (int k = DF_H + DF_N + 1; k < 2 * DF_N; k++) ADDC_CC(t[k], t[k], 0u);
-}
-
-/* T += x y (2 DF_N words; the sums kara_abs takes stay below 4 p^2). */
-static HD void F_(kara_add)(uint32_t *T, const DF *x, const DF *y)
-{
-    uint32_t U[2 * DF_N];
-    F_(kara)(U, x->v, y->v);
-    G16_CARRY;
-    ADD_CC(T[0], T[0], U[0]);
-#pragma unroll
-    for (int j = 1; j < 2 * DF_N; j++) ADDC_CC(T[j], T[j], U[j]);
-}
-
-/* r = (a b + c d + e f + g h) / R (pairs NULL from the back when unused),
- * the Karatsuba products summed, then one reduction: (T + M p) / R = T_hi
- * + (T_lo + M p) / R.  The reduction rows are cios_abs's without the
- * product rows, over T_lo alone, so their words above DF_N start at 0 and
- * cios_abs's bounds hold (a row's value relative to position i stays below
- * 2^(32 (DF_N - i)) + 2^32 p); position i's pending carry goes into m and
- * into row i's chain.  The result is below k p^2 / R + 1 + p < 2p for the
- * k products DF_ROWS2 / DF_ROWS4 allow. */
-static HD void F_(kara_abs)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d,
-                            const DF *e, const DF *f, const DF *g, const DF *h)
-{
-    uint32_t T[2 * DF_N], U[2 * DF_N], E[2 * DF_N], Q[2 * DF_N], pv[DF_N], low = 0;
-    F_(kara)(T, a->v, b->v);
-    if (c) F_(kara_add)(T, c, d);
-    if (e) F_(kara_add)(T, e, f);
-    if (g) F_(kara_add)(T, g, h);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) {
-        E[j] = T[j];
-        E[DF_N + j] = Q[j] = Q[DF_N + j] = 0;
-        pv[j] = F_(p)(j);
-    }
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) {
-        uint32_t m = (E[i] + (i ? Q[i - 1] : 0u) + (low != 0)) * F_(m0);
-        F_(abs_row)(E, Q, pv, m, i, DF_N, low, i > 0);
-        low = (i & 1) ? Q[i - 1] : E[i];
-    }
-    G16_CARRY;
-    CARRY_IN(low);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) ADDC_CC(U[j], E[DF_N + j], Q[DF_N + j - 1]);
-    ADD_CC(U[0], U[0], T[DF_N]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(U[j], U[j], T[DF_N + j]);
-    F_(reduce)(r, U);
-}
-
-static HD void F_(mul_kara)(DF *r, const DF *a, const DF *b)
-{
-    F_(kara_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
-/* The product the kernels use: Karatsuba where DF_KARA (measured per
- * field, NOTES.md session 8), else cios_abs. */
 static HD void F_(mul)(DF *r, const DF *a, const DF *b)
 {
-    if (DF_KARA) F_(kara_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
-    else F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
+    F_(cios_abs)(r, a, b, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
 /* r = (a b + c d) / R through one set of reduction rows where the modulus
@@ -407,8 +283,7 @@ static HD void F_(mul_sum2)(DF *r, const DF *a, const DF *b, const DF *c, const 
         F_(add)(r, r, &t);
         return;
     }
-    if (DF_KARA) F_(kara_abs)(r, a, b, c, d, NULL, NULL, NULL, NULL);
-    else F_(cios_abs)(r, a, b, c, d, NULL, NULL, NULL, NULL);
+    F_(cios_abs)(r, a, b, c, d, NULL, NULL, NULL, NULL);
 }
 
 /* r = (a b + c d + e f + g h) / R through one set of reduction rows where
@@ -424,8 +299,7 @@ static HD void F_(mul_sum4)(DF *r, const DF *a, const DF *b, const DF *c, const 
         F_(add)(r, r, &t);
         return;
     }
-    if (DF_KARA) F_(kara_abs)(r, a, b, c, d, e, f, g, h);
-    else F_(cios_abs)(r, a, b, c, d, e, f, g, h);
+    F_(cios_abs)(r, a, b, c, d, e, f, g, h);
 }
 
 /* p - a for a <= p, no correction step (the products' bounds allow p). */
@@ -564,5 +438,3 @@ static __host__ __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
 #undef DF_INV
 #undef DF_ROWS2
 #undef DF_ROWS4
-#undef DF_KARA
-#undef DF_H

@@ -1,9 +1,7 @@
 /* gpu_field_check: the device field code against the plain reference.
  *
- * The product (cios_abs or, where a field's DF_KARA says, kara_abs), the
- * one-reduction difference of products (mul_diff2), the Karatsuba product
- * whichever the field uses (mul_kara), Shoup's product (mul_shoup) and the
- * Fq2 product
+ * The product (cios_abs), the one-reduction difference of products
+ * (mul_diff2), Shoup's product (mul_shoup) and the Fq2 product
  * (dfield_template.cuh, dfq2_template.cuh)
  * are carry-chain sequences whose bounds are argued in comments; this runs them on random and edge
  * operands and compares each result with the CIOS product's (plain C on
@@ -38,8 +36,7 @@
         }                                                                          \
     }
 
-/* Four operands in, four results out per check.  The third is the
- * Karatsuba product of an operand by itself; the fourth is Shoup's
+/* Four operands in, four results out per check.  The fourth is Shoup's
  * product x w mod p (where 3p < R), against CIOS with w R mod p (w
  * doubled 32 N times from R mod p's Montgomery image). */
 #define FIELD_RUN(F)                                                               \
@@ -48,7 +45,7 @@
         F wq;                                                                      \
         F##_mul(&out[0], &in[0], &in[1]);                                          \
         F##_mul_diff2(&out[1], &in[0], &in[1], &in[2], &in[3]);                    \
-        F##_mul_kara(&out[2], &in[3], &in[3]);                                     \
+        F##_sqr(&out[2], &in[3]);                                                  \
         F##_zero(&out[3]);                                                         \
         if (!F##_shoup_ok()) return;                                               \
         F##_shoup_quotient(&wq, &in[2]);                                           \

@@ -17,7 +17,8 @@ enum { EV_START, EV_W, EV_ABC, EV_NTT, EV_MSM, N_EV = EV_MSM + 2 * N_MSM };
 struct gpu_key {
     int curve, log_n;
     size_t n_vars, n_public, n, bytes;
-    void *pts[5];                    /* a, b1, b2, c, h */
+    void *pts[5];                    /* a, b1, b2, c, h (tables of copies[i] shift copies) */
+    int copies[5], window[5];        /* copies 1: plain points, the cost model's window */
     uint32_t *row_ptr[2], *sig[2];   /* A and B coefficients by row (CSR) */
     void *val[2];
     void *w, *abc;                   /* witness; a, b, c work vectors */
@@ -87,6 +88,22 @@ static int upload_coefs(gpu_key *k, const gpu_key_desc *d, char *err, size_t err
     return rc ? -1 : 0;
 }
 
+/* MSM i's points, as a table of shift copies when asked (built in place:
+ * copy 0 is the points themselves). */
+static int upload_points(gpu_key *k, int i, const uint8_t *src, size_t n, size_t psz,
+                         int copies, char *err, size_t errlen)
+{
+    gpu_msm_copies_ops ops = gpu_msm_copies_for(k->curve, i == MSM_B2);
+    k->copies[i] = copies > 1 && n > 0 ? copies : 1;
+    k->window[i] = ops.window(n, k->copies[i]);
+    if (dev_copy(k, &k->pts[i], NULL, n * psz * k->copies[i], err, errlen)) return -1;
+    if (n) GPU_CK(cudaMemcpy(k->pts[i], src, n * psz, cudaMemcpyHostToDevice));
+    if (k->copies[i] == 1) return 0;
+    if (ops.build(k->pts[i], n, k->window[i], k->copies[i], k->pts[i], k->st, err, errlen)) return -1;
+    GPU_CK(cudaStreamSynchronize(k->st));
+    return 0;
+}
+
 extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, char *err,
                                    size_t errlen)
 {
@@ -116,7 +133,7 @@ extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, ch
     for (int i = 0; i < N_EV && !bad; i++) bad = cudaEventCreate(&k->ev[i]) != cudaSuccess;
     if (!bad) bad = cudaMallocHost(&k->w_pinned, d->n_vars * 32) != cudaSuccess;
     for (int i = 0; i < 5 && !bad; i++)
-        bad = dev_copy(k, &k->pts[i], src[i], cnt[i] * (i == 2 ? g2 : g1), err, errlen);
+        bad = upload_points(k, i, src[i], cnt[i], i == 2 ? g2 : g1, d->msm_copies, err, errlen);
     bad = bad || upload_coefs(k, d, err, errlen) ||
           dev_copy(k, &k->w, NULL, d->n_vars * 32, err, errlen) ||
           dev_copy(k, &k->abc, NULL, 3 * k->n * 32, err, errlen);
@@ -220,8 +237,9 @@ static int start_msm(gpu_key *k, int i, cudaStream_t st, gpu_msm_pending *pend, 
     const uint32_t *sc[N_MSM] = {w, w, w, w + 8 * (k->n_public + 1), (const uint32_t *)k->abc};
     size_t cnt[N_MSM] = {k->n_vars, k->n_vars, k->n_vars, k->n_vars - k->n_public - 1, k->n};
     GPU_CK(cudaEventRecord(k->ev[EV_MSM + 2 * i], st));
-    if (gpu_msm_start_for(k->curve, i == MSM_B2)(k->pts[i], sc[i], cnt[i], &k->ws[i], st, pend, err,
-                                            errlen))
+    gpu_msm_copies_ops ops = gpu_msm_copies_for(k->curve, i == MSM_B2);
+    if (ops.start(k->pts[i], k->copies[i], k->window[i], sc[i], cnt[i], &k->ws[i], st, pend, err,
+                  errlen))
         return -1;
     GPU_CK(cudaEventRecord(k->ev[EV_MSM + 2 * i + 1], st));
     return 0;

@@ -66,8 +66,10 @@ double groth16_now(void);
 typedef struct groth16_gpu_key groth16_gpu_key;
 /* 1 when a usable GPU is there; else 0 and the reason in why. */
 int groth16_gpu_present(char *why, size_t whylen);
-/* The key's points and coefficients copied to the device once. */
-groth16_gpu_key *groth16_gpu_upload(const zkey *z, size_t *bytes, char *err, size_t errlen);
+/* The key's points and coefficients copied to the device once (msm_copies:
+ * gpu_key_desc's). */
+groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes, char *err,
+                                    size_t errlen);
 void groth16_gpu_free(groth16_gpu_key *k);
 /* The five MSM results into msm[] (as g16_job_msm on the CPU), computed
  * on the device from the witness alone; with g2_cpu, B2 runs on the CPU

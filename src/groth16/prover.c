@@ -121,14 +121,16 @@ int g16_gpu_available(void)
     return groth16_gpu_present(why, sizeof why);
 }
 
-int g16_key_gpu_load(g16_key *key, size_t *device_bytes, char *err, size_t errlen)
+static int key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
+                        size_t errlen)
 {
     char why[256] = "";
     int rc = 0;
     pthread_mutex_lock(&key->gpu_mutex);
     if (!key->gpu) {
         if (!groth16_gpu_present(why, sizeof why) ||
-            !(key->gpu = groth16_gpu_upload(&key->z, &key->gpu_bytes, why, sizeof why))) {
+            !(key->gpu = groth16_gpu_upload(&key->z, msm_copies, &key->gpu_bytes, why,
+                                             sizeof why))) {
             set_error(err, errlen, "%s: cannot load the key on the GPU: %s", key->name, why);
             rc = -1;
         }
@@ -136,6 +138,11 @@ int g16_key_gpu_load(g16_key *key, size_t *device_bytes, char *err, size_t errle
     if (device_bytes) *device_bytes = key->gpu_bytes;
     pthread_mutex_unlock(&key->gpu_mutex);
     return rc;
+}
+
+int g16_key_gpu_load(g16_key *key, size_t *device_bytes, char *err, size_t errlen)
+{
+    return key_gpu_load(key, 0, device_bytes, err, errlen);
 }
 
 /* AUTO means the GPU when one is usable and the key fits on it; GPU means
@@ -153,7 +160,7 @@ static int choose_device(const g16_key *key, const g16_options *opt, const char 
         return -1;
     }
     /* the key's device copy is shared state, created once under its mutex */
-    if (g16_key_gpu_load((g16_key *)key, NULL, err, errlen)) {
+    if (key_gpu_load((g16_key *)key, opt ? opt->gpu_msm_copies : 0, NULL, err, errlen)) {
         if (device == G16_DEVICE_GPU) return -1;
         if (opt && opt->verbose) fprintf(stderr, "g16: %s; proving on the CPU\n", err);
         err[0] = 0;

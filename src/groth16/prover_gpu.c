@@ -24,13 +24,15 @@ int groth16_gpu_present(char *why, size_t whylen)
     return 0;
 }
 
-groth16_gpu_key *groth16_gpu_upload(const zkey *z, size_t *bytes, char *err, size_t errlen)
+groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes, char *err,
+                                    size_t errlen)
 {
     gpu_key_desc d = {
         .curve = z->curve == FORMATS_CURVE_BN128 ? GPU_CURVE_BN254 : GPU_CURVE_BLS12_381,
         .a = z->a_points, .b1 = z->b1_points, .b2 = z->b2_points, .c = z->c_points,
         .h = z->h_points, .n_vars = z->n_vars, .n_public = z->n_public,
         .domain_log = (int)z->log2_domain, .coefs = z->coefs, .n_coefs = z->n_coefs,
+        .msm_copies = msm_copies,
     };
     groth16_gpu_key *k = calloc(1, sizeof *k);
     if (!k) { snprintf(err, errlen, "out of memory"); return NULL; }
@@ -101,9 +103,11 @@ int groth16_gpu_present(char *why, size_t whylen)
     return 0;
 }
 
-groth16_gpu_key *groth16_gpu_upload(const zkey *z, size_t *bytes, char *err, size_t errlen)
+groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes, char *err,
+                                    size_t errlen)
 {
     (void)z;
+    (void)msm_copies;
     (void)bytes;
     groth16_gpu_present(err, errlen);
     return NULL;
