@@ -119,6 +119,18 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
 NTT_CHECK(bn254_fr, GPU_CURVE_BN254)
 NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
 
+/* Every group in every scalar mode (G2 and BLS12-381 at smaller sizes). */
+#define ALL_GROUPS                                                                    \
+    static void all_groups(size_t n_g1, size_t n_g2)                                  \
+    {                                                                                 \
+        for (int mode = 0; mode < MSM_MODES; mode++) {                                \
+            bn254_g1_check(n_g1, mode);                                               \
+            bls12_381_g1_check(n_g1 / 3 + 1, mode);                                   \
+            bn254_g2_check(n_g2, mode);                                               \
+            bls12_381_g2_check(n_g2 / 2 + 1, mode);                                   \
+        }                                                                             \
+    }
+
 /* The batch-affine accumulation (acc_batch) forced on, with segments
  * short enough that many levels, segment edges and the chain after the
  * level cut-off all occur; n_g1 and n_g2 bound the sizes (the emulation
@@ -130,12 +142,7 @@ NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
         for (size_t k = 0; k < sizeof segs / sizeof *segs; k++) {                     \
             gpu_msm_batch_seg = segs[k];                                              \
             gpu_msm_batch_min = k == 2 ? 5 : 1;                                       \
-            for (int mode = 0; mode < MSM_MODES; mode++) {                            \
-                bn254_g1_check(n_g1, mode);                                           \
-                bls12_381_g1_check(n_g1 / 3 + 1, mode);                               \
-                bn254_g2_check(n_g2, mode);                                           \
-                bls12_381_g2_check(n_g2 / 2 + 1, mode);                               \
-            }                                                                         \
+            all_groups(n_g1, n_g2);                                                   \
             gpu_msm_window_override = 13;                                             \
             bn254_g1_check(n_g1 + 1, 1);                                              \
             gpu_msm_window_override = 0;                                              \
@@ -148,7 +155,6 @@ NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
  * (several window groups, Horner between them) or as many as windows or
  * more (one bucket set); window forces c (0: the cost model's).  Copies
  * are slow to make in the emulation (an inversion each), so it runs few. */
-
 #define COPIES_CHECKS                                                                 \
     static void copies_checks(size_t n_g1, size_t n_g2, int window, const int *copies, \
                               int ncopies)                                            \
@@ -156,12 +162,7 @@ NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
         gpu_msm_window_override = window;                                             \
         for (int k = 0; k < ncopies; k++) {                                           \
             test_copies = copies[k];                                                  \
-            for (int mode = 0; mode < MSM_MODES; mode++) {                            \
-                bn254_g1_check(n_g1, mode);                                           \
-                bls12_381_g1_check(n_g1 / 3 + 1, mode);                               \
-                bn254_g2_check(n_g2, mode);                                           \
-                bls12_381_g2_check(n_g2 / 2 + 1, mode);                               \
-            }                                                                         \
+            all_groups(n_g1, n_g2);                                                   \
         }                                                                             \
         test_copies = 1;                                                              \
         gpu_msm_window_override = 0;                                                  \
@@ -194,6 +195,7 @@ MSM_CHECK(bn254_g1, GPU_CURVE_BN254, bn254_g1_emu)
 MSM_CHECK(bn254_g2, GPU_CURVE_BN254, bn254_g2_emu)
 MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, bls12_381_g1_emu)
 MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, bls12_381_g2_emu)
+ALL_GROUPS
 BATCH_CHECKS
 COPIES_CHECKS
 static const int few_copies[] = {2, 7}, one_group[] = {16};
@@ -297,6 +299,7 @@ MSM_CHECK(bn254_g1, GPU_CURVE_BN254, msm_g1)
 MSM_CHECK(bn254_g2, GPU_CURVE_BN254, msm_g2)
 MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, msm_g1)
 MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, msm_g2)
+ALL_GROUPS
 BATCH_CHECKS
 COPIES_CHECKS
 static const int any_copies[] = {2, 5, 64};
