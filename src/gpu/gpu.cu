@@ -169,12 +169,6 @@ static int ensure_stream(char *err, size_t errlen)
     return 0;
 }
 
-extern "C" gpu_msm_start_fn gpu_msm_start_for(int curve, int g2)
-{
-    if (curve == GPU_CURVE_BN254) return g2 ? gpu_bn254_g2_msm_start : gpu_bn254_g1_msm_start;
-    return g2 ? gpu_bls12_381_g2_msm_start : gpu_bls12_381_g1_msm_start;
-}
-
 extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
 {
     gpu_msm_copies_ops o;
@@ -204,18 +198,17 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
     GPU_CK(cudaMemcpyAsync(dp, points, n * pb, cudaMemcpyHostToDevice, stream));
     GPU_CK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, stream));
     gpu_msm_pending pend;
-    gpu_ws *ws = &ws_msm[curve * 2 + g2];
-    if (copies > 1) {
-        gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
-        int c = ops.window(n, copies);
+    gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
+    int c = ops.window(n, copies);   /* copies <= 1: the plain MSM's window */
+    if (copies > 1) {                /* the table, built for this call */
         void *dt;
-        return gpu_ws_get(&ws_io, 3, (size_t)copies * n * pb, &dt, err, errlen) ||
-               ops.build(dp, n, c, copies, dt, stream, err, errlen) ||
-               ops.start(dt, copies, c, (const uint32_t *)ds, n, ws, stream, &pend, err, errlen) ||
-               gpu_msm_wait(&pend, out, err, errlen);
+        if (gpu_ws_get(&ws_io, 3, (size_t)copies * n * pb, &dt, err, errlen) ||
+            ops.build(dp, n, c, copies, dt, stream, err, errlen))
+            return -1;
+        dp = dt;
     }
-    return gpu_msm_start_for(curve, g2)(dp, (const uint32_t *)ds, n, ws, stream, &pend, err,
-                                        errlen) ||
+    return ops.start(dp, copies, c, (const uint32_t *)ds, n, &ws_msm[curve * 2 + g2], stream,
+                     &pend, err, errlen) ||
            gpu_msm_wait(&pend, out, err, errlen);
 }
 

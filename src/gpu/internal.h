@@ -45,7 +45,7 @@ typedef struct {
 typedef int (*gpu_msm_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
                           uint8_t *out, gpu_ws *ws, cudaStream_t st, char *err, size_t errlen);
 
-/* An MSM whose device part is enqueued on st (gpu_*_msm_start) and whose
+/* An MSM whose device part is enqueued on st (gpu_*_msm_start_copies) and whose
  * window sums will land in host (pinned, in ws): nw XYZZ points, then the
  * ones slot.  gpu_msm_wait waits for st and finishes on the host.  Each
  * MSM in flight needs its own ws. */
@@ -57,10 +57,6 @@ typedef struct {
     char what[64];
 } gpu_msm_pending;
 
-typedef int (*gpu_msm_start_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
-                                gpu_ws *ws, cudaStream_t st, gpu_msm_pending *pend, char *err,
-                                size_t errlen);
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,8 +64,6 @@ int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t
 /* The ws's pinned host buffer, at least bytes long. */
 int gpu_ws_host(gpu_ws *ws, size_t bytes, void **out, char *err, size_t errlen);
 int gpu_msm_wait(gpu_msm_pending *pend, uint8_t *out, char *err, size_t errlen);
-/* The start function of the curve's G1 (g2 = 0) or G2 MSM. */
-gpu_msm_start_fn gpu_msm_start_for(int curve, int g2);
 /* msm_finish.c: sum_w 2^(c w) S_w + ones, as an affine point in zkey
  * layout, from nw + 1 XYZZ points (the device's layout and Montgomery
  * form) laid out as gpu_msm_pending.host. */
@@ -82,14 +76,6 @@ void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
 /* Waits for the stream, prints "what: name ms, ..." and frees the events. */
 void gpu_prof_end(gpu_prof *p, const char *what);
-int gpu_bn254_g1_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
-                           gpu_msm_pending *, char *, size_t);
-int gpu_bn254_g2_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
-                           gpu_msm_pending *, char *, size_t);
-int gpu_bls12_381_g1_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
-                               gpu_msm_pending *, char *, size_t);
-int gpu_bls12_381_g2_msm_start(const void *, const uint32_t *, size_t, gpu_ws *, cudaStream_t,
-                               gpu_msm_pending *, char *, size_t);
 int gpu_bn254_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
                          cudaStream_t, char *, size_t);
 int gpu_bn254_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,

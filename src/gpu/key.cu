@@ -99,7 +99,8 @@ static int upload_points(gpu_key *k, int i, const uint8_t *src, size_t n, size_t
     if (dev_copy(k, &k->pts[i], NULL, n * psz * k->copies[i], err, errlen)) return -1;
     if (n) GPU_CK(cudaMemcpy(k->pts[i], src, n * psz, cudaMemcpyHostToDevice));
     if (k->copies[i] == 1) return 0;
-    if (ops.build(k->pts[i], n, k->window[i], k->copies[i], k->pts[i], k->st, err, errlen)) return -1;
+    if (ops.build(k->pts[i], n, k->window[i], k->copies[i], k->pts[i], k->st, err, errlen))
+        return -1;
     GPU_CK(cudaStreamSynchronize(k->st));
     return 0;
 }

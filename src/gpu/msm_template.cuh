@@ -5,7 +5,7 @@
  * MSM_ACC_MIN_BLOCKS and MSM_ACC_CAPPED (see acc_first_bounded), MSM_CURVE
  * (enum gpu_curve) and MSM_G2 (0 or 1).
  *
- * Pipeline (steps 1-4 on the device, on one stream, enqueued by _msm_start
+ * Pipeline (steps 1-4 on the device, on one stream, enqueued by _msm_start_copies
  * so several MSMs can run at once on their own streams):
  *  1. digits: each scalar (reduced mod r) becomes W signed c-bit digits;
  *     digit d != 0 of window w gives an entry (key = w*2^(c-1) + |d| - 1,
@@ -124,7 +124,8 @@ static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t 
         uint32_t key = d ? (uint32_t)(w / copies) * nb + d - 1 : sent;
         if (special) key = (w == 0 && s[0] == 1) ? ones : sent;
         keys[(size_t)w * n + i] = key;
-        vals[(size_t)w * n + i] = ((uint32_t)(w % copies) * (uint32_t)n + (uint32_t)i) | (neg << 31);
+        uint32_t point = (uint32_t)(w % copies) * (uint32_t)n + (uint32_t)i;
+        vals[(size_t)w * n + i] = point | (neg << 31);
     }
 }
 
@@ -802,14 +803,6 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int co
     return 0;
 }
 
-extern "C" int G16_CAT(MSM_NAME, _msm_start)(const void *d_points, const uint32_t *d_scalars,
-                                             size_t n, gpu_ws *ws, cudaStream_t st,
-                                             gpu_msm_pending *pend, char *err, size_t errlen)
-{
-    return G16_CAT(MSM_NAME, _msm_start_copies)(d_points, 1, 0, d_scalars, n, ws, st, pend, err,
-                                                errlen);
-}
-
 /* Builds the table of shift copies of n device points (copies x n points
  * at d_table, copy 0 the points themselves) for window c, on st. */
 extern "C" int G16_CAT(MSM_NAME, _shift_copies)(const void *d_points, size_t n, int c, int copies,
@@ -829,7 +822,9 @@ extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t 
                                            char *err, size_t errlen)
 {
     gpu_msm_pending p;
-    if (G16_CAT(MSM_NAME, _msm_start)(d_points, d_scalars, n, ws, st, &p, err, errlen)) return -1;
+    if (G16_CAT(MSM_NAME, _msm_start_copies)(d_points, 1, 0, d_scalars, n, ws, st, &p, err,
+                                             errlen))
+        return -1;
     return gpu_msm_wait(&p, out, err, errlen);
 }
 
