@@ -49,6 +49,8 @@ static inline unsigned long long g16_brev64(unsigned long long x)
 /* The flag := (x != 0), to carry a pending bit into the next chain; the
  * sum itself goes to a scoped PTX register nobody reads. */
 #define CARRY_IN(x) asm volatile("{.reg .u32 t; add.cc.u32 t, %0, 0xffffffff;}" : : "r"(x))
+/* The flag := the carry of a + b (the sum is not needed). */
+#define CARRY_OF(a, b) asm volatile("{.reg .u32 t; add.cc.u32 t, %0, %1;}" : : "r"(a), "r"(b))
 #else
 #define G16_CARRY uint32_t g16_cf = 0
 static inline uint32_t g16_emu_add(uint32_t *cf, uint32_t a, uint32_t b, int in, int out)
@@ -80,6 +82,7 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define MAD_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 0))
 #define MADC_HI_CC(d, a, b) ((d) = g16_emu_mad(&g16_cf, a, b, d, 1, 1))
 #define CARRY_IN(x) ((void)g16_emu_add(&g16_cf, x, 0xffffffffu, 0, 1))
+#define CARRY_OF(a, b) ((void)g16_emu_add(&g16_cf, a, b, 0, 1))
 #endif
 
 #define G16_CAT_(a, b) a##b

@@ -321,59 +321,101 @@ static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const
     F_(mul_sum2)(r, a, b, c, &nd);
 }
 
-/* Shoup's product by a fixed factor w (a twiddle), for a later NTT (not
- * used by any kernel yet; NOTES.md, session 7): with wq = floor(w R / p)
- * precomputed (shoup_quotient), r = x w mod p, not divided by R, so a
- * Montgomery-form x times a plain w is the Montgomery form of the product.
- * q = the high half of x wq without the columns below N - 1 (what they
- * would add is below R, so q is at most 1 under floor(x wq / R), itself at
- * most 1 under floor(x w / p)): x w - q p lies in [0, 3p), and with 3p < R
- * (shoup_ok) it is the low half of x w + q (R - p); two conditional
- * subtractions finish.  ~2 N^2 - N / 2 limb multiplies against cios_abs's
- * 2 N^2 + N.  Plain column sums for now: written for the check, not yet
- * for speed (bench_field times it). */
+/* Shoup's product by a fixed factor w (the NTT's twiddles): with wq =
+ * floor(w R / p) precomputed (shoup_quotient), r = x w mod p, not divided
+ * by R, so a Montgomery-form x times a plain w is the Montgomery form of
+ * the product.  q = the high half of x wq without the columns below N - 2
+ * (what they would add is below R, so q is at most 1 under floor(x wq /
+ * R), itself at most 1 under floor(x w / p)): x w - q p lies in [0, 3p),
+ * and with 3p < R (shoup_ok) it is the low half of x w + q (R - p); two
+ * conditional subtractions finish.
+ *
+ * Why: the product is bound by the wide multiplies' issue (NOTES.md,
+ * session 8: ~4 cycles an IMAD.WIDE on a sub-partition), and this needs
+ * 43 wide multiplies for q, then 28 wide and 8 low-only for each of the
+ * two low halves, against cios_abs's 136 wide and 8 low-only.  The rows
+ * keep absolute word positions in two chains by the parity of the
+ * position, as cios_abs does, so ptxas fuses each lo/hi pair into one
+ * IMAD.WIDE on an aligned register pair. */
 static HD int F_(shoup_ok)(void) { return DF_ROWS2; }
 
 /* Word j of R - p (p is odd, so only word 0 takes the + 1). */
 static HD uint32_t F_(pbar)(int j) { return j ? ~F_(p)(j) : 0u - F_(p)(0); }
 
-/* Adds a limb product into the column accumulator (top:acc). */
-static HD void F_(col_add)(uint64_t *acc, uint32_t *top, uint32_t a, uint32_t b)
+/* W += v_j s at positions i + j for j = j0, j0 + 2, .., j1 in one carry
+ * chain (word k of W holds position k + off): lo/hi pairs, except that
+ * with lo_last the last product adds its low word only (its high word
+ * lies above what the caller keeps); with carry the chain ends by adding
+ * its carry into the word above the last pair. */
+static HD void F_(span_chain)(uint32_t *W, int off, const uint32_t *v, uint32_t s, int i, int j0,
+                              int j1, int lo_last, int carry)
 {
-    uint64_t prod = (uint64_t)a * b;
-    *acc += prod;
-    *top += *acc < prod;
+    G16_CARRY;
+#pragma unroll
+    for (int j = j0; j <= j1; j += 2) {
+        if (j == j0) MAD_LO_CC(W[i + j - off], v[j], s);
+        else MADC_LO_CC(W[i + j - off], v[j], s);
+        if (j == j1 && lo_last) return;
+        MADC_HI_CC(W[i + j + 1 - off], v[j], s);
+    }
+    if (carry) ADDC(W[i + j1 + 2 - off], W[i + j1 + 2 - off], 0u);
 }
 
-/* The column's low word out, the rest down one word. */
-static HD uint32_t F_(col_next)(uint64_t *acc, uint32_t *top)
+/* The last j <= jmax of j0's parity. */
+static HD int F_(last_of_parity)(int j0, int jmax) { return jmax - ((jmax - j0) & 1); }
+
+/* q = floor of the high half of x wq, from the columns N - 2 and up: row
+ * i's products x_i wq_j for j >= N - 2 - i.  A chain that stops at j = N -
+ * 2 carries into the word above; one that reaches N - 1 cannot (the rows
+ * so far are below 2^(32 (N + i + 1))). */
+static HD void F_(shoup_q)(uint32_t *q, const DF *x, const DF *wq)
 {
-    uint32_t word = (uint32_t)*acc;
-    *acc = (*acc >> 32) | ((uint64_t)*top << 32);
-    *top = 0;
-    return word;
+    uint32_t E[2 * DF_N], Q[2 * DF_N];
+#pragma unroll
+    for (int j = 0; j < 2 * DF_N; j++) E[j] = Q[j] = 0;
+#pragma unroll
+    for (int i = 0; i < DF_N; i++) {
+        int jmin = i < DF_N - 2 ? DF_N - 2 - i : 0, par = (i + jmin) & 1;
+        int je = jmin + par, jq = jmin + 1 - par;
+        int le = F_(last_of_parity)(je, DF_N - 1), lq = F_(last_of_parity)(jq, DF_N - 1);
+        F_(span_chain)(E, 0, wq->v, x->v[i], i, je, le, 0, le != DF_N - 1);
+        F_(span_chain)(Q, 1, wq->v, x->v[i], i, jq, lq, 0, lq != DF_N - 1);
+    }
+    /* position k is E[k] + Q[k - 1]; position N - 2 is E's alone */
+    G16_CARRY;
+    CARRY_OF(E[DF_N - 1], Q[DF_N - 2]);
+#pragma unroll
+    for (int k = DF_N; k < 2 * DF_N; k++) ADDC_CC(q[k - DF_N], E[k], Q[k - 1]);
+}
+
+/* E, Q += the low half of v s (row by row, positions below N). */
+static HD void F_(low_rows)(uint32_t *E, uint32_t *Q, const uint32_t *v, const uint32_t *s)
+{
+#pragma unroll
+    for (int i = 0; i < DF_N; i++) {
+        int jmax = DF_N - 1 - i, je = i & 1, jq = 1 - (i & 1);
+        int le = F_(last_of_parity)(je, jmax), lq = F_(last_of_parity)(jq, jmax);
+        if (je <= jmax) F_(span_chain)(E, 0, v, s[i], i, je, le, i + le == DF_N - 1, 0);
+        if (jq <= jmax) F_(span_chain)(Q, 1, v, s[i], i, jq, lq, i + lq == DF_N - 1, 0);
+    }
 }
 
 static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
 {
-    uint32_t q[DF_N], t[DF_N], top = 0;
-    uint64_t acc = 0;
-    for (int i = 0; i <= DF_N - 2; i++) acc += (uint64_t)x->v[i] * wq->v[DF_N - 2 - i] >> 32;
-    for (int k = DF_N - 1; k <= 2 * DF_N - 2; k++) {
-        for (int i = k < DF_N ? 0 : k - DF_N + 1; i <= (k < DF_N ? k : DF_N - 1); i++)
-            F_(col_add)(&acc, &top, x->v[i], wq->v[k - i]);
-        uint32_t word = F_(col_next)(&acc, &top);
-        if (k >= DF_N) q[k - DF_N] = word;
+    uint32_t q[DF_N], pbar[DF_N], E[DF_N], Q[DF_N], t[DF_N];
+    F_(shoup_q)(q, x, wq);
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) {
+        pbar[j] = F_(pbar)(j);
+        E[j] = Q[j] = 0;
     }
-    q[DF_N - 1] = (uint32_t)acc;
-    acc = 0;
-    for (int k = 0; k < DF_N; k++) {
-        for (int i = 0; i <= k; i++) {
-            F_(col_add)(&acc, &top, x->v[i], w->v[k - i]);
-            F_(col_add)(&acc, &top, q[i], F_(pbar)(k - i));
-        }
-        t[k] = F_(col_next)(&acc, &top);
-    }
+    F_(low_rows)(E, Q, w->v, x->v);
+    F_(low_rows)(E, Q, pbar, q);
+    G16_CARRY;
+    t[0] = E[0];
+    ADD_CC(t[1], E[1], Q[0]);
+#pragma unroll
+    for (int k = 2; k < DF_N; k++) ADDC_CC(t[k], E[k], Q[k - 1]);
     F_(reduce)(r, t);
     F_(reduce)(r, r->v);
 }

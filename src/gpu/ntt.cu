@@ -11,6 +11,9 @@ typedef struct {
     int L, s0, k, mlog;
 } ntt_pass;
 
+/* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
+enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
+
 #define NF d_bn254_fr
 #define NTT_NAME ntt_bn254
 #include "gpu/ntt_template.cuh"
@@ -28,10 +31,12 @@ typedef struct {
  * blocks of up to 2^10 elements.  Returns the number of passes. */
 static int ntt_plan(int L, ntt_pass ps[4])
 {
-    int np = (L + 7) / 8, s0 = 0;
+    int np = (L + 7) / 8, s0 = 0, blog = 10;
+    const char *e = getenv("G16_GPU_NTT_BLOCK_LOG");   /* measuring: 9..11 */
+    if (e && atoi(e) >= 9 && atoi(e) <= 11) blog = atoi(e);
     for (int i = 0; i < np; i++) {
         int k = L / np + (i < L % np), hlo_log = L - s0 - k;
-        ps[i] = (ntt_pass){L, s0, k, hlo_log < 10 - k ? hlo_log : 10 - k};
+        ps[i] = (ntt_pass){L, s0, k, hlo_log < blog - k ? hlo_log : blog - k};
         s0 += k;
     }
     return np;
@@ -45,13 +50,28 @@ static int ntt_plan(int L, ntt_pass ps[4])
 typedef struct {
     int curve, log_n;
     void *tw, *itw, *cos, *icos, *cosbr, *inv_n;
+    void *stab[2][9];   /* [inverse][k]: Shoup small tables (ntt_template.cuh) */
 } ntt_tables;
+
+/* The butterflies' product: Shoup's where the field allows it (BN254's
+ * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|bare
+ * overrides it for measurements (bare: no butterfly products, wrong
+ * results, timing only). */
+static int ntt_mode(int curve)
+{
+    const char *e = getenv("G16_GPU_NTT_MODE");
+    int shoup_ok = curve == GPU_CURVE_BN254 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
+    if (e && strcmp(e, "bare") == 0) return NTT_BARE;
+    if (e && strcmp(e, "mont") == 0) return NTT_MONT;
+    return shoup_ok ? NTT_SHOUP : NTT_MONT;
+}
 
 /* The transform sequence, shared by the device and the emulation: ops run
  * one step on the data, with tables from the same memory. */
 typedef struct {
     void *ctx;
-    void (*pass)(void *ctx, const ntt_pass *ps, const void *tw, const void *scale, int dit);
+    void (*pass)(void *ctx, const ntt_pass *ps, const void *tw, const void *stab,
+                 const void *scale, int dit);
     void (*bitrev)(void *ctx, const void *scale);
     void (*mul_table)(void *ctx, const void *tab);
 } ntt_ops;
@@ -62,12 +82,14 @@ static void ntt_sequence(const ntt_ops *o, int L, int flags, const ntt_tables *t
     int np = ntt_plan(L, ps), inv = flags & GPU_NTT_INVERSE, coset = flags & GPU_NTT_COSET;
     if (L == 0) return;   /* n = 1: every variant is the identity */
     if (flags & GPU_NTT_ROUND_TRIP) {
-        for (int i = 0; i < np; i++) o->pass(o->ctx, &ps[i], t->itw, i == np - 1 ? t->cosbr : NULL, 0);
-        for (int i = np - 1; i >= 0; i--) o->pass(o->ctx, &ps[i], t->tw, NULL, 1);
+        for (int i = 0; i < np; i++)
+            o->pass(o->ctx, &ps[i], t->itw, t->stab[1][ps[i].k], i == np - 1 ? t->cosbr : NULL, 0);
+        for (int i = np - 1; i >= 0; i--) o->pass(o->ctx, &ps[i], t->tw, t->stab[0][ps[i].k], NULL, 1);
         return;
     }
     if (coset && !inv) o->mul_table(o->ctx, t->cos);
-    for (int i = 0; i < np; i++) o->pass(o->ctx, &ps[i], inv ? t->itw : t->tw, NULL, 0);
+    for (int i = 0; i < np; i++)
+        o->pass(o->ctx, &ps[i], inv ? t->itw : t->tw, t->stab[!!inv][ps[i].k], NULL, 0);
     o->bitrev(o->ctx, inv && !coset ? t->inv_n : NULL);
     if (coset && inv) o->mul_table(o->ctx, t->icos);
 }
@@ -128,10 +150,33 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
     return 0;
 }
 
+/* The Shoup small tables of every k in the plan, both directions, from
+ * the twiddles (fields where shoup_ok only: BN254's). */
+static int build_shoup_tables(ntt_tables *t, cudaStream_t st, char *err, size_t errlen)
+{
+    ntt_pass ps[4];
+    int np = ntt_plan(t->log_n, ps);
+    if (t->curve != GPU_CURVE_BN254 || !d_bn254_fr_shoup_ok()) return 0;
+    for (int i = 0; i < np; i++)
+        for (int inv = 0; inv < 2; inv++) {
+            void **dst = &t->stab[inv][ps[i].k];
+            unsigned ntw = (1u << ps[i].k) - 1;
+            if (*dst) continue;
+            GPU_CK(cudaMalloc(dst, 2 * (size_t)ntw * 32));
+            ntt_bn254_shoup_table<<<(ntw + 63) / 64, 64, 0, st>>>(
+                (d_bn254_fr *)*dst, ps[i], (const d_bn254_fr *)(inv ? t->itw : t->tw));
+            GPU_CK_LAUNCH();
+        }
+    GPU_CK(cudaStreamSynchronize(st));
+    return 0;
+}
+
 static void free_tables(ntt_tables *t)
 {
     cudaFree(t->tw); cudaFree(t->itw); cudaFree(t->cos); cudaFree(t->icos);
     cudaFree(t->cosbr); cudaFree(t->inv_n);
+    for (int inv = 0; inv < 2; inv++)
+        for (int k = 0; k < 9; k++) cudaFree(t->stab[inv][k]);
     memset(t, 0, sizeof *t);
 }
 
@@ -173,6 +218,7 @@ static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, 
             snprintf(err, errlen, "gpu: NTT tables: %s", cudaGetErrorString(e));
             return NULL;
         }
+        if (build_shoup_tables(t, st, err, errlen)) return NULL;
     }
     if ((need_cos && build_powers(curve, g, NULL, n, 0, &t->cos, st, err, errlen)) ||
         (need_icos && build_powers(curve, ig, inv_n, n, 0, &t->icos, st, err, errlen)) ||
@@ -190,7 +236,7 @@ void gpu_ntt_release(void)
  * up once after the sequence (cudaGetLastError keeps the first). */
 typedef struct {
     void *x;
-    int log_n;
+    int log_n, mode;
     cudaStream_t st;
     gpu_prof prof;
 } dev_ctx;
@@ -198,20 +244,23 @@ typedef struct {
 /* Host ops (the emulation): the same kernels' bodies, one by one. */
 typedef struct {
     void *x, *sh;
-    int log_n;
+    int log_n, mode;
 } host_ctx;
 
 #define NTT_OPS(NAME, FT)                                                               \
     static void NAME##_dev_pass(void *c, const ntt_pass *ps, const void *tw,            \
-                                const void *scale, int dit)                             \
+                                const void *stab, const void *scale, int dit)           \
     {                                                                                   \
         dev_ctx *d = (dev_ctx *)c;                                                      \
         int cnt = (1 << ps->mlog) << ps->k;                                             \
         unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
-        size_t smem = sizeof(FT) * (size_t)(cnt + (1 << ps->k) - 1);                    \
+        size_t smem = sizeof(FT) * (size_t)(cnt + NAME##_small_count(ps, d->mode));     \
         unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
-        NAME##_pass<<<nb, thr, smem, d->st>>>(                                          \
-            (FT *)d->x, *ps, (const FT *)tw, (const FT *)scale, dit);                   \
+        void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
+            d->mode == NTT_SHOUP ? NAME##_pass_shoup                                    \
+            : d->mode == NTT_BARE ? NAME##_pass_bare : NAME##_pass_mont;                \
+        k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
+                                    (const FT *)scale, dit);                            \
         gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \
     }                                                                                   \
     static void NAME##_dev_bitrev(void *c, const void *scale)                           \
@@ -234,11 +283,11 @@ typedef struct {
         gpu_prof_mark(&d->prof, "coset", d->st);                                        \
     }                                                                                   \
     static void NAME##_host_pass(void *c, const ntt_pass *ps, const void *tw,           \
-                                 const void *scale, int dit)                            \
+                                 const void *stab, const void *scale, int dit)          \
     {                                                                                   \
         host_ctx *h = (host_ctx *)c;                                                    \
-        NAME##_pass_host((FT *)h->x, ps, (const FT *)tw, (const FT *)scale, dit,        \
-                         (FT *)h->sh);                                                  \
+        NAME##_pass_host((FT *)h->x, ps, (const FT *)tw, (const FT *)stab,              \
+                         (const FT *)scale, dit, h->mode, (FT *)h->sh);                 \
     }                                                                                   \
     static void NAME##_host_bitrev(void *c, const void *scale)                          \
     {                                                                                   \
@@ -260,6 +309,22 @@ typedef struct {
 NTT_OPS(ntt_bn254, d_bn254_fr)
 NTT_OPS(ntt_bls12_381, d_bls12_381_fr)
 
+/* build_shoup_tables on the host, for the emulation. */
+static void host_shoup_tables(ntt_tables *t)
+{
+    ntt_pass ps[4];
+    int np = ntt_plan(t->log_n, ps);
+    for (int i = 0; i < np; i++)
+        for (int inv = 0; inv < 2; inv++) {
+            int ntw = (1 << ps[i].k) - 1;
+            if (t->stab[inv][ps[i].k]) continue;
+            t->stab[inv][ps[i].k] = malloc(2 * (size_t)ntw * 32);
+            for (int j = 0; j < ntw; j++)
+                ntt_bn254_shoup_entry(&ps[i], (d_bn254_fr *)t->stab[inv][ps[i].k], j,
+                                      (const d_bn254_fr *)(inv ? t->itw : t->tw));
+        }
+}
+
 /* The transform on the CPU through the kernels' own code (tests only). */
 extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
 {
@@ -271,7 +336,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     gpu_host_inv_n(curve, log_n, inv_n);
     uint8_t *tw = (uint8_t *)malloc(half * 32), *itw = (uint8_t *)malloc(half * 32);
     uint8_t *cos = (uint8_t *)malloc(n * 32), *icos = (uint8_t *)malloc(n * 32);
-    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (1024 + 256));
+    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (2048 + 512));
     gpu_host_powers(curve, w, half, tw);
     gpu_host_powers(curve, iw, half, itw);
     gpu_host_powers(curve, g, n, cos);
@@ -281,13 +346,16 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
         gpu_host_mul(curve, icos + 32 * i, inv_n, icos + 32 * i);
         gpu_host_mul(curve, cos + 32 * j, inv_n, cosbr + 32 * i);
     }
-    ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n};
-    host_ctx h = {data, sh, log_n};
+    ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n, {{0}}};
+    host_ctx h = {data, sh, log_n, ntt_mode(curve)};
+    if (h.mode == NTT_SHOUP) host_shoup_tables(&t);
     ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
                    ntt_bls12_381_host_mul_table};
     ntt_sequence(curve == GPU_CURVE_BN254 ? &bn : &bls, log_n, flags, &t);
     free(tw); free(itw); free(cos); free(icos); free(cosbr); free(sh);
+    for (int inv = 0; inv < 2; inv++)
+        for (int k = 0; k < 9; k++) free(t.stab[inv][k]);
     return 0;
 }
 
@@ -301,7 +369,7 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
     }
     ntt_tables *t = get_tables(curve, log_n, flags, st, err, errlen);
     if (!t) return -1;
-    dev_ctx d = {d_data, log_n, st, {0, 0, {0}, {0}}};
+    dev_ctx d = {d_data, log_n, ntt_mode(curve), st, {0, 0, {0}, {0}}};
     ntt_ops bn = {&d, ntt_bn254_dev_pass, ntt_bn254_dev_bitrev, ntt_bn254_dev_mul_table};
     ntt_ops bls = {&d, ntt_bls12_381_dev_pass, ntt_bls12_381_dev_bitrev,
                    ntt_bls12_381_dev_mul_table};

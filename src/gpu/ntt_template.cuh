@@ -115,12 +115,35 @@ static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, si
 
 /* Shared twiddle table: level ll's 2^(k-1-ll) roots (small root)^(j 2^ll)
  * sit at 2^k - 2^(k-ll) + j, so a warp's reads are consecutive. */
-static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, int i, const NF *tw)
+static __host__ __device__ size_t N_(small_index)(const ntt_pass *ps, int i)
 {
     int ll = 0;
     while (i >= (1 << ps->k) - (1 << (ps->k - ll - 1))) ll++;
     int j = i - ((1 << ps->k) - (1 << (ps->k - ll)));
-    N_(st)(&stw[i], N_(ld)(&tw[((size_t)j << ll) << (ps->L - ps->k)]));
+    return ((size_t)j << ll) << (ps->L - ps->k);
+}
+static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, int i, const NF *tw)
+{
+    N_(st)(&stw[i], N_(ld)(&tw[N_(small_index)(ps, i)]));
+}
+
+/* The same table for Shoup's product (NTT_SHOUP): plain roots at i <
+ * 2^k - 1, their quotients floor(w R / p) after them.  Built once per
+ * (size, k, direction) by ntt.cu, since the quotient is a long division. */
+static __host__ __device__ void N_(shoup_entry)(const ntt_pass *ps, NF *stab, int i, const NF *tw)
+{
+    int ntw = (1 << ps->k) - 1;
+    NF w = N_(ld)(&tw[N_(small_index)(ps, i)]), plain, wq;
+    NFE_(to_plain)(&plain, &w);
+    NFE_(shoup_quotient)(&wq, &plain);
+    N_(st)(&stab[i], plain);
+    N_(st)(&stab[ntw + i], wq);
+}
+
+static __global__ void N_(shoup_table)(NF *stab, ntt_pass ps, const NF *tw)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (1 << ps.k) - 1) N_(shoup_entry)(&ps, stab, i, tw);
 }
 
 /* Element steps.  dit: the DIT pass (beta before the butterflies); else
@@ -157,46 +180,57 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
  * (Measured before the vector loads, it was no faster than one level at a
  * time: the scalar shared-memory accesses were the limit then; NOTES.md,
  * NTT v3.)  DIF runs level ll then ll+1, DIT (its transpose) ll+1 then ll. */
-/* (u, v) -> DIF (u + v, (u - v) w) or DIT (u + w v, u - w v); no product
- * when has_w is 0 (w = 1).  A flag rather than a null pointer: a pointer
- * chosen at run time between locals puts them on the stack. */
-static __host__ __device__ void N_(bfly2)(NF *u, NF *v, const NF *w, int has_w, int dit)
+/* v *= the small twiddle at stw[t]: mode NTT_MONT, stw holds w R (the
+ * Montgomery product); NTT_SHOUP, the plain w with its quotient at stw[ntw
+ * + t] (Shoup's product, ~0.8 of the wide multiplies); NTT_BARE, no product
+ * at all (wrong results: benchmarks time the passes' other work with it);
+ * the modes are ntt.cu's. */
+static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF *stw, int ntw,
+                                                                int t, int mode)
 {
-    NF t;
-    if (dit) {
-        if (has_w) NFE_(mul)(v, v, w);
-        t = *u;
-        NFE_(add)(u, &t, v);
-        NFE_(sub)(v, &t, v);
-    } else {
-        t = *u;
-        NFE_(add)(u, &t, v);
-        NFE_(sub)(v, &t, v);
-        if (has_w) NFE_(mul)(v, v, w);
+    NF w = N_(ld)(&stw[t]);
+    if (mode == NTT_SHOUP) {
+        NF wq = N_(ld)(&stw[ntw + t]);
+        NFE_(mul_shoup)(v, v, &w, &wq);
+    } else if (mode == NTT_MONT) {
+        NFE_(mul)(v, v, &w);
     }
 }
 
-static __host__ __device__ void N_(radix4)(const ntt_pass *ps, NF *sh, const NF *stw, int ll, int q,
-                                           int dit)
+/* (u, v) -> DIF (u + v, (u - v) w) or DIT (u + w v, u - w v) with w =
+ * stw[t]; no product when has_w is 0 (w = 1). */
+static __host__ __device__ __forceinline__ void N_(bfly2)(NF *u, NF *v, const NF *stw, int ntw,
+                                                          int t, int has_w, int dit, int mode)
 {
-    int hl_log = ps->k - 1 - ll, h2 = 1 << (hl_log - 1), ml = ps->mlog;
+    NF s;
+    if (dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
+    s = *u;
+    NFE_(add)(u, &s, v);
+    NFE_(sub)(v, &s, v);
+    if (!dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
+}
+
+static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, NF *sh,
+                                                           const NF *stw, int ll, int q, int dit,
+                                                           int mode)
+{
+    int hl_log = ps->k - 1 - ll, h2 = 1 << (hl_log - 1), ml = ps->mlog, ntw = (1 << ps->k) - 1;
     int l = q & ((1 << ml) - 1), p = q >> ml, t = p & (h2 - 1);
     int b = ((p >> (hl_log - 1)) << (hl_log + 1)) + t;
     NF *e0 = &sh[(b << ml) + l], *e1 = &sh[((b + h2) << ml) + l];
     NF *e2 = &sh[((b + 2 * h2) << ml) + l], *e3 = &sh[((b + 3 * h2) << ml) + l];
     NF r0 = N_(ld)(e0), r1 = N_(ld)(e1), r2 = N_(ld)(e2), r3 = N_(ld)(e3);
-    const NF *lv = stw + (1 << ps->k) - (1 << (ps->k - ll)), *lv1 = lv + 2 * h2;
-    /* t = 0: wa = wc = 1 (lv[0] and lv1[0] hold 1, loaded but not used) */
-    NF wa = N_(ld)(&lv[t]), wb = N_(ld)(&lv[t + h2]), wc = N_(ld)(&lv1[t]);
+    /* level ll's roots, then level ll + 1's; t = 0: wa = wc = 1 */
+    int lv = (1 << ps->k) - (1 << (ps->k - ll)), lv1 = lv + 2 * h2;
     if (!dit) {
-        N_(bfly2)(&r0, &r2, &wa, t, 0);
-        N_(bfly2)(&r1, &r3, &wb, 1, 0);
+        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 0, mode);
+        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 0, mode);
     }
-    N_(bfly2)(&r0, &r1, &wc, t, dit);
-    N_(bfly2)(&r2, &r3, &wc, t, dit);
+    N_(bfly2)(&r0, &r1, stw, ntw, lv1 + t, t, dit, mode);
+    N_(bfly2)(&r2, &r3, stw, ntw, lv1 + t, t, dit, mode);
     if (dit) {
-        N_(bfly2)(&r0, &r2, &wa, t, 1);
-        N_(bfly2)(&r1, &r3, &wb, 1, 1);
+        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 1, mode);
+        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 1, mode);
     }
     N_(st)(e0, r0); N_(st)(e1, r1); N_(st)(e2, r2); N_(st)(e3, r3);
 }
@@ -207,7 +241,7 @@ static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int 
 {
     int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1;
     NF u = N_(ld)(&sh[(j << ml) + l]), v = N_(ld)(&sh[((j + 1) << ml) + l]);
-    N_(bfly2)(&u, &v, &u, 0, 0);
+    N_(bfly2)(&u, &v, NULL, 0, 0, 0, 0, NTT_BARE);
     N_(st)(&sh[(j << ml) + l], u);
     N_(st)(&sh[((j + 1) << ml) + l], v);
 }
@@ -220,55 +254,80 @@ static __host__ __device__ int N_(step_items)(const ntt_pass *ps, int s, int dit
     int cnt = (1 << ps->mlog) << ps->k, odd_step = dit ? 0 : N_(steps)(ps) - 1;
     return (ps->k & 1) && s == odd_step ? cnt / 2 : cnt / 4;
 }
-static __host__ __device__ void N_(step)(const ntt_pass *ps, NF *sh, const NF *stw, int s, int q,
-                                         int dit)
+static __host__ __device__ __forceinline__ void N_(step)(const ntt_pass *ps, NF *sh,
+                                                         const NF *stw, int s, int q, int dit,
+                                                         int mode)
 {
     int n4 = ps->k / 2;                     /* radix-4 steps */
     int r = dit ? ((ps->k & 1) ? s - 1 : s) : s;   /* index among the radix-4 steps, in order */
     if ((ps->k & 1) && (dit ? s == 0 : s == n4)) { N_(radix2_last)(ps, sh, q); return; }
-    N_(radix4)(ps, sh, stw, dit ? 2 * (n4 - 1 - r) : 2 * r, q, dit);
+    N_(radix4)(ps, sh, stw, dit ? 2 * (n4 - 1 - r) : 2 * r, q, dit, mode);
+}
+
+/* The small twiddles into shared memory: gathered from tw, or for
+ * NTT_SHOUP copied from the prebuilt table stab (roots and quotients). */
+static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *ps, NF *stw, int i,
+                                                               const NF *tw, const NF *stab,
+                                                               int mode)
+{
+    if (mode == NTT_SHOUP) N_(st)(&stw[i], N_(ld)(&stab[i]));
+    else if (i < (1 << ps->k) - 1) N_(small_twiddle)(ps, stw, i, tw);
+}
+static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
+{
+    return ((1 << ps->k) - 1) * (mode == NTT_SHOUP ? 2 : 1);
 }
 
 static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, const NF *tw,
-                                                    const NF *scale, int dit)
+                                                    const NF *stab, const NF *scale, int dit,
+                                                    int mode)
 {
     extern __shared__ uint4 smem_raw[];
-    int cnt = (1 << ps.mlog) << ps.k, ntw = (1 << ps.k) - 1;
+    int cnt = (1 << ps.mlog) << ps.k, nsmall = N_(small_count)(&ps, mode);
     NF *sh = (NF *)smem_raw, *stw = sh + cnt;
-    for (int i = threadIdx.x; i < ntw; i += blockDim.x) N_(small_twiddle)(&ps, stw, i, tw);
+    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
         N_(load)(&ps, sh, x, blockIdx.x, idx, tw, dit);
     __syncthreads();
     for (int s = 0; s < N_(steps)(&ps); s++) {
         int items = N_(step_items)(&ps, s, dit);
-        for (int q = threadIdx.x; q < items; q += blockDim.x) N_(step)(&ps, sh, stw, s, q, dit);
+        for (int q = threadIdx.x; q < items; q += blockDim.x)
+            N_(step)(&ps, sh, stw, s, q, dit, mode);
         __syncthreads();
     }
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
         N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
 }
 
-/* 2 blocks of 256 threads an SM (120 registers): asking for 3 or 4
- * (80 or 64 registers, spilling) was slower (NOTES.md, NTT v3). */
-static __global__ void __launch_bounds__(256, 2) N_(pass)(NF *x, ntt_pass ps, const NF *tw,
-                                                          const NF *scale, int dit)
-{
-    N_(pass_dev)(x, ps, tw, scale, dit);
-}
+/* 2 blocks of 256 threads an SM (120 registers with the Montgomery
+ * butterflies): asking for 3 or 4 (80 or 64 registers, spilling) was
+ * slower (NOTES.md, NTT v3).  One kernel per butterfly product, so each
+ * is compiled without the others' registers. */
+#define NTT_PASS_KERNEL(suffix, mode)                                                        \
+    static __global__ void __launch_bounds__(256, 2) N_(pass_##suffix)(                      \
+        NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
+    {                                                                                        \
+        N_(pass_dev)(x, ps, tw, stab, scale, dit, mode);                                     \
+    }
+NTT_PASS_KERNEL(mont, NTT_MONT)
+NTT_PASS_KERNEL(shoup, NTT_SHOUP)
+NTT_PASS_KERNEL(bare, NTT_BARE)
+#undef NTT_PASS_KERNEL
 
-/* The same pass on the CPU, block by block (sh: room for 2^10 + 2^8
+/* The same pass on the CPU, block by block (sh: room for 2^10 + 2 x 2^8
  * elements, as the kernel's shared memory). */
-static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *scale, int dit,
-                          NF *sh)
+static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *stab,
+                          const NF *scale, int dit, int mode, NF *sh)
 {
-    int cnt = (1 << ps->mlog) << ps->k, ntw = (1 << ps->k) - 1;
+    int cnt = (1 << ps->mlog) << ps->k, nsmall = N_(small_count)(ps, mode);
     size_t blocks = ((size_t)1 << ps->L) / (size_t)cnt;
     NF *stw = sh + cnt;
-    for (int i = 0; i < ntw; i++) N_(small_twiddle)(ps, stw, i, tw);
+    for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
     for (size_t b = 0; b < blocks; b++) {
         for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
         for (int s = 0; s < N_(steps)(ps); s++)
-            for (int q = 0; q < N_(step_items)(ps, s, dit); q++) N_(step)(ps, sh, stw, s, q, dit);
+            for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
+                N_(step)(ps, sh, stw, s, q, dit, mode);
         for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, x, b, idx, tw, scale, dit);
     }
 }
