@@ -332,6 +332,161 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
     }
 }
 
+/* ---- The pipelined pass (NTT v5) ----
+ * The same levels as N_(pass), with the memory phases overlapped: a block
+ * runs tile after tile (a persistent grid), fetching the next tile by
+ * cp.async while it computes the current one, and fetching the current
+ * tile's store factors (column twiddles, the scale) at the start of its
+ * butterflies, so neither waits on device memory.  Every column twiddle is
+ * applied at a store: DIF's own after its butterflies, and the twiddle a
+ * DIT pass would apply at its load is applied instead by the DIT pass
+ * before it (the data between them is the same), so a load is a plain
+ * copy.  tg is the geometry whose column twiddles a store applies, when
+ * has_tg (a flag, not a null pointer: see N_(bfly2)'s earlier note on
+ * pointers chosen at run time). */
+
+/* The column twiddle exponent of address a in pass g's geometry (see
+ * N_(column_twiddle)): lo = a mod hlo, r = bitrev_k(row). */
+static __host__ __device__ size_t N_(addr_exp)(const ntt_pass *g, size_t a)
+{
+    int hlo_log = g->L - g->s0 - g->k;
+    size_t lo = a & (((size_t)1 << hlo_log) - 1);
+    unsigned row = (unsigned)(a >> hlo_log) & ((1u << g->k) - 1);
+    size_t r = (size_t)(G16_BREV64((unsigned long long)row) >> (64 - g->k));
+    return (lo * r) << g->s0;
+}
+
+static __host__ __device__ __forceinline__ void N_(cp_elem)(NF *dst, const NF *src)
+{
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(NF) / 16); i++)
+        NTT_CP16((uint4 *)dst + i, (const uint4 *)src + i);
+}
+
+/* Thread-strided element loops: each thread fetches, waits for and uses
+ * the same indices, so a wait needs no barrier before the thread's own
+ * use. */
+static __host__ __device__ void N_(pipe_fetch)(const ntt_pass *ps, NF *buf, const NF *x,
+                                               size_t block, int idx)
+{
+    N_(cp_elem)(&buf[idx], &x[N_(pass_addr)(ps, block, idx)]);
+}
+
+static __host__ __device__ void N_(pipe_fetch_factor)(const ntt_pass *ps, const ntt_pass *tg,
+                                                      int has_tg, NF *fbuf, const NF *tw,
+                                                      const NF *scale, size_t block, int idx)
+{
+    size_t a = N_(pass_addr)(ps, block, idx);
+    if (has_tg) {
+        size_t e = N_(addr_exp)(tg, a), half = (size_t)1 << (ps->L - 1);
+        if (e) N_(cp_elem)(&fbuf[idx], &tw[e & (half - 1)]);
+    } else if (scale) {
+        N_(cp_elem)(&fbuf[idx], &scale[a]);
+    }
+}
+
+static __host__ __device__ void N_(pipe_store)(const ntt_pass *ps, const ntt_pass *tg,
+                                               int has_tg, const NF *buf, const NF *fbuf, NF *x,
+                                               const NF *scale, size_t block, int idx)
+{
+    size_t a = N_(pass_addr)(ps, block, idx);
+    NF v = N_(ld)(&buf[idx]);
+    if (has_tg) {
+        size_t e = N_(addr_exp)(tg, a), half = (size_t)1 << (ps->L - 1);
+        if (e) {
+            NF w = N_(ld)(&fbuf[idx]);
+            if (e & half) NFE_(neg)(&w, &w);
+            NFE_(mul)(&v, &v, &w);
+        }
+        if (scale) {
+            NF f = N_(ld)(&scale[a]);
+            NFE_(mul)(&v, &v, &f);
+        }
+    } else if (scale) {
+        NF f = N_(ld)(&fbuf[idx]);
+        NFE_(mul)(&v, &v, &f);
+    }
+    N_(st)(&x[a], v);
+}
+
+/* Shared memory: the small twiddles, two data tiles, one factor tile. */
+static __host__ __device__ size_t N_(pipe_smem)(const ntt_pass *ps, int mode)
+{
+    return sizeof(NF) * ((size_t)N_(small_count)(ps, mode) + 3 * ((size_t)1 << (ps->mlog + ps->k)));
+}
+
+static __device__ __forceinline__ void N_(pipe_pass_dev)(NF *x, const ntt_pass &ps,
+                                                         const ntt_pass &tg, int has_tg,
+                                                         const NF *tw,
+                                                         const NF *stab, const NF *scale,
+                                                         int dit, int mode)
+{
+    extern __shared__ uint4 smem_raw[];
+    int cnt = (1 << ps.mlog) << ps.k, nsmall = N_(small_count)(&ps, mode);
+    NF *stw = (NF *)smem_raw, *tiles = stw + nsmall, *fbuf = tiles + 2 * cnt;
+    size_t ntiles = ((size_t)1 << ps.L) / (size_t)cnt, b = blockIdx.x;
+    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
+    if (b < ntiles)
+        for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x) N_(pipe_fetch)(&ps, tiles, x, b, idx);
+    NTT_CP_COMMIT();
+    for (int it = 0; b < ntiles; it++, b += gridDim.x) {
+        NF *cur = tiles + (it & 1) * cnt, *nxt = tiles + (1 - (it & 1)) * cnt;
+        size_t nb = b + gridDim.x;
+        if (nb < ntiles)
+            for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+                N_(pipe_fetch)(&ps, nxt, x, nb, idx);
+        NTT_CP_COMMIT();
+        NTT_CP_WAIT(1);   /* this tile's data */
+        __syncthreads();
+        for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+            N_(pipe_fetch_factor)(&ps, &tg, has_tg, fbuf, tw, scale, b, idx);
+        NTT_CP_COMMIT();
+        for (int s = 0; s < N_(steps)(&ps); s++) {
+            int items = N_(step_items)(&ps, s, dit);
+            for (int q = threadIdx.x; q < items; q += blockDim.x)
+                N_(step)(&ps, cur, stw, s, q, dit, mode);
+            __syncthreads();
+        }
+        NTT_CP_WAIT(0);   /* the factors (and the next tile, long since) */
+        for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+            N_(pipe_store)(&ps, &tg, has_tg, cur, fbuf, x, scale, b, idx);
+        __syncthreads();   /* before cur and fbuf are fetched into again */
+    }
+    NTT_CP_WAIT(0);
+}
+
+#define NTT_PIPE_KERNEL(suffix, mode)                                                        \
+    static __global__ void __launch_bounds__(256, 1) N_(pipe_##suffix)(                      \
+        NF *x, ntt_pass ps, ntt_pass tg, int has_tg, const NF *tw, const NF *stab,           \
+        const NF *scale, int dit)                                                            \
+    {                                                                                        \
+        N_(pipe_pass_dev)(x, ps, tg, has_tg, tw, stab, scale, dit, mode);                    \
+    }
+NTT_PIPE_KERNEL(mont, NTT_MONT)
+NTT_PIPE_KERNEL(shoup, NTT_SHOUP)
+NTT_PIPE_KERNEL(bare, NTT_BARE)
+#undef NTT_PIPE_KERNEL
+
+/* The pipelined pass on the CPU, tile by tile in one "block". */
+static void N_(pipe_pass_host)(NF *x, const ntt_pass *ps, const ntt_pass *tg, const NF *tw,
+                               const NF *stab, const NF *scale, int dit, int mode, NF *sh)
+{
+    int cnt = (1 << ps->mlog) << ps->k, nsmall = N_(small_count)(ps, mode);
+    size_t ntiles = ((size_t)1 << ps->L) / (size_t)cnt;
+    NF *stw = sh, *cur = sh + nsmall, *fbuf = cur + cnt;
+    for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
+    for (size_t b = 0; b < ntiles; b++) {
+        for (int idx = 0; idx < cnt; idx++) N_(pipe_fetch)(ps, cur, x, b, idx);
+        for (int idx = 0; idx < cnt; idx++)
+            N_(pipe_fetch_factor)(ps, tg ? tg : ps, !!tg, fbuf, tw, scale, b, idx);
+        for (int s = 0; s < N_(steps)(ps); s++)
+            for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
+                N_(step)(ps, cur, stw, s, q, dit, mode);
+        for (int idx = 0; idx < cnt; idx++)
+            N_(pipe_store)(ps, tg ? tg : ps, !!tg, cur, fbuf, x, scale, b, idx);
+    }
+}
+
 /* In-place bit reversal; scale (may be NULL) multiplies every element. */
 static __host__ __device__ void N_(bitrev_body)(NF *x, int L, const NF *scale, size_t i)
 {
