@@ -14,21 +14,6 @@ typedef struct {
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
 enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
 
-/* Asynchronous global -> shared copies of 16 bytes (cp.async, sm_80+): the
- * pipelined pass fetches its next tile while it computes the current one.
- * On the host (the emulation) a plain copy, and the waits do nothing. */
-#ifdef __CUDA_ARCH__
-#define NTT_CP16(dst, src)                                                           \
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"                         \
-                 : : "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src) : "memory")
-#define NTT_CP_COMMIT() asm volatile("cp.async.commit_group;" : : : "memory")
-#define NTT_CP_WAIT(n) asm volatile("cp.async.wait_group %0;" : : "n"(n) : "memory")
-#else
-#define NTT_CP16(dst, src) memcpy((dst), (src), 16)
-#define NTT_CP_COMMIT() ((void)0)
-#define NTT_CP_WAIT(n) ((void)0)
-#endif
-
 #define NF d_bn254_fr
 #define NTT_NAME ntt_bn254
 #include "gpu/ntt_template.cuh"
@@ -81,33 +66,15 @@ static int ntt_mode(int curve)
     return shoup_ok ? NTT_SHOUP : NTT_MONT;
 }
 
-/* The pipelined pass (ntt_template.cuh) unless G16_GPU_NTT_PIPE=0 (the
- * earlier one, kept to measure against). */
-static int ntt_pipe(void)
-{
-    const char *e = getenv("G16_GPU_NTT_PIPE");
-    return !(e && strcmp(e, "0") == 0);
-}
-
 /* The transform sequence, shared by the device and the emulation: ops run
  * one step on the data, with tables from the same memory. */
 typedef struct {
     void *ctx;
-    void (*pass)(void *ctx, const ntt_pass *ps, const ntt_pass *tg, const void *tw,
-                 const void *stab, const void *scale, int dit);
+    void (*pass)(void *ctx, const ntt_pass *ps, const void *tw, const void *stab,
+                 const void *scale, int dit);
     void (*bitrev)(void *ctx, const void *scale);
     void (*mul_table)(void *ctx, const void *tab);
 } ntt_ops;
-
-/* The column twiddles a pipelined pass applies at its store (see
- * ntt_template.cuh, the pipelined pass): a DIF pass its own (none for the
- * pass of the lowest bits), DIT pass i those of pass i - 1, which runs
- * next and would apply them at its load. */
-static const ntt_pass *store_twiddles(const ntt_pass *ps, int i, int dit)
-{
-    if (dit) return i > 0 ? &ps[i - 1] : NULL;
-    return ps[i].s0 + ps[i].k < ps[i].L ? &ps[i] : NULL;
-}
 
 static void ntt_sequence(const ntt_ops *o, int L, int flags, const ntt_tables *t)
 {
@@ -116,16 +83,13 @@ static void ntt_sequence(const ntt_ops *o, int L, int flags, const ntt_tables *t
     if (L == 0) return;   /* n = 1: every variant is the identity */
     if (flags & GPU_NTT_ROUND_TRIP) {
         for (int i = 0; i < np; i++)
-            o->pass(o->ctx, &ps[i], store_twiddles(ps, i, 0), t->itw, t->stab[1][ps[i].k],
-                    i == np - 1 ? t->cosbr : NULL, 0);
-        for (int i = np - 1; i >= 0; i--)
-            o->pass(o->ctx, &ps[i], store_twiddles(ps, i, 1), t->tw, t->stab[0][ps[i].k], NULL, 1);
+            o->pass(o->ctx, &ps[i], t->itw, t->stab[1][ps[i].k], i == np - 1 ? t->cosbr : NULL, 0);
+        for (int i = np - 1; i >= 0; i--) o->pass(o->ctx, &ps[i], t->tw, t->stab[0][ps[i].k], NULL, 1);
         return;
     }
     if (coset && !inv) o->mul_table(o->ctx, t->cos);
     for (int i = 0; i < np; i++)
-        o->pass(o->ctx, &ps[i], store_twiddles(ps, i, 0), inv ? t->itw : t->tw,
-                t->stab[!!inv][ps[i].k], NULL, 0);
+        o->pass(o->ctx, &ps[i], inv ? t->itw : t->tw, t->stab[!!inv][ps[i].k], NULL, 0);
     o->bitrev(o->ctx, inv && !coset ? t->inv_n : NULL);
     if (coset && inv) o->mul_table(o->ctx, t->icos);
 }
@@ -272,7 +236,7 @@ void gpu_ntt_release(void)
  * up once after the sequence (cudaGetLastError keeps the first). */
 typedef struct {
     void *x;
-    int log_n, mode, pipe;
+    int log_n, mode;
     cudaStream_t st;
     gpu_prof prof;
 } dev_ctx;
@@ -280,51 +244,15 @@ typedef struct {
 /* Host ops (the emulation): the same kernels' bodies, one by one. */
 typedef struct {
     void *x, *sh;
-    int log_n, mode, pipe;
+    int log_n, mode;
 } host_ctx;
 
-/* The pipelined pass's launch: a persistent grid of as many blocks as fit
- * (cudaOccupancyMaxActiveBlocksPerMultiprocessor for its shared memory). */
-#define NTT_PIPE_LAUNCH(NAME, FT)                                                       \
-    static void NAME##_dev_pipe(dev_ctx *d, const ntt_pass *ps, const ntt_pass *tg,     \
-                                const void *tw, const void *stab, const void *scale,    \
-                                int dit)                                                \
-    {                                                                                   \
-        static int sms;                                                                 \
-        int cnt = (1 << ps->mlog) << ps->k, per_sm = 0, dev = 0;                        \
-        size_t smem = NAME##_pipe_smem(ps, d->mode);                                    \
-        unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
-        size_t ntiles = ((size_t)1 << ps->L) / (size_t)cnt;                             \
-        void (*k)(FT *, ntt_pass, ntt_pass, int, const FT *, const FT *, const FT *,    \
-                  int) = d->mode == NTT_SHOUP ? NAME##_pipe_shoup                       \
-                         : d->mode == NTT_BARE ? NAME##_pipe_bare : NAME##_pipe_mont;   \
-        if (!sms) {                                                                     \
-            cudaGetDevice(&dev);                                                        \
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);          \
-        }                                                                               \
-        cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem); \
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)thr, smem);      \
-        size_t grid = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1);  \
-        if (grid > ntiles) grid = ntiles;                                               \
-        k<<<(unsigned)grid, thr, smem, d->st>>>((FT *)d->x, *ps, tg ? *tg : *ps, !!tg,  \
-                                                (const FT *)tw, (const FT *)stab,       \
-                                                (const FT *)scale, dit);                \
-        gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \
-    }
-NTT_PIPE_LAUNCH(ntt_bn254, d_bn254_fr)
-NTT_PIPE_LAUNCH(ntt_bls12_381, d_bls12_381_fr)
-
 #define NTT_OPS(NAME, FT)                                                               \
-    static void NAME##_dev_pass(void *c, const ntt_pass *ps, const ntt_pass *tg,        \
-                                const void *tw, const void *stab, const void *scale,    \
-                                int dit)                                                \
+    static void NAME##_dev_pass(void *c, const ntt_pass *ps, const void *tw,            \
+                                const void *stab, const void *scale, int dit)           \
     {                                                                                   \
         dev_ctx *d = (dev_ctx *)c;                                                      \
         int cnt = (1 << ps->mlog) << ps->k;                                             \
-        if (d->pipe) {                                                                  \
-            NAME##_dev_pipe(d, ps, tg, tw, stab, scale, dit);                           \
-            return;                                                                     \
-        }                                                                               \
         unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
         size_t smem = sizeof(FT) * (size_t)(cnt + NAME##_small_count(ps, d->mode));     \
         unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
@@ -356,17 +284,12 @@ NTT_PIPE_LAUNCH(ntt_bls12_381, d_bls12_381_fr)
             (FT *)d->x, (const FT *)tab, n);                                            \
         gpu_prof_mark(&d->prof, "coset", d->st);                                        \
     }                                                                                   \
-    static void NAME##_host_pass(void *c, const ntt_pass *ps, const ntt_pass *tg,       \
-                                 const void *tw, const void *stab, const void *scale,   \
-                                 int dit)                                               \
+    static void NAME##_host_pass(void *c, const ntt_pass *ps, const void *tw,           \
+                                 const void *stab, const void *scale, int dit)          \
     {                                                                                   \
         host_ctx *h = (host_ctx *)c;                                                    \
-        if (h->pipe)                                                                    \
-            NAME##_pipe_pass_host((FT *)h->x, ps, tg, (const FT *)tw, (const FT *)stab, \
-                                  (const FT *)scale, dit, h->mode, (FT *)h->sh);        \
-        else                                                                            \
-            NAME##_pass_host((FT *)h->x, ps, (const FT *)tw, (const FT *)stab,          \
-                             (const FT *)scale, dit, h->mode, (FT *)h->sh);             \
+        NAME##_pass_host((FT *)h->x, ps, (const FT *)tw, (const FT *)stab,              \
+                         (const FT *)scale, dit, h->mode, (FT *)h->sh);                 \
     }                                                                                   \
     static void NAME##_host_bitrev(void *c, const void *scale)                          \
     {                                                                                   \
@@ -415,7 +338,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     gpu_host_inv_n(curve, log_n, inv_n);
     uint8_t *tw = (uint8_t *)malloc(half * 32), *itw = (uint8_t *)malloc(half * 32);
     uint8_t *cos = (uint8_t *)malloc(n * 32), *icos = (uint8_t *)malloc(n * 32);
-    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (3 * 2048 + 512));
+    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (2048 + 512));
     gpu_host_powers(curve, w, half, tw);
     gpu_host_powers(curve, iw, half, itw);
     gpu_host_powers(curve, g, n, cos);
@@ -426,7 +349,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
         gpu_host_mul(curve, cos + 32 * j, inv_n, cosbr + 32 * i);
     }
     ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n, {{0}}};
-    host_ctx h = {data, sh, log_n, ntt_mode(curve), ntt_pipe()};
+    host_ctx h = {data, sh, log_n, ntt_mode(curve)};
     if (h.mode == NTT_SHOUP) host_shoup_tables(&t);
     ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
@@ -448,7 +371,7 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
     }
     ntt_tables *t = get_tables(curve, log_n, flags, st, err, errlen);
     if (!t) return -1;
-    dev_ctx d = {d_data, log_n, ntt_mode(curve), ntt_pipe(), st, {0, 0, {0}, {0}}};
+    dev_ctx d = {d_data, log_n, ntt_mode(curve), st, {0, 0, {0}, {0}}};
     ntt_ops bn = {&d, ntt_bn254_dev_pass, ntt_bn254_dev_bitrev, ntt_bn254_dev_mul_table};
     ntt_ops bls = {&d, ntt_bls12_381_dev_pass, ntt_bls12_381_dev_bitrev,
                    ntt_bls12_381_dev_mul_table};
