@@ -41,6 +41,38 @@ static __host__ __device__ __forceinline__ void N_(st)(NF *p, NF x)
 #endif
 }
 
+/* Shared memory holds elements split in 16-byte parts: part h of element
+ * i of an array of count elements at 16-byte slot h count + i.  A warp
+ * reading consecutive elements then reads consecutive slots, 8 threads a
+ * wavefront on 32 banks; whole 32-byte elements put two of every 8 threads
+ * on one bank group (two wavefronts for one of data). */
+static __host__ __device__ __forceinline__ NF N_(sp_ld)(const NF *base, int count, int i)
+{
+    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+#pragma unroll
+    for (int h = 0; h < (int)(sizeof(NF) / 16); h++) {
+#ifdef __CUDA_ARCH__
+        v.u[h] = ((const uint4 *)base)[h * count + i];
+#else
+        memcpy(&v.u[h], (const uint4 *)base + h * count + i, 16);
+#endif
+    }
+    return v.t;
+}
+static __host__ __device__ __forceinline__ void N_(sp_st)(NF *base, int count, int i, NF x)
+{
+    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+    v.t = x;
+#pragma unroll
+    for (int h = 0; h < (int)(sizeof(NF) / 16); h++) {
+#ifdef __CUDA_ARCH__
+        ((uint4 *)base)[h * count + i] = v.u[h];
+#else
+        memcpy((uint4 *)base + h * count + i, &v.u[h], 16);
+#endif
+    }
+}
+
 /* out[t] = lo[t mod 4096] * hi[t / 4096]: big power tables from two small
  * host-made ones, one product per entry. */
 static __global__ void N_(expand)(NF *out, const NF *lo, const NF *hi, size_t count)
@@ -124,7 +156,7 @@ static __host__ __device__ size_t N_(small_index)(const ntt_pass *ps, int i)
 }
 static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, int i, const NF *tw)
 {
-    N_(st)(&stw[i], N_(ld)(&tw[N_(small_index)(ps, i)]));
+    N_(sp_st)(stw, (1 << ps->k) - 1, i, N_(ld)(&tw[N_(small_index)(ps, i)]));
 }
 
 /* The same table for Shoup's product (NTT_SHOUP): plain roots at i <
@@ -156,14 +188,14 @@ static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x
     size_t a = N_(pass_addr)(ps, block, idx);
     NF v = N_(ld)(&x[a]);
     if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
-    N_(st)(&sh[idx], v);
+    N_(sp_st)(sh, (1 << ps->mlog) << ps->k, idx, v);
 }
 
 static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
                                           int idx, const NF *tw, const NF *scale, int dit)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
-    NF v = N_(ld)(&sh[idx]);
+    NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, idx);
     if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
     if (!dit && scale) {
         NF f = N_(ld)(&scale[a]);
@@ -188,9 +220,10 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
 static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF *stw, int ntw,
                                                                 int t, int mode)
 {
-    NF w = N_(ld)(&stw[t]);
+    int count = mode == NTT_SHOUP ? 2 * ntw : ntw;
+    NF w = N_(sp_ld)(stw, count, t);
     if (mode == NTT_SHOUP) {
-        NF wq = N_(ld)(&stw[ntw + t]);
+        NF wq = N_(sp_ld)(stw, count, ntw + t);
         NFE_(mul_shoup)(v, v, &w, &wq);
     } else if (mode == NTT_MONT) {
         NFE_(mul)(v, v, &w);
@@ -215,11 +248,12 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
                                                            int mode)
 {
     int hl_log = ps->k - 1 - ll, h2 = 1 << (hl_log - 1), ml = ps->mlog, ntw = (1 << ps->k) - 1;
-    int l = q & ((1 << ml) - 1), p = q >> ml, t = p & (h2 - 1);
+    int l = q & ((1 << ml) - 1), p = q >> ml, t = p & (h2 - 1), cnt = (1 << ml) << ps->k;
     int b = ((p >> (hl_log - 1)) << (hl_log + 1)) + t;
-    NF *e0 = &sh[(b << ml) + l], *e1 = &sh[((b + h2) << ml) + l];
-    NF *e2 = &sh[((b + 2 * h2) << ml) + l], *e3 = &sh[((b + 3 * h2) << ml) + l];
-    NF r0 = N_(ld)(e0), r1 = N_(ld)(e1), r2 = N_(ld)(e2), r3 = N_(ld)(e3);
+    int i0 = (b << ml) + l, i1 = ((b + h2) << ml) + l;
+    int i2 = ((b + 2 * h2) << ml) + l, i3 = ((b + 3 * h2) << ml) + l;
+    NF r0 = N_(sp_ld)(sh, cnt, i0), r1 = N_(sp_ld)(sh, cnt, i1);
+    NF r2 = N_(sp_ld)(sh, cnt, i2), r3 = N_(sp_ld)(sh, cnt, i3);
     /* level ll's roots, then level ll + 1's; t = 0: wa = wc = 1 */
     int lv = (1 << ps->k) - (1 << (ps->k - ll)), lv1 = lv + 2 * h2;
     if (!dit) {
@@ -232,18 +266,19 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
         N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 1, mode);
         N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 1, mode);
     }
-    N_(st)(e0, r0); N_(st)(e1, r1); N_(st)(e2, r2); N_(st)(e3, r3);
+    N_(sp_st)(sh, cnt, i0, r0); N_(sp_st)(sh, cnt, i1, r1);
+    N_(sp_st)(sh, cnt, i2, r2); N_(sp_st)(sh, cnt, i3, r3);
 }
 
 /* Level k-1 alone (odd k): half-size 1, every twiddle 1, so DIF and DIT
  * butterflies agree. */
 static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int q)
 {
-    int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1;
-    NF u = N_(ld)(&sh[(j << ml) + l]), v = N_(ld)(&sh[((j + 1) << ml) + l]);
+    int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1, cnt = (1 << ml) << ps->k;
+    NF u = N_(sp_ld)(sh, cnt, (j << ml) + l), v = N_(sp_ld)(sh, cnt, ((j + 1) << ml) + l);
     N_(bfly2)(&u, &v, NULL, 0, 0, 0, 0, NTT_BARE);
-    N_(st)(&sh[(j << ml) + l], u);
-    N_(st)(&sh[((j + 1) << ml) + l], v);
+    N_(sp_st)(sh, cnt, (j << ml) + l, u);
+    N_(sp_st)(sh, cnt, ((j + 1) << ml) + l, v);
 }
 
 /* Step s of a pass (DIF order: radix-4 on levels 0-1, 2-3, ..., then the
@@ -270,7 +305,7 @@ static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *p
                                                                const NF *tw, const NF *stab,
                                                                int mode)
 {
-    if (mode == NTT_SHOUP) N_(st)(&stw[i], N_(ld)(&stab[i]));
+    if (mode == NTT_SHOUP) N_(sp_st)(stw, 2 * ((1 << ps->k) - 1), i, N_(ld)(&stab[i]));
     else if (i < (1 << ps->k) - 1) N_(small_twiddle)(ps, stw, i, tw);
 }
 static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
