@@ -236,7 +236,7 @@ void gpu_ntt_release(void)
  * up once after the sequence (cudaGetLastError keeps the first). */
 typedef struct {
     void *x;
-    int log_n, mode;
+    int log_n, mode, occ;
     cudaStream_t st;
     gpu_prof prof;
 } dev_ctx;
@@ -259,6 +259,8 @@ typedef struct {
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
             d->mode == NTT_SHOUP ? NAME##_pass_shoup                                    \
             : d->mode == NTT_BARE ? NAME##_pass_bare : NAME##_pass_mont;                \
+        if (d->mode == NTT_SHOUP && d->occ == 3) k = NAME##_pass_shoup_occ3;            \
+        if (d->mode == NTT_SHOUP && d->occ == 4) k = NAME##_pass_shoup_occ4;            \
         if (smem > 48 * 1024)                                                           \
             cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem); \
         k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
@@ -371,7 +373,8 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
     }
     ntt_tables *t = get_tables(curve, log_n, flags, st, err, errlen);
     if (!t) return -1;
-    dev_ctx d = {d_data, log_n, ntt_mode(curve), st, {0, 0, {0}, {0}}};
+    const char *occ = getenv("G16_GPU_NTT_OCC");   /* measuring: 3 or 4 blocks an SM */
+    dev_ctx d = {d_data, log_n, ntt_mode(curve), occ ? atoi(occ) : 2, st, {0, 0, {0}, {0}}};
     ntt_ops bn = {&d, ntt_bn254_dev_pass, ntt_bn254_dev_bitrev, ntt_bn254_dev_mul_table};
     ntt_ops bls = {&d, ntt_bls12_381_dev_pass, ntt_bls12_381_dev_bitrev,
                    ntt_bls12_381_dev_mul_table};

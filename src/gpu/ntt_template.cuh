@@ -347,6 +347,18 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
 NTT_PASS_KERNEL(mont, NTT_MONT)
 NTT_PASS_KERNEL(shoup, NTT_SHOUP)
 NTT_PASS_KERNEL(bare, NTT_BARE)
+/* Shoup's butterflies at 3 and 4 blocks an SM (80 and 64 registers, some
+ * spilled): the pass is latency-bound at 2 (NOTES.md, session 9), to
+ * measure whether more warps pay for the spills. */
+#define NTT_PASS_KERNEL_OCC(occ)                                                             \
+    static __global__ void __launch_bounds__(256, occ) N_(pass_shoup_occ##occ)(              \
+        NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
+    {                                                                                        \
+        N_(pass_dev)(x, ps, tw, stab, scale, dit, NTT_SHOUP);                                \
+    }
+NTT_PASS_KERNEL_OCC(3)
+NTT_PASS_KERNEL_OCC(4)
+#undef NTT_PASS_KERNEL_OCC
 #undef NTT_PASS_KERNEL
 
 /* The same pass on the CPU, block by block (sh: room for 2^10 + 2 x 2^8
