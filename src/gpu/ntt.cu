@@ -14,6 +14,21 @@ typedef struct {
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
 enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
 
+/* Asynchronous global -> shared copies of 16 bytes (cp.async, sm_80+): a
+ * pass's loads and its column-twiddle gathers are all in flight at once
+ * without registers to hold them, and the store's factors arrive while the
+ * butterflies run.  On the host (the emulation) a plain copy, and the wait
+ * does nothing. */
+#ifdef __CUDA_ARCH__
+#define NTT_CP16(dst, src)                                                           \
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"                         \
+                 : : "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src) : "memory")
+#define NTT_CP_WAIT_ALL() asm volatile("cp.async.wait_all;" : : : "memory")
+#else
+#define NTT_CP16(dst, src) memcpy((dst), (src), 16)
+#define NTT_CP_WAIT_ALL() ((void)0)
+#endif
+
 #define NF d_bn254_fr
 #define NTT_NAME ntt_bn254
 #include "gpu/ntt_template.cuh"
@@ -254,7 +269,7 @@ typedef struct {
         dev_ctx *d = (dev_ctx *)c;                                                      \
         int cnt = (1 << ps->mlog) << ps->k;                                             \
         unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
-        size_t smem = sizeof(FT) * (size_t)(cnt + NAME##_small_count(ps, d->mode));     \
+        size_t smem = sizeof(FT) * (size_t)(2 * cnt + NAME##_small_count(ps, d->mode)); \
         unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
             d->mode == NTT_SHOUP ? NAME##_pass_shoup                                    \
@@ -340,7 +355,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     gpu_host_inv_n(curve, log_n, inv_n);
     uint8_t *tw = (uint8_t *)malloc(half * 32), *itw = (uint8_t *)malloc(half * 32);
     uint8_t *cos = (uint8_t *)malloc(n * 32), *icos = (uint8_t *)malloc(n * 32);
-    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (2048 + 512));
+    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (2 * 2048 + 512));
     gpu_host_powers(curve, w, half, tw);
     gpu_host_powers(curve, iw, half, itw);
     gpu_host_powers(curve, g, n, cos);

@@ -73,6 +73,14 @@ static __host__ __device__ __forceinline__ void N_(sp_st)(NF *base, int count, i
     }
 }
 
+/* Element src (global memory) to element i of a split array, by cp.async. */
+static __host__ __device__ __forceinline__ void N_(sp_cp)(NF *base, int count, int i, const NF *src)
+{
+#pragma unroll
+    for (int h = 0; h < (int)(sizeof(NF) / 16); h++)
+        NTT_CP16((uint4 *)base + h * count + i, (const uint4 *)src + h);
+}
+
 /* out[t] = lo[t mod 4096] * hi[t / 4096]: big power tables from two small
  * host-made ones, one product per entry. */
 static __global__ void N_(expand)(NF *out, const NF *lo, const NF *hi, size_t count)
@@ -131,18 +139,21 @@ static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block
            N_(column)(ps, block, idx);
 }
 
-/* v *= beta^r for the element at shared index idx: w^((lo r) 2^s0), an
- * exponent below n; tw holds w^t for t < n/2 and w^(n/2) = -1. */
-static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block,
-                                                   int idx, const NF *tw)
+/* The column twiddle of the element at shared index idx is beta^r =
+ * w^((lo r) 2^s0), an exponent below n; tw holds w^t for t < n/2 and w^(n/2)
+ * = -1.  0: none. */
+static __host__ __device__ size_t N_(column_exp)(const ntt_pass *ps, size_t block, int idx)
 {
     size_t lo = N_(column)(ps, block, idx);
     size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
-    size_t e = (lo * r) << ps->s0, half = (size_t)1 << (ps->L - 1);
-    if (!e) return;
-    NF w = N_(ld)(&tw[e & (half - 1)]);
-    if (e & half) NFE_(neg)(&w, &w);
-    NFE_(mul)(v, v, &w);
+    return (lo * r) << ps->s0;
+}
+
+/* v *= w^e, with t = tw[e mod n/2] already fetched. */
+static __host__ __device__ void N_(apply_twiddle)(const ntt_pass *ps, NF *v, NF t, size_t e)
+{
+    if (e & ((size_t)1 << (ps->L - 1))) NFE_(neg)(&t, &t);
+    NFE_(mul)(v, v, &t);
 }
 
 /* Shared twiddle table: level ll's 2^(k-1-ll) roots (small root)^(j 2^ll)
@@ -178,27 +189,59 @@ static __global__ void N_(shoup_table)(NF *stab, ntt_pass ps, const NF *tw)
     if (i < (1 << ps.k) - 1) N_(shoup_entry)(&ps, stab, i, tw);
 }
 
-/* Element steps.  dit: the DIT pass (beta before the butterflies); else
- * DIF (beta, then scale, after them).  scale (may be NULL; DIF passes
- * only: the round trip folds its coset into the last inverse pass)
- * multiplies element x[addr] by scale[addr]. */
-static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x, size_t block,
-                                         int idx, const NF *tw, int dit)
+/* Element steps.  The load is asynchronous: every element of the block
+ * and (DIT) its column twiddle into fb are copied by cp.async, all in
+ * flight at once (the earlier loop loaded one element and then its
+ * twiddle at a time, a memory latency each: Nsight Compute's long
+ * scoreboard stalls, NOTES.md, session 9); load_finish applies the
+ * twiddles once they are in.  DIF fetches the store's factors into fb the
+ * same way while its butterflies run: the column twiddle, or where a pass
+ * has none, scale (may be NULL; the round trip folds its coset into the
+ * last inverse pass: element x[addr] times scale[addr]).  Each thread
+ * waits for and uses only the copies it issued itself. */
+static __host__ __device__ void N_(load_async)(const ntt_pass *ps, NF *sh, NF *fb, const NF *x,
+                                               size_t block, int idx, const NF *tw, int dit)
 {
-    size_t a = N_(pass_addr)(ps, block, idx);
-    NF v = N_(ld)(&x[a]);
-    if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
-    N_(sp_st)(sh, (1 << ps->mlog) << ps->k, idx, v);
+    int cnt = (1 << ps->mlog) << ps->k;
+    size_t e = dit ? N_(column_exp)(ps, block, idx) : 0, half = (size_t)1 << (ps->L - 1);
+    N_(sp_cp)(sh, cnt, idx, &x[N_(pass_addr)(ps, block, idx)]);
+    if (e) N_(sp_cp)(fb, cnt, idx, &tw[e & (half - 1)]);
 }
 
-static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
-                                          int idx, const NF *tw, const NF *scale, int dit)
+static __host__ __device__ void N_(load_finish)(const ntt_pass *ps, NF *sh, const NF *fb,
+                                                size_t block, int idx)
 {
-    size_t a = N_(pass_addr)(ps, block, idx);
-    NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, idx);
-    if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
-    if (!dit && scale) {
-        NF f = N_(ld)(&scale[a]);
+    int cnt = (1 << ps->mlog) << ps->k;
+    size_t e = N_(column_exp)(ps, block, idx);
+    if (!e) return;
+    NF v = N_(sp_ld)(sh, cnt, idx);
+    N_(apply_twiddle)(ps, &v, N_(sp_ld)(fb, cnt, idx), e);
+    N_(sp_st)(sh, cnt, idx, v);
+}
+
+static __host__ __device__ void N_(factor_async)(const ntt_pass *ps, NF *fb, size_t block, int idx,
+                                                 const NF *tw, const NF *scale)
+{
+    int cnt = (1 << ps->mlog) << ps->k;
+    size_t e = N_(column_exp)(ps, block, idx), half = (size_t)1 << (ps->L - 1);
+    if (e) N_(sp_cp)(fb, cnt, idx, &tw[e & (half - 1)]);
+    else if (scale) N_(sp_cp)(fb, cnt, idx, &scale[N_(pass_addr)(ps, block, idx)]);
+}
+
+static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, const NF *fb, NF *x,
+                                          size_t block, int idx, const NF *scale, int dit)
+{
+    int cnt = (1 << ps->mlog) << ps->k;
+    size_t a = N_(pass_addr)(ps, block, idx), e = dit ? 0 : N_(column_exp)(ps, block, idx);
+    NF v = N_(sp_ld)(sh, cnt, idx);
+    if (e) {
+        N_(apply_twiddle)(ps, &v, N_(sp_ld)(fb, cnt, idx), e);
+        if (scale) {   /* no pass of ntt.cu has both */
+            NF f = N_(ld)(&scale[a]);
+            NFE_(mul)(&v, &v, &f);
+        }
+    } else if (!dit && scale) {
+        NF f = N_(sp_ld)(fb, cnt, idx);
         NFE_(mul)(&v, &v, &f);
     }
     N_(st)(&x[a], v);
@@ -319,19 +362,27 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
 {
     extern __shared__ uint4 smem_raw[];
     int cnt = (1 << ps.mlog) << ps.k, nsmall = N_(small_count)(&ps, mode);
-    NF *sh = (NF *)smem_raw, *stw = sh + cnt;
-    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
+    NF *sh = (NF *)smem_raw, *stw = sh + cnt, *fb = stw + nsmall;
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        N_(load)(&ps, sh, x, blockIdx.x, idx, tw, dit);
+        N_(load_async)(&ps, sh, fb, x, blockIdx.x, idx, tw, dit);
+    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
+    NTT_CP_WAIT_ALL();
+    if (dit)
+        for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+            N_(load_finish)(&ps, sh, fb, blockIdx.x, idx);
     __syncthreads();
+    if (!dit)
+        for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+            N_(factor_async)(&ps, fb, blockIdx.x, idx, tw, scale);
     for (int s = 0; s < N_(steps)(&ps); s++) {
         int items = N_(step_items)(&ps, s, dit);
         for (int q = threadIdx.x; q < items; q += blockDim.x)
             N_(step)(&ps, sh, stw, s, q, dit, mode);
         __syncthreads();
     }
+    NTT_CP_WAIT_ALL();
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
+        N_(store)(&ps, sh, fb, x, blockIdx.x, idx, scale, dit);
 }
 
 /* 2 blocks of 256 threads an SM (120 registers with the Montgomery
@@ -368,14 +419,18 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
 {
     int cnt = (1 << ps->mlog) << ps->k, nsmall = N_(small_count)(ps, mode);
     size_t blocks = ((size_t)1 << ps->L) / (size_t)cnt;
-    NF *stw = sh + cnt;
+    NF *stw = sh + cnt, *fb = stw + nsmall;
     for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
     for (size_t b = 0; b < blocks; b++) {
-        for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
+        for (int idx = 0; idx < cnt; idx++) N_(load_async)(ps, sh, fb, x, b, idx, tw, dit);
+        if (dit)
+            for (int idx = 0; idx < cnt; idx++) N_(load_finish)(ps, sh, fb, b, idx);
+        else
+            for (int idx = 0; idx < cnt; idx++) N_(factor_async)(ps, fb, b, idx, tw, scale);
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
                 N_(step)(ps, sh, stw, s, q, dit, mode);
-        for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, x, b, idx, tw, scale, dit);
+        for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, fb, x, b, idx, scale, dit);
     }
 }
 
