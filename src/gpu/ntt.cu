@@ -12,7 +12,8 @@ typedef struct {
 } ntt_pass;
 
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
-enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
+enum { NTT_MONT, NTT_SHOUP, NTT_BARE, NTT_SHOUP_SINGLE };
+#define NTT_IS_SHOUP(mode) ((mode) == NTT_SHOUP || (mode) == NTT_SHOUP_SINGLE)
 
 /* Asynchronous global -> shared copies of 16 bytes (cp.async, sm_80+): a
  * pass's loads and its column-twiddle gathers are all in flight at once
@@ -69,15 +70,16 @@ typedef struct {
 } ntt_tables;
 
 /* The butterflies' product: Shoup's where the field allows it (BN254's
- * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|bare
+ * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|shoup1|bare
  * overrides it for measurements (bare: no butterfly products, wrong
- * results, timing only). */
+ * results, timing only; shoup1: Shoup's without the pair products). */
 static int ntt_mode(int curve)
 {
     const char *e = getenv("G16_GPU_NTT_MODE");
     int shoup_ok = curve == GPU_CURVE_BN254 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
     if (e && strcmp(e, "bare") == 0) return NTT_BARE;
     if (e && strcmp(e, "mont") == 0) return NTT_MONT;
+    if (e && strcmp(e, "shoup1") == 0 && shoup_ok) return NTT_SHOUP_SINGLE;
     return shoup_ok ? NTT_SHOUP : NTT_MONT;
 }
 
@@ -251,7 +253,7 @@ void gpu_ntt_release(void)
  * up once after the sequence (cudaGetLastError keeps the first). */
 typedef struct {
     void *x;
-    int log_n, mode, occ;
+    int log_n, mode;
     cudaStream_t st;
     gpu_prof prof;
 } dev_ctx;
@@ -274,8 +276,7 @@ typedef struct {
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
             d->mode == NTT_SHOUP ? NAME##_pass_shoup                                    \
             : d->mode == NTT_BARE ? NAME##_pass_bare : NAME##_pass_mont;                \
-        if (d->mode == NTT_SHOUP && d->occ == 3) k = NAME##_pass_shoup_occ3;            \
-        if (d->mode == NTT_SHOUP && d->occ == 4) k = NAME##_pass_shoup_occ4;            \
+        if (d->mode == NTT_SHOUP_SINGLE) k = NAME##_pass_shoup_single;                  \
         if (smem > 48 * 1024)                                                           \
             cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem); \
         k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
@@ -367,7 +368,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     }
     ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n, {{0}}};
     host_ctx h = {data, sh, log_n, ntt_mode(curve)};
-    if (h.mode == NTT_SHOUP) host_shoup_tables(&t);
+    if (NTT_IS_SHOUP(h.mode)) host_shoup_tables(&t);
     ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
                    ntt_bls12_381_host_mul_table};
@@ -388,8 +389,7 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
     }
     ntt_tables *t = get_tables(curve, log_n, flags, st, err, errlen);
     if (!t) return -1;
-    const char *occ = getenv("G16_GPU_NTT_OCC");   /* measuring: 3 or 4 blocks an SM */
-    dev_ctx d = {d_data, log_n, ntt_mode(curve), occ ? atoi(occ) : 2, st, {0, 0, {0}, {0}}};
+    dev_ctx d = {d_data, log_n, ntt_mode(curve), st, {0, 0, {0}, {0}}};
     ntt_ops bn = {&d, ntt_bn254_dev_pass, ntt_bn254_dev_bitrev, ntt_bn254_dev_mul_table};
     ntt_ops bls = {&d, ntt_bls12_381_dev_pass, ntt_bls12_381_dev_bitrev,
                    ntt_bls12_381_dev_mul_table};

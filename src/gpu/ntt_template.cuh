@@ -263,9 +263,9 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, cons
 static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF *stw, int ntw,
                                                                 int t, int mode)
 {
-    int count = mode == NTT_SHOUP ? 2 * ntw : ntw;
+    int count = NTT_IS_SHOUP(mode) ? 2 * ntw : ntw;
     NF w = N_(sp_ld)(stw, count, t);
-    if (mode == NTT_SHOUP) {
+    if (NTT_IS_SHOUP(mode)) {
         NF wq = N_(sp_ld)(stw, count, ntw + t);
         NFE_(mul_shoup)(v, v, &w, &wq);
     } else if (mode == NTT_MONT) {
@@ -286,6 +286,39 @@ static __host__ __device__ __forceinline__ void N_(bfly2)(NF *u, NF *v, const NF
     if (!dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
 }
 
+/* Two butterflies with independent products: Shoup's pair product
+ * interleaves their carry chains (dfield_template.cuh, mul_shoup2), where
+ * one after the other would run a dependent chain at a time; with one
+ * twiddle missing, or Montgomery's product, one product each. */
+static __host__ __device__ __forceinline__ void N_(twiddle_mul2)(NF *v1, int t1, int has1, NF *v2,
+                                                                 int t2, int has2,
+                                                                 const NF *stw, int ntw,
+                                                                 int mode)
+{
+    if (mode == NTT_SHOUP && has1 && has2) {
+        NF w1 = N_(sp_ld)(stw, 2 * ntw, t1), q1 = N_(sp_ld)(stw, 2 * ntw, ntw + t1);
+        NF w2 = N_(sp_ld)(stw, 2 * ntw, t2), q2 = N_(sp_ld)(stw, 2 * ntw, ntw + t2);
+        NFE_(mul_shoup2)(v1, v1, &w1, &q1, v2, v2, &w2, &q2);
+        return;
+    }
+    if (has1) N_(twiddle_mul)(v1, stw, ntw, t1, mode);
+    if (has2) N_(twiddle_mul)(v2, stw, ntw, t2, mode);
+}
+
+static __host__ __device__ __forceinline__ void N_(bfly_pair)(NF *u1, NF *v1, int t1, int has1,
+                                                              NF *u2, NF *v2, int t2, int has2,
+                                                              const NF *stw, int ntw, int dit,
+                                                              int mode)
+{
+    NF s1 = *u1, s2 = *u2;
+    if (dit) N_(twiddle_mul2)(v1, t1, has1, v2, t2, has2, stw, ntw, mode);
+    NFE_(add)(u1, &s1, v1);
+    NFE_(sub)(v1, &s1, v1);
+    NFE_(add)(u2, &s2, v2);
+    NFE_(sub)(v2, &s2, v2);
+    if (!dit) N_(twiddle_mul2)(v1, t1, has1, v2, t2, has2, stw, ntw, mode);
+}
+
 static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, NF *sh,
                                                            const NF *stw, int ll, int q, int dit,
                                                            int mode)
@@ -299,16 +332,9 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
     NF r2 = N_(sp_ld)(sh, cnt, i2), r3 = N_(sp_ld)(sh, cnt, i3);
     /* level ll's roots, then level ll + 1's; t = 0: wa = wc = 1 */
     int lv = (1 << ps->k) - (1 << (ps->k - ll)), lv1 = lv + 2 * h2;
-    if (!dit) {
-        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 0, mode);
-        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 0, mode);
-    }
-    N_(bfly2)(&r0, &r1, stw, ntw, lv1 + t, t, dit, mode);
-    N_(bfly2)(&r2, &r3, stw, ntw, lv1 + t, t, dit, mode);
-    if (dit) {
-        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 1, mode);
-        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 1, mode);
-    }
+    if (!dit) N_(bfly_pair)(&r0, &r2, lv + t, t, &r1, &r3, lv + t + h2, 1, stw, ntw, 0, mode);
+    N_(bfly_pair)(&r0, &r1, lv1 + t, t, &r2, &r3, lv1 + t, t, stw, ntw, dit, mode);
+    if (dit) N_(bfly_pair)(&r0, &r2, lv + t, t, &r1, &r3, lv + t + h2, 1, stw, ntw, 1, mode);
     N_(sp_st)(sh, cnt, i0, r0); N_(sp_st)(sh, cnt, i1, r1);
     N_(sp_st)(sh, cnt, i2, r2); N_(sp_st)(sh, cnt, i3, r3);
 }
@@ -348,12 +374,12 @@ static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *p
                                                                const NF *tw, const NF *stab,
                                                                int mode)
 {
-    if (mode == NTT_SHOUP) N_(sp_st)(stw, 2 * ((1 << ps->k) - 1), i, N_(ld)(&stab[i]));
+    if (NTT_IS_SHOUP(mode)) N_(sp_st)(stw, 2 * ((1 << ps->k) - 1), i, N_(ld)(&stab[i]));
     else if (i < (1 << ps->k) - 1) N_(small_twiddle)(ps, stw, i, tw);
 }
 static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
 {
-    return ((1 << ps->k) - 1) * (mode == NTT_SHOUP ? 2 : 1);
+    return ((1 << ps->k) - 1) * (NTT_IS_SHOUP(mode) ? 2 : 1);
 }
 
 static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, const NF *tw,
@@ -398,18 +424,7 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
 NTT_PASS_KERNEL(mont, NTT_MONT)
 NTT_PASS_KERNEL(shoup, NTT_SHOUP)
 NTT_PASS_KERNEL(bare, NTT_BARE)
-/* Shoup's butterflies at 3 and 4 blocks an SM (80 and 64 registers, some
- * spilled): the pass is latency-bound at 2 (NOTES.md, session 9), to
- * measure whether more warps pay for the spills. */
-#define NTT_PASS_KERNEL_OCC(occ)                                                             \
-    static __global__ void __launch_bounds__(256, occ) N_(pass_shoup_occ##occ)(              \
-        NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
-    {                                                                                        \
-        N_(pass_dev)(x, ps, tw, stab, scale, dit, NTT_SHOUP);                                \
-    }
-NTT_PASS_KERNEL_OCC(3)
-NTT_PASS_KERNEL_OCC(4)
-#undef NTT_PASS_KERNEL_OCC
+NTT_PASS_KERNEL(shoup_single, NTT_SHOUP_SINGLE)   /* measuring: no pair products */
 #undef NTT_PASS_KERNEL
 
 /* The same pass on the CPU, block by block (sh: room for 2^10 + 2 x 2^8
