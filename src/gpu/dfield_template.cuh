@@ -368,38 +368,49 @@ static HD int F_(last_of_parity)(int j0, int jmax) { return jmax - ((jmax - j0) 
  * i's products x_i wq_j for j >= N - 2 - i.  A chain that stops at j = N -
  * 2 carries into the word above; one that reaches N - 1 cannot (the rows
  * so far are below 2^(32 (N + i + 1))). */
-static HD void F_(shoup_q_row)(uint32_t *E, uint32_t *Q, const DF *x, const DF *wq, int i)
+static HD void F_(shoup_q)(uint32_t *q, const DF *x, const DF *wq)
 {
-    int jmin = i < DF_N - 2 ? DF_N - 2 - i : 0, par = (i + jmin) & 1;
-    int je = jmin + par, jq = jmin + 1 - par;
-    int le = F_(last_of_parity)(je, DF_N - 1), lq = F_(last_of_parity)(jq, DF_N - 1);
-    F_(span_chain)(E, 0, wq->v, x->v[i], i, je, le, 0, le != DF_N - 1);
-    F_(span_chain)(Q, 1, wq->v, x->v[i], i, jq, lq, 0, lq != DF_N - 1);
-}
-
-/* q from the rows' words: position k is E[k] + Q[k - 1]; position N - 2 is
- * E's alone. */
-static HD void F_(shoup_q_words)(uint32_t *q, const uint32_t *E, const uint32_t *Q)
-{
+    uint32_t E[2 * DF_N], Q[2 * DF_N];
+#pragma unroll
+    for (int j = 0; j < 2 * DF_N; j++) E[j] = Q[j] = 0;
+#pragma unroll
+    for (int i = 0; i < DF_N; i++) {
+        int jmin = i < DF_N - 2 ? DF_N - 2 - i : 0, par = (i + jmin) & 1;
+        int je = jmin + par, jq = jmin + 1 - par;
+        int le = F_(last_of_parity)(je, DF_N - 1), lq = F_(last_of_parity)(jq, DF_N - 1);
+        F_(span_chain)(E, 0, wq->v, x->v[i], i, je, le, 0, le != DF_N - 1);
+        F_(span_chain)(Q, 1, wq->v, x->v[i], i, jq, lq, 0, lq != DF_N - 1);
+    }
+    /* position k is E[k] + Q[k - 1]; position N - 2 is E's alone */
     G16_CARRY;
     CARRY_OF(E[DF_N - 1], Q[DF_N - 2]);
 #pragma unroll
     for (int k = DF_N; k < 2 * DF_N; k++) ADDC_CC(q[k - DF_N], E[k], Q[k - 1]);
 }
 
-/* E, Q += row i of the low half of v s (positions below N). */
-static HD void F_(low_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t s, int i)
+/* E, Q += the low half of v s (row by row, positions below N). */
+static HD void F_(low_rows)(uint32_t *E, uint32_t *Q, const uint32_t *v, const uint32_t *s)
 {
-    int jmax = DF_N - 1 - i, je = i & 1, jq = 1 - (i & 1);
-    int le = F_(last_of_parity)(je, jmax), lq = F_(last_of_parity)(jq, jmax);
-    if (je <= jmax) F_(span_chain)(E, 0, v, s, i, je, le, i + le == DF_N - 1, 0);
-    if (jq <= jmax) F_(span_chain)(Q, 1, v, s, i, jq, lq, i + lq == DF_N - 1, 0);
+#pragma unroll
+    for (int i = 0; i < DF_N; i++) {
+        int jmax = DF_N - 1 - i, je = i & 1, jq = 1 - (i & 1);
+        int le = F_(last_of_parity)(je, jmax), lq = F_(last_of_parity)(jq, jmax);
+        if (je <= jmax) F_(span_chain)(E, 0, v, s[i], i, je, le, i + le == DF_N - 1, 0);
+        if (jq <= jmax) F_(span_chain)(Q, 1, v, s[i], i, jq, lq, i + lq == DF_N - 1, 0);
+    }
 }
 
-/* r = t mod p from the low rows' words, t < 3p. */
-static HD void F_(shoup_finish)(DF *r, const uint32_t *E, const uint32_t *Q)
+static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
 {
-    uint32_t t[DF_N];
+    uint32_t q[DF_N], pbar[DF_N], E[DF_N], Q[DF_N], t[DF_N];
+    F_(shoup_q)(q, x, wq);
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) {
+        pbar[j] = F_(pbar)(j);
+        E[j] = Q[j] = 0;
+    }
+    F_(low_rows)(E, Q, w->v, x->v);
+    F_(low_rows)(E, Q, pbar, q);
     G16_CARRY;
     t[0] = E[0];
     ADD_CC(t[1], E[1], Q[0]);
@@ -407,64 +418,6 @@ static HD void F_(shoup_finish)(DF *r, const uint32_t *E, const uint32_t *Q)
     for (int k = 2; k < DF_N; k++) ADDC_CC(t[k], E[k], Q[k - 1]);
     F_(reduce)(r, t);
     F_(reduce)(r, r->v);
-}
-
-static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
-{
-    uint32_t q[DF_N], pbar[DF_N], E[2 * DF_N], Q[2 * DF_N];
-#pragma unroll
-    for (int j = 0; j < 2 * DF_N; j++) E[j] = Q[j] = 0;
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) F_(shoup_q_row)(E, Q, x, wq, i);
-    F_(shoup_q_words)(q, E, Q);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) {
-        pbar[j] = F_(pbar)(j);
-        E[j] = Q[j] = 0;
-    }
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) F_(low_row)(E, Q, w->v, x->v[i], i);
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) F_(low_row)(E, Q, pbar, q[i], i);
-    F_(shoup_finish)(r, E, Q);
-}
-
-/* Two independent Shoup products, their rows interleaved in program order:
- * the carry chains are volatile asm, which the compiler keeps in order, so
- * two products written one after the other run one dependent chain at a
- * time (bench_field: two products a thread no faster than one); here each
- * row of one is followed by the same row of the other. */
-static HD void F_(mul_shoup2)(DF *r1, const DF *x1, const DF *w1, const DF *wq1, DF *r2,
-                              const DF *x2, const DF *w2, const DF *wq2)
-{
-    uint32_t q1[DF_N], q2[DF_N], pbar[DF_N];
-    uint32_t E1[2 * DF_N], Q1[2 * DF_N], E2[2 * DF_N], Q2[2 * DF_N];
-#pragma unroll
-    for (int j = 0; j < 2 * DF_N; j++) E1[j] = Q1[j] = E2[j] = Q2[j] = 0;
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) {
-        F_(shoup_q_row)(E1, Q1, x1, wq1, i);
-        F_(shoup_q_row)(E2, Q2, x2, wq2, i);
-    }
-    F_(shoup_q_words)(q1, E1, Q1);
-    F_(shoup_q_words)(q2, E2, Q2);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) {
-        pbar[j] = F_(pbar)(j);
-        E1[j] = Q1[j] = E2[j] = Q2[j] = 0;
-    }
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) {
-        F_(low_row)(E1, Q1, w1->v, x1->v[i], i);
-        F_(low_row)(E2, Q2, w2->v, x2->v[i], i);
-    }
-#pragma unroll
-    for (int i = 0; i < DF_N; i++) {
-        F_(low_row)(E1, Q1, pbar, q1[i], i);
-        F_(low_row)(E2, Q2, pbar, q2[i], i);
-    }
-    F_(shoup_finish)(r1, E1, Q1);
-    F_(shoup_finish)(r2, E2, Q2);
 }
 
 /* wq = floor(w R / p) for w < p, by binary long division (setup only). */

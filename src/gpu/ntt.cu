@@ -12,23 +12,7 @@ typedef struct {
 } ntt_pass;
 
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
-enum { NTT_MONT, NTT_SHOUP, NTT_BARE, NTT_SHOUP_SINGLE };
-#define NTT_IS_SHOUP(mode) ((mode) == NTT_SHOUP || (mode) == NTT_SHOUP_SINGLE)
-
-/* Asynchronous global -> shared copies of 16 bytes (cp.async, sm_80+): a
- * pass's loads and its column-twiddle gathers are all in flight at once
- * without registers to hold them, and the store's factors arrive while the
- * butterflies run.  On the host (the emulation) a plain copy, and the wait
- * does nothing. */
-#ifdef __CUDA_ARCH__
-#define NTT_CP16(dst, src)                                                           \
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"                         \
-                 : : "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src) : "memory")
-#define NTT_CP_WAIT_ALL() asm volatile("cp.async.wait_all;" : : : "memory")
-#else
-#define NTT_CP16(dst, src) memcpy((dst), (src), 16)
-#define NTT_CP_WAIT_ALL() ((void)0)
-#endif
+enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
 
 #define NF d_bn254_fr
 #define NTT_NAME ntt_bn254
@@ -47,12 +31,10 @@ enum { NTT_MONT, NTT_SHOUP, NTT_BARE, NTT_SHOUP_SINGLE };
  * blocks of up to 2^10 elements.  Returns the number of passes. */
 static int ntt_plan(int L, ntt_pass ps[4])
 {
-    int np = (L + 7) / 8, s0 = 0, blog = 10;
-    const char *e = getenv("G16_GPU_NTT_BLOCK_LOG");   /* measuring: 9..11 */
-    if (e && atoi(e) >= 9 && atoi(e) <= 11) blog = atoi(e);
+    int np = (L + 7) / 8, s0 = 0;
     for (int i = 0; i < np; i++) {
         int k = L / np + (i < L % np), hlo_log = L - s0 - k;
-        ps[i] = (ntt_pass){L, s0, k, hlo_log < blog - k ? hlo_log : blog - k};
+        ps[i] = (ntt_pass){L, s0, k, hlo_log < 10 - k ? hlo_log : 10 - k};
         s0 += k;
     }
     return np;
@@ -70,16 +52,15 @@ typedef struct {
 } ntt_tables;
 
 /* The butterflies' product: Shoup's where the field allows it (BN254's
- * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|shoup1|bare
+ * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|bare
  * overrides it for measurements (bare: no butterfly products, wrong
- * results, timing only; shoup1: Shoup's without the pair products). */
+ * results, timing only). */
 static int ntt_mode(int curve)
 {
     const char *e = getenv("G16_GPU_NTT_MODE");
     int shoup_ok = curve == GPU_CURVE_BN254 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
     if (e && strcmp(e, "bare") == 0) return NTT_BARE;
     if (e && strcmp(e, "mont") == 0) return NTT_MONT;
-    if (e && strcmp(e, "shoup1") == 0 && shoup_ok) return NTT_SHOUP_SINGLE;
     return shoup_ok ? NTT_SHOUP : NTT_MONT;
 }
 
@@ -271,12 +252,11 @@ typedef struct {
         dev_ctx *d = (dev_ctx *)c;                                                      \
         int cnt = (1 << ps->mlog) << ps->k;                                             \
         unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
-        size_t smem = sizeof(FT) * (size_t)(2 * cnt + NAME##_small_count(ps, d->mode)); \
+        size_t smem = sizeof(FT) * (size_t)(cnt + NAME##_small_count(ps, d->mode));     \
         unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
             d->mode == NTT_SHOUP ? NAME##_pass_shoup                                    \
             : d->mode == NTT_BARE ? NAME##_pass_bare : NAME##_pass_mont;                \
-        if (d->mode == NTT_SHOUP_SINGLE) k = NAME##_pass_shoup_single;                  \
         if (smem > 48 * 1024)                                                           \
             cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem); \
         k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
@@ -356,7 +336,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     gpu_host_inv_n(curve, log_n, inv_n);
     uint8_t *tw = (uint8_t *)malloc(half * 32), *itw = (uint8_t *)malloc(half * 32);
     uint8_t *cos = (uint8_t *)malloc(n * 32), *icos = (uint8_t *)malloc(n * 32);
-    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (2 * 2048 + 512));
+    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (1024 + 512));
     gpu_host_powers(curve, w, half, tw);
     gpu_host_powers(curve, iw, half, itw);
     gpu_host_powers(curve, g, n, cos);
@@ -368,7 +348,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     }
     ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n, {{0}}};
     host_ctx h = {data, sh, log_n, ntt_mode(curve)};
-    if (NTT_IS_SHOUP(h.mode)) host_shoup_tables(&t);
+    if (h.mode == NTT_SHOUP) host_shoup_tables(&t);
     ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
                    ntt_bls12_381_host_mul_table};

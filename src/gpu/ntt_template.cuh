@@ -73,14 +73,6 @@ static __host__ __device__ __forceinline__ void N_(sp_st)(NF *base, int count, i
     }
 }
 
-/* Element src (global memory) to element i of a split array, by cp.async. */
-static __host__ __device__ __forceinline__ void N_(sp_cp)(NF *base, int count, int i, const NF *src)
-{
-#pragma unroll
-    for (int h = 0; h < (int)(sizeof(NF) / 16); h++)
-        NTT_CP16((uint4 *)base + h * count + i, (const uint4 *)src + h);
-}
-
 /* out[t] = lo[t mod 4096] * hi[t / 4096]: big power tables from two small
  * host-made ones, one product per entry. */
 static __global__ void N_(expand)(NF *out, const NF *lo, const NF *hi, size_t count)
@@ -139,21 +131,18 @@ static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block
            N_(column)(ps, block, idx);
 }
 
-/* The column twiddle of the element at shared index idx is beta^r =
- * w^((lo r) 2^s0), an exponent below n; tw holds w^t for t < n/2 and w^(n/2)
- * = -1.  0: none. */
-static __host__ __device__ size_t N_(column_exp)(const ntt_pass *ps, size_t block, int idx)
+/* v *= beta^r for the element at shared index idx: w^((lo r) 2^s0), an
+ * exponent below n; tw holds w^t for t < n/2 and w^(n/2) = -1. */
+static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block,
+                                                   int idx, const NF *tw)
 {
     size_t lo = N_(column)(ps, block, idx);
     size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
-    return (lo * r) << ps->s0;
-}
-
-/* v *= w^e, with t = tw[e mod n/2] already fetched. */
-static __host__ __device__ void N_(apply_twiddle)(const ntt_pass *ps, NF *v, NF t, size_t e)
-{
-    if (e & ((size_t)1 << (ps->L - 1))) NFE_(neg)(&t, &t);
-    NFE_(mul)(v, v, &t);
+    size_t e = (lo * r) << ps->s0, half = (size_t)1 << (ps->L - 1);
+    if (!e) return;
+    NF w = N_(ld)(&tw[e & (half - 1)]);
+    if (e & half) NFE_(neg)(&w, &w);
+    NFE_(mul)(v, v, &w);
 }
 
 /* Shared twiddle table: level ll's 2^(k-1-ll) roots (small root)^(j 2^ll)
@@ -189,59 +178,27 @@ static __global__ void N_(shoup_table)(NF *stab, ntt_pass ps, const NF *tw)
     if (i < (1 << ps.k) - 1) N_(shoup_entry)(&ps, stab, i, tw);
 }
 
-/* Element steps.  The load is asynchronous: every element of the block
- * and (DIT) its column twiddle into fb are copied by cp.async, all in
- * flight at once (the earlier loop loaded one element and then its
- * twiddle at a time, a memory latency each: Nsight Compute's long
- * scoreboard stalls, NOTES.md, session 9); load_finish applies the
- * twiddles once they are in.  DIF fetches the store's factors into fb the
- * same way while its butterflies run: the column twiddle, or where a pass
- * has none, scale (may be NULL; the round trip folds its coset into the
- * last inverse pass: element x[addr] times scale[addr]).  Each thread
- * waits for and uses only the copies it issued itself. */
-static __host__ __device__ void N_(load_async)(const ntt_pass *ps, NF *sh, NF *fb, const NF *x,
-                                               size_t block, int idx, const NF *tw, int dit)
+/* Element steps.  dit: the DIT pass (beta before the butterflies); else
+ * DIF (beta, then scale, after them).  scale (may be NULL; DIF passes
+ * only: the round trip folds its coset into the last inverse pass)
+ * multiplies element x[addr] by scale[addr]. */
+static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x, size_t block,
+                                         int idx, const NF *tw, int dit)
 {
-    int cnt = (1 << ps->mlog) << ps->k;
-    size_t e = dit ? N_(column_exp)(ps, block, idx) : 0, half = (size_t)1 << (ps->L - 1);
-    N_(sp_cp)(sh, cnt, idx, &x[N_(pass_addr)(ps, block, idx)]);
-    if (e) N_(sp_cp)(fb, cnt, idx, &tw[e & (half - 1)]);
+    size_t a = N_(pass_addr)(ps, block, idx);
+    NF v = N_(ld)(&x[a]);
+    if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
+    N_(sp_st)(sh, (1 << ps->mlog) << ps->k, idx, v);
 }
 
-static __host__ __device__ void N_(load_finish)(const ntt_pass *ps, NF *sh, const NF *fb,
-                                                size_t block, int idx)
+static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
+                                          int idx, const NF *tw, const NF *scale, int dit)
 {
-    int cnt = (1 << ps->mlog) << ps->k;
-    size_t e = N_(column_exp)(ps, block, idx);
-    if (!e) return;
-    NF v = N_(sp_ld)(sh, cnt, idx);
-    N_(apply_twiddle)(ps, &v, N_(sp_ld)(fb, cnt, idx), e);
-    N_(sp_st)(sh, cnt, idx, v);
-}
-
-static __host__ __device__ void N_(factor_async)(const ntt_pass *ps, NF *fb, size_t block, int idx,
-                                                 const NF *tw, const NF *scale)
-{
-    int cnt = (1 << ps->mlog) << ps->k;
-    size_t e = N_(column_exp)(ps, block, idx), half = (size_t)1 << (ps->L - 1);
-    if (e) N_(sp_cp)(fb, cnt, idx, &tw[e & (half - 1)]);
-    else if (scale) N_(sp_cp)(fb, cnt, idx, &scale[N_(pass_addr)(ps, block, idx)]);
-}
-
-static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, const NF *fb, NF *x,
-                                          size_t block, int idx, const NF *scale, int dit)
-{
-    int cnt = (1 << ps->mlog) << ps->k;
-    size_t a = N_(pass_addr)(ps, block, idx), e = dit ? 0 : N_(column_exp)(ps, block, idx);
-    NF v = N_(sp_ld)(sh, cnt, idx);
-    if (e) {
-        N_(apply_twiddle)(ps, &v, N_(sp_ld)(fb, cnt, idx), e);
-        if (scale) {   /* no pass of ntt.cu has both */
-            NF f = N_(ld)(&scale[a]);
-            NFE_(mul)(&v, &v, &f);
-        }
-    } else if (!dit && scale) {
-        NF f = N_(sp_ld)(fb, cnt, idx);
+    size_t a = N_(pass_addr)(ps, block, idx);
+    NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, idx);
+    if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
+    if (!dit && scale) {
+        NF f = N_(ld)(&scale[a]);
         NFE_(mul)(&v, &v, &f);
     }
     N_(st)(&x[a], v);
@@ -263,9 +220,9 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, cons
 static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF *stw, int ntw,
                                                                 int t, int mode)
 {
-    int count = NTT_IS_SHOUP(mode) ? 2 * ntw : ntw;
+    int count = mode == NTT_SHOUP ? 2 * ntw : ntw;
     NF w = N_(sp_ld)(stw, count, t);
-    if (NTT_IS_SHOUP(mode)) {
+    if (mode == NTT_SHOUP) {
         NF wq = N_(sp_ld)(stw, count, ntw + t);
         NFE_(mul_shoup)(v, v, &w, &wq);
     } else if (mode == NTT_MONT) {
@@ -286,39 +243,6 @@ static __host__ __device__ __forceinline__ void N_(bfly2)(NF *u, NF *v, const NF
     if (!dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
 }
 
-/* Two butterflies with independent products: Shoup's pair product
- * interleaves their carry chains (dfield_template.cuh, mul_shoup2), where
- * one after the other would run a dependent chain at a time; with one
- * twiddle missing, or Montgomery's product, one product each. */
-static __host__ __device__ __forceinline__ void N_(twiddle_mul2)(NF *v1, int t1, int has1, NF *v2,
-                                                                 int t2, int has2,
-                                                                 const NF *stw, int ntw,
-                                                                 int mode)
-{
-    if (mode == NTT_SHOUP && has1 && has2) {
-        NF w1 = N_(sp_ld)(stw, 2 * ntw, t1), q1 = N_(sp_ld)(stw, 2 * ntw, ntw + t1);
-        NF w2 = N_(sp_ld)(stw, 2 * ntw, t2), q2 = N_(sp_ld)(stw, 2 * ntw, ntw + t2);
-        NFE_(mul_shoup2)(v1, v1, &w1, &q1, v2, v2, &w2, &q2);
-        return;
-    }
-    if (has1) N_(twiddle_mul)(v1, stw, ntw, t1, mode);
-    if (has2) N_(twiddle_mul)(v2, stw, ntw, t2, mode);
-}
-
-static __host__ __device__ __forceinline__ void N_(bfly_pair)(NF *u1, NF *v1, int t1, int has1,
-                                                              NF *u2, NF *v2, int t2, int has2,
-                                                              const NF *stw, int ntw, int dit,
-                                                              int mode)
-{
-    NF s1 = *u1, s2 = *u2;
-    if (dit) N_(twiddle_mul2)(v1, t1, has1, v2, t2, has2, stw, ntw, mode);
-    NFE_(add)(u1, &s1, v1);
-    NFE_(sub)(v1, &s1, v1);
-    NFE_(add)(u2, &s2, v2);
-    NFE_(sub)(v2, &s2, v2);
-    if (!dit) N_(twiddle_mul2)(v1, t1, has1, v2, t2, has2, stw, ntw, mode);
-}
-
 static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, NF *sh,
                                                            const NF *stw, int ll, int q, int dit,
                                                            int mode)
@@ -332,9 +256,16 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
     NF r2 = N_(sp_ld)(sh, cnt, i2), r3 = N_(sp_ld)(sh, cnt, i3);
     /* level ll's roots, then level ll + 1's; t = 0: wa = wc = 1 */
     int lv = (1 << ps->k) - (1 << (ps->k - ll)), lv1 = lv + 2 * h2;
-    if (!dit) N_(bfly_pair)(&r0, &r2, lv + t, t, &r1, &r3, lv + t + h2, 1, stw, ntw, 0, mode);
-    N_(bfly_pair)(&r0, &r1, lv1 + t, t, &r2, &r3, lv1 + t, t, stw, ntw, dit, mode);
-    if (dit) N_(bfly_pair)(&r0, &r2, lv + t, t, &r1, &r3, lv + t + h2, 1, stw, ntw, 1, mode);
+    if (!dit) {
+        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 0, mode);
+        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 0, mode);
+    }
+    N_(bfly2)(&r0, &r1, stw, ntw, lv1 + t, t, dit, mode);
+    N_(bfly2)(&r2, &r3, stw, ntw, lv1 + t, t, dit, mode);
+    if (dit) {
+        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 1, mode);
+        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 1, mode);
+    }
     N_(sp_st)(sh, cnt, i0, r0); N_(sp_st)(sh, cnt, i1, r1);
     N_(sp_st)(sh, cnt, i2, r2); N_(sp_st)(sh, cnt, i3, r3);
 }
@@ -374,12 +305,12 @@ static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *p
                                                                const NF *tw, const NF *stab,
                                                                int mode)
 {
-    if (NTT_IS_SHOUP(mode)) N_(sp_st)(stw, 2 * ((1 << ps->k) - 1), i, N_(ld)(&stab[i]));
+    if (mode == NTT_SHOUP) N_(sp_st)(stw, 2 * ((1 << ps->k) - 1), i, N_(ld)(&stab[i]));
     else if (i < (1 << ps->k) - 1) N_(small_twiddle)(ps, stw, i, tw);
 }
 static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
 {
-    return ((1 << ps->k) - 1) * (NTT_IS_SHOUP(mode) ? 2 : 1);
+    return ((1 << ps->k) - 1) * (mode == NTT_SHOUP ? 2 : 1);
 }
 
 static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, const NF *tw,
@@ -388,33 +319,25 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
 {
     extern __shared__ uint4 smem_raw[];
     int cnt = (1 << ps.mlog) << ps.k, nsmall = N_(small_count)(&ps, mode);
-    NF *sh = (NF *)smem_raw, *stw = sh + cnt, *fb = stw + nsmall;
-    for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        N_(load_async)(&ps, sh, fb, x, blockIdx.x, idx, tw, dit);
+    NF *sh = (NF *)smem_raw, *stw = sh + cnt;
     for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
-    NTT_CP_WAIT_ALL();
-    if (dit)
-        for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-            N_(load_finish)(&ps, sh, fb, blockIdx.x, idx);
+    for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
+        N_(load)(&ps, sh, x, blockIdx.x, idx, tw, dit);
     __syncthreads();
-    if (!dit)
-        for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-            N_(factor_async)(&ps, fb, blockIdx.x, idx, tw, scale);
     for (int s = 0; s < N_(steps)(&ps); s++) {
         int items = N_(step_items)(&ps, s, dit);
         for (int q = threadIdx.x; q < items; q += blockDim.x)
             N_(step)(&ps, sh, stw, s, q, dit, mode);
         __syncthreads();
     }
-    NTT_CP_WAIT_ALL();
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        N_(store)(&ps, sh, fb, x, blockIdx.x, idx, scale, dit);
+        N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
 }
 
-/* 2 blocks of 256 threads an SM (120 registers with the Montgomery
- * butterflies): asking for 3 or 4 (80 or 64 registers, spilling) was
- * slower (NOTES.md, NTT v3).  One kernel per butterfly product, so each
- * is compiled without the others' registers. */
+/* 2 blocks of 256 threads an SM (104 registers with Montgomery's
+ * butterflies, 116 with Shoup's): asking for 3 or 4 (80 or 64 registers,
+ * spilling) was slower (NOTES.md, NTT v3 and session 9).  One kernel per
+ * butterfly product, so each is compiled without the others' registers. */
 #define NTT_PASS_KERNEL(suffix, mode)                                                        \
     static __global__ void __launch_bounds__(256, 2) N_(pass_##suffix)(                      \
         NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
@@ -424,7 +347,6 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
 NTT_PASS_KERNEL(mont, NTT_MONT)
 NTT_PASS_KERNEL(shoup, NTT_SHOUP)
 NTT_PASS_KERNEL(bare, NTT_BARE)
-NTT_PASS_KERNEL(shoup_single, NTT_SHOUP_SINGLE)   /* measuring: no pair products */
 #undef NTT_PASS_KERNEL
 
 /* The same pass on the CPU, block by block (sh: room for 2^10 + 2 x 2^8
@@ -434,18 +356,14 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
 {
     int cnt = (1 << ps->mlog) << ps->k, nsmall = N_(small_count)(ps, mode);
     size_t blocks = ((size_t)1 << ps->L) / (size_t)cnt;
-    NF *stw = sh + cnt, *fb = stw + nsmall;
+    NF *stw = sh + cnt;
     for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
     for (size_t b = 0; b < blocks; b++) {
-        for (int idx = 0; idx < cnt; idx++) N_(load_async)(ps, sh, fb, x, b, idx, tw, dit);
-        if (dit)
-            for (int idx = 0; idx < cnt; idx++) N_(load_finish)(ps, sh, fb, b, idx);
-        else
-            for (int idx = 0; idx < cnt; idx++) N_(factor_async)(ps, fb, b, idx, tw, scale);
+        for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
                 N_(step)(ps, sh, stw, s, q, dit, mode);
-        for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, fb, x, b, idx, scale, dit);
+        for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, x, b, idx, tw, scale, dit);
     }
 }
 
