@@ -400,9 +400,10 @@ static HD void F_(low_rows)(uint32_t *E, uint32_t *Q, const uint32_t *v, const u
     }
 }
 
-static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
+/* t = x w - q p in [0, 3p), the low half of x w + q (R - p). */
+static HD void F_(shoup_t)(uint32_t *t, const DF *x, const DF *w, const DF *wq)
 {
-    uint32_t q[DF_N], pbar[DF_N], E[DF_N], Q[DF_N], t[DF_N];
+    uint32_t q[DF_N], pbar[DF_N], E[DF_N], Q[DF_N];
     F_(shoup_q)(q, x, wq);
 #pragma unroll
     for (int j = 0; j < DF_N; j++) {
@@ -416,8 +417,84 @@ static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
     ADD_CC(t[1], E[1], Q[0]);
 #pragma unroll
     for (int k = 2; k < DF_N; k++) ADDC_CC(t[k], E[k], Q[k - 1]);
+}
+
+static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
+{
+    uint32_t t[DF_N];
+    F_(shoup_t)(t, x, w, wq);
     F_(reduce)(r, t);
     F_(reduce)(r, r->v);
+}
+
+/* ---- Lazy forms for the NTT's Shoup butterflies (lazy_ok: 4p < R) ----
+ * Values in [0, 2p) rather than [0, p) save a conditional subtraction in
+ * the product and the mask in a difference that feeds one (Harvey's
+ * butterfly).  mul_shoup_lazy takes any x < 4p: x w - q p < 4p^2 / R + p
+ * < 2p with the exact q, < 3p with q one short, so one subtraction of p
+ * leaves [0, 2p). */
+static HD int F_(lazy_ok)(void) { return DF_ROWS4; }   /* p < R / 5.1 */
+
+/* Word j of 2p. */
+static HD uint32_t F_(p2)(int j) { return (F_(p)(j) << 1) | (j ? F_(p)(j - 1) >> 31 : 0u); }
+
+static HD void F_(mul_shoup_lazy)(DF *r, const DF *x, const DF *w, const DF *wq)
+{
+    uint32_t t[DF_N];
+    F_(shoup_t)(t, x, w, wq);
+    F_(reduce)(r, t);
+}
+
+/* r = a + p, not reduced (a < p): a value in [p, 2p) for the checks. */
+static HD void F_(lazy_plus_p)(DF *r, const DF *a)
+{
+    G16_CARRY;
+    ADD_CC(r->v[0], a->v[0], F_(p)(0));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) ADDC_CC(r->v[j], a->v[j], F_(p)(j));
+}
+
+/* r = a + b mod 2p for a, b < 2p (a + b < 4p < R never carries out). */
+static HD void F_(add_lazy)(DF *r, const DF *a, const DF *b)
+{
+    uint32_t t[DF_N], s[DF_N], borrow;
+    G16_CARRY;
+    ADD_CC(t[0], a->v[0], b->v[0]);
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], a->v[j], b->v[j]);
+    SUB_CC(s[0], t[0], F_(p2)(0));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) SUBC_CC(s[j], t[j], F_(p2)(j));
+    SUBC(borrow, 0u, 0u);
+#pragma unroll
+    for (int j = 0; j < DF_N; j++) r->v[j] = borrow ? t[j] : s[j];
+}
+
+/* r = a - b mod 2p for a, b < 2p. */
+static HD void F_(sub_lazy)(DF *r, const DF *a, const DF *b)
+{
+    uint32_t t[DF_N], mask;
+    G16_CARRY;
+    SUB_CC(t[0], a->v[0], b->v[0]);
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) SUBC_CC(t[j], a->v[j], b->v[j]);
+    SUBC(mask, 0u, 0u);
+    ADD_CC(r->v[0], t[0], F_(p2)(0) & mask);
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) ADDC_CC(r->v[j], t[j], F_(p2)(j) & mask);
+}
+
+/* r = a - b + 2p in (0, 4p) for a, b < 2p: no condition, for mul_shoup_lazy. */
+static HD void F_(sub_lazy4)(DF *r, const DF *a, const DF *b)
+{
+    uint32_t t[DF_N];
+    G16_CARRY;
+    ADD_CC(t[0], a->v[0], F_(p2)(0));
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], a->v[j], F_(p2)(j));
+    SUB_CC(r->v[0], t[0], b->v[0]);
+#pragma unroll
+    for (int j = 1; j < DF_N; j++) SUBC_CC(r->v[j], t[j], b->v[j]);
 }
 
 /* wq = floor(w R / p) for w < p, by binary long division (setup only). */

@@ -38,11 +38,13 @@
 
 /* Four operands in, four results out per check.  The fourth is Shoup's
  * product x w mod p (where 3p < R), against CIOS with w R mod p (w
- * doubled 32 N times from R mod p's Montgomery image). */
+ * doubled 32 N times from R mod p's Montgomery image), plus, where 4p <
+ * R, the lazy butterfly forms with x or x + p and y + p (in [p, 2p), as
+ * the NTT's values may be): (x + y) + (x - y) w + (x - y), each reduced. */
 #define FIELD_RUN(F)                                                               \
     static __host__ __device__ void F##_check_one(const F *in, F *out)             \
     {                                                                              \
-        F wq;                                                                      \
+        F wq, xp, yp, s, d;                                                        \
         F##_mul(&out[0], &in[0], &in[1]);                                          \
         F##_mul_diff2(&out[1], &in[0], &in[1], &in[2], &in[3]);                    \
         F##_sqr(&out[2], &in[3]);                                                  \
@@ -50,6 +52,19 @@
         if (!F##_shoup_ok()) return;                                               \
         F##_shoup_quotient(&wq, &in[2]);                                           \
         F##_mul_shoup(&out[3], &in[0], &in[2], &wq);                               \
+        if (!F##_lazy_ok()) return;                                                \
+        F##_lazy_plus_p(&xp, &in[0]);                                              \
+        F##_lazy_plus_p(&yp, &in[1]);                                              \
+        F##_add_lazy(&s, &xp, &yp);                                                \
+        F##_reduce(&s, s.v);                                                       \
+        F##_add(&out[3], &out[3], &s);                                             \
+        F##_sub_lazy4(&d, &in[0], &yp);                                            \
+        F##_mul_shoup_lazy(&s, &d, &in[2], &wq);                                   \
+        F##_reduce(&s, s.v);                                                       \
+        F##_add(&out[3], &out[3], &s);                                             \
+        F##_sub_lazy(&d, &in[0], &yp);                                             \
+        F##_reduce(&d, d.v);                                                       \
+        F##_add(&out[3], &out[3], &d);                                             \
     }                                                                              \
     static void F##_check_ref(const F *in, F *out)                                 \
     {                                                                              \
@@ -70,6 +85,14 @@
         }                                                                          \
         F##_mul_cios(&t, &in[2], &r2);                                             \
         F##_mul_cios(&out[3], &in[0], &t);                                         \
+        if (!F##_lazy_ok()) return;                                                \
+        F d, s;                                                                    \
+        F##_sub(&d, &in[0], &in[1]);                                               \
+        F##_mul_cios(&s, &d, &t);                                                  \
+        F##_add(&out[3], &out[3], &s);                                             \
+        F##_add(&s, &in[0], &in[1]);                                               \
+        F##_add(&out[3], &out[3], &s);                                             \
+        F##_add(&out[3], &out[3], &d);                                             \
     }
 
 #define FQ2_RUN(E, F)                                                              \

@@ -192,10 +192,12 @@ static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x
 }
 
 static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
-                                          int idx, const NF *tw, const NF *scale, int dit)
+                                          int idx, const NF *tw, const NF *scale, int dit,
+                                          int lazy)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
     NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, idx);
+    if (lazy) NFE_(reduce)(&v, v.v);   /* [0, 2p) -> [0, p) */
     if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
     if (!dit && scale) {
         NF f = N_(ld)(&scale[a]);
@@ -217,6 +219,14 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
  * + t] (Shoup's product, ~0.8 of the wide multiplies); NTT_BARE, no product
  * at all (wrong results: benchmarks time the passes' other work with it);
  * the modes are ntt.cu's. */
+/* Whether a pass keeps its values in [0, 2p) (dfield_template.cuh, the
+ * lazy forms): Shoup's passes where 4p < R, and the bare one that times
+ * them. */
+static __host__ __device__ __forceinline__ int N_(lazy)(int mode)
+{
+    return mode != NTT_MONT && NFE_(lazy_ok)();
+}
+
 static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF *stw, int ntw,
                                                                 int t, int mode)
 {
@@ -224,22 +234,30 @@ static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF 
     NF w = N_(sp_ld)(stw, count, t);
     if (mode == NTT_SHOUP) {
         NF wq = N_(sp_ld)(stw, count, ntw + t);
-        NFE_(mul_shoup)(v, v, &w, &wq);
+        if (N_(lazy)(mode)) NFE_(mul_shoup_lazy)(v, v, &w, &wq);
+        else NFE_(mul_shoup)(v, v, &w, &wq);
     } else if (mode == NTT_MONT) {
         NFE_(mul)(v, v, &w);
     }
 }
 
 /* (u, v) -> DIF (u + v, (u - v) w) or DIT (u + w v, u - w v) with w =
- * stw[t]; no product when has_w is 0 (w = 1). */
+ * stw[t]; no product when has_w is 0 (w = 1).  Lazy: in and out in [0,
+ * 2p), and DIF's difference goes to the product unreduced. */
 static __host__ __device__ __forceinline__ void N_(bfly2)(NF *u, NF *v, const NF *stw, int ntw,
                                                           int t, int has_w, int dit, int mode)
 {
     NF s;
     if (dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
     s = *u;
-    NFE_(add)(u, &s, v);
-    NFE_(sub)(v, &s, v);
+    if (!N_(lazy)(mode)) {
+        NFE_(add)(u, &s, v);
+        NFE_(sub)(v, &s, v);
+    } else {
+        NFE_(add_lazy)(u, &s, v);
+        if (!dit && has_w) NFE_(sub_lazy4)(v, &s, v);
+        else NFE_(sub_lazy)(v, &s, v);
+    }
     if (!dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
 }
 
@@ -272,11 +290,11 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
 
 /* Level k-1 alone (odd k): half-size 1, every twiddle 1, so DIF and DIT
  * butterflies agree. */
-static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int q)
+static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int q, int mode)
 {
     int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1, cnt = (1 << ml) << ps->k;
     NF u = N_(sp_ld)(sh, cnt, (j << ml) + l), v = N_(sp_ld)(sh, cnt, ((j + 1) << ml) + l);
-    N_(bfly2)(&u, &v, NULL, 0, 0, 0, 0, NTT_BARE);
+    N_(bfly2)(&u, &v, NULL, 0, 0, 0, 0, mode);
     N_(sp_st)(sh, cnt, (j << ml) + l, u);
     N_(sp_st)(sh, cnt, ((j + 1) << ml) + l, v);
 }
@@ -295,7 +313,7 @@ static __host__ __device__ __forceinline__ void N_(step)(const ntt_pass *ps, NF 
 {
     int n4 = ps->k / 2;                     /* radix-4 steps */
     int r = dit ? ((ps->k & 1) ? s - 1 : s) : s;   /* index among the radix-4 steps, in order */
-    if ((ps->k & 1) && (dit ? s == 0 : s == n4)) { N_(radix2_last)(ps, sh, q); return; }
+    if ((ps->k & 1) && (dit ? s == 0 : s == n4)) { N_(radix2_last)(ps, sh, q, mode); return; }
     N_(radix4)(ps, sh, stw, dit ? 2 * (n4 - 1 - r) : 2 * r, q, dit, mode);
 }
 
@@ -331,7 +349,7 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
         __syncthreads();
     }
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
-        N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit);
+        N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit, N_(lazy)(mode));
 }
 
 /* 2 blocks of 256 threads an SM (104 registers with Montgomery's
@@ -363,7 +381,8 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
                 N_(step)(ps, sh, stw, s, q, dit, mode);
-        for (int idx = 0; idx < cnt; idx++) N_(store)(ps, sh, x, b, idx, tw, scale, dit);
+        for (int idx = 0; idx < cnt; idx++)
+            N_(store)(ps, sh, x, b, idx, tw, scale, dit, N_(lazy)(mode));
     }
 }
 
