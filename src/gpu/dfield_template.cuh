@@ -67,33 +67,39 @@ static HD int F_(eq)(const DF *a, const DF *b)
     return x == 0;
 }
 
-/* r = t mod p for t < 2p (t has DF_N limbs). */
-static HD void F_(reduce)(DF *r, const uint32_t *t)
+/* Word j of k p for k = 1 or 2 (2p: the lazy forms below). */
+static HD uint32_t F_(pk)(int j, int k)
+{
+    return k == 1 ? F_(p)(j) : (F_(p)(j) << 1) | (j ? F_(p)(j - 1) >> 31 : 0u);
+}
+
+/* r = t mod kp for t < 2kp (t has DF_N limbs). */
+static HD void F_(reduce_k)(DF *r, const uint32_t *t, int k)
 {
     uint32_t s[DF_N], borrow;
     G16_CARRY;
-    SUB_CC(s[0], t[0], F_(p)(0));
+    SUB_CC(s[0], t[0], F_(pk)(0, k));
 #pragma unroll
-    for (int j = 1; j < DF_N; j++) SUBC_CC(s[j], t[j], F_(p)(j));
+    for (int j = 1; j < DF_N; j++) SUBC_CC(s[j], t[j], F_(pk)(j, k));
     SUBC(borrow, 0u, 0u);
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = borrow ? t[j] : s[j];
 }
 
-/* Both moduli leave spare top bits, so a + b < 2p never carries out. */
-static HD void F_(add)(DF *r, const DF *a, const DF *b)
+/* r = a + b mod kp for a, b < kp: both moduli leave spare top bits (and
+ * 4p < R where k = 2 is used), so a + b never carries out. */
+static HD void F_(add_k)(DF *r, const DF *a, const DF *b, int k)
 {
     uint32_t t[DF_N];
     G16_CARRY;
     ADD_CC(t[0], a->v[0], b->v[0]);
 #pragma unroll
     for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], a->v[j], b->v[j]);
-    F_(reduce)(r, t);
+    F_(reduce_k)(r, t, k);
 }
 
-static HD void F_(dbl)(DF *r, const DF *a) { F_(add)(r, a, a); }
-
-static HD void F_(sub)(DF *r, const DF *a, const DF *b)
+/* r = a - b mod kp for a, b < kp. */
+static HD void F_(sub_k)(DF *r, const DF *a, const DF *b, int k)
 {
     uint32_t t[DF_N], mask;
     G16_CARRY;
@@ -101,12 +107,17 @@ static HD void F_(sub)(DF *r, const DF *a, const DF *b)
 #pragma unroll
     for (int j = 1; j < DF_N; j++) SUBC_CC(t[j], a->v[j], b->v[j]);
     SUBC(mask, 0u, 0u);
-    ADD_CC(t[0], t[0], F_(p)(0) & mask);
+    ADD_CC(t[0], t[0], F_(pk)(0, k) & mask);
 #pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], t[j], F_(p)(j) & mask);
+    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], t[j], F_(pk)(j, k) & mask);
 #pragma unroll
     for (int j = 0; j < DF_N; j++) r->v[j] = t[j];
 }
+
+static HD void F_(reduce)(DF *r, const uint32_t *t) { F_(reduce_k)(r, t, 1); }
+static HD void F_(add)(DF *r, const DF *a, const DF *b) { F_(add_k)(r, a, b, 1); }
+static HD void F_(dbl)(DF *r, const DF *a) { F_(add)(r, a, a); }
+static HD void F_(sub)(DF *r, const DF *a, const DF *b) { F_(sub_k)(r, a, b, 1); }
 
 static HD void F_(neg)(DF *r, const DF *a)
 {
@@ -435,9 +446,6 @@ static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
  * leaves [0, 2p). */
 static HD int F_(lazy_ok)(void) { return DF_ROWS4; }   /* p < R / 5.1 */
 
-/* Word j of 2p. */
-static HD uint32_t F_(p2)(int j) { return (F_(p)(j) << 1) | (j ? F_(p)(j - 1) >> 31 : 0u); }
-
 static HD void F_(mul_shoup_lazy)(DF *r, const DF *x, const DF *w, const DF *wq)
 {
     uint32_t t[DF_N];
@@ -454,44 +462,18 @@ static HD void F_(lazy_plus_p)(DF *r, const DF *a)
     for (int j = 1; j < DF_N; j++) ADDC_CC(r->v[j], a->v[j], F_(p)(j));
 }
 
-/* r = a + b mod 2p for a, b < 2p (a + b < 4p < R never carries out). */
-static HD void F_(add_lazy)(DF *r, const DF *a, const DF *b)
-{
-    uint32_t t[DF_N], s[DF_N], borrow;
-    G16_CARRY;
-    ADD_CC(t[0], a->v[0], b->v[0]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], a->v[j], b->v[j]);
-    SUB_CC(s[0], t[0], F_(p2)(0));
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) SUBC_CC(s[j], t[j], F_(p2)(j));
-    SUBC(borrow, 0u, 0u);
-#pragma unroll
-    for (int j = 0; j < DF_N; j++) r->v[j] = borrow ? t[j] : s[j];
-}
-
-/* r = a - b mod 2p for a, b < 2p. */
-static HD void F_(sub_lazy)(DF *r, const DF *a, const DF *b)
-{
-    uint32_t t[DF_N], mask;
-    G16_CARRY;
-    SUB_CC(t[0], a->v[0], b->v[0]);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) SUBC_CC(t[j], a->v[j], b->v[j]);
-    SUBC(mask, 0u, 0u);
-    ADD_CC(r->v[0], t[0], F_(p2)(0) & mask);
-#pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(r->v[j], t[j], F_(p2)(j) & mask);
-}
+/* r = a + b, a - b mod 2p for a, b < 2p. */
+static HD void F_(add_lazy)(DF *r, const DF *a, const DF *b) { F_(add_k)(r, a, b, 2); }
+static HD void F_(sub_lazy)(DF *r, const DF *a, const DF *b) { F_(sub_k)(r, a, b, 2); }
 
 /* r = a - b + 2p in (0, 4p) for a, b < 2p: no condition, for mul_shoup_lazy. */
 static HD void F_(sub_lazy4)(DF *r, const DF *a, const DF *b)
 {
     uint32_t t[DF_N];
     G16_CARRY;
-    ADD_CC(t[0], a->v[0], F_(p2)(0));
+    ADD_CC(t[0], a->v[0], F_(pk)(0, 2));
 #pragma unroll
-    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], a->v[j], F_(p2)(j));
+    for (int j = 1; j < DF_N; j++) ADDC_CC(t[j], a->v[j], F_(pk)(j, 2));
     SUB_CC(r->v[0], t[0], b->v[0]);
 #pragma unroll
     for (int j = 1; j < DF_N; j++) SUBC_CC(r->v[j], t[j], b->v[j]);
