@@ -257,8 +257,6 @@ typedef struct {
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
             d->mode == NTT_SHOUP ? NAME##_pass_shoup                                    \
             : d->mode == NTT_BARE ? NAME##_pass_bare : NAME##_pass_mont;                \
-        if (smem > 48 * 1024)                                                           \
-            cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem); \
         k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
                                     (const FT *)scale, dit);                            \
         gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \

@@ -214,11 +214,6 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
  * (Measured before the vector loads, it was no faster than one level at a
  * time: the scalar shared-memory accesses were the limit then; NOTES.md,
  * NTT v3.)  DIF runs level ll then ll+1, DIT (its transpose) ll+1 then ll. */
-/* v *= the small twiddle at stw[t]: mode NTT_MONT, stw holds w R (the
- * Montgomery product); NTT_SHOUP, the plain w with its quotient at stw[ntw
- * + t] (Shoup's product, ~0.8 of the wide multiplies); NTT_BARE, no product
- * at all (wrong results: benchmarks time the passes' other work with it);
- * the modes are ntt.cu's. */
 /* Whether a pass keeps its values in [0, 2p) (dfield_template.cuh, the
  * lazy forms): Shoup's passes where 4p < R, and the bare one that times
  * them. */
@@ -227,6 +222,11 @@ static __host__ __device__ __forceinline__ int N_(lazy)(int mode)
     return mode != NTT_MONT && NFE_(lazy_ok)();
 }
 
+/* v *= the small twiddle at stw[t]: mode NTT_MONT, stw holds w R (the
+ * Montgomery product); NTT_SHOUP, the plain w with its quotient at stw[ntw
+ * + t] (Shoup's product, ~0.8 of the wide multiplies); NTT_BARE, no product
+ * at all (wrong results: benchmarks time the passes' other work with it);
+ * the modes are ntt.cu's. */
 static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF *stw, int ntw,
                                                                 int t, int mode)
 {
@@ -324,7 +324,7 @@ static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *p
                                                                int mode)
 {
     if (mode == NTT_SHOUP) N_(sp_st)(stw, 2 * ((1 << ps->k) - 1), i, N_(ld)(&stab[i]));
-    else if (i < (1 << ps->k) - 1) N_(small_twiddle)(ps, stw, i, tw);
+    else N_(small_twiddle)(ps, stw, i, tw);
 }
 static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
 {
