@@ -6,9 +6,11 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 
-/* One pass's geometry (ntt_template.cuh, N_(pass_addr)). */
+/* One pass's geometry (ntt_template.cuh, N_(pass_addr)).  warp: each
+ * warp runs one column alone (mlog 0, a "block" of the geometry is a
+ * warp; ntt_template.cuh, N_(pass_warp_dev)). */
 typedef struct {
-    int L, s0, k, mlog;
+    int L, s0, k, mlog, warp;
 } ntt_pass;
 
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
@@ -28,16 +30,33 @@ enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
 
 /* Passes of at most 8 levels, as even as L allows (2^20: 7, 7, 6 rather
  * than 8, 8, 4, whose last pass would leave most of a block idle), with
- * blocks of up to 2^10 elements.  Returns the number of passes. */
+ * blocks of up to 2^10 elements.  Passes of 7 or 8 levels (a column of
+ * 2^k elements gives every lane of a warp a radix-4 item at each step)
+ * run a column a warp, without block barriers, unless
+ * G16_GPU_NTT_WARP=0 (measurements).  Returns the number of passes. */
+#define NTT_WARP_MIN_K 7
 static int ntt_plan(int L, ntt_pass ps[4])
 {
-    int np = (L + 7) / 8, s0 = 0;
+    const char *e = getenv("G16_GPU_NTT_WARP");
+    int np = (L + 7) / 8, s0 = 0, warp_ok = !(e && strcmp(e, "0") == 0);
     for (int i = 0; i < np; i++) {
         int k = L / np + (i < L % np), hlo_log = L - s0 - k;
-        ps[i] = (ntt_pass){L, s0, k, hlo_log < 10 - k ? hlo_log : 10 - k};
+        int warp = warp_ok && k >= NTT_WARP_MIN_K;
+        ps[i] = (ntt_pass){L, s0, k, warp ? 0 : hlo_log < 10 - k ? hlo_log : 10 - k, warp};
         s0 += k;
     }
     return np;
+}
+
+/* Warps a block for a warp pass: 8 (64 KB of columns and 16 KB of Shoup
+ * table at k = 8, two blocks an SM), or G16_GPU_NTT_WARPS (1, 2, 4 or 8,
+ * measurements); fewer where the transform has fewer columns. */
+static int ntt_warps(const ntt_pass *ps)
+{
+    const char *e = getenv("G16_GPU_NTT_WARPS");
+    int cols_log = ps->L - ps->k, want = e ? atoi(e) : 8, w = 1;
+    while (w < 8 && 2 * w <= want && (w << 1) <= (1 << (cols_log < 3 ? cols_log : 3))) w <<= 1;
+    return w;
 }
 
 /* Tables for one (curve, size), device or host memory: twiddles omega^t
@@ -250,13 +269,18 @@ typedef struct {
                                 const void *stab, const void *scale, int dit)           \
     {                                                                                   \
         dev_ctx *d = (dev_ctx *)c;                                                      \
-        int cnt = (1 << ps->mlog) << ps->k;                                             \
-        unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt);                   \
-        size_t smem = sizeof(FT) * (size_t)(cnt + NAME##_small_count(ps, d->mode));     \
-        unsigned thr = cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                     \
+        int cnt = (1 << ps->mlog) << ps->k, wb = ps->warp ? ntt_warps(ps) : 1;          \
+        unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt / (size_t)wb);      \
+        size_t smem = sizeof(FT) * (size_t)(wb * cnt + NAME##_small_count(ps, d->mode)); \
+        unsigned thr = ps->warp ? 32u * (unsigned)wb                                    \
+                       : cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                    \
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
-            d->mode == NTT_SHOUP ? NAME##_pass_shoup                                    \
-            : d->mode == NTT_BARE ? NAME##_pass_bare : NAME##_pass_mont;                \
+            d->mode == NTT_SHOUP ? (ps->warp ? NAME##_pass_warp_shoup : NAME##_pass_shoup) \
+            : d->mode == NTT_BARE ? (ps->warp ? NAME##_pass_warp_bare : NAME##_pass_bare) \
+            : ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont;                      \
+        if (smem > 48 * 1024)   /* above the default: the warp passes' 80 KB */         \
+            cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,        \
+                                 (int)smem);                                            \
         k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
                                     (const FT *)scale, dit);                            \
         gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \

@@ -73,6 +73,19 @@ static __host__ __device__ __forceinline__ void N_(sp_st)(NF *base, int count, i
     }
 }
 
+/* A warp pass's column in shared memory: radix-4 steps of half-size 2, 4
+ * and 8 read runs of 1, 2 or 4 elements 4 apart, which put the 8 lanes of
+ * a wavefront on 2 or 4 of the 8 16-byte bank groups.  Flipping the low
+ * three index bits by (bit 3) * 3 ^ (bit 4) * 5 spreads every pattern of
+ * the pass (and consecutive runs) over all 8; the matrix was found by
+ * searching the 8^5 linear ones for the fewest wavefronts.  A bijection
+ * within each aligned 8, so any column of 8 or more elements keeps its
+ * room; block passes keep the plain index. */
+static __host__ __device__ __forceinline__ int N_(slot)(const ntt_pass *ps, int i)
+{
+    return ps->warp ? i ^ ((((i >> 3) & 1) * 3) ^ (((i >> 4) & 1) * 5)) : i;
+}
+
 /* out[t] = lo[t mod 4096] * hi[t / 4096]: big power tables from two small
  * host-made ones, one product per entry. */
 static __global__ void N_(expand)(NF *out, const NF *lo, const NF *hi, size_t count)
@@ -188,7 +201,7 @@ static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x
     size_t a = N_(pass_addr)(ps, block, idx);
     NF v = N_(ld)(&x[a]);
     if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
-    N_(sp_st)(sh, (1 << ps->mlog) << ps->k, idx, v);
+    N_(sp_st)(sh, (1 << ps->mlog) << ps->k, N_(slot)(ps, idx), v);
 }
 
 static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
@@ -196,7 +209,7 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
                                           int lazy)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
-    NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, idx);
+    NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, N_(slot)(ps, idx));
     if (lazy) NFE_(reduce)(&v, v.v);   /* [0, 2p) -> [0, p) */
     if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
     if (!dit && scale) {
@@ -268,8 +281,8 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
     int hl_log = ps->k - 1 - ll, h2 = 1 << (hl_log - 1), ml = ps->mlog, ntw = (1 << ps->k) - 1;
     int l = q & ((1 << ml) - 1), p = q >> ml, t = p & (h2 - 1), cnt = (1 << ml) << ps->k;
     int b = ((p >> (hl_log - 1)) << (hl_log + 1)) + t;
-    int i0 = (b << ml) + l, i1 = ((b + h2) << ml) + l;
-    int i2 = ((b + 2 * h2) << ml) + l, i3 = ((b + 3 * h2) << ml) + l;
+    int i0 = N_(slot)(ps, (b << ml) + l), i1 = N_(slot)(ps, ((b + h2) << ml) + l);
+    int i2 = N_(slot)(ps, ((b + 2 * h2) << ml) + l), i3 = N_(slot)(ps, ((b + 3 * h2) << ml) + l);
     NF r0 = N_(sp_ld)(sh, cnt, i0), r1 = N_(sp_ld)(sh, cnt, i1);
     NF r2 = N_(sp_ld)(sh, cnt, i2), r3 = N_(sp_ld)(sh, cnt, i3);
     /* level ll's roots, then level ll + 1's; t = 0: wa = wc = 1 */
@@ -293,10 +306,11 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
 static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int q, int mode)
 {
     int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1, cnt = (1 << ml) << ps->k;
-    NF u = N_(sp_ld)(sh, cnt, (j << ml) + l), v = N_(sp_ld)(sh, cnt, ((j + 1) << ml) + l);
+    int iu = N_(slot)(ps, (j << ml) + l), iv = N_(slot)(ps, ((j + 1) << ml) + l);
+    NF u = N_(sp_ld)(sh, cnt, iu), v = N_(sp_ld)(sh, cnt, iv);
     N_(bfly2)(&u, &v, NULL, 0, 0, 0, 0, mode);
-    N_(sp_st)(sh, cnt, (j << ml) + l, u);
-    N_(sp_st)(sh, cnt, ((j + 1) << ml) + l, v);
+    N_(sp_st)(sh, cnt, iu, u);
+    N_(sp_st)(sh, cnt, iv, v);
 }
 
 /* Step s of a pass (DIF order: radix-4 on levels 0-1, 2-3, ..., then the
@@ -352,6 +366,36 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
         N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit, N_(lazy)(mode));
 }
 
+/* The warp pass: warp w of the block runs column (block 8 + w) of the
+ * mlog-0 geometry from load to store with nothing but __syncwarp between
+ * its steps, so one warp's loads, gathers and stores overlap the others'
+ * products instead of every warp of a block waiting at each barrier for
+ * the slowest (the block pass was latency-bound at 0.78 eligible warps a
+ * scheduler, NOTES.md, session 9).  The 8 warps of a block read a row's
+ * 8 consecutive columns, 256 bytes, together (the last pass, hlo = 1:
+ * each warp its own run of 2^k). */
+static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &ps, const NF *tw,
+                                                         const NF *stab, const NF *scale,
+                                                         int dit, int mode)
+{
+    extern __shared__ uint4 smem_raw[];
+    int warps = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int cnt = 1 << ps.k, nsmall = N_(small_count)(&ps, mode);
+    NF *stw = (NF *)smem_raw + warps * cnt, *sh = (NF *)smem_raw + w * cnt;
+    size_t col = (size_t)blockIdx.x * warps + w;
+    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
+    __syncthreads();
+    for (int idx = lane; idx < cnt; idx += 32) N_(load)(&ps, sh, x, col, idx, tw, dit);
+    __syncwarp();
+    for (int s = 0; s < N_(steps)(&ps); s++) {
+        int items = N_(step_items)(&ps, s, dit);
+        for (int q = lane; q < items; q += 32) N_(step)(&ps, sh, stw, s, q, dit, mode);
+        __syncwarp();
+    }
+    for (int idx = lane; idx < cnt; idx += 32)
+        N_(store)(&ps, sh, x, col, idx, tw, scale, dit, N_(lazy)(mode));
+}
+
 /* 2 blocks of 256 threads an SM (104 registers with Montgomery's
  * butterflies, 116 with Shoup's): asking for 3 or 4 (80 or 64 registers,
  * spilling) was slower (NOTES.md, NTT v3 and session 9).  One kernel per
@@ -361,6 +405,11 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
         NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
     {                                                                                        \
         N_(pass_dev)(x, ps, tw, stab, scale, dit, mode);                                     \
+    }                                                                                        \
+    static __global__ void __launch_bounds__(256, 2) N_(pass_warp_##suffix)(                 \
+        NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
+    {                                                                                        \
+        N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode);                                \
     }
 NTT_PASS_KERNEL(mont, NTT_MONT)
 NTT_PASS_KERNEL(shoup, NTT_SHOUP)

@@ -278,6 +278,9 @@ int main(void)
      * group */
     bn254_fr_ntt_check(17);
     bls12_381_fr_ntt_check(17);
+    /* 8 + 7 levels: warp passes (a column a warp, swizzled slots) */
+    bn254_fr_ntt_check(15);
+    bls12_381_fr_ntt_check(15);
     for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
         bn254_fr_h_check(log_n);
         bls12_381_fr_h_check(log_n);
