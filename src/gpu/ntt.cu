@@ -6,20 +6,12 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 
-/* One pass's geometry (ntt_template.cuh, N_(pass_addr)).  warp: 0 for
- * a block pass; else each warp runs one column alone (mlog 0, a "block"
- * of the geometry is a warp), by radix-4 steps in shared memory
- * (NTT_PASS_WARP, N_(pass_warp_dev)) or with the column in registers
- * (NTT_PASS_REG, N_(pass_reg_dev)). */
+/* One pass's geometry (ntt_template.cuh, N_(pass_addr)).  warp: each
+ * warp runs one column alone (mlog 0, a "block" of the geometry is a
+ * warp; ntt_template.cuh, N_(pass_warp_dev)). */
 typedef struct {
     int L, s0, k, mlog, warp;
 } ntt_pass;
-enum { NTT_PASS_BLOCK, NTT_PASS_WARP, NTT_PASS_REG };
-
-/* The register pass's kernels: 4 warps a block (ntt_warps), 4 blocks an
- * SM, so 128 registers a thread. */
-#define NTT_REG_THREADS 128
-#define NTT_REG_BLOCKS 4
 
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
 enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
@@ -39,24 +31,17 @@ enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
 /* Passes of at most 8 levels, as even as L allows (2^20: 7, 7, 6 rather
  * than 8, 8, 4, whose last pass would leave most of a block idle), with
  * blocks of up to 2^10 elements.  Passes of 7 or 8 levels (a column of
- * 2^k elements gives every lane of a warp 4 or 8 elements) run a column
- * a warp, without block barriers, in registers; G16_GPU_NTT_WARP=0 (block
- * passes) and G16_GPU_NTT_REG=0 (warp passes by radix-4 steps) are for
- * measurements.  Returns the number of passes. */
+ * 2^k elements gives every lane of a warp a radix-4 item at each step)
+ * run a column a warp, without block barriers, unless
+ * G16_GPU_NTT_WARP=0 (measurements).  Returns the number of passes. */
 #define NTT_WARP_MIN_K 7
-static int env_off(const char *name)
-{
-    const char *e = getenv(name);
-    return e && strcmp(e, "0") == 0;
-}
 static int ntt_plan(int L, ntt_pass ps[4])
 {
-    int np = (L + 7) / 8, s0 = 0;
-    int warp_kind = env_off("G16_GPU_NTT_WARP") ? NTT_PASS_BLOCK
-                    : env_off("G16_GPU_NTT_REG") ? NTT_PASS_WARP : NTT_PASS_REG;
+    const char *e = getenv("G16_GPU_NTT_WARP");
+    int np = (L + 7) / 8, s0 = 0, warp_ok = !(e && strcmp(e, "0") == 0);
     for (int i = 0; i < np; i++) {
         int k = L / np + (i < L % np), hlo_log = L - s0 - k;
-        int warp = k >= NTT_WARP_MIN_K ? warp_kind : NTT_PASS_BLOCK;
+        int warp = warp_ok && k >= NTT_WARP_MIN_K;
         ps[i] = (ntt_pass){L, s0, k, warp ? 0 : hlo_log < 10 - k ? hlo_log : 10 - k, warp};
         s0 += k;
     }
@@ -73,8 +58,7 @@ static int ntt_warps(const ntt_pass *ps)
 {
     const char *e = getenv("G16_GPU_NTT_WARPS");
     int cols_log = ps->L - ps->k, want = e ? atoi(e) : 4, w = 1;
-    int most = ps->warp == NTT_PASS_REG ? NTT_REG_THREADS / 32 : 8;   /* the launch bounds */
-    while (w < most && 2 * w <= want && (w << 1) <= (1 << (cols_log < 3 ? cols_log : 3))) w <<= 1;
+    while (w < 8 && 2 * w <= want && (w << 1) <= (1 << (cols_log < 3 ? cols_log : 3))) w <<= 1;
     return w;
 }
 
@@ -293,16 +277,10 @@ typedef struct {
         size_t smem = sizeof(FT) * (size_t)(wb * cnt + NAME##_small_count(ps, d->mode)); \
         unsigned thr = ps->warp ? 32u * (unsigned)wb                                    \
                        : cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                    \
-        void (*const kern[3][3])(FT *, ntt_pass, const FT *, const FT *, const FT *, int) = { \
-            {NAME##_pass_mont, NAME##_pass_warp_mont, NAME##_pass_reg_mont},             \
-            {NAME##_pass_shoup, NAME##_pass_warp_shoup, NAME##_pass_reg_shoup},          \
-            {NAME##_pass_bare, NAME##_pass_warp_bare, NAME##_pass_reg_bare}};            \
-        void (*const reg3[3])(FT *, ntt_pass, const FT *, const FT *, const FT *, int) = { \
-            NAME##_pass_reg3_mont, NAME##_pass_reg3_shoup, NAME##_pass_reg3_bare};       \
-        const char *r3 = getenv("G16_GPU_NTT_REG");                                     \
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
-            ps->warp == NTT_PASS_REG && r3 && strcmp(r3, "3") == 0 ? reg3[d->mode]      \
-                                                                    : kern[d->mode][ps->warp]; \
+            d->mode == NTT_SHOUP ? (ps->warp ? NAME##_pass_warp_shoup : NAME##_pass_shoup) \
+            : d->mode == NTT_BARE ? (ps->warp ? NAME##_pass_warp_bare : NAME##_pass_bare) \
+            : ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont;                      \
         if (smem > 48 * 1024)   /* above the default: the warp passes' 80 KB */         \
             cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,        \
                                  (int)smem);                                            \

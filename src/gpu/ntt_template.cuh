@@ -83,7 +83,6 @@ static __host__ __device__ __forceinline__ void N_(sp_st)(NF *base, int count, i
  * room; block passes keep the plain index. */
 static __host__ __device__ __forceinline__ int N_(slot)(const ntt_pass *ps, int i)
 {
-    if (ps->warp == NTT_PASS_REG) return i ^ ((i >> 3) & 7);   /* N_(reg_row) */
     return ps->warp ? i ^ ((((i >> 3) & 1) * 3) ^ (((i >> 4) & 1) * 5)) : i;
 }
 
@@ -196,27 +195,21 @@ static __global__ void N_(shoup_table)(NF *stab, ntt_pass ps, const NF *tw)
  * DIF (beta, then scale, after them).  scale (may be NULL; DIF passes
  * only: the round trip folds its coset into the last inverse pass)
  * multiplies element x[addr] by scale[addr]. */
-static __host__ __device__ __forceinline__ NF N_(load_value)(const ntt_pass *ps, const NF *x,
-                                                             size_t block, int idx, const NF *tw,
-                                                             int dit)
-{
-    NF v = N_(ld)(&x[N_(pass_addr)(ps, block, idx)]);
-    if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
-    return v;
-}
 static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x, size_t block,
                                          int idx, const NF *tw, int dit)
 {
-    N_(sp_st)(sh, (1 << ps->mlog) << ps->k, N_(slot)(ps, idx),
-              N_(load_value)(ps, x, block, idx, tw, dit));
+    size_t a = N_(pass_addr)(ps, block, idx);
+    NF v = N_(ld)(&x[a]);
+    if (dit) N_(column_twiddle)(ps, &v, block, idx, tw);
+    N_(sp_st)(sh, (1 << ps->mlog) << ps->k, N_(slot)(ps, idx), v);
 }
 
-static __host__ __device__ __forceinline__ void N_(store_value)(const ntt_pass *ps, NF *x,
-                                                                size_t block, int idx, NF v,
-                                                                const NF *tw, const NF *scale,
-                                                                int dit, int lazy)
+static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
+                                          int idx, const NF *tw, const NF *scale, int dit,
+                                          int lazy)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
+    NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, N_(slot)(ps, idx));
     if (lazy) NFE_(reduce)(&v, v.v);   /* [0, 2p) -> [0, p) */
     if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
     if (!dit && scale) {
@@ -224,13 +217,6 @@ static __host__ __device__ __forceinline__ void N_(store_value)(const ntt_pass *
         NFE_(mul)(&v, &v, &f);
     }
     N_(st)(&x[a], v);
-}
-static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
-                                          int idx, const NF *tw, const NF *scale, int dit,
-                                          int lazy)
-{
-    N_(store_value)(ps, x, block, idx, N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, N_(slot)(ps, idx)),
-                    tw, scale, dit, lazy);
 }
 
 /* The butterflies, on shared memory, two levels at a time: a thread takes
@@ -410,94 +396,6 @@ static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &
         N_(store)(&ps, sh, x, col, idx, tw, scale, dit, N_(lazy)(mode));
 }
 
-/* The register pass: a warp pass (a column a warp) whose lanes keep 2^e
- * = 2^k / 32 elements in registers through e levels at a time, so a
- * column of 2^8 goes 3 + 3 + 2 levels with two shared-memory exchanges
- * where the radix-4 steps make five round trips (the load, four steps,
- * the store), and the loads and stores go straight between registers
- * and device memory, eight independent ones a lane.  Phase ph covers
- * levels [ph e, ph e + p); its lane holds rows N_(reg_row): the p bits
- * those levels mix from j's low bits, the rest from j's high bits and
- * the lane, lowest first: rows lane + 32 j, then (lane mod 4) + 4 j +
- * 32 (lane / 4), then 8 lane + j at k = 8.  N_(slot)'s swizzle (low
- * three bits ^= the next three) gives every 8-lane wavefront of each
- * layout 8 distinct 16-byte bank groups.  A phase reads its rows, runs
- * its levels and writes the same rows, so one __syncwarp between phases
- * orders it all; the host emulation runs the phases lane by lane. */
-#define NTT_REG_MAX 8   /* elements a lane: 2^8 / 32 */
-static __host__ __device__ __forceinline__ int N_(reg_row)(int k, int e, int a, int p, int lane,
-                                                           int j)
-{
-    int lo = k - a - p, rest = (j >> p) | (lane << (e - p));
-    return ((j & ((1 << p) - 1)) << lo) | (rest & ((1 << lo) - 1)) | ((rest >> lo) << (lo + p));
-}
-
-static __host__ __device__ __forceinline__ void N_(reg_phase)(const ntt_pass *ps, NF *sh, NF *x,
-                                                              const NF *stw, size_t col, int lane,
-                                                              int ph, const NF *tw,
-                                                              const NF *scale, int dit, int mode,
-                                                              const int e)
-{
-    const int k = e + 5, nph = (k + e - 1) / e, ntw = (1 << k) - 1;
-    int a = ph * e, p = k - a < e ? k - a : e, lo = k - a - p;
-    int first = dit ? ph == nph - 1 : ph == 0, last = dit ? ph == 0 : ph == nph - 1;
-    NF v[NTT_REG_MAX];
-#pragma unroll
-    for (int j = 0; j < (1 << e); j++) {
-        int row = N_(reg_row)(k, e, a, p, lane, j);
-        v[j] = first ? N_(load_value)(ps, x, col, row, tw, dit)
-                     : N_(sp_ld)(sh, 1 << k, N_(slot)(ps, row));
-    }
-#pragma unroll
-    for (int s = 0; s < p; s++) {
-        int ll = dit ? a + p - 1 - s : a + s, q = k - 1 - ll - lo, lv = (1 << k) - (1 << (k - ll));
-#pragma unroll
-        for (int j = 0; j < (1 << e); j++) {
-            if (j & (1 << q)) continue;
-            int t = N_(reg_row)(k, e, a, p, lane, j) & ((1 << (k - 1 - ll)) - 1);
-            N_(bfly2)(&v[j], &v[j | (1 << q)], stw, ntw, lv + t, t, dit, mode);
-        }
-    }
-#pragma unroll
-    for (int j = 0; j < (1 << e); j++) {
-        int row = N_(reg_row)(k, e, a, p, lane, j);
-        if (last) N_(store_value)(ps, x, col, row, v[j], tw, scale, dit, N_(lazy)(mode));
-        else N_(sp_st)(sh, 1 << k, N_(slot)(ps, row), v[j]);
-    }
-}
-
-/* Phases in order (DIT: the reverse), e and dit literal at each call so
- * that every register index folds to a constant. */
-static __device__ __forceinline__ void N_(reg_phases)(const ntt_pass &ps, NF *sh, NF *x,
-                                                      const NF *stw, size_t col, int lane,
-                                                      const NF *tw, const NF *scale, int dit,
-                                                      int mode, const int e)
-{
-    const int nph = (e + 5 + e - 1) / e;
-#pragma unroll
-    for (int s = 0; s < nph; s++) {
-        N_(reg_phase)(&ps, sh, x, stw, col, lane, dit ? nph - 1 - s : s, tw, scale, dit, mode, e);
-        __syncwarp();
-    }
-}
-
-static __device__ __forceinline__ void N_(pass_reg_dev)(NF *x, const ntt_pass &ps, const NF *tw,
-                                                        const NF *stab, const NF *scale, int dit,
-                                                        int mode)
-{
-    extern __shared__ uint4 smem_raw[];
-    int warps = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    int cnt = 1 << ps.k, nsmall = N_(small_count)(&ps, mode);
-    NF *stw = (NF *)smem_raw + warps * cnt, *sh = (NF *)smem_raw + w * cnt;
-    size_t col = (size_t)blockIdx.x * warps + w;
-    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
-    __syncthreads();
-    if (ps.k == 8 && dit) N_(reg_phases)(ps, sh, x, stw, col, lane, tw, scale, 1, mode, 3);
-    else if (ps.k == 8) N_(reg_phases)(ps, sh, x, stw, col, lane, tw, scale, 0, mode, 3);
-    else if (dit) N_(reg_phases)(ps, sh, x, stw, col, lane, tw, scale, 1, mode, 2);
-    else N_(reg_phases)(ps, sh, x, stw, col, lane, tw, scale, 0, mode, 2);
-}
-
 /* 2 blocks of 256 threads an SM (104 registers with Montgomery's
  * butterflies, 116 with Shoup's): asking for 3 or 4 (80 or 64 registers,
  * spilling) was slower (NOTES.md, NTT v3 and session 9).  One kernel per
@@ -512,18 +410,6 @@ static __device__ __forceinline__ void N_(pass_reg_dev)(NF *x, const ntt_pass &p
         NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
     {                                                                                        \
         N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode);                                \
-    }                                                                                        \
-    static __global__ void __launch_bounds__(NTT_REG_THREADS, NTT_REG_BLOCKS)                \
-        N_(pass_reg_##suffix)(NF *x, ntt_pass ps, const NF *tw, const NF *stab,              \
-                              const NF *scale, int dit)                                      \
-    {                                                                                        \
-        N_(pass_reg_dev)(x, ps, tw, stab, scale, dit, mode);                                 \
-    }                                                                                        \
-    static __global__ void __launch_bounds__(NTT_REG_THREADS, 3)                             \
-        N_(pass_reg3_##suffix)(NF *x, ntt_pass ps, const NF *tw, const NF *stab,             \
-                               const NF *scale, int dit)                                     \
-    {                                                                                        \
-        N_(pass_reg_dev)(x, ps, tw, stab, scale, dit, mode);                                 \
     }
 NTT_PASS_KERNEL(mont, NTT_MONT)
 NTT_PASS_KERNEL(shoup, NTT_SHOUP)
@@ -539,14 +425,7 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
     size_t blocks = ((size_t)1 << ps->L) / (size_t)cnt;
     NF *stw = sh + cnt;
     for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
-    for (size_t b = 0; b < blocks && ps->warp == NTT_PASS_REG; b++) {
-        int e = ps->k - 5, nph = (ps->k + e - 1) / e;
-        for (int s = 0; s < nph; s++)
-            for (int lane = 0; lane < 32; lane++)
-                N_(reg_phase)(ps, sh, x, stw, b, lane, dit ? nph - 1 - s : s, tw, scale, dit,
-                              mode, e);
-    }
-    for (size_t b = 0; b < blocks && ps->warp != NTT_PASS_REG; b++) {
+    for (size_t b = 0; b < blocks; b++) {
         for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++)

@@ -278,14 +278,9 @@ int main(void)
      * group */
     bn254_fr_ntt_check(17);
     bls12_381_fr_ntt_check(17);
-    /* 8 + 7 levels: register passes (a column a warp, 8 and 4 elements
-     * a lane), then the same by radix-4 steps in shared memory */
+    /* 8 + 7 levels: warp passes (a column a warp, swizzled slots) */
     bn254_fr_ntt_check(15);
     bls12_381_fr_ntt_check(15);
-    setenv("G16_GPU_NTT_REG", "0", 1);
-    bn254_fr_ntt_check(15);
-    bls12_381_fr_ntt_check(15);
-    unsetenv("G16_GPU_NTT_REG");
     for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
         bn254_fr_h_check(log_n);
         bls12_381_fr_h_check(log_n);
@@ -376,17 +371,14 @@ int main(void)
         bn254_fr_ntt_check(logs[k]);
         bls12_381_fr_ntt_check(logs[k]);
     }
-    /* the warp passes by radix-4 steps and the block passes, still
-     * selectable for measurements: 7 + 6 + 6 and 8 + 7 + 7 levels */
-    static const char *const kinds[][2] = {{"G16_GPU_NTT_REG", "0"}, {"G16_GPU_NTT_WARP", "0"}};
-    for (int v = 0; v < 2; v++) {
-        setenv(kinds[v][0], kinds[v][1], 1);
-        for (unsigned log_n = 19; log_n <= 22; log_n += 3) {
-            bn254_fr_ntt_check(log_n);
-            bls12_381_fr_ntt_check(log_n);
-        }
-        unsetenv(kinds[v][0]);
+    /* the block passes, still selectable for measurements (7 + 6 + 6
+     * and 8 + 7 + 7 levels) */
+    setenv("G16_GPU_NTT_WARP", "0", 1);
+    for (unsigned log_n = 19; log_n <= 22; log_n += 3) {
+        bn254_fr_ntt_check(log_n);
+        bls12_381_fr_ntt_check(log_n);
     }
+    unsetenv("G16_GPU_NTT_WARP");
     printf("NTT done (%.1f s)\n", now() - t0);
     gpu_release();
     return test_finish("test_gpu");
