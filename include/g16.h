@@ -73,9 +73,11 @@ int g16_gpu_available(void);
 /* Makes the key resident on the GPU (points and coefficients in device
  * memory), once; later calls return at once.  Jobs with device GPU (or
  * AUTO with a GPU present) call it themselves; a daemon calls it at load
- * time so the first proof does not pay for it.  *device_bytes (may be
- * NULL) receives the device memory the key holds. */
-int g16_key_gpu_load(g16_key *key, size_t *device_bytes, char *err, size_t errlen);
+ * time so the first proof does not pay for it.  msm_copies as
+ * g16_options.gpu_msm_copies (0: the points alone).  *device_bytes (may
+ * be NULL) receives the device memory the key holds. */
+int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
+                     size_t errlen);
 
 const char *g16_key_curve(const g16_key *key);   /* "bn128" or "bls12381" */
 uint32_t g16_key_n_vars(const g16_key *key);
@@ -97,9 +99,10 @@ size_t g16_key_job_abc_bytes(const g16_key *key);
 /* Device memory of a key on the GPU, estimates from the backend's layout
  * (not measurements) for planning before g16_key_gpu_load: its copy (what
  * device_bytes will report: points, coefficients by row, the witness and
- * a/b/c vectors), and what a proof works in beyond it (NTT tables, the
+ * a/b/c vectors; msm_copies > 1 multiplies the points' share), and what
+ * a proof works in beyond it (NTT tables, the
  * five MSMs' sort, bucket and partial-sum buffers, kept between proofs). */
-size_t g16_key_gpu_key_bytes(const g16_key *key);
+size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies);
 size_t g16_key_gpu_workspace_bytes(const g16_key *key);
 /* Host memory a key on the GPU keeps while it is loaded: the pinned
  * buffer each proof's witness goes to the device through (n_vars scalars;

@@ -136,9 +136,10 @@ static void status(g16d *d, d_reply *r)
         "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
         "proofs", "done", (json_int_t)d->proofs_done, "failed", (json_int_t)d->proofs_failed,
         "stopping", d->stopping);
-    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:I,s:{s:I,s:I}}", "proving",
+    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:i,s:I,s:{s:I,s:I}}", "proving",
         d->use_gpu ? "gpu" : "cpu", "mode", device_mode(d->cfg.device), "g2_on_cpu",
-        d->use_gpu && d->cfg.g2_on_cpu, "key_bytes", (json_int_t)device_bytes,
+        d->use_gpu && d->cfg.g2_on_cpu, "gpu_copies", d->use_gpu ? d->cfg.gpu_copies : 0,
+        "key_bytes", (json_int_t)device_bytes,
         "budget", "total", (json_int_t)d->dev_budget, "used", (json_int_t)d->dev_used));
     pthread_mutex_unlock(&d->mu);
     json_object_set_new(o, "memory", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "rss", (json_int_t)s.rss_kb << 10,

@@ -116,6 +116,7 @@ static int set_device(d_config *c, const char *v)
     return 0;
 }
 static int set_g2_cpu(d_config *c, const char *v) { (void)v; c->g2_on_cpu = 1; return 0; }
+static int set_copies(d_config *c, const char *v) { return parse_int(v, 2, 32, &c->gpu_copies); }
 static int set_dev_budget(d_config *c, const char *v)
 {
     return d_parse_size(v, &c->device_budget) || c->device_budget == 0 ? -1 : 0;
@@ -162,6 +163,10 @@ static const option k_opts[] = {
      "                         least 512M); ignored when proofs run on the CPU"},
     {"g2-on-cpu", NULL, set_g2_cpu,
      "GPU proofs run the G2 MSM (B2) on the CPU while the GPU does the rest"},
+    {"gpu-copies", "N", set_copies,
+     "keep N shift copies (2 to 32) of each GPU key's MSM points on the device: N times\n"
+     "                         their device memory (charged to the device budget) and a slower\n"
+     "                         key load, for faster MSMs (BN254 2^24 proof 0.214 -> 0.185 s with 12)"},
     {"pin-keys", NULL, set_pin,
      "lock each key's bytes in RAM (mlock) so they are never paged out; a key that cannot be\n"
      "                         locked works unpinned and GET /v1/keys says why. Default: on when\n"
@@ -301,6 +306,10 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
     if (!c->queue_depth[ST_MSM]) c->queue_depth[ST_MSM] = c->workers[ST_SYNTH];
     if (c->g2_on_cpu && c->device == G16_DEVICE_CPU) {
         fprintf(stderr, "g16d: --g2-on-cpu applies to GPU proofs, but --device is cpu\n");
+        return -1;
+    }
+    if (c->gpu_copies && c->device == G16_DEVICE_CPU) {
+        fprintf(stderr, "g16d: --gpu-copies applies to GPU keys, but --device is cpu\n");
         return -1;
     }
     if (c->tcp_port && !c->token[0]) {

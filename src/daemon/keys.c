@@ -134,7 +134,8 @@ static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
 static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size_t errlen)
 {
     char e2[D_ERR], why[D_ERR];
-    size_t ws = g16_key_gpu_workspace_bytes(key), plan = g16_key_gpu_key_bytes(key) + ws;
+    size_t ws = g16_key_gpu_workspace_bytes(key);
+    size_t plan = g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
     pthread_mutex_lock(&d->mu);
     int room = d_key_make_room(d, k->bytes, k) == 0;
     if (!room)
@@ -147,7 +148,7 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size
         d->key_bytes += k->bytes;
     pthread_mutex_unlock(&d->mu);
     if (room) {
-        int rc = g16_key_gpu_load(key, &k->device_bytes, e2, sizeof e2);
+        int rc = g16_key_gpu_load(key, d->cfg.gpu_copies, &k->device_bytes, e2, sizeof e2);
         pthread_mutex_lock(&d->mu);
         d->key_bytes -= k->bytes;
         device_charge(d, k, rc == 0, ws);

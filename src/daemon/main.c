@@ -75,6 +75,8 @@ static void resolve_device_budget(g16d *d)
     if (!d->use_gpu) {
         if (d->cfg.device_budget)
             fprintf(stderr, "g16d: --device-memory-budget ignored: proofs run on the CPU\n");
+        if (d->cfg.gpu_copies)
+            fprintf(stderr, "g16d: --gpu-copies ignored: proofs run on the CPU\n");
     } else if (d->cfg.device_budget) {
         d->dev_budget = d->cfg.device_budget;
     } else if (d_gpu_free_memory(&avail, why, sizeof why)) {

@@ -187,6 +187,7 @@ static __host__ __device__ void P_(mul_small)(DG *p, uint32_t k)
 typedef DG_FE G16_CAT(DG, _fe);
 
 static HD void P_(fe_one)(DG_FE *r) { FE_(one)(r); }
+static HD void P_(fe_zero)(DG_FE *r) { FE_(zero)(r); }
 static HD void P_(fe_mul)(DG_FE *r, const DG_FE *a, const DG_FE *b) { FE_(mul)(r, a, b); }
 static HD void P_(fe_inv)(DG_FE *r, const DG_FE *a) { FE_(inv)(r, a); }
 

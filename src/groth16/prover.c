@@ -140,9 +140,10 @@ static int key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char
     return rc;
 }
 
-int g16_key_gpu_load(g16_key *key, size_t *device_bytes, char *err, size_t errlen)
+int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
+                     size_t errlen)
 {
-    return key_gpu_load(key, 0, device_bytes, err, errlen);
+    return key_gpu_load(key, msm_copies, device_bytes, err, errlen);
 }
 
 /* AUTO means the GPU when one is usable and the key fits on it; GPU means
@@ -272,16 +273,16 @@ size_t g16_key_gpu_host_bytes(const g16_key *key)
     return key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
 }
 
-/* The key's points as stored, its coefficients by row (a 4-byte signal
- * and a scalar each, 2(n + 1) row pointers), the witness and the a, b, c
- * vectors. */
-size_t g16_key_gpu_key_bytes(const g16_key *key)
+/* The key's points as stored (times the shift copies when kept), its
+ * coefficients by row (a 4-byte signal and a scalar each, 2(n + 1) row
+ * pointers), the witness and the a, b, c vectors. */
+size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies)
 {
     const groth16_curve *c = key->curve;
     size_t n = key->z.domain_size, v = key->z.n_vars, fr = c->fr_bytes;
     size_t points = (3 * v - key->z.n_public - 1 + n) * c->g1_bytes + v * c->g2_bytes;
     size_t coefs = ((size_t)key->z.n_coefs + 2) * (4 + fr) + 2 * (n + 1) * 4;
-    return points + coefs + v * fr + 3 * n * fr;
+    return points * (size_t)(msm_copies > 1 ? msm_copies : 1) + coefs + v * fr + 3 * n * fr;
 }
 
 static int check_witness(const g16_key *key, const wtns *w, const char *name, char *err,

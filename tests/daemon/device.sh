@@ -11,6 +11,12 @@ D=$FIX/bn128/chain
 grep -q "bad value for --device" "$T/err" || fail "unclear message for --device tpu: $(cat "$T/err")"
 "$G16D" --device cpu --g2-on-cpu 2>"$T/err" && fail "--g2-on-cpu with --device cpu accepted"
 grep -q "g2-on-cpu applies to GPU proofs" "$T/err" || fail "unclear message: $(cat "$T/err")"
+"$G16D" --device cpu --gpu-copies 4 2>"$T/err" && fail "--gpu-copies with --device cpu accepted"
+grep -q "gpu-copies applies to GPU keys" "$T/err" || fail "unclear message: $(cat "$T/err")"
+for bad in 1 33 x 4.5; do
+  "$G16D" --gpu-copies "$bad" 2>"$T/err" && fail "--gpu-copies $bad accepted"
+  grep -q "bad value for --gpu-copies: '$bad'" "$T/err" || fail "unclear message: $(cat "$T/err")"
+done
 for bad in 0 lots -5M; do
   "$G16D" --device-memory-budget "$bad" 2>"$T/err" && fail "--device-memory-budget $bad accepted"
   grep -q "bad value for --device-memory-budget: '$bad'" "$T/err" || fail "unclear message: $(cat "$T/err")"
@@ -61,7 +67,9 @@ if [ "$PROVING" = cpu ]; then
   api http://d/metrics | grep -qx 'g16d_device_budget_bytes{kind="total"} 0' || fail "metrics: device budget"
   stop_daemon
   rm -rf "$STATE"
-  start_daemon --g2-on-cpu
+  start_daemon --g2-on-cpu --gpu-copies 4
+  grep -q "gpu-copies ignored: proofs run on the CPU" "$LOG" || fail "no note that --gpu-copies is ignored"
+  [ "$(client status | js o.device.gpu_copies)" = 0 ] || fail "gpu_copies reported without a GPU"
   client keys load k "$D/circuit.zkey" >/dev/null
   prove_one cpu
   stop_daemon
@@ -88,6 +96,16 @@ else
   [ "$(client status | js 'o.device.budget.total > 0 && o.device.budget.used > 0')" = true ] ||
     fail "status lacks the device budget"
   CHARGE=$(client keys list | js 'o.keys[0].device_charge')
+  BYTES=$(client keys list | js 'o.keys[0].device_bytes')
+  stop_daemon
+  rm -rf "$STATE"
+  # shift copies: more device memory for the same key, proofs still verify
+  start_daemon --device gpu --gpu-copies 6
+  [ "$(client status | js o.device.gpu_copies)" = 6 ] || fail "status does not report --gpu-copies"
+  client keys load k "$D/circuit.zkey" >/dev/null
+  [ "$(client keys list | js "o.keys[0].device_bytes > $BYTES")" = true ] ||
+    fail "--gpu-copies 6: the key holds no more device memory than without copies ($BYTES)"
+  prove_one gpu
   stop_daemon
   rm -rf "$STATE"
   # a device budget with room for one key: the second evicts the idle first

@@ -154,7 +154,8 @@ NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
 /* Tables of shift copies, every group and scalar mode: a few copies
  * (several window groups, Horner between them) or as many as windows or
  * more (one bucket set); window forces c (0: the cost model's).  Copies
- * are slow to make in the emulation (an inversion each), so it runs few. */
+ * are slow to make in the emulation (doublings, an inversion a batch of
+ * 8), so it runs few. */
 #define COPIES_CHECKS                                                                 \
     static void copies_checks(size_t n_g1, size_t n_g2, int window, const int *copies, \
                               int ncopies)                                            \

@@ -91,11 +91,15 @@ static void check(const char *dir, int threads)
     /* device estimates: the copy holds the file's points and coefficients
      * (most of the file) plus the witness and a/b/c vectors; the MSMs'
      * sort buffers take at least 16 bytes per point and window */
-    size_t n = g16_key_domain_size(key), v = g16_key_n_vars(key), gk = g16_key_gpu_key_bytes(key);
+    size_t n = g16_key_domain_size(key), v = g16_key_n_vars(key), gk = g16_key_gpu_key_bytes(key, 0);
     printf("  gpu estimates: key copy %zu B (file %zu B), workspace %zu B\n", gk, klen,
            g16_key_gpu_workspace_bytes(key));
     CHECK(gk > klen / 2 + 3 * n * 32 && gk < klen + (v + 3 * n) * 32 + 16 * n);
     CHECK(g16_key_gpu_workspace_bytes(key) > 16 * 12 * (size_t)v);
+    /* shift copies multiply the points (most of the copy), nothing else */
+    size_t pts = g16_key_gpu_key_bytes(key, 2) - gk;
+    CHECK(g16_key_gpu_key_bytes(key, 1) == gk && pts > gk / 2 && pts < gk);
+    CHECK(g16_key_gpu_key_bytes(key, 12) == gk + 11 * pts);
     g16_key_free(key);
     free(kbuf);
     free(w);
