@@ -1,4 +1,4 @@
-# Session 11, call 2 (96e0a0c + the batched shift copies and g16d
+# Session 11, call 2 (767331b: the batched shift copies and g16d
 # --gpu-copies): tests, the 4 fixtures of .gpubin/fix (test_prover needs
 # all of .devfix, not carried: rc=2 for a missing fixture), g16d's socket
 # tests on the GPU, the BN254 2^24 synthetic proof with and without
