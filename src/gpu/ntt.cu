@@ -277,12 +277,10 @@ typedef struct {
         size_t smem = sizeof(FT) * (size_t)(wb * cnt + NAME##_small_count(ps, d->mode)); \
         unsigned thr = ps->warp ? 32u * (unsigned)wb                                    \
                        : cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                    \
-        const char *b2 = getenv("G16_GPU_NTT_BATCH");                                   \
-        int two = b2 && strcmp(b2, "2") == 0;                                           \
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
-            d->mode == NTT_SHOUP ? (ps->warp ? (two ? NAME##_pass_warp2_shoup : NAME##_pass_warp_shoup) : NAME##_pass_shoup) \
-            : d->mode == NTT_BARE ? (ps->warp ? (two ? NAME##_pass_warp2_bare : NAME##_pass_warp_bare) : NAME##_pass_bare) \
-            : ps->warp ? (two ? NAME##_pass_warp2_mont : NAME##_pass_warp_mont) : NAME##_pass_mont; \
+            d->mode == NTT_SHOUP ? (ps->warp ? NAME##_pass_warp_shoup : NAME##_pass_shoup) \
+            : d->mode == NTT_BARE ? (ps->warp ? NAME##_pass_warp_bare : NAME##_pass_bare) \
+            : ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont;                      \
         if (smem > 48 * 1024)   /* above the default: the warp passes' 80 KB */         \
             cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,        \
                                  (int)smem);                                            \

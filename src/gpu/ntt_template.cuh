@@ -146,29 +146,15 @@ static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block
 
 /* v *= beta^r for the element at shared index idx: w^((lo r) 2^s0), an
  * exponent below n; tw holds w^t for t < n/2 and w^(n/2) = -1. */
-static __host__ __device__ __forceinline__ size_t N_(column_exp)(const ntt_pass *ps, size_t block,
-                                                                 int idx)
-{
-    size_t lo = N_(column)(ps, block, idx);
-    size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
-    return (lo * r) << ps->s0;
-}
-/* w^e with no branch (e = 0 reads w^0 = 1), so that a run of them can all
- * be in flight at once (N_(warp_load)). */
-static __host__ __device__ __forceinline__ NF N_(column_factor)(const ntt_pass *ps, size_t e,
-                                                                const NF *tw)
-{
-    size_t half = (size_t)1 << (ps->L - 1);
-    NF w = N_(ld)(&tw[e & (half - 1)]), nw;
-    NFE_(neg)(&nw, &w);
-    return (e & half) ? nw : w;
-}
 static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block,
                                                    int idx, const NF *tw)
 {
-    size_t e = N_(column_exp)(ps, block, idx);
+    size_t lo = N_(column)(ps, block, idx);
+    size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
+    size_t e = (lo * r) << ps->s0, half = (size_t)1 << (ps->L - 1);
     if (!e) return;
-    NF w = N_(column_factor)(ps, e, tw);
+    NF w = N_(ld)(&tw[e & (half - 1)]);
+    if (e & half) NFE_(neg)(&w, &w);
     NFE_(mul)(v, v, &w);
 }
 
@@ -380,83 +366,6 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
         N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit, N_(lazy)(mode));
 }
 
-/* A warp pass's loads and stores, a lane's elements NTT_WARP_BATCH at a
- * time: every device-memory read of a batch (elements, column twiddles,
- * scale factors) issued before any is used, with no branch between them,
- * so a lane waits one memory latency a batch rather than one an element
- * (the loops as written waited for each load before the next: NOTES.md,
- * session 9, call 3, and session 11).  The products are calls
- * (N_(mul_value)) so the unrolled batch stays small in the instruction
- * cache (the register pass, NOTES.md, session 11).  cols: the pass has
- * column twiddles (hlo > 1; the last pass's are all 1). */
-#define NTT_WARP_BATCH 4
-#ifdef __CUDA_ARCH__
-static __device__ __noinline__ NF N_(mul_value)(NF a, NF b)
-#else
-static NF N_(mul_value)(NF a, NF b)
-#endif
-{
-    NFE_(mul)(&a, &a, &b);
-    return a;
-}
-static __host__ __device__ __forceinline__ int N_(has_cols)(const ntt_pass *ps)
-{
-    return ps->L - ps->s0 - ps->k > 0;
-}
-
-static __host__ __device__ __forceinline__ void N_(warp_load)(const ntt_pass *ps, NF *sh,
-                                                              const NF *x, size_t col, int lane,
-                                                              const NF *tw, int dit,
-                                                              const int batch)
-{
-    int cnt = 1 << ps->k, twid = dit && N_(has_cols)(ps);
-    for (int base = lane; base < cnt; base += 32 * batch) {
-        NF v[NTT_WARP_BATCH], w[NTT_WARP_BATCH];
-#pragma unroll
-        for (int u = 0; u < batch; u++)
-            v[u] = N_(ld)(&x[N_(pass_addr)(ps, col, base + 32 * u)]);
-        if (twid) {
-#pragma unroll
-            for (int u = 0; u < batch; u++)
-                w[u] = N_(column_factor)(ps, N_(column_exp)(ps, col, base + 32 * u), tw);
-#pragma unroll
-            for (int u = 0; u < batch; u++) v[u] = N_(mul_value)(v[u], w[u]);
-        }
-#pragma unroll
-        for (int u = 0; u < batch; u++)
-            N_(sp_st)(sh, cnt, N_(slot)(ps, base + 32 * u), v[u]);
-    }
-}
-
-static __host__ __device__ __forceinline__ void N_(warp_store)(const ntt_pass *ps, const NF *sh,
-                                                               NF *x, size_t col, int lane,
-                                                               const NF *tw, const NF *scale,
-                                                               int dit, int lazy, const int batch)
-{
-    int cnt = 1 << ps->k, twid = !dit && N_(has_cols)(ps), sc = !dit && scale;
-    for (int base = lane; base < cnt; base += 32 * batch) {
-        NF v[NTT_WARP_BATCH], w[NTT_WARP_BATCH], f[NTT_WARP_BATCH];
-        if (twid) {
-#pragma unroll
-            for (int u = 0; u < batch; u++)
-                w[u] = N_(column_factor)(ps, N_(column_exp)(ps, col, base + 32 * u), tw);
-        }
-        if (sc) {
-#pragma unroll
-            for (int u = 0; u < batch; u++)
-                f[u] = N_(ld)(&scale[N_(pass_addr)(ps, col, base + 32 * u)]);
-        }
-#pragma unroll
-        for (int u = 0; u < batch; u++) {
-            v[u] = N_(sp_ld)(sh, cnt, N_(slot)(ps, base + 32 * u));
-            if (lazy) NFE_(reduce)(&v[u], v[u].v);   /* [0, 2p) -> [0, p) */
-            if (twid) v[u] = N_(mul_value)(v[u], w[u]);
-            if (sc) v[u] = N_(mul_value)(v[u], f[u]);
-            N_(st)(&x[N_(pass_addr)(ps, col, base + 32 * u)], v[u]);
-        }
-    }
-}
-
 /* The warp pass: warp w of the block runs column (block 8 + w) of the
  * mlog-0 geometry from load to store with nothing but __syncwarp between
  * its steps, so one warp's loads, gathers and stores overlap the others'
@@ -467,7 +376,7 @@ static __host__ __device__ __forceinline__ void N_(warp_store)(const ntt_pass *p
  * each warp its own run of 2^k). */
 static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &ps, const NF *tw,
                                                          const NF *stab, const NF *scale,
-                                                         int dit, int mode, const int batch)
+                                                         int dit, int mode)
 {
     extern __shared__ uint4 smem_raw[];
     int warps = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -476,14 +385,15 @@ static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &
     size_t col = (size_t)blockIdx.x * warps + w;
     for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
     __syncthreads();
-    N_(warp_load)(&ps, sh, x, col, lane, tw, dit, batch);
+    for (int idx = lane; idx < cnt; idx += 32) N_(load)(&ps, sh, x, col, idx, tw, dit);
     __syncwarp();
     for (int s = 0; s < N_(steps)(&ps); s++) {
         int items = N_(step_items)(&ps, s, dit);
         for (int q = lane; q < items; q += 32) N_(step)(&ps, sh, stw, s, q, dit, mode);
         __syncwarp();
     }
-    N_(warp_store)(&ps, sh, x, col, lane, tw, scale, dit, N_(lazy)(mode), batch);
+    for (int idx = lane; idx < cnt; idx += 32)
+        N_(store)(&ps, sh, x, col, idx, tw, scale, dit, N_(lazy)(mode));
 }
 
 /* 2 blocks of 256 threads an SM (104 registers with Montgomery's
@@ -499,12 +409,7 @@ static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &
     static __global__ void __launch_bounds__(256, 2) N_(pass_warp_##suffix)(                 \
         NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
     {                                                                                        \
-        N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode, NTT_WARP_BATCH);                \
-    }                                                                                        \
-    static __global__ void __launch_bounds__(256, 2) N_(pass_warp2_##suffix)(                \
-        NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
-    {                                                                                        \
-        N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode, 2);                             \
+        N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode);                                \
     }
 NTT_PASS_KERNEL(mont, NTT_MONT)
 NTT_PASS_KERNEL(shoup, NTT_SHOUP)
@@ -521,16 +426,12 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
     NF *stw = sh + cnt;
     for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
     for (size_t b = 0; b < blocks; b++) {
-        for (int idx = 0; idx < cnt && !ps->warp; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
-        for (int lane = 0; lane < 32 && ps->warp; lane++)
-            N_(warp_load)(ps, sh, x, b, lane, tw, dit, NTT_WARP_BATCH);
+        for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
                 N_(step)(ps, sh, stw, s, q, dit, mode);
-        for (int idx = 0; idx < cnt && !ps->warp; idx++)
+        for (int idx = 0; idx < cnt; idx++)
             N_(store)(ps, sh, x, b, idx, tw, scale, dit, N_(lazy)(mode));
-        for (int lane = 0; lane < 32 && ps->warp; lane++)
-            N_(warp_store)(ps, sh, x, b, lane, tw, scale, dit, N_(lazy)(mode), NTT_WARP_BATCH);
     }
 }
 
