@@ -100,8 +100,8 @@ size_t g16_key_job_abc_bytes(const g16_key *key);
  * (not measurements) for planning before g16_key_gpu_load: its copy (what
  * device_bytes will report: points, coefficients by row, the witness and
  * a/b/c vectors; msm_copies > 1 multiplies the points' share), and what
- * a proof works in beyond it (NTT tables, the
- * five MSMs' sort, bucket and partial-sum buffers, kept between proofs). */
+ * a proof works in beyond it (NTT tables, the five MSMs' sort, bucket and
+ * partial-sum buffers, kept between proofs). */
 size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies);
 size_t g16_key_gpu_workspace_bytes(const g16_key *key);
 /* Host memory a key on the GPU keeps while it is loaded: the pinned
