@@ -8,7 +8,8 @@
 
 /* One pass's geometry (ntt_template.cuh, N_(pass_addr)).  warp: each
  * warp runs one column alone (mlog 0, a "block" of the geometry is a
- * warp; ntt_template.cuh, N_(pass_warp_dev)). */
+ * warp; ntt_template.cuh, N_(pass_warp_dev)); 2: with its plain loads in
+ * batches (N_(warp_copy_in)). */
 typedef struct {
     int L, s0, k, mlog, warp;
 } ntt_pass;
@@ -37,11 +38,12 @@ enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
 #define NTT_WARP_MIN_K 7
 static int ntt_plan(int L, ntt_pass ps[4])
 {
-    const char *e = getenv("G16_GPU_NTT_WARP");
+    const char *e = getenv("G16_GPU_NTT_WARP"), *b = getenv("G16_GPU_NTT_BATCH");
     int np = (L + 7) / 8, s0 = 0, warp_ok = !(e && strcmp(e, "0") == 0);
+    int warp_kind = b && strcmp(b, "0") == 0 ? 1 : 2;
     for (int i = 0; i < np; i++) {
         int k = L / np + (i < L % np), hlo_log = L - s0 - k;
-        int warp = warp_ok && k >= NTT_WARP_MIN_K;
+        int warp = warp_ok && k >= NTT_WARP_MIN_K ? warp_kind : 0;
         ps[i] = (ntt_pass){L, s0, k, warp ? 0 : hlo_log < 10 - k ? hlo_log : 10 - k, warp};
         s0 += k;
     }

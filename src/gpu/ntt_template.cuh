@@ -366,6 +366,28 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
         N_(store)(&ps, sh, x, blockIdx.x, idx, tw, scale, dit, N_(lazy)(mode));
 }
 
+/* A warp pass's loads with no column twiddle (DIF passes, DIT's last)
+ * four a lane at a time, all issued before the first shared store: one
+ * memory latency a batch instead of one an element (the bare passes ran
+ * 10% faster with every load batched; batching the twiddled loads and
+ * stores too spilled at 128 registers: NOTES.md, session 11). */
+static __host__ __device__ __forceinline__ void N_(warp_copy_in)(const ntt_pass *ps, NF *sh,
+                                                                 const NF *x, size_t col, int lane)
+{
+    int cnt = 1 << ps->k;
+    for (int base = lane; base < cnt; base += 128) {
+        NF v[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) v[u] = N_(ld)(&x[N_(pass_addr)(ps, col, base + 32 * u)]);
+#pragma unroll
+        for (int u = 0; u < 4; u++) N_(sp_st)(sh, cnt, N_(slot)(ps, base + 32 * u), v[u]);
+    }
+}
+static __host__ __device__ __forceinline__ int N_(copy_in)(const ntt_pass *ps, int dit)
+{
+    return ps->warp == 2 && (!dit || ps->L == ps->s0 + ps->k);
+}
+
 /* The warp pass: warp w of the block runs column (block 8 + w) of the
  * mlog-0 geometry from load to store with nothing but __syncwarp between
  * its steps, so one warp's loads, gathers and stores overlap the others'
@@ -385,7 +407,9 @@ static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &
     size_t col = (size_t)blockIdx.x * warps + w;
     for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
     __syncthreads();
-    for (int idx = lane; idx < cnt; idx += 32) N_(load)(&ps, sh, x, col, idx, tw, dit);
+    if (N_(copy_in)(&ps, dit)) N_(warp_copy_in)(&ps, sh, x, col, lane);
+    else
+        for (int idx = lane; idx < cnt; idx += 32) N_(load)(&ps, sh, x, col, idx, tw, dit);
     __syncwarp();
     for (int s = 0; s < N_(steps)(&ps); s++) {
         int items = N_(step_items)(&ps, s, dit);
@@ -426,7 +450,10 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
     NF *stw = sh + cnt;
     for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
     for (size_t b = 0; b < blocks; b++) {
-        for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
+        for (int lane = 0; lane < 32 && N_(copy_in)(ps, dit); lane++)
+            N_(warp_copy_in)(ps, sh, x, b, lane);
+        for (int idx = 0; idx < cnt && !N_(copy_in)(ps, dit); idx++)
+            N_(load)(ps, sh, x, b, idx, tw, dit);
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
                 N_(step)(ps, sh, stw, s, q, dit, mode);
