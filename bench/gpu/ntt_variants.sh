@@ -3,7 +3,7 @@
 # CUDA events, median of repeats) at one size, each variant a set of
 # environment settings, then the per-pass profile of the first two:
 #   bash bench/gpu/ntt_variants.sh BIN_DIR LOG_N 'label:VAR=V,VAR=V' ...
-# e.g. 'reg:' 'warp:G16_GPU_NTT_REG=0' 'bare:G16_GPU_NTT_MODE=bare'.
+# e.g. 'warp:' 'block:G16_GPU_NTT_WARP=0' 'bare:G16_GPU_NTT_MODE=bare'.
 set -u
 bin=$1 log_n=$2
 shift 2

@@ -172,7 +172,6 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
      * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
     opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
     opt.g2_on_cpu = d->cfg.g2_on_cpu;
-    opt.gpu_msm_copies = d->cfg.gpu_copies;   /* moot: the key was loaded with them */
     if (d_read_file(p->wtns_path, p->wtns_bytes, &buf, &len, err, errlen)) return -1;
     char name[64];
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);

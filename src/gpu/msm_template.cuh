@@ -183,11 +183,11 @@ static __host__ __device__ void M_(shift_copies_body)(const AFF *pts, size_t n, 
     AFF a = pts[i];
     DG q;
     table[i] = a;
-    P_(from_aff)(&q, &a);
     if (P_(aff_is_inf)(&a)) {   /* every copy of infinity is infinity */
         for (int k = 1; k < copies; k++) table[(size_t)k * n + i] = a;
         return;
     }
+    P_(from_aff)(&q, &a);
     for (int k = 1; k < copies; k += SHIFT_BATCH) {
         int m = copies - k < SHIFT_BATCH ? copies - k : SHIFT_BATCH;
         M_(shift_batch)(&q, c, m, table + (size_t)k * n + i, n);

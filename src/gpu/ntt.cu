@@ -6,13 +6,14 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 
-/* One pass's geometry (ntt_template.cuh, N_(pass_addr)).  warp: each
- * warp runs one column alone (mlog 0, a "block" of the geometry is a
- * warp; ntt_template.cuh, N_(pass_warp_dev)); 2: with its plain loads in
- * batches (N_(warp_copy_in)). */
+/* One pass's geometry (ntt_template.cuh, N_(pass_addr)).  warp: 0 for a
+ * block pass, else each warp runs one column alone (mlog 0, a "block" of
+ * the geometry is a warp; ntt_template.cuh, N_(pass_warp_dev)), its plain
+ * loads in batches (NTT_WARP_BATCHED, N_(warp_copy_in)) or one at a time. */
 typedef struct {
     int L, s0, k, mlog, warp;
 } ntt_pass;
+enum { NTT_BLOCK_PASS, NTT_WARP_SINGLE, NTT_WARP_BATCHED };
 
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
 enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
@@ -34,16 +35,17 @@ enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
  * blocks of up to 2^10 elements.  Passes of 7 or 8 levels (a column of
  * 2^k elements gives every lane of a warp a radix-4 item at each step)
  * run a column a warp, without block barriers, unless
- * G16_GPU_NTT_WARP=0 (measurements).  Returns the number of passes. */
+ * G16_GPU_NTT_WARP=0; G16_GPU_NTT_BATCH=0 loads a warp pass's elements
+ * one at a time (both for measurements).  Returns the number of passes. */
 #define NTT_WARP_MIN_K 7
 static int ntt_plan(int L, ntt_pass ps[4])
 {
     const char *e = getenv("G16_GPU_NTT_WARP"), *b = getenv("G16_GPU_NTT_BATCH");
     int np = (L + 7) / 8, s0 = 0, warp_ok = !(e && strcmp(e, "0") == 0);
-    int warp_kind = b && strcmp(b, "0") == 0 ? 1 : 2;
+    int warp_kind = b && strcmp(b, "0") == 0 ? NTT_WARP_SINGLE : NTT_WARP_BATCHED;
     for (int i = 0; i < np; i++) {
         int k = L / np + (i < L % np), hlo_log = L - s0 - k;
-        int warp = warp_ok && k >= NTT_WARP_MIN_K ? warp_kind : 0;
+        int warp = warp_ok && k >= NTT_WARP_MIN_K ? warp_kind : NTT_BLOCK_PASS;
         ps[i] = (ntt_pass){L, s0, k, warp ? 0 : hlo_log < 10 - k ? hlo_log : 10 - k, warp};
         s0 += k;
     }

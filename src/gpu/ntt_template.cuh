@@ -385,7 +385,7 @@ static __host__ __device__ __forceinline__ void N_(warp_copy_in)(const ntt_pass 
 }
 static __host__ __device__ __forceinline__ int N_(copy_in)(const ntt_pass *ps, int dit)
 {
-    return ps->warp == 2 && (!dit || ps->L == ps->s0 + ps->k);
+    return ps->warp == NTT_WARP_BATCHED && (!dit || ps->L == ps->s0 + ps->k);
 }
 
 /* The warp pass: warp w of the block runs column (block 8 + w) of the
@@ -450,10 +450,10 @@ static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *sta
     NF *stw = sh + cnt;
     for (int i = 0; i < nsmall; i++) N_(small_load)(ps, stw, i, tw, stab, mode);
     for (size_t b = 0; b < blocks; b++) {
-        for (int lane = 0; lane < 32 && N_(copy_in)(ps, dit); lane++)
-            N_(warp_copy_in)(ps, sh, x, b, lane);
-        for (int idx = 0; idx < cnt && !N_(copy_in)(ps, dit); idx++)
-            N_(load)(ps, sh, x, b, idx, tw, dit);
+        if (N_(copy_in)(ps, dit))
+            for (int lane = 0; lane < 32; lane++) N_(warp_copy_in)(ps, sh, x, b, lane);
+        else
+            for (int idx = 0; idx < cnt; idx++) N_(load)(ps, sh, x, b, idx, tw, dit);
         for (int s = 0; s < N_(steps)(ps); s++)
             for (int q = 0; q < N_(step_items)(ps, s, dit); q++)
                 N_(step)(ps, sh, stw, s, q, dit, mode);

@@ -121,8 +121,8 @@ int g16_gpu_available(void)
     return groth16_gpu_present(why, sizeof why);
 }
 
-static int key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
-                        size_t errlen)
+int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
+                     size_t errlen)
 {
     char why[256] = "";
     int rc = 0;
@@ -140,12 +140,6 @@ static int key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char
     return rc;
 }
 
-int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
-                     size_t errlen)
-{
-    return key_gpu_load(key, msm_copies, device_bytes, err, errlen);
-}
-
 /* AUTO means the GPU when one is usable and the key fits on it; GPU means
  * the GPU or an error, never a silent fallback. */
 static int choose_device(const g16_key *key, const g16_options *opt, const char *name,
@@ -161,7 +155,7 @@ static int choose_device(const g16_key *key, const g16_options *opt, const char 
         return -1;
     }
     /* the key's device copy is shared state, created once under its mutex */
-    if (key_gpu_load((g16_key *)key, opt ? opt->gpu_msm_copies : 0, NULL, err, errlen)) {
+    if (g16_key_gpu_load((g16_key *)key, opt ? opt->gpu_msm_copies : 0, NULL, err, errlen)) {
         if (device == G16_DEVICE_GPU) return -1;
         if (opt && opt->verbose) fprintf(stderr, "g16: %s; proving on the CPU\n", err);
         err[0] = 0;
