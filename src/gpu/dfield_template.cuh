@@ -479,14 +479,16 @@ static HD void F_(sub_lazy4)(DF *r, const DF *a, const DF *b)
     for (int j = 1; j < DF_N; j++) SUBC_CC(r->v[j], t[j], b->v[j]);
 }
 
-/* wq = floor(w R / p) for w < p, by binary long division (setup only). */
-static HD void F_(shoup_quotient)(DF *wq, const DF *w)
+/* q = floor(w 2^shift / p) for w < p, qwords words of it (enough to hold
+ * it), by binary long division (setup only). */
+static HD void F_(shifted_quotient)(uint32_t *q, int qwords, const DF *w, int shift)
 {
     uint32_t rem[DF_N + 1];
     for (int j = 0; j <= DF_N; j++) rem[j] = 0;
-    F_(zero)(wq);
-    for (int bit = 64 * DF_N - 1; bit >= 0; bit--) {
-        uint32_t in = bit >= 32 * DF_N ? (w->v[(bit - 32 * DF_N) / 32] >> (bit % 32)) & 1 : 0;
+    for (int j = 0; j < qwords; j++) q[j] = 0;
+    for (int bit = 32 * DF_N + shift - 1; bit >= 0; bit--) {
+        int wbit = bit - shift;
+        uint32_t in = wbit >= 0 ? (w->v[wbit / 32] >> (wbit % 32)) & 1 : 0;
         for (int j = DF_N; j > 0; j--) rem[j] = rem[j] << 1 | rem[j - 1] >> 31;
         rem[0] = rem[0] << 1 | in;
         uint32_t s[DF_N + 1], borrow = 0;
@@ -497,9 +499,15 @@ static HD void F_(shoup_quotient)(DF *wq, const DF *w)
         }
         if (!borrow) {
             for (int j = 0; j <= DF_N; j++) rem[j] = s[j];
-            if (bit < 32 * DF_N) wq->v[bit / 32] |= 1u << (bit % 32);
+            if (bit < 32 * qwords) q[bit / 32] |= 1u << (bit % 32);
         }
     }
+}
+
+/* wq = floor(w R / p) for w < p (below R). */
+static HD void F_(shoup_quotient)(DF *wq, const DF *w)
+{
+    F_(shifted_quotient)(wq->v, DF_N, w, 32 * DF_N);
 }
 
 /* A separate square (each a_i a_j once, doubled: 21% fewer multiplies)
