@@ -16,7 +16,7 @@ typedef struct {
 enum { NTT_BLOCK_PASS, NTT_WARP_SINGLE, NTT_WARP_BATCHED };
 
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
-enum { NTT_MONT, NTT_SHOUP, NTT_BARE };
+enum { NTT_MONT, NTT_SHOUP, NTT_BARE, NTT_MIX };
 
 #define NF d_bn254_fr
 #define NTT_NAME ntt_bn254
@@ -78,15 +78,17 @@ typedef struct {
 } ntt_tables;
 
 /* The butterflies' product: Shoup's where the field allows it (BN254's
- * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|bare
+ * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|bare|mix
  * overrides it for measurements (bare: no butterfly products, wrong
- * results, timing only). */
+ * results, timing only; mix: Shoup's, the odd levels' on the FP64 pipe,
+ * where Shoup's applies, not yet measured: NOTES.md, "FP64"). */
 static int ntt_mode(int curve)
 {
     const char *e = getenv("G16_GPU_NTT_MODE");
     int shoup_ok = curve == GPU_CURVE_BN254 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
     if (e && strcmp(e, "bare") == 0) return NTT_BARE;
     if (e && strcmp(e, "mont") == 0) return NTT_MONT;
+    if (e && strcmp(e, "mix") == 0 && shoup_ok) return NTT_MIX;
     return shoup_ok ? NTT_SHOUP : NTT_MONT;
 }
 
@@ -175,7 +177,8 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
 }
 
 /* The Shoup small tables of every k in the plan, both directions, from
- * the twiddles (fields where shoup_ok only: BN254's). */
+ * the twiddles (fields where shoup_ok only: BN254's), with NTT_MIX's FP64
+ * forms (a few KB, so every mode finds its table). */
 static int build_shoup_tables(ntt_tables *t, cudaStream_t st, char *err, size_t errlen)
 {
     ntt_pass ps[4];
@@ -186,7 +189,7 @@ static int build_shoup_tables(ntt_tables *t, cudaStream_t st, char *err, size_t 
             void **dst = &t->stab[inv][ps[i].k];
             unsigned ntw = (1u << ps[i].k) - 1;
             if (*dst) continue;
-            GPU_CK(cudaMalloc(dst, 2 * (size_t)ntw * 32));
+            GPU_CK(cudaMalloc(dst, (size_t)ntt_bn254_shoup_table_count(&ps[i]) * 32));
             ntt_bn254_shoup_table<<<(ntw + 63) / 64, 64, 0, st>>>(
                 (d_bn254_fr *)*dst, ps[i], (const d_bn254_fr *)(inv ? t->itw : t->tw));
             GPU_CK_LAUNCH();
@@ -283,6 +286,7 @@ typedef struct {
                        : cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                    \
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
             d->mode == NTT_SHOUP ? (ps->warp ? NAME##_pass_warp_shoup : NAME##_pass_shoup) \
+            : d->mode == NTT_MIX ? (ps->warp ? NAME##_pass_warp_mix : NAME##_pass_mix)  \
             : d->mode == NTT_BARE ? (ps->warp ? NAME##_pass_warp_bare : NAME##_pass_bare) \
             : ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont;                      \
         if (smem > 48 * 1024)   /* above the default: the warp passes' 80 KB */         \
@@ -347,7 +351,7 @@ static void host_shoup_tables(ntt_tables *t)
         for (int inv = 0; inv < 2; inv++) {
             int ntw = (1 << ps[i].k) - 1;
             if (t->stab[inv][ps[i].k]) continue;
-            t->stab[inv][ps[i].k] = malloc(2 * (size_t)ntw * 32);
+            t->stab[inv][ps[i].k] = calloc((size_t)ntt_bn254_shoup_table_count(&ps[i]), 32);
             for (int j = 0; j < ntw; j++)
                 ntt_bn254_shoup_entry(&ps[i], (d_bn254_fr *)t->stab[inv][ps[i].k], j,
                                       (const d_bn254_fr *)(inv ? t->itw : t->tw));
@@ -365,7 +369,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     gpu_host_inv_n(curve, log_n, inv_n);
     uint8_t *tw = (uint8_t *)malloc(half * 32), *itw = (uint8_t *)malloc(half * 32);
     uint8_t *cos = (uint8_t *)malloc(n * 32), *icos = (uint8_t *)malloc(n * 32);
-    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (1024 + 512));
+    uint8_t *cosbr = (uint8_t *)malloc(n * 32), *sh = (uint8_t *)malloc(32 * (1024 + 1024));
     gpu_host_powers(curve, w, half, tw);
     gpu_host_powers(curve, iw, half, itw);
     gpu_host_powers(curve, g, n, cos);
@@ -377,7 +381,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     }
     ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n, {{0}}};
     host_ctx h = {data, sh, log_n, ntt_mode(curve)};
-    if (h.mode == NTT_SHOUP) host_shoup_tables(&t);
+    if (h.mode == NTT_SHOUP || h.mode == NTT_MIX) host_shoup_tables(&t);
     ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
                    ntt_bls12_381_host_mul_table};

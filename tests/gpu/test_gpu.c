@@ -119,6 +119,17 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
 NTT_CHECK(bn254_fr, GPU_CURVE_BN254)
 NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
 
+/* G16_GPU_NTT_MODE=mix (BN254: the odd levels' butterfly products on the
+ * FP64 pipe, the FP64 forms of their twiddles in shared memory) against
+ * the CPU NTT; the other field has no such mode (its checks would only
+ * repeat the default's). */
+static void ntt_mix_checks(const unsigned *logs, size_t count)
+{
+    setenv("G16_GPU_NTT_MODE", "mix", 1);
+    for (size_t k = 0; k < count; k++) bn254_fr_ntt_check(logs[k]);
+    unsetenv("G16_GPU_NTT_MODE");
+}
+
 /* Every group in every scalar mode (G2 and BLS12-381 at smaller sizes). */
 #define ALL_GROUPS                                                                    \
     static void all_groups(size_t n_g1, size_t n_g2)                                  \
@@ -282,6 +293,9 @@ int main(void)
     /* 8 + 7 levels: warp passes (a column a warp, swizzled slots) */
     bn254_fr_ntt_check(15);
     bls12_381_fr_ntt_check(15);
+    /* passes of 1-8 levels, block and warp passes, a middle pass (17) */
+    static const unsigned mix_logs[] = {1, 2, 3, 4, 7, 8, 9, 12, 15, 17};
+    ntt_mix_checks(mix_logs, sizeof mix_logs / sizeof *mix_logs);
     for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
         bn254_fr_h_check(log_n);
         bls12_381_fr_h_check(log_n);
@@ -379,7 +393,10 @@ int main(void)
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
     }
+    ntt_mix_checks(logs + sizeof logs / sizeof *logs - 1, 1);   /* 2^22 */
     unsetenv("G16_GPU_NTT_WARP");
+    static const unsigned mix_logs[] = {1, 3, 8, 12, 15, 16, 17, 20, 22};
+    ntt_mix_checks(mix_logs, sizeof mix_logs / sizeof *mix_logs);
     printf("NTT done (%.1f s)\n", now() - t0);
     gpu_release();
     return test_finish("test_gpu");
