@@ -122,7 +122,10 @@ typedef struct {
     double fw[F64_DIGITS][TW_COUNT], fwq[F64_DIGITS][TW_COUNT];
 } tw_table;
 
-template <int NI, int NF>
+/* NI IMAD chains beside NF FP64 chains; SERIAL (NI = NF): each chain's
+ * IMAD product then its FP64 product, as the NTT's mix mode runs a
+ * radix-4 step (two IMAD products, then two FP64 ones that need them). */
+template <int NI, int NF, int SERIAL>
 __global__ void __launch_bounds__(128) tw_loop(d_bn254_fr *data, size_t n, const tw_table *tab)
 {
     __shared__ tw_table sh;
@@ -135,7 +138,7 @@ __global__ void __launch_bounds__(128) tw_loop(d_bn254_fr *data, size_t n, const
 #pragma unroll
     for (int c = 0; c < NI; c++) xi[c] = data[(t + c) % n];
 #pragma unroll
-    for (int c = 0; c < NF; c++) xf[c] = data[(t + NI + c) % n];
+    for (int c = 0; c < (SERIAL ? 0 : NF); c++) xf[c] = data[(t + NI + c) % n];
     for (int it = 0; it < ITERS; it++) {
         int k = (threadIdx.x + it) & (TW_COUNT - 1);
         if (NI) {
@@ -156,21 +159,26 @@ __global__ void __launch_bounds__(128) tw_loop(d_bn254_fr *data, size_t n, const
                 fwq.d[j] = sh.fwq[j][k];
             }
 #pragma unroll
-            for (int c = 0; c < NF; c++) d_bn254_fr_mul_shoup_f64(&xf[c], &xf[c], &fw, &fwq);
+            for (int c = 0; c < NF; c++) {
+                d_bn254_fr *x = SERIAL ? &xi[c] : &xf[c];
+                d_bn254_fr_mul_shoup_f64(x, x, &fw, &fwq);
+            }
         }
     }
     d_bn254_fr acc = NI ? xi[0] : xf[0];
 #pragma unroll
     for (int c = 1; c < NI; c++) d_bn254_fr_add_lazy(&acc, &acc, &xi[c]);
 #pragma unroll
-    for (int c = NI ? 0 : 1; c < NF; c++) d_bn254_fr_add_lazy(&acc, &acc, &xf[c]);
+    for (int c = NI ? 0 : 1; c < (SERIAL ? 0 : NF); c++) d_bn254_fr_add_lazy(&acc, &acc, &xf[c]);
     d_bn254_fr_reduce(&acc, acc.v);
     data[t] = acc;
 }
 
-#define TW_CONFIGS(X) X(1, 0) X(2, 0) X(0, 1) X(0, 2) X(1, 1) X(2, 1) X(3, 1) X(2, 2)
+#define TW_CONFIGS(X)                                                             \
+    X(1, 0, 0) X(2, 0, 0) X(0, 1, 0) X(0, 2, 0) X(1, 1, 0) X(2, 1, 0) X(3, 1, 0) X(2, 2, 0) \
+    X(2, 2, 1)
 
-static double tw_run(int ni, int nf, d_bn254_fr *d, size_t n, const tw_table *tab)
+static double tw_run(int ni, int nf, int serial, d_bn254_fr *d, size_t n, const tw_table *tab)
 {
     cudaEvent_t a, b;
     float ms = 0, best = 1e30f;
@@ -179,7 +187,8 @@ static double tw_run(int ni, int nf, d_bn254_fr *d, size_t n, const tw_table *ta
     CK(cudaEventCreate(&b));
     for (int rep = 0; rep < 4; rep++) {
         CK(cudaEventRecord(a));
-#define TW_LAUNCH(I, F) if (ni == I && nf == F) tw_loop<I, F><<<g, 128>>>(d, n, tab);
+#define TW_LAUNCH(I, F, S) \
+    if (ni == I && nf == F && serial == S) tw_loop<I, F, S><<<g, 128>>>(d, n, tab);
         TW_CONFIGS(TW_LAUNCH)
 #undef TW_LAUNCH
         CK(cudaGetLastError());
@@ -224,16 +233,17 @@ static void tw_bench(size_t n)
     CK(cudaMemcpy(dt, h, sizeof(tw_table), cudaMemcpyHostToDevice));
     /* one chain each way from the same start: equal results mod p */
     CK(cudaMemcpy(d, x, n * sizeof(d_bn254_fr), cudaMemcpyHostToDevice));
-    tw_loop<1, 0><<<(unsigned)((n + 127) / 128), 128>>>(d, n, dt);
+    tw_loop<1, 0, 0><<<(unsigned)((n + 127) / 128), 128>>>(d, n, dt);
     CK(cudaMemcpy(y, d, n * sizeof(d_bn254_fr), cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(d, x, n * sizeof(d_bn254_fr), cudaMemcpyHostToDevice));
-    tw_loop<0, 1><<<(unsigned)((n + 127) / 128), 128>>>(d, n, dt);
+    tw_loop<0, 1, 0><<<(unsigned)((n + 127) / 128), 128>>>(d, n, dt);
     CK(cudaMemcpy(x, d, n * sizeof(d_bn254_fr), cudaMemcpyDeviceToHost));
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) bad += memcmp(&x[i], &y[i], sizeof(d_bn254_fr)) != 0;
     printf("BN254 Fr twiddle shoup vs shoup_f64: %zu of %zu differ\n", bad, n);
-#define TW_PRINT(I, F)                                                            \
-    printf("BN254 Fr twiddle imad %d f64 %d: %7.2f G mul/s\n", I, F, tw_run(I, F, d, n, dt));
+#define TW_PRINT(I, F, S)                                                         \
+    printf("BN254 Fr twiddle imad %d f64 %d%s: %7.2f G mul/s\n", I, F, S ? " serial" : "", \
+           tw_run(I, F, S, d, n, dt));
     TW_CONFIGS(TW_PRINT)
 #undef TW_PRINT
     cudaFree(d);
