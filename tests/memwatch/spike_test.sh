@@ -2,13 +2,7 @@
 # The exact peak of a 300 MiB / 30 ms spike recorded at 1 s, with phases.
 . "$(dirname "$0")/lib.sh"
 
-# The target runs without LeakSanitizer's exit check (sanitizer builds): it
-# clones a tracer task that shares the target's memory, so a sample taken
-# as the target exits can see two processes (and twice the RSS), and the
-# exit row, which is only for a lone process, rightly goes missing (seen
-# once in ~20 runs on a loaded 2-core machine).  mw_spike leaks nothing
-# worth finding; memwatch itself keeps the check.
-SPIKE=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0" "$HELP/mw_spike")
+SPIKE=("${NO_LSAN[@]}" "$HELP/mw_spike")
 
 # One attempt; returns 3 if the machine was too busy for the spikes to stay
 # between samples (mw_spike says "overrun"), so that the run proves nothing.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Descendants are summed: a parent forks two children of 40 MiB each.
 . "$(dirname "$0")/lib.sh"
-"$MW" record --interval 50ms --per-process --out t.csv -- "$HELP/mw_forker" 2 40 1500 \
+"$MW" record --interval 50ms --per-process --out t.csv -- "${NO_LSAN[@]}" "$HELP/mw_forker" 2 40 1500 \
   || fail "record exited $?"
 csv_valid t.csv
 nproc=$(awk -F, '$3=="total"{if($7>m)m=$7} END{print m}' t.csv)
