@@ -46,12 +46,12 @@ static constexpr double F_(f64_pdigit)(int k)
 /* -p's digits: on the device a constant bank, which DFMA reads as an
  * operand, no load. */
 #define F64_NEG_P(k) -F_(f64_pdigit)(k)
-static __constant__ double F_(f64_negp)[F64_DIGITS] = {
-    F64_NEG_P(0), F64_NEG_P(1), F64_NEG_P(2), F64_NEG_P(3), F64_NEG_P(4), F64_NEG_P(5),
-    F64_NEG_P(6), F64_NEG_P(7), F64_NEG_P(8), F64_NEG_P(9), F64_NEG_P(10)};
-static const double F_(f64_negph)[F64_DIGITS] = {
-    F64_NEG_P(0), F64_NEG_P(1), F64_NEG_P(2), F64_NEG_P(3), F64_NEG_P(4), F64_NEG_P(5),
-    F64_NEG_P(6), F64_NEG_P(7), F64_NEG_P(8), F64_NEG_P(9), F64_NEG_P(10)};
+#define F64_NEG_P_ALL                                                            \
+    {F64_NEG_P(0), F64_NEG_P(1), F64_NEG_P(2), F64_NEG_P(3), F64_NEG_P(4), F64_NEG_P(5), \
+     F64_NEG_P(6), F64_NEG_P(7), F64_NEG_P(8), F64_NEG_P(9), F64_NEG_P(10)}
+static __constant__ double F_(f64_negp)[F64_DIGITS] = F64_NEG_P_ALL;
+static const double F_(f64_negph)[F64_DIGITS] = F64_NEG_P_ALL;
+#undef F64_NEG_P_ALL
 #undef F64_NEG_P
 
 static HD double F_(f64_negp_digit)(int k)
@@ -63,11 +63,12 @@ static HD double F_(f64_negp_digit)(int k)
 #endif
 }
 
-/* Digit k of an 8-word number (bits 24k .. 24k + 23) as a double. */
-static HD double F_(f64_digit)(const uint32_t *v, int k)
+/* Digit k of a number of `words` 32-bit words (bits 24k .. 24k + 23) as
+ * a double. */
+static HD double F_(f64_digit)(const uint32_t *v, int words, int k)
 {
     int bit = k * F64_BITS, w = bit / 32, s = bit % 32;
-    uint32_t lo = v[w], hi = w + 1 < 8 ? v[w + 1] : 0u, dig;
+    uint32_t lo = v[w], hi = w + 1 < words ? v[w + 1] : 0u, dig;
 #ifdef __CUDA_ARCH__
     dig = __funnelshift_r(lo, hi, s) & 0xffffffu;
     return __hiloint2double(0x43300000, (int)dig) - 0x1p52;   /* 2^52 + dig, exact */
@@ -120,12 +121,9 @@ static HD void F_(mul_shoup_f64_factor)(FD *fw, FD *fwq, const DF *w)
 {
     uint32_t q[9];
     F_(shifted_quotient)(q, 9, w, F64_DIGITS * F64_BITS);
-    /* wq < 2^264: digits 0..10 lie in q's first 9 words */
-    for (int k = 0; k < F64_DIGITS; k++) {
-        int b = k * F64_BITS;
-        uint64_t two = (uint64_t)q[b / 32 + 1] << 32 | q[b / 32];
-        fwq->d[k] = (double)((two >> (b % 32)) & 0xffffffu);
-        fw->d[k] = F_(f64_digit)(w->v, k);
+    for (int k = 0; k < F64_DIGITS; k++) {   /* wq < 2^264: 9 words hold it */
+        fwq->d[k] = F_(f64_digit)(q, 9, k);
+        fw->d[k] = F_(f64_digit)(w->v, 8, k);
     }
 }
 
@@ -157,7 +155,7 @@ static HD void F_(mul_shoup_f64)(DF *r, const DF *x, const FD *w, const FD *wq)
     double xd[F64_DIGITS], qd[F64_DIGITS], lo[F64_DIGITS], carry = 0;
     uint32_t dg[F64_DIGITS];
 #pragma unroll
-    for (int k = 0; k < F64_DIGITS; k++) xd[k] = F_(f64_digit)(x->v, k);
+    for (int k = 0; k < F64_DIGITS; k++) xd[k] = F_(f64_digit)(x->v, 8, k);
     F_(f64_quotient)(qd, xd, wq);
     /* the low 264 bits of x w - q p, column by column from 2^52 (a
      * column's terms of either sign add up to less than 11 2^48 < 2^51.5),
@@ -172,7 +170,8 @@ static HD void F_(mul_shoup_f64)(DF *r, const DF *x, const FD *w, const FD *wq)
             lo[i + j] = fma(qd[i], F_(f64_negp_digit)(j), lo[i + j]);
         }
 #pragma unroll
-    for (int k = 0; k < F64_DIGITS; k++) carry = F_(f64_settle_biased)(lo[k], carry, k == 0, &dg[k]);
+    for (int k = 0; k < F64_DIGITS; k++)
+        carry = F_(f64_settle_biased)(lo[k], carry, k == 0, &dg[k]);
     /* eleven 24-bit digits -> eight words (r < 2^256: digit 10's top byte is 0) */
 #pragma unroll
     for (int j = 0; j < 8; j++) {

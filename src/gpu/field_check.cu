@@ -67,10 +67,20 @@
         F##_reduce(&d, d.v);                                                       \
         F##_add(&out[3], &out[3], &d);                                             \
     }                                                                              \
-    static void F##_check_ref(const F *in, F *out)                                 \
+    /* R^2 mod p (w R^2 / R = w R: a plain w's Montgomery form), once */       \
+    static const F *F##_ref_r2(void)                                               \
     {                                                                              \
         static F r2;                                                               \
         static int have_r2;                                                        \
+        if (!have_r2) {                                                            \
+            F##_one(&r2);                                                          \
+            for (int b = 0; b < 32 * (int)(sizeof(F) / 4); b++) F##_add(&r2, &r2, &r2); \
+            have_r2 = 1;                                                           \
+        }                                                                          \
+        return &r2;                                                                \
+    }                                                                              \
+    static void F##_check_ref(const F *in, F *out)                                 \
+    {                                                                              \
         F t;                                                                       \
         F##_mul_cios(&out[0], &in[0], &in[1]);                                     \
         F##_mul_cios(&out[1], &in[0], &in[1]);                                     \
@@ -79,12 +89,7 @@
         F##_mul_cios(&out[2], &in[3], &in[3]);                                     \
         F##_zero(&out[3]);                                                         \
         if (!F##_shoup_ok()) return;                                               \
-        if (!have_r2) {                                                            \
-            F##_one(&r2);                                                          \
-            for (int b = 0; b < 32 * (int)(sizeof(F) / 4); b++) F##_add(&r2, &r2, &r2); \
-            have_r2 = 1;                                                           \
-        }                                                                          \
-        F##_mul_cios(&t, &in[2], &r2);                                             \
+        F##_mul_cios(&t, &in[2], F##_ref_r2());                                    \
         F##_mul_cios(&out[3], &in[0], &t);                                         \
         if (!F##_lazy_ok()) return;                                                \
         F d, s;                                                                    \
@@ -178,11 +183,9 @@
     }                                                                              \
     static void F##_f64chk_ref_one(F *out, const F *x, const F *w)                 \
     {                                                                              \
-        F r2, t, xr = *x;                                                          \
-        F##_one(&r2);                                                              \
-        for (int b = 0; b < 256; b++) F##_add(&r2, &r2, &r2);                      \
+        F t, xr = *x;                                                              \
         F##_f64chk_mod_p(&xr);                                                     \
-        F##_mul_cios(&t, w, &r2);                                                  \
+        F##_mul_cios(&t, w, F##_ref_r2());                                         \
         F##_mul_cios(out, &xr, &t);                                                \
     }                                                                              \
     static void F##_f64chk_check_ref(const F *in, F *out)                          \

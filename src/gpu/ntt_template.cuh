@@ -160,10 +160,15 @@ static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, si
 
 /* Shared twiddle table: level ll's 2^(k-1-ll) roots (small root)^(j 2^ll)
  * sit at 2^k - 2^(k-ll) + j, so a warp's reads are consecutive. */
-static __host__ __device__ size_t N_(small_index)(const ntt_pass *ps, int i)
+static __host__ __device__ int N_(small_level)(const ntt_pass *ps, int i)
 {
     int ll = 0;
     while (i >= (1 << ps->k) - (1 << (ps->k - ll - 1))) ll++;
+    return ll;
+}
+static __host__ __device__ size_t N_(small_index)(const ntt_pass *ps, int i)
+{
+    int ll = N_(small_level)(ps, i);
     int j = i - ((1 << ps->k) - (1 << (ps->k - ll)));
     return ((size_t)j << ll) << (ps->L - ps->k);
 }
@@ -180,9 +185,9 @@ static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, i
  * reading consecutive roots reads consecutive doubles: level ll = 2m + 1
  * starts at entry (2^k - 2^(k - 2m)) / 3, a third of level ll - 1's start
  * in the table; digit d of w at [d nodd + e], of wq at [(11 + d) nodd + e]. */
-static __host__ __device__ int N_(f64_count)(const ntt_pass *ps)
+static __host__ __device__ int N_(f64_count)(int ntw)
 {
-    return (1 << ps->k) / 3;   /* entries of the odd levels: (2^k - 2^(k mod 2)) / 3 */
+    return (ntw + 1) / 3;   /* entries of the odd levels: (2^k - 2^(k mod 2)) / 3 */
 }
 static __host__ __device__ double *N_(f64_area)(const ntt_pass *ps, NF *stab)
 {
@@ -191,14 +196,13 @@ static __host__ __device__ double *N_(f64_area)(const ntt_pass *ps, NF *stab)
 /* The FP64 entry of table index i, or -1 where i's level is even. */
 static __host__ __device__ int N_(f64_entry)(const ntt_pass *ps, int i)
 {
-    int ll = 0, top = 1 << ps->k;
-    while (i >= top - (top >> (ll + 1))) ll++;
+    int ll = N_(small_level)(ps, i), top = 1 << ps->k;
     if (!(ll & 1)) return -1;
     return (top - (top >> (ll - 1))) / 3 + i - (top - (top >> ll));
 }
 static __host__ __device__ void N_(shoup_entry)(const ntt_pass *ps, NF *stab, int i, const NF *tw)
 {
-    int ntw = (1 << ps->k) - 1, e = N_(f64_entry)(ps, i), nodd = N_(f64_count)(ps);
+    int ntw = (1 << ps->k) - 1, e = N_(f64_entry)(ps, i), nodd = N_(f64_count)(ntw);
     NF w = N_(ld)(&tw[N_(small_index)(ps, i)]), plain, wq;
     NFE_(to_plain)(&plain, &w);
     NFE_(shoup_quotient)(&wq, &plain);
@@ -277,7 +281,7 @@ static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF 
     int count = mode == NTT_SHOUP || mode == NTT_MIX ? 2 * ntw : ntw;
     if (mode == NTT_MIX && f >= 0) {
         const double *area = (const double *)(stw + count);
-        int nodd = (ntw + 1) / 3;   /* N_(f64_count) */
+        int nodd = N_(f64_count)(ntw);
         G16_CAT(NF, _f64) fw, fwq;
 #pragma unroll
         for (int d = 0; d < F64_DIGITS; d++) {
@@ -392,9 +396,8 @@ static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *p
 /* In elements: NTT_MIX's FP64 forms are 22 doubles an entry. */
 static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
 {
-    int ntw = (1 << ps->k) - 1;
-    if (mode == NTT_MIX)
-        return 2 * ntw + (2 * F64_DIGITS * 8 * N_(f64_count)(ps) + (int)sizeof(NF) - 1) / (int)sizeof(NF);
+    int ntw = (1 << ps->k) - 1, f64_bytes = 2 * F64_DIGITS * 8 * N_(f64_count)(ntw);
+    if (mode == NTT_MIX) return 2 * ntw + (f64_bytes + (int)sizeof(NF) - 1) / (int)sizeof(NF);
     return ntw * (mode == NTT_SHOUP ? 2 : 1);
 }
 /* The prebuilt table's size in elements (ntt.cu allocates it). */
