@@ -13,9 +13,12 @@
  *       g16_job_finish   draws r, s (getrandom), assembles the proof and
  *                        renders proof.json / public.json text
  *   g16_prove runs all four.  Stages must be called in this order.
- * - Every call that can fail returns 0 on success, non-zero on failure with
- *   a one-line message in err ("<file>: <problem>"); nothing is written to
- *   disk by the library except through g16_write_file (temp file + rename).
+ * - Every call that can fail returns 0 (G16_OK) on success and a g16_status
+ *   code on failure, with a one-line message in err ("<file>: <problem>");
+ *   the code says what kind of failure it was (a program maps it to an exit
+ *   status or an HTTP status), the message says which.  Nothing is written
+ *   to disk by the library except through g16_write_file (temp file +
+ *   rename).
  * - Outputs are the JSON texts snarkjs writes: proof.json with "pi_a",
  *   "pi_b", "pi_c", "protocol": "groth16", "curve": "bn128" | "bls12381";
  *   public.json: the public signals as decimal strings.
@@ -30,8 +33,30 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility: what this header declares
+ * is its exported interface. */
+#pragma GCC visibility push(default)
+
 typedef struct g16_key g16_key;
 typedef struct g16_job g16_job;
+
+/* What kind of failure a call returned.  Values are stable (an ABI). */
+typedef enum {
+    G16_OK = 0,
+    G16_ERR_ARG = 1,          /* a bad argument or option from the caller */
+    G16_ERR_IO = 2,           /* a file could not be read or written */
+    G16_ERR_NOT_FOUND = 3,    /* a file (or a named object) does not exist */
+    G16_ERR_FORMAT = 4,       /* malformed input: truncated, corrupt, wrong magic */
+    G16_ERR_MISMATCH = 5,     /* inputs that do not belong together (curve, sizes) */
+    G16_ERR_UNSUPPORTED = 6,  /* well-formed but not provable here (PLONK key, no GPU) */
+    G16_ERR_TOO_LARGE = 7,    /* beyond a size or memory limit */
+    G16_ERR_NOMEM = 8,        /* out of host or device memory */
+    G16_ERR_DEVICE = 9,       /* the GPU failed */
+    G16_ERR_INTERNAL = 10     /* a bug: please report it */
+} g16_status;
+
+/* A short lower-case name of the code ("format", "mismatch", ...). */
+const char *g16_status_name(int status);
 
 enum g16_device { G16_DEVICE_AUTO = 0, G16_DEVICE_CPU = 1, G16_DEVICE_GPU = 2 };
 
@@ -125,6 +150,10 @@ int g16_prove(const g16_key *key, const uint8_t *wtns, size_t len, const char *n
               const g16_options *opt, char **proof_json, char **public_json,
               g16_timings *timings, char *err, size_t errlen);
 
+/* The key's verification key as `snarkjs zkey export verificationkey`
+ * writes it (malloc'd text, caller frees). */
+int g16_key_vk_json(const g16_key *key, char **vk_json, char *err, size_t errlen);
+
 /* Checks a proof against a verification key (snarkjs JSON texts).
  * Returns 1 valid, 0 invalid, -1 malformed input (message in err). */
 int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
@@ -134,6 +163,8 @@ int g16_verify_json(const char *vk_json, const char *public_json, const char *pr
  * then rename), so a reader never sees half a file. */
 int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
+
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "daemon/d.h"
+#include "d.h"
 #include "../common/test.h"
 
 enum { MB = 1 << 20 };

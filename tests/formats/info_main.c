@@ -1,6 +1,6 @@
 /* Stand-alone driver for cli_info, so `g16 info` is tested without the
  * full g16 binary. */
-#include "cli/info.h"
+#include "info.h"
 
 int main(int argc, char **argv)
 {

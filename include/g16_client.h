@@ -1,0 +1,33 @@
+/* g16_client: a minimal HTTP/1.1 client for talking to g16d over its Unix
+ * socket (or loopback TCP with a bearer token).  One request per
+ * connection (Connection: close), the whole reply in memory. */
+#ifndef G16_HTTPC_H
+#define G16_HTTPC_H
+
+#include <stddef.h>
+
+/* The library is built with hidden visibility: what this header declares
+ * is its exported interface. */
+#pragma GCC visibility push(default)
+
+typedef struct {
+    char socket_path[108];      /* used when port == 0 */
+    int port;                   /* 127.0.0.1:port when > 0 */
+    char token[256];            /* sent as "Authorization: Bearer" when set */
+} hc_target;
+
+typedef struct {
+    int status;
+    char *body;                 /* NUL-terminated, malloc'd */
+    size_t len;
+} hc_response;
+
+/* 0 when a reply came (any status); -1 with one line in err otherwise.
+ * timeout_s bounds each read (the server's long-polls need more than it). */
+int hc_request(const hc_target *t, const char *method, const char *path, const char *body,
+               size_t len, double timeout_s, hc_response *r, char *err, size_t errlen);
+void hc_response_free(hc_response *r);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,139 @@
+/* memwatch: the memory timeline of a process tree, with peaks sampling
+ * cannot miss.
+ *
+ * Contract of the g16_memwatch library (used by the `memwatch` command and
+ * linked by the daemon to report its own memory):
+ *
+ *  - A target is one or more root PIDs plus all their descendants, found
+ *    again at every sample (processes come and go).  mw_open() checks that
+ *    every root exists; it never resets peaks by itself.
+ *  - mw_take() reads /proc/PID/status of every process in the tree (never
+ *    smaps_rollup unless asked: it stalls huge processes), the cgroup of the
+ *    first root (v2 memory.current/memory.peak, else v1 usage/max_usage) and,
+ *    when libnvidia-ml.so.1 can be dlopen'ed, the GPU memory used by the
+ *    tree.  Values that cannot be read are -1 ("empty"), never an error.
+ *    It returns 0 when no process of the tree is left: the caller then has
+ *    nothing to write, so a trace never holds a half-read sample.
+ *  - Exact peaks: hwm_kb is the sum of the kernel's VmHWM over the tree.
+ *    mw_reset_peaks() writes "5" to /proc/PID/clear_refs of every process so
+ *    that hwm_kb afterwards is the peak since the reset.  peak_kind says what
+ *    hwm_kb is worth: EXACT (one process, reset worked), SUMMED (several
+ *    processes: a sum of exact per-process peaks, an upper bound of the
+ *    tree's peak) or SAMPLED (a reset was denied or never done: use the
+ *    largest sample instead).
+ *  - The CSV writer emits whole rows with one write(2) each, so the file is
+ *    valid at every moment.  Callers may append their own integer counters
+ *    as extra columns; the reader and the tools ignore columns they do not
+ *    know.
+ *  - Errors: functions that can fail take (char *err, size_t errlen) and
+ *    leave one line there naming the file and the problem.
+ *  Not thread-safe: one target per thread.
+ */
+#ifndef G16_MEMWATCH_H
+#define G16_MEMWATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The library is built with hidden visibility: what this header declares
+ * is its exported interface. */
+#pragma GCC visibility push(default)
+
+#define MW_ERRLEN 256
+#define MW_PHASE_MAX 64
+
+typedef enum { MW_PEAK_EXACT, MW_PEAK_SUMMED, MW_PEAK_SAMPLED } mw_peak_kind;
+
+/* Fields of /proc/PID/status, KiB (threads: a count). */
+typedef struct {
+  int64_t rss, anon, file, shmem, hwm, swap, lck, pin, threads;
+} mw_mem;
+
+typedef struct {
+  pid_t pid;
+  char comm[17];
+  mw_mem m;
+  int64_t gpu_kb;  /* -1: unknown */
+  int64_t pss_kb;  /* -1: not read */
+  double pss_ms;
+} mw_proc;
+
+typedef struct {
+  double unix_s, mono_s;
+  pid_t root;
+  char root_comm[17];
+  int nproc;
+  mw_mem total;
+  mw_peak_kind peak_kind;
+  int64_t cg_current_kb, cg_peak_kb;  /* -1: unreadable */
+  int64_t gpu_kb, gpu_dev_kb;         /* -1: no NVML */
+  int64_t pss_kb;                     /* -1: not read this sample */
+  double pss_ms;
+  const mw_proc *procs;               /* valid until the next mw_take */
+} mw_sample;
+
+enum { MW_OPEN_NO_GPU = 1 };
+
+typedef struct mw_target mw_target;
+
+mw_target *mw_open(const pid_t *roots, int nroots, unsigned flags,
+                   char *err, size_t errlen);
+/* 1: sample taken; 0: the whole tree is gone. want_pss: read smaps_rollup. */
+int mw_take(mw_target *t, mw_sample *s, int want_pss);
+/* 0: every process reset; -1: some reset was denied (err says which). */
+int mw_reset_peaks(mw_target *t, char *err, size_t errlen);
+/* Peaks from now on are sampled (no reset will be attempted). */
+void mw_disable_reset(mw_target *t);
+int mw_gpu_available(const mw_target *t);
+void mw_close(mw_target *t);
+
+/* Reads one /proc/PID/status; 0 on success, -1 if gone or not a process. */
+int mw_read_status(pid_t pid, mw_mem *m, char comm[17]);
+/* Replace characters that would break a CSV field or a terminal line. */
+void mw_clean_name(char *dst, size_t dstlen, const char *src, size_t srclen);
+double mw_now_mono(void);
+double mw_now_unix(void);
+const char *mw_peak_kind_name(mw_peak_kind k);
+
+/* ---- CSV writer ---- */
+typedef struct mw_writer mw_writer;
+
+/* path "-" is stdout.  extra: names of caller counters appended as columns. */
+mw_writer *mw_writer_open(const char *path, int per_process,
+                          const char *const *extra, int nextra,
+                          char *err, size_t errlen);
+/* A "total" row, then one "proc" row per process when per_process. */
+int mw_writer_sample(mw_writer *w, const mw_sample *s, const char *phase,
+                     const int64_t *extra);
+/* An "exit" row: the peak the kernel reported when the target was reaped. */
+int mw_writer_exit(mw_writer *w, double unix_s, double mono_s, pid_t pid,
+                   const char *phase, int64_t hwm_kb, mw_peak_kind kind);
+const char *mw_writer_error(const mw_writer *w);
+int mw_writer_close(mw_writer *w);
+
+/* ---- CSV reader ---- */
+typedef enum { MW_ROW_TOTAL, MW_ROW_PROC, MW_ROW_EXIT } mw_row_kind;
+
+typedef struct {
+  double unix_s, mono_s;
+  mw_row_kind kind;
+  char phase[MW_PHASE_MAX];
+  int pid, nproc;
+  /* KiB; -1 where the field is empty */
+  int64_t rss, anon, file, shmem, hwm, cg_current, cg_peak, gpu, gpu_dev;
+  mw_peak_kind peak_kind;
+} mw_row;
+
+typedef struct {
+  mw_row *rows;
+  size_t n;
+} mw_trace;
+
+/* 0 on success; -1 with "FILE:LINE: problem" in err. */
+int mw_trace_load(const char *path, mw_trace *tr, char *err, size_t errlen);
+void mw_trace_free(mw_trace *tr);
+
+#pragma GCC visibility pop
+
+#endif

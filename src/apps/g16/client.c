@@ -1,0 +1,364 @@
+/* `g16 client ...`: talks to g16d over its Unix socket (or loopback TCP
+ * with a token) through the g16_client library.  Replies are printed as
+ * the daemon sends them (JSON), so scripts can pipe them into jq; errors
+ * are one line on stderr and exit status 1 (2 for usage errors). */
+#define _GNU_SOURCE
+#include "client.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "g16_client.h"
+
+static const char k_help[] =
+    "usage: g16 client [--socket PATH | --tcp PORT --token-file FILE] COMMAND ...\n"
+    "\n"
+    "Talks to a running g16d (default socket $XDG_RUNTIME_DIR/g16d.sock, else\n"
+    "/tmp/g16d-$UID/g16d.sock; $G16D_SOCKET overrides).\n"
+    "\n"
+    "commands:\n"
+    "  keys load NAME KEY.zkey      load a proving key and keep it resident\n"
+    "  keys list                    resident keys\n"
+    "  keys evict NAME              unload a key\n"
+    "  prove --key NAME [--priority N] [--upload] [--wait] [--out DIR] WITNESS.wtns...\n"
+    "                               queue one job (one partition per witness); prints its id,\n"
+    "                               or with --wait the finished job (--out: write\n"
+    "                               DIR/proof-I.json and DIR/public-I.json). --upload sends\n"
+    "                               the witnesses' bytes instead of their paths\n"
+    "  wait ID [--timeout S] [--out DIR]   wait for a job (exit 1 if it failed)\n"
+    "  get ID [--out DIR]           a job's state (and results once finished)\n"
+    "  jobs                         every job the daemon knows\n"
+    "  cancel ID                    cancel a job\n"
+    "  status                       budget, stages, keys, memory\n"
+    "  metrics                      the Prometheus text\n"
+    "  memory [--since UNIX_S] [--json] [-o FILE] [--plot OUT.svg]\n"
+    "                               the daemon's memory timeline (memwatch CSV); --plot\n"
+    "                               draws it with `memwatch plot`\n";
+
+static hc_target g_t;
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "g16 client: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 1;
+}
+
+/* Sends one request; prints the daemon's error message on a non-2xx. */
+static int call(const char *method, const char *path, const char *body, double timeout, hc_response *r)
+{
+    char err[512];
+    if (hc_request(&g_t, method, path, body, body ? strlen(body) : 0, timeout, r, err, sizeof err))
+        return fail("%s%s", err, "");
+    if (r->status >= 200 && r->status < 300) return 0;
+    json_t *o = json_loads(r->body, 0, NULL);
+    const char *msg = json_string_value(json_object_get(o, "error"));
+    char code[16];
+    snprintf(code, sizeof code, "%d", r->status);
+    fail("%s (HTTP %s)", msg ? msg : r->body, code);
+    json_decref(o);
+    hc_response_free(r);
+    return 1;
+}
+
+static int simple(const char *method, const char *path, const char *body)
+{
+    hc_response r;
+    if (call(method, path, body, 60, &r)) return 1;
+    fputs(r.body, stdout);
+    if (r.len && r.body[r.len - 1] != '\n') fputc('\n', stdout);
+    hc_response_free(&r);
+    return 0;
+}
+
+static int keys(int argc, char **argv)
+{
+    char path[PATH_MAX + 16];
+    if (argc >= 2 && !strcmp(argv[1], "list")) return simple("GET", "/v1/keys", NULL);
+    if (argc == 3 && !strcmp(argv[1], "evict")) {
+        snprintf(path, sizeof path, "/v1/keys/%s", argv[2]);
+        return simple("DELETE", path, NULL);
+    }
+    if (argc == 4 && !strcmp(argv[1], "load")) {
+        char real[PATH_MAX];
+        if (!realpath(argv[3], real)) return fail("%s: %s", argv[3], strerror(errno));
+        json_t *o = json_pack("{s:s,s:s}", "name", argv[2], "path", real);
+        char *body = json_dumps(o, JSON_COMPACT);
+        json_decref(o);
+        int rc = simple("POST", "/v1/keys", body);
+        free(body);
+        return rc;
+    }
+    fputs("usage: g16 client keys load NAME KEY.zkey | keys list | keys evict NAME\n", stderr);
+    return 2;
+}
+
+static char *b64(const unsigned char *p, size_t n)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *o = malloc((n + 2) / 3 * 4 + 1), *q = o;
+    if (!o) return NULL;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        *q++ = t[v >> 18 & 63];
+        *q++ = t[v >> 12 & 63];
+        *q++ = i + 1 < n ? t[v >> 6 & 63] : '=';
+        *q++ = i + 2 < n ? t[v & 63] : '=';
+    }
+    *q = 0;
+    return o;
+}
+
+static json_t *witness(const char *file, int upload)
+{
+    char real[PATH_MAX];
+    if (!realpath(file, real)) { fail("%s: %s", file, strerror(errno)); return NULL; }
+    if (!upload) return json_string(real);
+    FILE *f = fopen(real, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st)) { fail("%s: %s", file, strerror(errno)); if (f) fclose(f); return NULL; }
+    unsigned char *buf = malloc((size_t)st.st_size + 1);
+    size_t n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+    fclose(f);
+    char *s = buf && n == (size_t)st.st_size ? b64(buf, n) : NULL;
+    free(buf);
+    if (!s) { fail("%s: %s", file, "cannot read"); return NULL; }
+    json_t *o = json_pack("{s:s}", "base64", s);
+    free(s);
+    return o;
+}
+
+static int write_json(const char *dir, const char *what, size_t i, json_t *v)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s-%zu.json", dir, what, i);
+    if (json_dump_file(v, path, JSON_INDENT(1))) return fail("%s: %s", path, "cannot write");
+    return 0;
+}
+
+/* Writes each finished partition's proof and public signals. */
+static int save(const char *dir, json_t *job)
+{
+    json_t *parts = json_object_get(job, "partitions");
+    if (mkdir(dir, 0755) && errno != EEXIST) return fail("%s: %s", dir, strerror(errno));
+    for (size_t i = 0; i < json_array_size(parts); i++) {
+        json_t *p = json_array_get(parts, i), *proof = json_object_get(p, "proof");
+        if (!proof) continue;
+        if (write_json(dir, "proof", i, proof) || write_json(dir, "public", i, json_object_get(p, "public")))
+            return 1;
+    }
+    return 0;
+}
+
+static int finished(json_t *job)
+{
+    const char *s = json_string_value(json_object_get(job, "state"));
+    return s && (!strcmp(s, "done") || !strcmp(s, "failed") || !strcmp(s, "cancelled"));
+}
+
+/* Long-polls in slices (the daemon caps one wait) until the job is done
+ * or timeout seconds passed (< 0: forever). */
+static int wait_job(const char *id, double timeout, const char *out, int strict)
+{
+    char path[256];
+    double t0 = (double)time(NULL);
+    for (;;) {
+        double left = timeout < 0 ? 300 : timeout - ((double)time(NULL) - t0);
+        if (left < 0) left = 0;
+        if (left > 300) left = 300;
+        snprintf(path, sizeof path, "/v1/proofs/%s?wait=%.0f", id, left);
+        hc_response r;
+        if (call("GET", path, NULL, left + 60, &r)) return 1;
+        json_t *job = json_loads(r.body, 0, NULL);
+        int done = finished(job);
+        if (done || left <= 0) {
+            fputs(r.body, stdout);
+            fputc('\n', stdout);
+            const char *st = json_string_value(json_object_get(job, "state"));
+            int rc = out && save(out, job) ? 1 : !strict ? 0
+                     : !done ? fail("job %s still %s at the timeout", id, st ? st : "?")
+                     : strcmp(st, "done") ? fail("job %s %s", id, st) : 0;
+            json_decref(job);
+            hc_response_free(&r);
+            return rc;
+        }
+        json_decref(job);
+        hc_response_free(&r);
+    }
+}
+
+typedef struct {
+    const char *key, *out;
+    int priority, upload, wait;
+} prove_opts;
+
+static int prove_args(int argc, char **argv, prove_opts *o, int *first)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--upload")) o->upload = 1;
+        else if (!strcmp(a, "--wait")) o->wait = 1;
+        else if (i + 1 < argc && !strcmp(a, "--key")) o->key = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--out")) o->out = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--priority")) o->priority = atoi(argv[++i]);
+        else return -1;
+    }
+    *first = i;
+    return o->key && i < argc ? 0 : -1;
+}
+
+static int prove(int argc, char **argv)
+{
+    prove_opts o = {0};
+    int first;
+    if (prove_args(argc, argv, &o, &first)) {
+        fputs("usage: g16 client prove --key NAME [--priority N] [--upload] [--wait] [--out DIR] WITNESS.wtns...\n", stderr);
+        return 2;
+    }
+    json_t *ws = json_array();
+    for (int i = first; i < argc; i++) {
+        json_t *w = witness(argv[i], o.upload);
+        if (!w) { json_decref(ws); return 1; }
+        json_array_append_new(ws, w);
+    }
+    json_t *req = json_pack("{s:s,s:o,s:i}", "key", o.key, "witnesses", ws, "priority", o.priority);
+    char *body = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    hc_response r;
+    int rc = call("POST", "/v1/proofs", body, 300, &r);
+    free(body);
+    if (rc) return 1;
+    json_t *ack = json_loads(r.body, 0, NULL);
+    const char *id = json_string_value(json_object_get(ack, "id"));
+    if (!o.wait || !id) printf("%s\n", id ? id : r.body);
+    rc = o.wait && id ? wait_job(id, -1, o.out, 1) : 0;
+    json_decref(ack);
+    hc_response_free(&r);
+    return rc;
+}
+
+static int job_cmd(int argc, char **argv)
+{
+    const char *out = NULL;
+    double timeout = -1;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--out")) out = argv[i + 1];
+        else if (!strcmp(argv[i], "--timeout")) timeout = atof(argv[i + 1]);
+        else argc = 0;
+    }
+    if (argc < 2 || argc % 2) {
+        fprintf(stderr, "usage: g16 client %s ID [--out DIR]%s\n", argv[0], strcmp(argv[0], "wait") ? "" : " [--timeout S]");
+        return 2;
+    }
+    if (!strcmp(argv[0], "wait")) return wait_job(argv[1], timeout, out, 1);
+    return wait_job(argv[1], 0, out, 0);
+}
+
+/* `memwatch plot` draws the trace: the binary next to this one, else PATH. */
+static int plot(const char *csv, const char *svg)
+{
+    char self[PATH_MAX], mw[PATH_MAX + 16];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    snprintf(mw, sizeof mw, "memwatch");
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) { *slash = 0; snprintf(mw, sizeof mw, "%s/memwatch", self); }
+        if (access(mw, X_OK)) snprintf(mw, sizeof mw, "memwatch");
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp(mw, "memwatch", "plot", csv, "-o", svg, (char *)NULL);
+        fprintf(stderr, "g16 client: %s: %s\n", mw, strerror(errno));
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0) return fail("fork: %s%s", strerror(errno), "");
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+}
+
+static int memory(int argc, char **argv)
+{
+    const char *since = "0", *out = NULL, *svg = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--since")) since = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-o")) out = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--plot")) svg = argv[++i];
+        else { fputs("usage: g16 client memory [--since UNIX_S] [--json] [-o FILE] [--plot OUT.svg]\n", stderr); return 2; }
+    }
+    char path[128], tmp[] = "/tmp/g16-memory-XXXXXX";
+    snprintf(path, sizeof path, "/v1/memory?since=%s&format=%s", since, json && !svg ? "json" : "csv");
+    hc_response r;
+    if (call("GET", path, NULL, 60, &r)) return 1;
+    int rc = 0;
+    if (svg || out) {
+        int fd = svg && !out ? mkstemp(tmp) : -1;
+        const char *file = out ? out : tmp;
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : fopen(file, "w");
+        if (!f || fwrite(r.body, 1, r.len, f) != r.len || fclose(f)) rc = fail("%s: %s", file, "cannot write");
+        if (!rc && svg) rc = plot(file, svg);
+        if (!out) unlink(tmp);
+    } else fputs(r.body, stdout);
+    hc_response_free(&r);
+    return rc;
+}
+
+static int target(int *i, int argc, char **argv)
+{
+    const char *env = getenv("G16D_SOCKET"), *x = getenv("XDG_RUNTIME_DIR");
+    if (env && *env) snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s", env);
+    else if (x && *x) snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s/g16d.sock", x);
+    else snprintf(g_t.socket_path, sizeof g_t.socket_path, "/tmp/g16d-%u/g16d.sock", (unsigned)getuid());
+    for (; *i < argc && argv[*i][0] == '-'; (*i)++) {
+        const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+        if (!v) return -1;
+        if (!strcmp(a, "--socket")) snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s", v);
+        else if (!strcmp(a, "--tcp")) g_t.port = atoi(v);
+        else if (!strcmp(a, "--token-file")) {
+            FILE *f = fopen(v, "r");
+            if (!f || !fgets(g_t.token, sizeof g_t.token, f)) { if (f) fclose(f); return fail("%s: %s", v, "cannot read the token"), -2; }
+            fclose(f);
+            g_t.token[strcspn(g_t.token, "\r\n")] = 0;
+        } else return -1;
+        (*i)++;
+    }
+    return 0;
+}
+
+int cli_client(int argc, char **argv)
+{
+    int i = 1;
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(k_help, stdout); return 0; }
+    int t = target(&i, argc, argv);
+    if (t == -2) return 1;
+    if (t || i >= argc) { fputs(k_help, stderr); return 2; }
+    const char *c = argv[i];
+    argc -= i;
+    argv += i;
+    if (!strcmp(c, "keys")) return keys(argc, argv);
+    if (!strcmp(c, "prove")) return prove(argc, argv);
+    if (!strcmp(c, "wait") || !strcmp(c, "get")) return job_cmd(argc, argv);
+    if (!strcmp(c, "memory")) return memory(argc, argv);
+    if (!strcmp(c, "status") && argc == 1) return simple("GET", "/v1/status", NULL);
+    if (!strcmp(c, "metrics") && argc == 1) return simple("GET", "/metrics", NULL);
+    if (!strcmp(c, "jobs") && argc == 1) return simple("GET", "/v1/proofs", NULL);
+    if (!strcmp(c, "cancel") && argc == 2) {
+        char path[256];
+        snprintf(path, sizeof path, "/v1/proofs/%s", argv[1]);
+        return simple("DELETE", path, NULL);
+    }
+    fprintf(stderr, "g16 client: unknown or malformed command '%s' (see g16 client --help)\n", c);
+    return 2;
+}

@@ -1,0 +1,17 @@
+/* Every subcommand of g16, one header so main.c's table has one include. */
+#ifndef G16_CLI_COMMANDS_H
+#define G16_CLI_COMMANDS_H
+
+#include "info.h"
+#include "prove.h"
+#ifdef G16_CLI_VERIFY
+#include "verify.h"
+#endif
+#ifdef G16_CLI_SETUP
+#include "setup.h"
+#endif
+#ifdef G16_CLI_CLIENT
+#include "client.h"
+#endif
+
+#endif

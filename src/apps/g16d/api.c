@@ -1,0 +1,268 @@
+/* The HTTP API: routes a request to its handler and renders the reply.
+ * Every error is {"error": "..."} with a 4xx/5xx status. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "d.h"
+
+#define MAX_WAIT_S 600.0
+
+void d_reply_error(d_reply *r, int status, const char *fmt, ...)
+{
+    char msg[D_ERR];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *o = json_pack("{s:s}", "error", msg);
+    free(r->body);
+    r->body = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(o);
+    r->status = status;
+    r->content_type = "application/json";
+}
+
+static void reply_json(d_reply *r, int status, char *text)
+{
+    if (!text) { d_reply_error(r, 500, "out of memory"); return; }
+    r->status = status;
+    r->body = text;
+    r->content_type = "application/json";
+}
+
+static void reply_jansson(d_reply *r, int status, json_t *o)
+{
+    reply_json(r, status, json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15)));
+    json_decref(o);
+}
+
+static json_t *key_json(const dkey *k)
+{
+    json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:b,s:s,s:I}", "name", k->name,
+                          "path", k->path, "curve", k->key ? g16_key_curve(k->key) : "loading",
+                          "bytes", (json_int_t)k->bytes,
+                          "n_vars", (json_int_t)(k->key ? g16_key_n_vars(k->key) : 0),
+                          "n_public", (json_int_t)(k->key ? g16_key_n_public(k->key) : 0),
+                          "domain_size", (json_int_t)(k->key ? g16_key_domain_size(k->key) : 0),
+                          "partition_bytes", (json_int_t)k->job_bytes, "pending", k->pending,
+                          "last_used", k->last_used, "self_verify", k->vk_json != NULL,
+                          "device", k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
+    json_object_set_new(o, "host_pinned_bytes", json_integer((json_int_t)k->host_pinned));
+    json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
+    /* the loading thread fills these before it publishes k->key under mu */
+    if (k->key && k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
+    json_object_set_new(o, "pinned", json_boolean(k->key && k->pinned));
+    if (k->key && k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
+    return o;
+}
+
+static const char *device_mode(int device)
+{
+    return device == G16_DEVICE_GPU ? "gpu" : device == G16_DEVICE_CPU ? "cpu" : "auto";
+}
+
+static void keys_list(g16d *d, d_reply *r)
+{
+    json_t *a = json_array();
+    pthread_mutex_lock(&d->mu);
+    for (dkey *k = d->keys; k; k = k->next) json_array_append_new(a, key_json(k));
+    pthread_mutex_unlock(&d->mu);
+    reply_jansson(r, 200, json_pack("{s:o}", "keys", a));
+}
+
+static void keys_load(g16d *d, const d_request *rq, d_reply *r)
+{
+    json_error_t je;
+    json_t *o = json_loadb(rq->body, rq->len, 0, &je);
+    const char *name = json_string_value(json_object_get(o, "name"));
+    const char *path = json_string_value(json_object_get(o, "path"));
+    char err[D_ERR];
+    int status;
+    if (!o) d_reply_error(r, 400, "malformed JSON: line %d: %s", je.line, je.text);
+    else if (!name || !path) d_reply_error(r, 400, "expected {\"name\": NAME, \"path\": KEY.zkey}");
+    else if (!d_name_ok(name)) d_reply_error(r, 400, "key names are 1-127 of [A-Za-z0-9._-]");
+    else if (d_key_load(d, name, path, 1, &status, err, sizeof err)) d_reply_error(r, status, "%s", err);
+    else {
+        pthread_mutex_lock(&d->mu);
+        dkey *k = d_key_find(d, name);
+        json_t *kj = k ? key_json(k) : json_object();
+        pthread_mutex_unlock(&d->mu);
+        reply_jansson(r, 201, kj);
+    }
+    json_decref(o);
+}
+
+static void keys_evict(g16d *d, const char *name, d_reply *r)
+{
+    char err[D_ERR];
+    int status;
+    if (d_key_evict(d, name, &status, err, sizeof err)) d_reply_error(r, status, "%s", err);
+    else reply_json(r, 200, strdup("{\"evicted\":true}"));
+}
+
+static void stage_json(json_t *o, const char *name, int workers, int busy, int queued)
+{
+    json_object_set_new(o, name, json_pack("{s:i,s:i,s:i}", "workers", workers, "busy", busy, "queued", queued));
+}
+
+static void status(g16d *d, d_reply *r)
+{
+    d_sample s;
+    d_memory_now(d, &s);
+    json_t *keys = json_array(), *stages = json_object();
+    size_t device_bytes = 0;
+    pthread_mutex_lock(&d->mu);
+    for (dkey *k = d->keys; k; k = k->next) {
+        json_array_append_new(keys, key_json(k));
+        device_bytes += k->device_bytes;
+    }
+    stage_json(stages, "synthesis", d->cfg.workers[ST_SYNTH], d->busy[ST_SYNTH], d->nstate[P_QUEUED]);
+    stage_json(stages, "msm", d->cfg.workers[ST_MSM], d->busy[ST_MSM], d->nstate[P_SYNTHED]);
+    stage_json(stages, "finalize", d->cfg.workers[ST_FINAL], d->busy[ST_FINAL], d->nstate[P_MSMED]);
+    int active = 0, total = 0;
+    for (job *j = d->jobs; j; j = j->next) { total++; active += !d_job_terminal(j); }
+    json_t *o = json_pack("{s:i,s:f,s:{s:I,s:I,s:I,s:I,s:i},s:o,s:o,s:{s:i,s:i},s:{s:I,s:I},s:b}",
+        "pid", (int)getpid(), "uptime_s", d_now() - d->started,
+        "budget", "total", (json_int_t)d->cfg.budget, "reserved", (json_int_t)d->reserved,
+        "keys", (json_int_t)d->key_bytes, "available", (json_int_t)d_budget_free(d),
+        "partitions_holding", d->held_parts,
+        "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
+        "proofs", "done", (json_int_t)d->proofs_done, "failed", (json_int_t)d->proofs_failed,
+        "stopping", d->stopping);
+    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:i,s:I,s:{s:I,s:I}}", "proving",
+        d->use_gpu ? "gpu" : "cpu", "mode", device_mode(d->cfg.device), "g2_on_cpu",
+        d->use_gpu && d->cfg.g2_on_cpu, "gpu_copies", d->use_gpu ? d->cfg.gpu_copies : 0,
+        "key_bytes", (json_int_t)device_bytes,
+        "budget", "total", (json_int_t)d->dev_budget, "used", (json_int_t)d->dev_used));
+    pthread_mutex_unlock(&d->mu);
+    json_object_set_new(o, "memory", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "rss", (json_int_t)s.rss_kb << 10,
+        "anon", (json_int_t)s.anon_kb << 10, "file", (json_int_t)s.file_kb << 10,
+        "shmem", (json_int_t)s.shmem_kb << 10, "peak", (json_int_t)s.hwm_kb << 10,
+        "locked", (json_int_t)s.locked_kb << 10, "pin_keys", d->cfg.pin_keys > 0));
+    if (s.gpu_kb >= 0)                  /* the process's whole GPU use, key copies and workspaces */
+        json_object_set_new(json_object_get(o, "memory"), "gpu", json_integer((json_int_t)s.gpu_kb << 10));
+    reply_jansson(r, 200, o);
+}
+
+static void abs_deadline(struct timespec *ts, double secs)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    double t = (double)ts->tv_sec + 1e-9 * (double)ts->tv_nsec + secs;
+    ts->tv_sec = (time_t)t;
+    ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
+}
+
+/* Long-poll: waits (up to ?wait=S) for the job to finish.  The job is
+ * looked up again after every wake-up: it may have expired meanwhile. */
+static void proof_get(g16d *d, const d_request *rq, const char *id, d_reply *r)
+{
+    const char *w = rq->query(rq->qctx, "wait");
+    double wait = w ? strtod(w, NULL) : 0;
+    if (wait < 0 || wait != wait) wait = 0;
+    if (wait > MAX_WAIT_S) wait = MAX_WAIT_S;
+    struct timespec dl;
+    abs_deadline(&dl, wait);
+    pthread_mutex_lock(&d->mu);
+    job *j = d_job_find(d, id);
+    while (j && !d_job_terminal(j) && !d->stopping && wait > 0 &&
+           pthread_cond_timedwait(&d->changed, &d->mu, &dl) != ETIMEDOUT)
+        j = d_job_find(d, id);
+    if (!j) {
+        pthread_mutex_unlock(&d->mu);
+        d_reply_error(r, 404, "no job %s (unknown, or its results expired)", id);
+        return;
+    }
+    if (d_job_terminal(j) && j->fetched <= 0) {
+        j->fetched = d_now();
+        d_store_job_state(d, j);
+    }
+    char *text = d_job_json(d, j, 1);
+    pthread_mutex_unlock(&d->mu);
+    reply_json(r, 200, text);
+}
+
+static void proof_cancel(g16d *d, const char *id, d_reply *r)
+{
+    pthread_mutex_lock(&d->mu);
+    job *j = d_job_find(d, id);
+    int rc = j ? d_job_cancel(d, j) : 0;
+    char *text = j ? d_job_json(d, j, 0) : NULL;
+    pthread_mutex_unlock(&d->mu);
+    if (!j) d_reply_error(r, 404, "no job %s", id);
+    else if (rc) { free(text); d_reply_error(r, 409, "job %s has already finished", id); }
+    else reply_json(r, 200, text);
+}
+
+static void proofs_list(g16d *d, d_reply *r)
+{
+    json_t *a = json_array();
+    pthread_mutex_lock(&d->mu);
+    for (job *j = d->jobs; j; j = j->next)
+        json_array_append_new(a, json_pack("{s:s,s:s,s:i,s:s,s:i}", "id", j->id, "key", j->key,
+                                           "priority", j->priority, "state", d_job_state(j),
+                                           "partitions", j->nparts));
+    pthread_mutex_unlock(&d->mu);
+    reply_jansson(r, 200, json_pack("{s:o}", "jobs", a));
+}
+
+static void proof_submit(g16d *d, const d_request *rq, d_reply *r)
+{
+    char err[D_ERR], *out = NULL;
+    int status;
+    if (d_job_submit(d, rq->body, rq->len, &status, &out, err, sizeof err)) d_reply_error(r, status, "%s", err);
+    else reply_json(r, status, out);
+}
+
+static void memory(g16d *d, const d_request *rq, d_reply *r)
+{
+    const char *s = rq->query(rq->qctx, "since"), *f = rq->query(rq->qctx, "format");
+    double since = s ? strtod(s, NULL) : 0;
+    if (f && strcmp(f, "csv") && strcmp(f, "json")) { d_reply_error(r, 400, "format must be csv or json"); return; }
+    if (f && !strcmp(f, "json")) { reply_json(r, 200, d_memory_json(d, since)); return; }
+    r->body = d_memory_csv(d, since);
+    r->status = r->body ? 200 : 500;
+    r->content_type = "text/csv";
+    if (!r->body) d_reply_error(r, 500, "cannot read the memory trace");
+}
+
+/* "/v1/proofs/ID" -> "ID" when prefix matches and the rest is one segment. */
+static const char *tail(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(path, prefix, n) || !path[n] || strchr(path + n, '/')) return NULL;
+    return path + n;
+}
+
+static int is(const d_request *rq, const char *m) { return !strcmp(rq->method, m); }
+
+void d_api(g16d *d, const d_request *rq, d_reply *r)
+{
+    const char *p = rq->path, *id;
+    r->body = NULL;
+    if (!strcmp(p, "/v1/status") && is(rq, "GET")) status(d, r);
+    else if (!strcmp(p, "/metrics") && is(rq, "GET")) {
+        r->body = d_metrics_text(d);
+        r->status = 200;
+        r->content_type = "text/plain; version=0.0.4";
+    } else if (!strcmp(p, "/v1/memory") && is(rq, "GET")) memory(d, rq, r);
+    else if (!strcmp(p, "/v1/keys") && is(rq, "GET")) keys_list(d, r);
+    else if (!strcmp(p, "/v1/keys") && is(rq, "POST")) keys_load(d, rq, r);
+    else if ((id = tail(p, "/v1/keys/")) && is(rq, "DELETE")) keys_evict(d, id, r);
+    else if (!strcmp(p, "/v1/proofs") && is(rq, "POST")) proof_submit(d, rq, r);
+    else if (!strcmp(p, "/v1/proofs") && is(rq, "GET")) proofs_list(d, r);
+    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "GET")) proof_get(d, rq, id, r);
+    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "DELETE")) proof_cancel(d, id, r);
+    else if (!strcmp(p, "/v1/status") || !strcmp(p, "/metrics") || !strcmp(p, "/v1/memory") ||
+             !strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs") || tail(p, "/v1/keys/") ||
+             tail(p, "/v1/proofs/"))
+        d_reply_error(r, 405, "method %s not allowed on %s", rq->method, p);
+    else d_reply_error(r, 404, "no such endpoint: %s", p);
+    if (!r->body) d_reply_error(r, 500, "out of memory");
+}

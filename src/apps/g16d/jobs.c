@@ -1,0 +1,322 @@
+/* Jobs: submission (every witness is checked against the key before the
+ * job is accepted, so bad input is a 4xx now rather than a failure later),
+ * their JSON, cancellation and expiry. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "d.h"
+#include "formats/formats.h"
+
+#define MAX_PARTS 1024
+
+job *d_job_find(g16d *d, const char *id)
+{
+    for (job *j = d->jobs; j; j = j->next)
+        if (!strcmp(j->id, id)) return j;
+    return NULL;
+}
+
+int d_job_terminal(const job *j) { return j->nterminal == j->nparts; }
+
+const char *d_job_state(const job *j)
+{
+    if (j->nterminal == j->nparts)
+        return j->cancelled ? "cancelled" : j->nfailed ? "failed" : "done";
+    for (int i = 0; i < j->nparts; i++)
+        if (j->parts[i].state != P_QUEUED) return "running";
+    return "queued";
+}
+
+void d_job_free(job *j)
+{
+    if (!j) return;
+    for (int i = 0; i < j->nparts; i++) {
+        part *p = &j->parts[i];
+        free(p->wtns_path);
+        free(p->proof);
+        free(p->pub);
+        free(p->error);
+        free(p->timings);
+    }
+    free(j->parts);
+    free(j);
+}
+
+/* The witness must be a .wtns for this key's curve and size. */
+static int check_wtns(const g16_key *key, const wtns *w, int idx, char *err, size_t errlen)
+{
+    const char *wc = formats_curve_name(formats_curve_of_prime(w->prime, w->n8));
+    if (strcmp(wc, g16_key_curve(key))) {
+        d_errf(err, errlen, "witness %d is for curve %s but the key is %s", idx, wc, g16_key_curve(key));
+        return -1;
+    }
+    if (w->n_witness != g16_key_n_vars(key)) {
+        d_errf(err, errlen, "witness %d has %u values but the key expects %u", idx, w->n_witness,
+               g16_key_n_vars(key));
+        return -1;
+    }
+    return 0;
+}
+
+static int witness_path(g16d *d, const g16_key *key, part *p, const char *path, int *status,
+                        char *err, size_t errlen)
+{
+    char real[1024], e2[D_ERR];
+    wtns w;
+    int a = d_path_allowed(&d->cfg, path, real, sizeof real);
+    if (a) {
+        *status = a == -1 ? 404 : 403;
+        d_errf(err, errlen, "witness %d: %s: %s", p->idx, path,
+               a == -1 ? strerror(errno) : "outside the allowed directories (--allow-dir)");
+        return -1;
+    }
+    if (wtns_open(real, &w, e2, sizeof e2)) {
+        d_errf(err, errlen, "witness %d: %s", p->idx, e2);
+        return -1;
+    }
+    int rc = check_wtns(key, &w, p->idx, err, errlen);
+    p->wtns_bytes = w.map.len;
+    wtns_close(&w);
+    if (!rc && !(p->wtns_path = strdup(real))) rc = -1;
+    return rc;
+}
+
+static int witness_upload(g16d *d, const g16_key *key, const char *id, part *p, const char *b64,
+                          int *status, char *err, size_t errlen)
+{
+    uint8_t *buf;
+    size_t len;
+    char e2[D_ERR], path[1200];
+    wtns w;
+    if (d_base64_decode(b64, strlen(b64), &buf, &len)) {
+        d_errf(err, errlen, "witness %d: neither an absolute path nor base64", p->idx);
+        return -1;
+    }
+    int rc = wtns_parse(buf, len, "uploaded witness", &w, e2, sizeof e2);
+    if (rc) d_errf(err, errlen, "witness %d: %s", p->idx, e2);
+    else rc = check_wtns(key, &w, p->idx, err, errlen);
+    snprintf(path, sizeof path, "%s/wtns/%s-%d.wtns", d->cfg.state_dir, id, p->idx);
+    if (!rc && g16_write_file(path, buf, len, e2, sizeof e2)) {
+        *status = 500;
+        d_errf(err, errlen, "witness %d: %s", p->idx, e2);
+        rc = -1;
+    }
+    free(buf);
+    if (rc) return -1;
+    p->wtns_bytes = len;
+    p->uploaded = 1;
+    return (p->wtns_path = strdup(path)) ? 0 : -1;
+}
+
+/* A string starting with '/' is a path; otherwise base64 of a .wtns.  An
+ * object may say which: {"path": ...} or {"base64": ...}. */
+static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, json_t *v,
+                       int *status, char *err, size_t errlen)
+{
+    const char *path = NULL, *b64 = NULL;
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (s[0] == '/') path = s; else b64 = s;
+    } else if (json_is_object(v)) {
+        path = json_string_value(json_object_get(v, "path"));
+        b64 = json_string_value(json_object_get(v, "base64"));
+    }
+    if (path && path[0] == '/') return witness_path(d, key, p, path, status, err, errlen);
+    if (b64) return witness_upload(d, key, id, p, b64, status, err, errlen);
+    d_errf(err, errlen, "witness %d: expected an absolute path, base64 or {\"path\"|\"base64\": ...}", p->idx);
+    return -1;
+}
+
+/* Looks the key up and pins it (pending) so it cannot be evicted while
+ * the witnesses are checked without the lock. */
+static dkey *pin_key(g16d *d, const char *name, int n, int *status, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&d->mu);
+    dkey *k = d_key_find(d, name);
+    if (d->stopping) { *status = 503; d_errf(err, errlen, "g16d is shutting down"); k = NULL; }
+    else if (!k || !k->key) { *status = 404; d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name); k = NULL; }
+    else { k->pending += n; k->last_used = d_now(); }
+    pthread_mutex_unlock(&d->mu);
+    return k;
+}
+
+static int parse_request(const char *body, size_t len, json_t **root, const char **key, json_t **ws,
+                         int *prio, char *err, size_t errlen)
+{
+    json_error_t je;
+    *root = json_loadb(body, len, 0, &je);
+    if (!*root) { d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text); return -1; }
+    *key = json_string_value(json_object_get(*root, "key"));
+    *ws = json_object_get(*root, "witnesses");
+    json_t *pr = json_object_get(*root, "priority");
+    if (!json_is_object(*root) || !*key) { d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\": [...]}"); return -1; }
+    if (!json_is_array(*ws) || json_array_size(*ws) == 0 || json_array_size(*ws) > MAX_PARTS) {
+        d_errf(err, errlen, "\"witnesses\" must be an array of 1 to %d witnesses", MAX_PARTS);
+        return -1;
+    }
+    if (pr && (!json_is_integer(pr) || json_integer_value(pr) < -1000000 || json_integer_value(pr) > 1000000)) {
+        d_errf(err, errlen, "\"priority\" must be an integer in [-1000000, 1000000]");
+        return -1;
+    }
+    *prio = pr ? (int)json_integer_value(pr) : 0;
+    return 0;
+}
+
+static job *new_job(const char *key, int n, int prio)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j || !(j->parts = calloc((size_t)n, sizeof *j->parts))) { free(j); return NULL; }
+    d_random_id(j->id);
+    snprintf(j->key, sizeof j->key, "%s", key);
+    j->nparts = n;
+    j->priority = prio;
+    j->created = d_now();
+    for (int i = 0; i < n; i++) { j->parts[i].job = j; j->parts[i].idx = i; j->parts[i].t_queued = j->created; }
+    return j;
+}
+
+static void unlink_uploads(job *j)
+{
+    for (int i = 0; i < j->nparts; i++)
+        if (j->parts[i].uploaded && j->parts[i].wtns_path) unlink(j->parts[i].wtns_path);
+}
+
+/* Every witness checked, and the largest partition must fit the budget
+ * with its own key resident, or it would wait forever. */
+static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int *status, char *err, size_t errlen)
+{
+    size_t maxw = 0;
+    for (int i = 0; i < j->nparts; i++) {
+        *status = 400;
+        if (add_witness(d, k->key, j->id, &j->parts[i], json_array_get(ws, (size_t)i), status, err, errlen))
+            return -1;
+        if (j->parts[i].wtns_bytes > maxw) maxw = j->parts[i].wtns_bytes;
+    }
+    size_t need = k->job_bytes + maxw, room = d->cfg.budget > k->bytes ? d->cfg.budget - k->bytes : 0;
+    if (need > room) {
+        *status = 507;
+        d_errf(err, errlen, "a partition needs %zu bytes but the budget leaves %zu beside the key", need, room);
+        return -1;
+    }
+    return 0;
+}
+
+static void enqueue(g16d *d, job *j, dkey *k)
+{
+    pthread_mutex_lock(&d->mu);
+    j->seq = d->next_seq++;
+    j->k = k;
+    job **pp = &d->jobs;
+    while (*pp) pp = &(*pp)->next;
+    *pp = j;
+    d->nstate[P_QUEUED] += j->nparts;
+    d->jobs_submitted++;
+    d_store_job(d, j);
+    pthread_cond_broadcast(&d->work);
+    pthread_mutex_unlock(&d->mu);
+}
+
+int d_job_submit(g16d *d, const char *body, size_t len, int *status, char **out, char *err,
+                 size_t errlen)
+{
+    json_t *root, *ws;
+    const char *key;
+    int prio;
+    *status = 400;
+    if (parse_request(body, len, &root, &key, &ws, &prio, err, errlen)) { json_decref(root); return -1; }
+    int n = (int)json_array_size(ws);
+    dkey *k = pin_key(d, key, n, status, err, errlen);
+    job *j = k ? new_job(key, n, prio) : NULL;
+    if (k && !j) { *status = 500; d_errf(err, errlen, "out of memory"); }
+    if (!j || check_all(d, k, j, ws, status, err, errlen)) {
+        if (k) { pthread_mutex_lock(&d->mu); k->pending -= n; pthread_mutex_unlock(&d->mu); }
+        if (j) unlink_uploads(j);
+        d_job_free(j);
+        json_decref(root);
+        return -1;
+    }
+    json_decref(root);
+    enqueue(d, j, k);
+    *status = 202;
+    if (asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0) *out = NULL;
+    return 0;
+}
+
+static json_t *part_json(const part *p, int with_results)
+{
+    json_t *o = json_pack("{s:i,s:s}", "index", p->idx, "state", d_state_name(p->state));
+    if (p->error) json_object_set_new(o, "error", json_string(p->error));
+    if (p->timings) json_object_set_new(o, "timings", json_loads(p->timings, 0, NULL));
+    if (with_results && p->proof) json_object_set_new(o, "proof", json_loads(p->proof, 0, NULL));
+    if (with_results && p->pub) json_object_set_new(o, "public", json_loads(p->pub, 0, NULL));
+    return o;
+}
+
+/* mu held.  Results are included once every partition is terminal. */
+char *d_job_json(g16d *d, job *j, int with_results)
+{
+    (void)d;
+    int done = 0;
+    for (int i = 0; i < j->nparts; i++) done += j->parts[i].state == P_DONE;
+    json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", j->id, "key", j->key,
+                          "priority", j->priority, "state", d_job_state(j), "created", j->created,
+                          "partitions_total", j->nparts, "partitions_done", done,
+                          "partitions_failed", j->nfailed);
+    if (j->finished > 0) json_object_set_new(o, "finished", json_real(j->finished));
+    json_t *arr = json_array();
+    int results = with_results && d_job_terminal(j);
+    for (int i = 0; i < j->nparts; i++) json_array_append_new(arr, part_json(&j->parts[i], results));
+    json_object_set_new(o, "partitions", arr);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(o);
+    return s;
+}
+
+/* mu held.  Running partitions are dropped by their worker when it
+ * finishes the stage; waiting ones are dropped here. */
+int d_job_cancel(g16d *d, job *j)
+{
+    if (d_job_terminal(j)) return -1;
+    j->cancelled = 1;
+    for (int i = 0; i < j->nparts; i++) {
+        part *p = &j->parts[i];
+        if (p->state == P_QUEUED) d_part_finish(d, p, P_CANCELLED, NULL);
+        else if (p->state == P_SYNTHED || p->state == P_MSMED) {
+            d_reap(d, p->gj, p, p->reserved);
+            p->gj = NULL;
+            d_part_finish(d, p, P_CANCELLED, NULL);
+        }
+    }
+    d_store_job_state(d, j);
+    pthread_cond_broadcast(&d->work);
+    return 0;
+}
+
+static int expired(const g16d *d, const job *j, double now)
+{
+    if (!d_job_terminal(j)) return 0;
+    for (int i = 0; i < j->nparts; i++)
+        if (j->parts[i].reserved || j->parts[i].gj) return 0;   /* the reaper still owes memory */
+    if (j->fetched > 0 && now - j->fetched > d->cfg.fetched_ttl) return 1;
+    return now - j->finished > d->cfg.result_ttl;
+}
+
+/* mu held. */
+void d_jobs_purge(g16d *d, double now)
+{
+    for (job **pp = &d->jobs; *pp;) {
+        job *j = *pp;
+        if (!expired(d, j, now)) { pp = &j->next; continue; }
+        *pp = j->next;
+        for (int i = 0; i < j->nparts; i++) d->nstate[j->parts[i].state]--;
+        d_store_job_delete(d, j);
+        unlink_uploads(j);
+        d_job_free(j);
+    }
+}

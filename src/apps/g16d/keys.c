@@ -1,0 +1,310 @@
+/* Resident proving keys.  A key's bytes are read into memory once (so the
+ * prover never waits on page faults into the file), locked there with
+ * --pin-keys, and charged to the memory budget (pinned or not); idle keys
+ * are evicted least-recently-used first when a key or a partition needs
+ * room. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "d.h"
+#include "formats/formats.h"
+#include "verify/verify.h"
+
+dkey *d_key_find(g16d *d, const char *name)
+{
+    for (dkey *k = d->keys; k; k = k->next)
+        if (!strcmp(k->name, name)) return k;
+    return NULL;
+}
+
+size_t d_budget_free(const g16d *d)
+{
+    size_t used = d->reserved + d->key_bytes;
+    return used >= d->cfg.budget ? 0 : d->cfg.budget - used;
+}
+
+void d_key_free(dkey *k)
+{
+    if (!k) return;
+    g16_key_free(k->key);             /* and its GPU copy */
+    d_unmap_file(k->buf, k->buf_len); /* unlocks it too, when pinned */
+    free(k->vk_json);
+    free(k->gpu_error);
+    free(k->pin_error);
+    free(k);
+}
+
+static void unlink_key(g16d *d, dkey *k)
+{
+    for (dkey **pp = &d->keys; *pp; pp = &(*pp)->next)
+        if (*pp == k) { *pp = k->next; break; }
+    d->key_bytes -= k->bytes + k->host_pinned;
+    d->dev_used -= k->dev_charge;
+    d_store_key(d, k, 0);
+}
+
+static void evict(g16d *d, dkey *k, const char *budget)
+{
+    fprintf(stderr, "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
+            "budget\n", k->name, k->bytes, k->dev_charge, budget);
+    unlink_key(d, k);
+    d_key_free(k);
+}
+
+/* Evicts idle keys (no unfinished partition needs them), oldest use first,
+ * until need bytes are free.  0 when they are; mu held. */
+int d_key_make_room(g16d *d, size_t need, const dkey *keep)
+{
+    while (d_budget_free(d) < need) {
+        dkey *victim = NULL;
+        for (dkey *k = d->keys; k; k = k->next)
+            if (k != keep && k->pending == 0 && k->key && (!victim || k->last_used < victim->last_used))
+                victim = k;
+        if (!victim) return -1;
+        evict(d, victim, "memory");
+    }
+    return 0;
+}
+
+/* Room in the device budget for self's need bytes (d_dev_fit over the
+ * keys with a device charge; a loading key counts as busy): evicts the
+ * idle GPU keys it names and charges need to self at once, so loads in
+ * parallel see it.  0, or -1 with why; mu held. */
+static int device_room(g16d *d, dkey *self, size_t need, char *why, size_t whylen)
+{
+    int n = 0, nv = 0, rc = -1;
+    for (dkey *k = d->keys; k; k = k->next) n += k->dev_charge > 0;
+    d_dev_key *dk = calloc((size_t)n + 1, sizeof *dk);
+    dkey **who = calloc((size_t)n + 1, sizeof *who);
+    int *victims = calloc((size_t)n + 1, sizeof *victims);
+    if (!dk || !who || !victims) {
+        d_errf(why, whylen, "out of memory");
+    } else {
+        n = 0;
+        for (dkey *k = d->keys; k; k = k->next)
+            if (k->dev_charge) {
+                dk[n] = (d_dev_key){k->dev_charge, k->pending > 0 || !k->key, k->last_used};
+                who[n++] = k;
+            }
+        rc = d_dev_fit(d->dev_budget, dk, n, need, victims, &nv);
+        if (rc) d_errf(why, whylen, "its estimated %zu bytes of device memory (copy and proof workspace) "
+                       "do not fit the %zu-byte device budget, %zu of it held by keys in use",
+                       need, d->dev_budget, d->dev_used);
+        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "device memory");
+    }
+    if (rc == 0) {
+        self->dev_charge = need;
+        d->dev_used += need;
+    }
+    free(dk);
+    free(who);
+    free(victims);
+    return rc;
+}
+
+/* After the upload: the charge becomes the copy's reported size plus the
+ * workspace estimate (or nothing, when it failed).  mu held. */
+static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
+{
+    size_t planned = k->dev_charge;
+    d->dev_used -= planned;
+    k->dev_charge = uploaded ? k->device_bytes + workspace : 0;
+    d->dev_used += k->dev_charge;
+    if (k->dev_charge > planned)
+        fprintf(stderr, "g16d: key %s holds %zu bytes on the device, more than the %zu planned\n",
+                k->name, k->dev_charge, planned);
+}
+
+/* Makes the key resident on the GPU.  The upload sorts the coefficients
+ * into CSR copies on the host first (36 bytes for each 44-byte file entry,
+ * 16 per row against the file's 64 or more per H point): fewer bytes than
+ * the file, which is charged again for the upload's duration.  On the
+ * device the key is charged the library's estimates of its copy and its
+ * proofs' workspace until the upload reports the copy's size.  Under AUTO
+ * a key that cannot go (no room in either budget, or device memory full)
+ * stays on the CPU, saying why; under GPU the load fails.  Runs without
+ * the lock. */
+static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size_t errlen)
+{
+    char e2[D_ERR], why[D_ERR];
+    size_t ws = g16_key_gpu_workspace_bytes(key);
+    size_t plan = g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
+    pthread_mutex_lock(&d->mu);
+    int room = d_key_make_room(d, k->bytes, k) == 0;
+    if (!room)
+        d_errf(e2, sizeof e2, "%s: no room in the budget for the GPU upload's %zu-byte host copy",
+               k->path, k->bytes);
+    else if (device_room(d, k, plan, why, sizeof why)) {
+        room = 0;
+        d_errf(e2, sizeof e2, "%s: %s", k->path, why);
+    } else
+        d->key_bytes += k->bytes;
+    pthread_mutex_unlock(&d->mu);
+    if (room) {
+        int rc = g16_key_gpu_load(key, d->cfg.gpu_copies, &k->device_bytes, e2, sizeof e2);
+        pthread_mutex_lock(&d->mu);
+        d->key_bytes -= k->bytes;
+        device_charge(d, k, rc == 0, ws);
+        /* less than the upload's copy just given back, so it fits */
+        k->host_pinned = rc == 0 ? g16_key_gpu_host_bytes(key) : 0;
+        d->key_bytes += k->host_pinned;
+        pthread_mutex_unlock(&d->mu);
+        if (rc == 0) { k->on_gpu = 1; return 0; }
+    }
+    if (d->cfg.device == G16_DEVICE_GPU) {
+        *status = 507;
+        d_errf(err, errlen, "%s (--device gpu)", e2);
+        return -1;
+    }
+    fprintf(stderr, "g16d: %s; key %s proves on the CPU\n", e2, k->name);
+    k->gpu_error = strdup(e2);
+    return 0;
+}
+
+/* Locks the key's bytes in RAM (read in already, so every page is
+ * there): a key paged out under memory pressure would stall every proof
+ * on faults.  The system call itself, not mlock(3): sanitizer runtimes
+ * replace that with a no-op that reports success, and a key must not
+ * claim a lock it lacks.  A failure is not fatal: the key works unpinned
+ * and its listing says why. */
+static void pin(dkey *k)
+{
+    if (syscall(SYS_mlock, k->buf, k->buf_len) == 0) { k->pinned = 1; return; }
+    int e = errno;
+    struct rlimit rl;
+    char why[D_ERR];
+    if (!d_cap_ipc_lock() && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        d_errf(why, sizeof why, "mlock of %zu bytes: %s (RLIMIT_MEMLOCK is %llu bytes and there "
+               "is no CAP_IPC_LOCK: raise it with ulimit -l or systemd's LimitMEMLOCK=)", k->buf_len,
+               strerror(e), (unsigned long long)rl.rlim_cur);
+    else
+        d_errf(why, sizeof why, "mlock of %zu bytes: %s", k->buf_len, strerror(e));
+    fprintf(stderr, "g16d: key %s is not pinned: %s\n", k->name, why);
+    k->pin_error = strdup(why);
+}
+
+/* Reads and opens the key, exports its verification key for the
+ * self-check of every proof, and puts it on the GPU when the daemon
+ * proves there.  Runs without the lock; the key is published (k->key set)
+ * under it once every field is final, since pin_key reads k->key. */
+static int open_key(g16d *d, dkey *k, int *status, char *err, size_t errlen)
+{
+    size_t len;
+    g16_key *key;
+    if (d_read_file_pages(k->path, k->bytes, &k->buf, &len, err, errlen)) return -1;
+    k->buf_len = len;
+    if (d->cfg.pin_keys > 0) pin(k);
+    if (g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen)) return -1;
+    if (d->cfg.self_verify) {
+        zkey z;
+        if (zkey_parse(k->buf, len, k->path, &z, err, errlen) ||
+            vk_export_json(&z, k->path, &k->vk_json, err, errlen)) {
+            g16_key_free(key);
+            return -1;
+        }
+    }
+    if (d->use_gpu && gpu_load(d, k, key, status, err, errlen)) {
+        g16_key_free(key);
+        return -1;
+    }
+    /* the library's bound for a partition's host memory where it runs,
+     * with the threads each stage call gets (the MSMs' buckets are per
+     * thread); a GPU job frees nothing at the end of synthesis */
+    k->job_bytes = g16_key_job_bytes_on(key, k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU,
+                                        d->cfg.g2_on_cpu, d->cfg.threads);
+    k->abc_bytes = k->on_gpu ? 0 : g16_key_job_abc_bytes(key);
+    pthread_mutex_lock(&d->mu);
+    k->key = key;
+    pthread_mutex_unlock(&d->mu);
+    return 0;
+}
+
+/* Charges the key's bytes before reading it, so the budget holds even
+ * while the file is being read. */
+static int charge(g16d *d, dkey *k, int *status, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&d->mu);
+    dkey *old = d_key_find(d, k->name);
+    int rc = 0;
+    if (old) {
+        *status = strcmp(old->path, k->path) ? 409 : 200;
+        d_errf(err, errlen, "key %s is already loaded%s", k->name, *status == 409 ? " from another path" : "");
+        rc = -1;
+    } else if (d_key_make_room(d, k->bytes, NULL)) {
+        *status = 507;
+        d_errf(err, errlen, "%s: key needs %zu bytes but only %zu of the %zu-byte budget are free "
+               "(busy keys cannot be evicted)", k->path, k->bytes, d_budget_free(d), d->cfg.budget);
+        rc = -1;
+    } else {
+        d->key_bytes += k->bytes;
+        k->next = d->keys;               /* listed at once so a second load of the name waits its turn */
+        d->keys = k;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return rc;
+}
+
+int d_key_load(g16d *d, const char *name, const char *path, int persist, int *status,
+               char *err, size_t errlen)
+{
+    dkey *k = calloc(1, sizeof *k);
+    struct stat st;
+    *status = 400;
+    if (!k) { d_errf(err, errlen, "out of memory"); *status = 500; return -1; }
+    snprintf(k->name, sizeof k->name, "%s", name);
+    int a = d_path_allowed(&d->cfg, path, k->path, sizeof k->path);
+    if (a) {
+        *status = a == -1 ? 404 : 403;
+        d_errf(err, errlen, a == -1 ? "%s: %s" : "%s: %s", path,
+               a == -1 ? strerror(errno) : "outside the allowed directories (--allow-dir)");
+        free(k);
+        return -1;
+    }
+    if (stat(k->path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        d_errf(err, errlen, "%s: not a regular file", path);
+        free(k);
+        return -1;
+    }
+    k->bytes = (size_t)st.st_size;
+    if (charge(d, k, status, err, errlen)) { free(k); return -1; }
+    *status = 400;
+    int rc = open_key(d, k, status, err, errlen);
+    pthread_mutex_lock(&d->mu);
+    if (rc) {
+        unlink_key(d, k);
+        d_key_free(k);
+    } else {
+        k->last_used = d_now();
+        if (persist) d_store_key(d, k, 1);
+        pthread_cond_broadcast(&d->work);
+    }
+    pthread_mutex_unlock(&d->mu);
+    if (!rc) *status = 201;
+    return rc;
+}
+
+int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&d->mu);
+    dkey *k = d_key_find(d, name);
+    int rc = -1;
+    if (!k) { *status = 404; d_errf(err, errlen, "no key named %s", name); }
+    else if (k->pending || !k->key) {
+        *status = 409;
+        d_errf(err, errlen, "key %s is %s", name, k->key ? "needed by unfinished partitions" : "still loading");
+    } else {
+        unlink_key(d, k);
+        d_key_free(k);
+        *status = 200;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return rc;
+}

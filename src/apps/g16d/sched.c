@@ -1,0 +1,304 @@
+/* The pipeline: synthesis, MSM and finalize workers, the memory budget and
+ * the reaper that frees finished partitions off the critical path.
+ *
+ * Budget rule (the lesson of the OOM at pw=12 in system.md): a partition
+ * reserves its whole footprint before synthesis and keeps it while it waits
+ * for the MSM stage; only the a/b/c share is returned once synthesis has
+ * freed those vectors, and the rest once the finished job's buffers have
+ * actually been freed.  Work that does not fit waits in the queue.  A key
+ * on the GPU reserves far less (g16_key_job_bytes_on): a, b, c never
+ * exist on the host, so only the witness file goes back after synthesis. */
+#define _GNU_SOURCE
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "d.h"
+
+typedef struct {
+    g16d *d;
+    int stage;
+} wctx;
+
+static wctx g_ctx[64];
+
+void d_set_state(g16d *d, part *p, part_state s)
+{
+    d->nstate[p->state]--;
+    d->nstate[s]++;
+    p->state = s;
+}
+
+void d_release(g16d *d, part *p, size_t bytes)
+{
+    if (bytes > p->reserved) bytes = p->reserved;
+    p->reserved -= bytes;
+    d->reserved -= bytes;
+    if (bytes && p->reserved == 0) d->held_parts--;
+}
+
+static void reserve(g16d *d, part *p, size_t bytes)
+{
+    if (!p->reserved && bytes) d->held_parts++;
+    p->reserved += bytes;
+    d->reserved += bytes;
+}
+
+/* Frees gj and then returns the bytes to the budget, on the reaper thread:
+ * unmapping large buffers costs TLB shootdowns the pipeline need not wait
+ * for.  mu held. */
+void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes)
+{
+    reap *r = calloc(1, sizeof *r);
+    if (!r) {                           /* no memory for the note: do it here */
+        g16_job_free(gj);
+        if (p) d_release(d, p, bytes);
+        return;
+    }
+    r->gj = gj;
+    r->p = p;
+    r->bytes = bytes;
+    if (d->reap_tail) d->reap_tail->next = r; else d->reap_head = r;
+    d->reap_tail = r;
+    pthread_cond_signal(&d->reap_cv);
+}
+
+static void *reaper(void *arg)
+{
+    g16d *d = arg;
+    pthread_mutex_lock(&d->mu);
+    for (;;) {
+        while (!d->reap_head && d->stopped_workers < d->n_workers) pthread_cond_wait(&d->reap_cv, &d->mu);
+        reap *r = d->reap_head;
+        if (!r) break;
+        d->reap_head = r->next;
+        if (!d->reap_head) d->reap_tail = NULL;
+        pthread_mutex_unlock(&d->mu);
+        g16_job_free(r->gj);
+        malloc_trim(0);                 /* give arena memory back, or RSS ratchets up */
+        pthread_mutex_lock(&d->mu);
+        if (r->p) d_release(d, r->p, r->bytes);
+        free(r);
+        pthread_cond_broadcast(&d->work);
+        pthread_cond_broadcast(&d->changed);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+/* A partition reached a terminal state.  mu held. */
+void d_part_finish(g16d *d, part *p, part_state st, const char *error)
+{
+    job *j = p->job;
+    d_set_state(d, p, st);
+    if (error && !p->error) p->error = strdup(error);
+    j->nterminal++;
+    if (st == P_FAILED) { j->nfailed++; d->proofs_failed++; }
+    if (st == P_DONE) d->proofs_done++;
+    if (j->k) {
+        j->k->pending--;
+        j->k->last_used = d_now();
+    }
+    d_store_part(d, p);
+    if (j->nterminal == j->nparts) {
+        j->finished = d_now();
+        d_store_job_state(d, j);
+    }
+    pthread_cond_broadcast(&d->changed);
+}
+
+/* Higher priority first, then the older job, then the lower partition:
+ * the job list is kept in submission order, so the first best wins. */
+static part *best(g16d *d, part_state want)
+{
+    part *b = NULL;
+    if (!d->nstate[want]) return NULL;
+    for (job *j = d->jobs; j; j = j->next) {
+        if (j->nterminal == j->nparts || (b && j->priority <= b->job->priority)) continue;
+        for (int i = 0; i < j->nparts; i++)
+            if (j->parts[i].state == want) { b = &j->parts[i]; break; }
+    }
+    return b;
+}
+
+static size_t synth_need(const part *p) { return p->job->k->job_bytes + p->wtns_bytes; }
+
+static part *pick_synth(g16d *d)
+{
+    if (d->stopping || d->nstate[P_SYNTHED] >= d->cfg.queue_depth[ST_MSM]) return NULL;
+    part *p;
+    while ((p = best(d, P_QUEUED)) && (!p->job->k || !p->job->k->key))   /* its key failed to reload */
+        d_part_finish(d, p, P_FAILED, "the key of this job is not loaded (reload it and resubmit)");
+    if (!p) return NULL;
+    dkey *k = p->job->k;
+    size_t need = synth_need(p);
+    if (d_budget_free(d) < need && d_key_make_room(d, need, k)) return NULL;   /* wait */
+    reserve(d, p, need);
+    return p;
+}
+
+static part *pick(g16d *d, int stage)
+{
+    switch (stage) {
+    case ST_SYNTH: return pick_synth(d);
+    case ST_MSM:
+        if (d->nstate[P_MSMED] >= d->cfg.queue_depth[ST_FINAL]) return NULL;
+        return best(d, P_SYNTHED);
+    default: return best(d, P_MSMED);
+    }
+}
+
+/* Whether partitions still in flight upstream may yet reach this stage:
+ * a stopping daemon drains what it started instead of dropping it. */
+static int upstream(const g16d *d, int stage)
+{
+    int n = 0;
+    for (int s = P_SYNTH; s <= (stage == ST_MSM ? P_SYNTHED : P_MSMED); s++) n += d->nstate[s];
+    return stage != ST_SYNTH && n > 0;
+}
+
+static const part_state k_running[ST_COUNT] = {P_SYNTH, P_MSM, P_FINAL};
+static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
+
+static int run_synth(g16d *d, part *p, char *err, size_t errlen)
+{
+    uint8_t *buf;
+    size_t len;
+    g16_options opt;
+    g16_options_default(&opt);
+    opt.threads = d->cfg.threads;
+    /* the key's device, decided at load: a job never uploads a key itself
+     * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
+    opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
+    opt.g2_on_cpu = d->cfg.g2_on_cpu;
+    if (d_read_file(p->wtns_path, p->wtns_bytes, &buf, &len, err, errlen)) return -1;
+    char name[64];
+    snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
+    int rc = g16_job_new(p->job->k->key, buf, len, name, &opt, &p->gj, err, errlen);
+    free(buf);
+    return rc ? rc : g16_job_synthesize(p->gj, err, errlen);
+}
+
+static char *timings_json(const part *p)
+{
+    const g16_timings *t = &p->t;
+    char *s = NULL;
+    if (asprintf(&s, "{\"wait_s\":%.6f,\"synthesis_s\":%.6f,\"msm_s\":%.6f,\"finalize_s\":%.6f,"
+                 "\"verify_s\":%.6f,\"read_s\":%.6f,\"abc_s\":%.6f,\"ntt_s\":%.6f,\"msm_a_s\":%.6f,"
+                 "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_s\":%.6f,"
+                 "\"transfer_s\":%.6f,\"device\":\"%s\"}",
+                 p->wait_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read, t->abc, t->ntt,
+                 t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish, t->transfer,
+                 t->on_gpu ? "gpu" : "cpu") < 0)
+        return NULL;
+    return s;
+}
+
+static int run_final(g16d *d, part *p, char *err, size_t errlen)
+{
+    char *proof, *pub;
+    if (g16_job_finish(p->gj, &proof, &pub, err, errlen)) return -1;
+    p->proof = proof;
+    p->pub = pub;
+    const char *vk = p->job->k->vk_json;
+    if (d->cfg.self_verify && vk) {
+        double t0 = d_now();
+        char verr[D_ERR];
+        int ok = g16_verify_json(vk, pub, proof, verr, sizeof verr);
+        p->verify_s = d_now() - t0;
+        if (ok != 1) {
+            d_errf(err, errlen, "%s/%d: self-verification failed: %s", p->job->id, p->idx, verr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int run_stage(g16d *d, int stage, part *p, char *err, size_t errlen)
+{
+    if (stage == ST_SYNTH) return run_synth(d, p, err, errlen);
+    if (stage == ST_MSM) return g16_job_msm(p->gj, err, errlen);
+    return run_final(d, p, err, errlen);
+}
+
+/* Publishes a stage's outcome.  mu held. */
+static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, double secs)
+{
+    d_histo_add(&d->hist[stage], secs);
+    if (stage == ST_SYNTH) p->synth_s = secs; else if (stage == ST_MSM) p->msm_s = secs; else p->final_s = secs;
+    if (p->gj) p->t = *g16_job_timings(p->gj);
+    if (rc || p->job->cancelled || stage == ST_FINAL) {
+        part_state st = rc ? P_FAILED : p->job->cancelled && stage != ST_FINAL ? P_CANCELLED : P_DONE;
+        if (st == P_DONE) { free(p->timings); p->timings = timings_json(p); }
+        if (rc) fprintf(stderr, "g16d: %s\n", err);
+        d_reap(d, p->gj, p, p->reserved);
+        p->gj = NULL;
+        d_part_finish(d, p, st, rc ? err : NULL);
+        return;
+    }
+    if (stage == ST_SYNTH)               /* a, b, c are freed: their share goes back */
+        d_release(d, p, p->job->k->abc_bytes + p->wtns_bytes);
+    d_set_state(d, p, k_after[stage]);
+    p->t_stage = d_now();
+}
+
+static void *worker(void *arg)
+{
+    wctx *c = arg;
+    g16d *d = c->d;
+    char err[D_ERR];
+    pthread_mutex_lock(&d->mu);
+    for (;;) {
+        part *p;
+        while (!(p = pick(d, c->stage))) {
+            if (d->stopping && !upstream(d, c->stage)) goto out;
+            pthread_cond_wait(&d->work, &d->mu);
+        }
+        double t0 = d_now();
+        if (c->stage == ST_SYNTH) { p->wait_s = t0 - p->t_queued; d_histo_add(&d->hist[ST_COUNT], p->wait_s); }
+        d_set_state(d, p, k_running[c->stage]);
+        d->busy[c->stage]++;
+        pthread_cond_broadcast(&d->changed);
+        pthread_mutex_unlock(&d->mu);
+        err[0] = 0;
+        int rc = run_stage(d, c->stage, p, err, sizeof err);
+        double secs = d_now() - t0;
+        pthread_mutex_lock(&d->mu);
+        d->busy[c->stage]--;
+        after_stage(d, c->stage, p, rc, err, secs);
+        pthread_cond_broadcast(&d->work);
+    }
+out:
+    d->stopped_workers++;
+    pthread_cond_broadcast(&d->work);
+    pthread_cond_signal(&d->reap_cv);
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+int d_workers_start(g16d *d)
+{
+    for (int s = 0; s < ST_COUNT; s++)
+        for (int i = 0; i < d->cfg.workers[s] && d->n_workers < 64; i++) {
+            wctx *c = &g_ctx[d->n_workers];
+            c->d = d;
+            c->stage = s;
+            if (pthread_create(&d->workers[d->n_workers], NULL, worker, c)) return -1;
+            d->n_workers++;
+        }
+    /* last: the reaper exits once every worker has (n_workers must be final) */
+    return pthread_create(&d->reaper, NULL, reaper, d) ? -1 : 0;
+}
+
+/* Stops taking new partitions, lets the ones in flight finish, frees. */
+void d_workers_stop(g16d *d)
+{
+    pthread_mutex_lock(&d->mu);
+    d->stopping = 1;
+    pthread_cond_broadcast(&d->work);
+    pthread_cond_broadcast(&d->changed);
+    pthread_mutex_unlock(&d->mu);
+    for (int i = 0; i < d->n_workers; i++) pthread_join(d->workers[i], NULL);
+    pthread_join(d->reaper, NULL);
+}

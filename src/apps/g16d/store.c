@@ -1,0 +1,254 @@
+/* Persistence: accepted jobs, their partitions' results and the loaded
+ * keys, in SQLite (WAL) in the state directory, so a kill -9 loses no
+ * accepted job: anything not finished runs again after a restart.
+ * Every function but open/restore runs with d->mu held; a failed write is
+ * logged, never fatal (the job still runs, it is just not durable). */
+#define _GNU_SOURCE
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "d.h"
+
+static const char k_schema[] =
+    "PRAGMA journal_mode=WAL;"
+    "PRAGMA synchronous=NORMAL;"
+    "CREATE TABLE IF NOT EXISTS keys(name TEXT PRIMARY KEY, path TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS jobs(id TEXT PRIMARY KEY, key TEXT NOT NULL, priority INT,"
+    " seq INT, created REAL, finished REAL, fetched REAL, cancelled INT);"
+    "CREATE TABLE IF NOT EXISTS parts(job TEXT NOT NULL, idx INT NOT NULL, wtns TEXT,"
+    " wtns_bytes INT, uploaded INT, state TEXT, error TEXT, proof TEXT, public TEXT,"
+    " timings TEXT, PRIMARY KEY(job, idx));";
+
+#define DB(d) ((sqlite3 *)(d)->db)
+
+static void logerr(g16d *d, const char *what)
+{
+    fprintf(stderr, "g16d: %s/jobs.db: %s: %s\n", d->cfg.state_dir, what, sqlite3_errmsg(DB(d)));
+}
+
+int d_store_open(g16d *d, char *err, size_t errlen)
+{
+    char path[1100];
+    sqlite3 *db;
+    snprintf(path, sizeof path, "%s/jobs.db", d->cfg.state_dir);
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        NULL) != SQLITE_OK) {
+        d_errf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+        sqlite3_close(db);
+        return -1;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    char *msg = NULL;
+    if (sqlite3_exec(db, k_schema, NULL, NULL, &msg) != SQLITE_OK) {
+        d_errf(err, errlen, "%s: %s", path, msg ? msg : "schema failed");
+        sqlite3_free(msg);
+        sqlite3_close(db);
+        return -1;
+    }
+    d->db = db;
+    return 0;
+}
+
+void d_store_close(g16d *d)
+{
+    if (d->db) sqlite3_close(DB(d));
+    d->db = NULL;
+}
+
+static sqlite3_stmt *prep(g16d *d, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(DB(d), sql, -1, &st, NULL) != SQLITE_OK) logerr(d, "prepare");
+    return st;
+}
+
+static void run(g16d *d, sqlite3_stmt *st, const char *what)
+{
+    if (!st) return;
+    if (sqlite3_step(st) != SQLITE_DONE) logerr(d, what);
+    sqlite3_finalize(st);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s) sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else sqlite3_bind_null(st, i);
+}
+
+void d_store_key(g16d *d, const dkey *k, int present)
+{
+    sqlite3_stmt *st = prep(d, present ? "INSERT OR REPLACE INTO keys(name, path) VALUES(?, ?)"
+                                       : "DELETE FROM keys WHERE name = ?");
+    if (!st) return;
+    bind_text(st, 1, k->name);
+    if (present) bind_text(st, 2, k->path);
+    run(d, st, "key");
+}
+
+static void insert_part(g16d *d, const part *p)
+{
+    sqlite3_stmt *st = prep(d, "INSERT OR REPLACE INTO parts(job, idx, wtns, wtns_bytes, uploaded, state)"
+                               " VALUES(?, ?, ?, ?, ?, ?)");
+    if (!st) return;
+    bind_text(st, 1, p->job->id);
+    sqlite3_bind_int(st, 2, p->idx);
+    bind_text(st, 3, p->wtns_path);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)p->wtns_bytes);
+    sqlite3_bind_int(st, 5, p->uploaded);
+    bind_text(st, 6, d_state_name(p->state));
+    run(d, st, "insert partition");
+}
+
+/* One transaction: a job is durable with all its partitions or not at all. */
+void d_store_job(g16d *d, const job *j)
+{
+    sqlite3_exec(DB(d), "BEGIN", NULL, NULL, NULL);
+    sqlite3_stmt *st = prep(d, "INSERT OR REPLACE INTO jobs(id, key, priority, seq, created, finished,"
+                               " fetched, cancelled) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+    if (st) {
+        bind_text(st, 1, j->id);
+        bind_text(st, 2, j->key);
+        sqlite3_bind_int(st, 3, j->priority);
+        sqlite3_bind_int64(st, 4, j->seq);
+        sqlite3_bind_double(st, 5, j->created);
+        sqlite3_bind_double(st, 6, j->finished);
+        sqlite3_bind_double(st, 7, j->fetched);
+        sqlite3_bind_int(st, 8, j->cancelled);
+        run(d, st, "insert job");
+    }
+    for (int i = 0; i < j->nparts; i++) insert_part(d, &j->parts[i]);
+    if (sqlite3_exec(DB(d), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) logerr(d, "commit");
+}
+
+void d_store_part(g16d *d, const part *p)
+{
+    sqlite3_stmt *st = prep(d, "UPDATE parts SET state = ?, error = ?, proof = ?, public = ?, timings = ?"
+                               " WHERE job = ? AND idx = ?");
+    if (!st) return;
+    bind_text(st, 1, d_state_name(p->state));
+    bind_text(st, 2, p->error);
+    bind_text(st, 3, p->proof);
+    bind_text(st, 4, p->pub);
+    bind_text(st, 5, p->timings);
+    bind_text(st, 6, p->job->id);
+    sqlite3_bind_int(st, 7, p->idx);
+    run(d, st, "update partition");
+}
+
+void d_store_job_state(g16d *d, const job *j)
+{
+    sqlite3_stmt *st = prep(d, "UPDATE jobs SET finished = ?, fetched = ?, cancelled = ? WHERE id = ?");
+    if (!st) return;
+    sqlite3_bind_double(st, 1, j->finished);
+    sqlite3_bind_double(st, 2, j->fetched);
+    sqlite3_bind_int(st, 3, j->cancelled);
+    bind_text(st, 4, j->id);
+    run(d, st, "update job");
+}
+
+void d_store_job_delete(g16d *d, const job *j)
+{
+    sqlite3_stmt *st = prep(d, "DELETE FROM parts WHERE job = ?");
+    if (st) { bind_text(st, 1, j->id); run(d, st, "delete partitions"); }
+    st = prep(d, "DELETE FROM jobs WHERE id = ?");
+    if (st) { bind_text(st, 1, j->id); run(d, st, "delete job"); }
+}
+
+static char *col(sqlite3_stmt *st, int i)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? strdup((const char *)s) : NULL;
+}
+
+static part_state state_of(const char *s)
+{
+    for (int i = P_DONE; i <= P_CANCELLED; i++)
+        if (s && !strcmp(s, d_state_name((part_state)i))) return (part_state)i;
+    return P_QUEUED;                    /* anything unfinished runs again */
+}
+
+static void restore_parts(g16d *d, job *j)
+{
+    sqlite3_stmt *st = prep(d, "SELECT idx, wtns, wtns_bytes, uploaded, state, error, proof, public,"
+                               " timings FROM parts WHERE job = ? ORDER BY idx");
+    if (!st) return;
+    bind_text(st, 1, j->id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int i = sqlite3_column_int(st, 0);
+        if (i < 0 || i >= j->nparts) continue;
+        part *p = &j->parts[i];
+        p->job = j;
+        p->idx = i;
+        p->wtns_path = col(st, 1);
+        p->wtns_bytes = (size_t)sqlite3_column_int64(st, 2);
+        p->uploaded = sqlite3_column_int(st, 3);
+        p->state = state_of((const char *)sqlite3_column_text(st, 4));
+        p->error = col(st, 5);
+        p->proof = col(st, 6);
+        p->pub = col(st, 7);
+        p->timings = col(st, 8);
+        p->t_queued = d_now();
+    }
+    sqlite3_finalize(st);
+}
+
+static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
+{
+    int n = 0;
+    sqlite3_stmt *c = prep(d, "SELECT COUNT(*) FROM parts WHERE job = ?");
+    if (!c) return;
+    sqlite3_bind_text(c, 1, (const char *)sqlite3_column_text(st, 0), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(c) == SQLITE_ROW) n = sqlite3_column_int(c, 0);
+    sqlite3_finalize(c);
+    job *j = calloc(1, sizeof *j);
+    if (!j || n <= 0 || !(j->parts = calloc((size_t)n, sizeof *j->parts))) { free(j); return; }
+    snprintf(j->id, sizeof j->id, "%s", (const char *)sqlite3_column_text(st, 0));
+    snprintf(j->key, sizeof j->key, "%s", (const char *)sqlite3_column_text(st, 1));
+    j->priority = sqlite3_column_int(st, 2);
+    j->seq = sqlite3_column_int64(st, 3);
+    j->created = sqlite3_column_double(st, 4);
+    j->finished = sqlite3_column_double(st, 5);
+    j->fetched = sqlite3_column_double(st, 6);
+    j->cancelled = sqlite3_column_int(st, 7);
+    j->nparts = n;
+    restore_parts(d, j);
+    j->k = d_key_find(d, j->key);
+    for (int i = 0; i < n; i++) {
+        part *p = &j->parts[i];
+        if (!p->job) { p->job = j; p->idx = i; p->state = P_FAILED; p->error = strdup("lost partition"); }
+        if (p->state == P_QUEUED && j->cancelled) p->state = P_CANCELLED;
+        d->nstate[p->state]++;
+        if (p->state >= P_DONE) { j->nterminal++; j->nfailed += p->state == P_FAILED; }
+        else if (j->k) j->k->pending++;
+    }
+    if (j->seq >= d->next_seq) d->next_seq = j->seq + 1;
+    **tail = j;
+    *tail = &j->next;
+}
+
+/* Keys first (their partitions need them), then jobs in submission order. */
+int d_store_restore(g16d *d, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = prep(d, "SELECT name, path FROM keys");
+    if (!st) { d_errf(err, errlen, "%s/jobs.db: %s", d->cfg.state_dir, sqlite3_errmsg(DB(d))); return -1; }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char name[D_NAME_MAX], path[1024], e2[D_ERR];
+        int status;
+        snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(st, 0));
+        snprintf(path, sizeof path, "%s", (const char *)sqlite3_column_text(st, 1));
+        if (d_key_load(d, name, path, 0, &status, e2, sizeof e2))
+            fprintf(stderr, "g16d: not reloading key %s: %s\n", name, e2);
+    }
+    sqlite3_finalize(st);
+    st = prep(d, "SELECT id, key, priority, seq, created, finished, fetched, cancelled FROM jobs ORDER BY seq");
+    if (!st) return -1;
+    job **tail = &d->jobs;
+    while (*tail) tail = &(*tail)->next;
+    int n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) { restore_job(d, st, &tail); n++; }
+    sqlite3_finalize(st);
+    if (n) fprintf(stderr, "g16d: restored %d jobs (%d partitions to run)\n", n, d->nstate[P_QUEUED]);
+    return 0;
+}

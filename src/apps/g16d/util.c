@@ -1,0 +1,219 @@
+/* Small helpers of g16d: time, errors, files, paths, base64, ids. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "d.h"
+
+double d_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void d_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || !errlen) return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* An anonymous mapping of whole pages, so that mlock/munlock of it touch
+ * no other allocation (a malloc'd buffer may share pages). */
+static uint8_t *map_pages(size_t n)
+{
+    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void d_unmap_file(uint8_t *buf, size_t len)
+{
+    if (buf) munmap(buf, len ? len : 1);
+}
+
+/* Reads a whole regular file, refusing one larger than max before
+ * allocating anything; into malloc'd memory, or own pages with `pages`. */
+static int read_file(const char *path, size_t max, int pages, uint8_t **out, size_t *len,
+                     char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    *out = NULL;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        d_errf(err, errlen, "%s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+        d_errf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? "file too large" : "not a regular file");
+        close(fd);
+        return -1;
+    }
+    size_t n = (size_t)st.st_size, got = 0;
+    uint8_t *buf = pages ? map_pages(n) : malloc(n ? n : 1);
+    while (buf && got < n) {
+        ssize_t k = read(fd, buf + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        got += (size_t)k;
+    }
+    close(fd);
+    if (!buf || got != n) {
+        d_errf(err, errlen, "%s: %s", path, buf ? "short read" : "out of memory");
+        if (pages) d_unmap_file(buf, n); else free(buf);
+        return -1;
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen)
+{
+    return read_file(path, max, 0, out, len, err, errlen);
+}
+
+int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, char *err,
+                      size_t errlen)
+{
+    return read_file(path, max, 1, out, len, err, errlen);
+}
+
+/* A path is allowed when its real path (symlinks resolved) lies under one
+ * of the --allow-dir directories (also resolved), so "..", symlinks and
+ * prefixes like /data-evil for /data cannot escape. */
+int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen)
+{
+    char rp[PATH_MAX], rd[PATH_MAX];
+    if (!realpath(path, rp)) return -1;
+    for (int i = 0; i < c->n_allow; i++) {
+        if (!realpath(c->allow_dir[i], rd)) continue;
+        size_t n = strlen(rd);
+        if (strncmp(rp, rd, n) == 0 && (rp[n] == '/' || rp[n] == 0 || (n == 1 && rd[0] == '/'))) {
+            snprintf(real, reallen, "%s", rp);
+            return 0;
+        }
+    }
+    return -2;
+}
+
+static int b64_value(unsigned char ch)
+{
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+    if (ch == '+' || ch == '-') return 62;
+    if (ch == '/' || ch == '_') return 63;
+    return -1;
+}
+
+/* Standard or URL-safe base64, padding optional, whitespace ignored. */
+int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen)
+{
+    uint8_t *buf = malloc(inlen / 4 * 3 + 3);
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0, pad = 0;
+    if (!buf) return -1;
+    for (size_t i = 0; i < inlen; i++) {
+        unsigned char ch = (unsigned char)in[i];
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') continue;
+        if (ch == '=') { pad++; continue; }
+        int v = b64_value(ch);
+        if (v < 0 || pad) { free(buf); return -1; }
+        acc = acc << 6 | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            buf[n++] = (uint8_t)(acc >> bits);
+        }
+    }
+    if (bits >= 6 || pad > 2) { free(buf); return -1; }
+    *out = buf;
+    *outlen = n;
+    return 0;
+}
+
+void d_random_id(char out[33])
+{
+    uint8_t r[16];
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t k = getrandom(r + got, sizeof r - got, 0);
+        if (k > 0) got += (size_t)k;
+        else if (errno != EINTR) {      /* never expected: fall back to time + pid */
+            uint64_t t = (uint64_t)(d_now() * 1e9) ^ ((uint64_t)getpid() << 32);
+            memcpy(r, &t, sizeof t);
+            break;
+        }
+    }
+    for (int i = 0; i < 16; i++) sprintf(out + 2 * i, "%02x", r[i]);
+}
+
+int d_mkdirs(const char *path, int mode)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *s = buf + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = 0;
+        if (mkdir(buf, (mode_t)mode) != 0 && errno != EEXIST) return -1;
+        *s = '/';
+    }
+    return mkdir(buf, (mode_t)mode) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+const char *d_state_name(part_state s)
+{
+    static const char *const names[] = {"queued", "synthesis", "waiting-msm", "msm",
+                                        "waiting-finalize", "finalize", "done", "failed",
+                                        "cancelled"};
+    return names[s];
+}
+
+/* Whether this process holds CAP_IPC_LOCK (mlock beyond RLIMIT_MEMLOCK),
+ * from the effective set in /proc/self/status. */
+int d_cap_ipc_lock(void)
+{
+    unsigned long long eff = 0;
+    d_proc_value("/proc/self/status", "CapEff: %llx", &eff);
+    return (int)(eff >> CAP_IPC_LOCK & 1);
+}
+
+int d_proc_value(const char *path, const char *fmt, unsigned long long *out)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) found = sscanf(line, fmt, out) == 1;
+    if (f) fclose(f);
+    return found ? 0 : -1;
+}
+
+/* Key names end up in URLs, metrics labels and log lines: keep them tame. */
+int d_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= D_NAME_MAX) return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '-' || ch == '_' || ch == '.'))
+            return 0;
+    }
+    return 1;
+}

@@ -1,0 +1,533 @@
+/* The prover behind include/g16.h: keys, jobs and their stages.  Curve
+ * arithmetic lives behind groth16_curve tables (curves.c); this file only
+ * moves buffers between the stages and owns their lifetimes. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "groth16/groth16.h"
+#include "util/parallel.h"
+
+struct g16_key {
+    zkey z;
+    const groth16_curve *curve;
+    int grouped;
+    char name[256];
+    /* Filled on first use by a GPU job (or g16_key_gpu_load), under the
+     * mutex: the only part of a key that changes after it is opened. */
+    pthread_mutex_t gpu_mutex;
+    groth16_gpu_key *gpu;
+    size_t gpu_bytes;
+};
+
+enum job_stage { STAGE_NEW, STAGE_SYNTHESIZED, STAGE_MSM_DONE, STAGE_FINISHED };
+
+struct g16_job {
+    const g16_key *key;
+    g16_options opt;
+    enum job_stage stage;
+    int on_gpu;                       /* the device was chosen for this job */
+    const uint8_t *witness;           /* n_vars plain scalars */
+    uint8_t *witness_copy;            /* what witness points to, unless borrowed */
+    uint8_t *h;                       /* domain_size plain scalars */
+    uint8_t msm[GROTH16_MSMS][4 * 48]; /* affine results, big enough for G2 on BLS12-381 */
+    g16_timings t;
+    char name[256];
+};
+
+static void set_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || !errlen) return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+double groth16_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void g16_options_default(g16_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->device = G16_DEVICE_AUTO;
+}
+
+static int key_finish_open(g16_key *key, char *err, size_t errlen)
+{
+    pthread_mutex_init(&key->gpu_mutex, NULL);
+    key->curve = groth16_curve_for(key->z.curve);
+    if (!key->curve || key->z.n8r != key->curve->fr_bytes) {
+        set_error(err, errlen, "%s: unsupported curve", key->name);
+        return -1;
+    }
+    key->grouped = groth16_coefs_grouped(&key->z);
+    return 0;
+}
+
+int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
+{
+    g16_key *key = calloc(1, sizeof *key);
+    *out = NULL;
+    if (!key) { set_error(err, errlen, "%s: out of memory", zkey_path); return -1; }
+    snprintf(key->name, sizeof key->name, "%s", zkey_path);
+    if (zkey_open(zkey_path, &key->z, err, errlen) || key_finish_open(key, err, errlen)) {
+        g16_key_free(key);
+        return -1;
+    }
+    *out = key;
+    return 0;
+}
+
+int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out,
+                        char *err, size_t errlen)
+{
+    g16_key *key = calloc(1, sizeof *key);
+    *out = NULL;
+    if (!name) name = "key";
+    if (!key) { set_error(err, errlen, "%s: out of memory", name); return -1; }
+    snprintf(key->name, sizeof key->name, "%s", name);
+    if (zkey_parse(buf, len, name, &key->z, err, errlen) || key_finish_open(key, err, errlen)) {
+        g16_key_free(key);
+        return -1;
+    }
+    *out = key;
+    return 0;
+}
+
+void g16_key_free(g16_key *key)
+{
+    if (!key) return;
+    if (key->curve) {                 /* key_finish_open ran: the mutex exists */
+        groth16_gpu_free(key->gpu);
+        pthread_mutex_destroy(&key->gpu_mutex);
+    }
+    zkey_close(&key->z);
+    free(key);
+}
+
+int g16_gpu_available(void)
+{
+    char why[160];
+    return groth16_gpu_present(why, sizeof why);
+}
+
+int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
+                     size_t errlen)
+{
+    char why[256] = "";
+    int rc = 0;
+    pthread_mutex_lock(&key->gpu_mutex);
+    if (!key->gpu) {
+        if (!groth16_gpu_present(why, sizeof why) ||
+            !(key->gpu = groth16_gpu_upload(&key->z, msm_copies, &key->gpu_bytes, why,
+                                             sizeof why))) {
+            set_error(err, errlen, "%s: cannot load the key on the GPU: %s", key->name, why);
+            rc = -1;
+        }
+    }
+    if (device_bytes) *device_bytes = key->gpu_bytes;
+    pthread_mutex_unlock(&key->gpu_mutex);
+    return rc;
+}
+
+/* AUTO means the GPU when one is usable and the key fits on it; GPU means
+ * the GPU or an error, never a silent fallback. */
+static int choose_device(const g16_key *key, const g16_options *opt, const char *name,
+                         int *on_gpu, char *err, size_t errlen)
+{
+    int device = opt ? opt->device : G16_DEVICE_AUTO;
+    char why[256] = "";
+    *on_gpu = 0;
+    if (device == G16_DEVICE_CPU) return 0;
+    if (!groth16_gpu_present(why, sizeof why)) {
+        if (device == G16_DEVICE_AUTO) return 0;
+        set_error(err, errlen, "%s: --device gpu: %s", name, why);
+        return -1;
+    }
+    /* the key's device copy is shared state, created once under its mutex */
+    if (g16_key_gpu_load((g16_key *)key, opt ? opt->gpu_msm_copies : 0, NULL, err, errlen)) {
+        if (device == G16_DEVICE_GPU) return -1;
+        if (opt && opt->verbose) fprintf(stderr, "g16: %s; proving on the CPU\n", err);
+        err[0] = 0;
+        return 0;
+    }
+    *on_gpu = 1;
+    return 0;
+}
+
+const char *g16_key_curve(const g16_key *key) { return key->curve->name; }
+uint32_t g16_key_n_vars(const g16_key *key) { return key->z.n_vars; }
+uint32_t g16_key_n_public(const g16_key *key) { return key->z.n_public; }
+uint32_t g16_key_domain_size(const g16_key *key) { return key->z.domain_size; }
+const zkey *groth16_key_zkey(const g16_key *key, const char **name)
+{
+    if (name) *name = key->name;
+    return &key->z;
+}
+
+const char *g16_status_name(int status)
+{
+    static const char *const names[] = {"ok", "argument", "io", "not found", "format",
+                                        "mismatch", "unsupported", "too large",
+                                        "out of memory", "device", "internal"};
+    if (status < 0 || (size_t)status >= sizeof names / sizeof names[0]) return "unknown";
+    return names[status];
+}
+
+size_t g16_key_job_abc_bytes(const g16_key *key)
+{
+    return 2 * (size_t)key->z.domain_size * key->curve->fr_bytes;
+}
+
+static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
+
+/* What every job holds besides its vectors: the job itself, the proof
+ * text and public.json (a decimal per public signal), and parallel_for's
+ * per-call arrays (under 64 bytes a thread). */
+static size_t job_fixed_bytes(const g16_key *key, int threads)
+{
+    return sizeof(g16_job) + 4096 + (size_t)(key->z.n_public + 1) * (GROTH16_DEC_MAX + 4) +
+           (size_t)threads * 64;
+}
+
+/* A CPU job: the witness copy, then the larger of synthesis (h, the a/b/c
+ * scratch, the NTTs' twiddles of n/2 and coset table of at most 4096
+ * scalars) and the MSM stage, which starts once a/b/c are freed (h, then
+ * the MSMs one at a time, each with its scratch from src/msm's plan). */
+static size_t cpu_job_bytes(const g16_key *key, int threads)
+{
+    const groth16_curve *c = key->curve;
+    size_t fr = c->fr_bytes, n = key->z.domain_size, v = key->z.n_vars;
+    size_t abc = g16_key_job_abc_bytes(key);
+    size_t synth = n * fr + abc + (n / 2 + 4096) * fr;
+    size_t msm = n * fr + c->g1_msm_scratch(n, threads);
+    msm = max2(msm, c->g1_msm_scratch(v, threads));
+    msm = max2(msm, c->g2_msm_scratch(v, threads));
+    msm = max2(msm, c->g1_msm_scratch(v - key->z.n_public - 1, threads));
+    return v * fr + job_fixed_bytes(key, threads) + max2(synth, abc + msm);
+}
+
+/* A GPU job's host side: a, b, c, h and the MSMs' buffers are device
+ * memory, so the host holds the witness copy and, with g2_on_cpu, the CPU
+ * G2 MSM's scratch. */
+static size_t gpu_job_bytes(const g16_key *key, int g2_on_cpu, int threads)
+{
+    size_t v = key->z.n_vars, bytes = v * key->curve->fr_bytes + job_fixed_bytes(key, threads);
+    return bytes + (g2_on_cpu ? key->curve->g2_msm_scratch(v, threads) : 0);
+}
+
+size_t g16_key_job_bytes_on(const g16_key *key, int device, int g2_on_cpu, int threads)
+{
+    if (threads <= 0) threads = parallel_default_threads();
+    if (device == G16_DEVICE_AUTO) {
+        pthread_mutex_lock((pthread_mutex_t *)&key->gpu_mutex);
+        device = key->gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
+        pthread_mutex_unlock((pthread_mutex_t *)&key->gpu_mutex);
+    }
+    return device == G16_DEVICE_GPU ? gpu_job_bytes(key, g2_on_cpu, threads)
+                                    : cpu_job_bytes(key, threads);
+}
+
+size_t g16_key_job_bytes(const g16_key *key)
+{
+    return g16_key_job_bytes_on(key, G16_DEVICE_CPU, 0, 0);
+}
+
+/* One GPU MSM's work buffers for p points of point_bytes (affine) each,
+ * after src/gpu/msm_template.cuh: the window c ~ log2(p) - 4 (its cost
+ * model's choice to within one), W = ceil(256 / c) windows, e = W·p
+ * entries: keys and values sorted into a second pair (16 bytes an entry)
+ * and the radix sort's temporary copy (8), the buckets (W·2^(c-1) XYZZ
+ * points, twice the affine size) and their segment sums (a point per run
+ * of buckets, 32 by default: an eighth covers runs down to 8), and the
+ * accumulation's partial sums (two ping-pong pairs of a key and a point
+ * per segment of at least 8 entries, at most ~2^20 segments). */
+static size_t gpu_msm_workspace(size_t p, size_t point_bytes)
+{
+    if (p == 0) return 0;
+    int lg = 0;
+    while (((size_t)2 << lg) <= p) lg++;
+    int c = lg - 4 < 3 ? 3 : lg - 4 > 21 ? 21 : lg - 4;
+    size_t w = (size_t)(256 + c - 1) / (size_t)c, e = w * p, xyzz = 2 * point_bytes;
+    size_t seg = e >> 20 > 8 ? e >> 20 : 8, segs = (e + seg - 1) / seg;
+    size_t buckets = (w * ((size_t)1 << (c - 1)) + 1) * xyzz;
+    return 24 * e + buckets + buckets / 8 + 4 * segs * (4 + xyzz);
+}
+
+/* One set of MSM buffers for each of A, B1, C (G1, witness), H (G1,
+ * domain) and B2 (G2): the backend runs the five at once, each with its
+ * own set kept by the key (where it shares one set, this over-counts). */
+size_t g16_key_gpu_workspace_bytes(const g16_key *key)
+{
+    const groth16_curve *c = key->curve;
+    size_t n = key->z.domain_size, v = key->z.n_vars, priv = v - key->z.n_public - 1;
+    size_t tables = 3 * n * c->fr_bytes;   /* NTT twiddles n/2 + n/2, coset powers n + n */
+    return tables + 2 * gpu_msm_workspace(v, c->g1_bytes) + gpu_msm_workspace(priv, c->g1_bytes) +
+           gpu_msm_workspace(n, c->g1_bytes) + gpu_msm_workspace(v, c->g2_bytes);
+}
+
+size_t g16_key_gpu_host_bytes(const g16_key *key)
+{
+    return key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
+}
+
+/* The key's points as stored (times the shift copies when kept), its
+ * coefficients by row (a 4-byte signal and a scalar each, 2(n + 1) row
+ * pointers), the witness and the a, b, c vectors. */
+size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies)
+{
+    const groth16_curve *c = key->curve;
+    size_t n = key->z.domain_size, v = key->z.n_vars, fr = c->fr_bytes;
+    size_t points = (3 * v - key->z.n_public - 1 + n) * c->g1_bytes + v * c->g2_bytes;
+    size_t coefs = ((size_t)key->z.n_coefs + 2) * (4 + fr) + 2 * (n + 1) * 4;
+    return points * (size_t)(msm_copies > 1 ? msm_copies : 1) + coefs + v * fr + 3 * n * fr;
+}
+
+static int check_witness(const g16_key *key, const wtns *w, const char *name, char *err,
+                         size_t errlen)
+{
+    const zkey *z = &key->z;
+    if (w->n8 != z->n8r || memcmp(w->prime, z->r, z->n8r) != 0) {
+        set_error(err, errlen, "%s: witness is for %s but %s is a %s key", name,
+                  formats_curve_name(w->curve), key->name, key->curve->name);
+        return -1;
+    }
+    if (w->n_witness != z->n_vars) {
+        set_error(err, errlen, "%s: witness has %u values but %s expects %u", name,
+                  w->n_witness, key->name, z->n_vars);
+        return -1;
+    }
+    static const uint8_t one[8] = {1};
+    if (memcmp(w->values, one, sizeof one) != 0 || (w->n8 > 8 && w->values[8] != 0)) {
+        set_error(err, errlen, "%s: witness[0] is not 1 (not a circom witness?)", name);
+        return -1;
+    }
+    return 0;
+}
+
+int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *name,
+                const g16_options *opt, g16_job **out, char *err, size_t errlen)
+{
+    wtns w;
+    double t0 = groth16_now();
+    *out = NULL;
+    if (!name) name = "witness";
+    int on_gpu;
+    if (wtns_parse(buf, len, name, &w, err, errlen) || check_witness(key, &w, name, err, errlen) ||
+        choose_device(key, opt, name, &on_gpu, err, errlen))
+        return -1;
+    g16_job *job = calloc(1, sizeof *job);
+    size_t bytes = (size_t)w.n_witness * w.n8;
+    int borrow = opt && opt->borrow_witness;
+    if (!job || (!borrow && !(job->witness_copy = malloc(bytes ? bytes : 1)))) {
+        free(job);
+        set_error(err, errlen, "%s: out of memory", name);
+        return -1;
+    }
+    if (borrow) {
+        job->witness = w.values;
+    } else {
+        memcpy(job->witness_copy, w.values, bytes);
+        job->witness = job->witness_copy;
+    }
+    job->key = key;
+    job->on_gpu = on_gpu;
+    if (opt) job->opt = *opt; else g16_options_default(&job->opt);
+    snprintf(job->name, sizeof job->name, "%s", name);
+    job->t.read = groth16_now() - t0;
+    *out = job;
+    return 0;
+}
+
+/* The per-MSM result slots as the array the curve tables take. */
+static void job_msm_results(g16_job *job, uint8_t *msm[GROTH16_MSMS])
+{
+    for (int i = 0; i < GROTH16_MSMS; i++) msm[i] = job->msm[i];
+}
+
+static int require_stage(g16_job *job, enum job_stage want, char *err, size_t errlen)
+{
+    if (job->stage == want) return 0;
+    set_error(err, errlen, "%s: proving stages called out of order", job->name);
+    return -1;
+}
+
+int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
+{
+    const g16_key *key = job->key;
+    size_t fr = key->curve->fr_bytes, n = key->z.domain_size;
+    if (require_stage(job, STAGE_NEW, err, errlen)) return -1;
+    if (job->on_gpu) {                /* the device builds a, b, c and h itself */
+        job->stage = STAGE_SYNTHESIZED;
+        return 0;
+    }
+    job->h = malloc(n * fr);
+    uint8_t *scratch = malloc(2 * n * fr);
+    if (!job->h || !scratch) {
+        free(scratch);
+        set_error(err, errlen, "%s: out of memory for %zu-element vectors", job->name, n);
+        return -1;
+    }
+    int rc = key->curve->synthesize(&key->z, key->grouped, job->witness, job->h, scratch,
+                                    job->opt.threads, &job->t);
+    free(scratch);
+    if (rc) {
+        set_error(err, errlen, "%s: out of memory in the NTTs", job->name);
+        return -1;
+    }
+    job->stage = STAGE_SYNTHESIZED;
+    return 0;
+}
+
+int g16_job_msm(g16_job *job, char *err, size_t errlen)
+{
+    const g16_key *key = job->key;
+    const zkey *z = &key->z;
+    const groth16_curve *c = key->curve;
+    int threads = job->opt.threads;
+    size_t fr = c->fr_bytes, n_private = z->n_vars - z->n_public - 1;
+    if (require_stage(job, STAGE_SYNTHESIZED, err, errlen)) return -1;
+    if (job->on_gpu) {
+        uint8_t *msm[GROTH16_MSMS];
+        job_msm_results(job, msm);
+        char why[384] = "";
+        if (groth16_gpu_prove(key->gpu, c, z, job->witness, msm, job->opt.g2_on_cpu, threads,
+                              &job->t, why, sizeof why)) {
+            set_error(err, errlen, "%s: %s", job->name, why);
+            return -1;
+        }
+        job->stage = STAGE_MSM_DONE;
+        return 0;
+    }
+    double t0 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_H], z->h_points, job->h, z->domain_size, threads);
+    free(job->h);                     /* the largest per-proof buffer: gone first */
+    job->h = NULL;
+    double t1 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_A], z->a_points, job->witness, z->n_vars, threads);
+    double t2 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_B1], z->b1_points, job->witness, z->n_vars, threads);
+    double t3 = groth16_now();
+    c->g2_msm(job->msm[GROTH16_MSM_B2], z->b2_points, job->witness, z->n_vars, threads);
+    double t4 = groth16_now();
+    c->g1_msm(job->msm[GROTH16_MSM_C], z->c_points, job->witness + (z->n_public + 1) * fr,
+              n_private, threads);
+    double t5 = groth16_now();
+    job->t.msm_h += t1 - t0;
+    job->t.msm_a += t2 - t1;
+    job->t.msm_b1 += t3 - t2;
+    job->t.msm_b2 += t4 - t3;
+    job->t.msm_c += t5 - t4;
+    job->stage = STAGE_MSM_DONE;
+    return 0;
+}
+
+/* A uniform non-zero scalar below r from getrandom(): rejection sampling
+ * on the bit length of r, so there is no modular bias. */
+static int random_scalar(uint8_t *out, const uint8_t *modulus, size_t len)
+{
+    size_t top = len;
+    while (top > 0 && modulus[top - 1] == 0) top--;
+    uint8_t mask = 0xff;
+    while (top && (mask >> 1) >= modulus[top - 1]) mask >>= 1;
+    for (int tries = 0; tries < 1000; tries++) {
+        size_t got = 0;
+        while (got < len) {
+            ssize_t k = getrandom(out + got, len - got, 0);
+            if (k < 0) {
+                if (errno == EINTR) continue;
+                return -1;
+            }
+            got += (size_t)k;
+        }
+        out[top - 1] &= mask;
+        memset(out + top, 0, len - top);
+        int nonzero = 0;
+        for (size_t i = 0; i < len; i++) nonzero |= out[i];
+        if (nonzero && formats_lt(out, modulus, (uint32_t)len)) return 0;
+    }
+    return -1;
+}
+
+int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err, size_t errlen)
+{
+    const g16_key *key = job->key;
+    const groth16_curve *c = key->curve;
+    uint8_t r[64], s[64];
+    *proof_json = *public_json = NULL;
+    if (require_stage(job, STAGE_MSM_DONE, err, errlen)) return -1;
+    double t0 = groth16_now();
+    if (random_scalar(r, c->fr_modulus, c->fr_bytes) || random_scalar(s, c->fr_modulus, c->fr_bytes)) {
+        set_error(err, errlen, "%s: getrandom failed: %s", job->name, strerror(errno));
+        return -1;
+    }
+    uint8_t *msm[GROTH16_MSMS];
+    job_msm_results(job, msm);
+    *proof_json = c->assemble(&key->z, msm, r, s);
+    *public_json = groth16_public_json(c, job->witness, key->z.n_public);
+    memset(r, 0, sizeof r);           /* r and s would let anyone strip the blinding */
+    memset(s, 0, sizeof s);
+    if (!*proof_json || !*public_json) {
+        free(*proof_json);
+        free(*public_json);
+        *proof_json = *public_json = NULL;
+        set_error(err, errlen, "%s: out of memory", job->name);
+        return -1;
+    }
+    job->t.finish += groth16_now() - t0;
+    job->stage = STAGE_FINISHED;
+    return 0;
+}
+
+const g16_timings *g16_job_timings(const g16_job *job) { return &job->t; }
+
+void g16_job_free(g16_job *job)
+{
+    if (!job) return;
+    free(job->witness_copy);
+    free(job->h);
+    free(job);
+}
+
+static void print_timings(const g16_timings *t, const g16_options *opt)
+{
+    fprintf(stderr, "g16: %s: read %.3f s, ", t->on_gpu ? "gpu" : "cpu", t->read);
+    if (t->on_gpu) fprintf(stderr, "witness to device %.4f s, ", t->transfer);
+    fprintf(stderr,
+            "a/b/c %.4f s, NTTs %.4f s, MSM A %.4f s, B1 %.4f s, B2%s %.4f s, "
+            "C %.4f s, H %.4f s, finish %.4f s, total %.3f s\n",
+            t->abc, t->ntt, t->msm_a, t->msm_b1, t->on_gpu && opt->g2_on_cpu ? " (cpu)" : "",
+            t->msm_b2, t->msm_c, t->msm_h, t->finish, t->total);
+}
+
+int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
+              const g16_options *opt, char **proof_json, char **public_json,
+              g16_timings *timings, char *err, size_t errlen)
+{
+    g16_job *job;
+    double t0 = groth16_now();
+    *proof_json = *public_json = NULL;
+    if (g16_job_new(key, wtns_buf, len, name, opt, &job, err, errlen)) return -1;
+    int rc = g16_job_synthesize(job, err, errlen) || g16_job_msm(job, err, errlen) ||
+             g16_job_finish(job, proof_json, public_json, err, errlen);
+    job->t.total = groth16_now() - t0;
+    if (timings) *timings = job->t;
+    if (job->opt.verbose && !rc) print_timings(&job->t, &job->opt);
+    g16_job_free(job);
+    return rc ? -1 : 0;
+}
+
+int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    return atomic_write_file(path, data, len, err, errlen);
+}

@@ -1,0 +1,30 @@
+/* Pieces of g16_memwatch shared between its files; not part of the API. */
+#ifndef G16_MEMWATCH_INTERNAL_H
+#define G16_MEMWATCH_INTERNAL_H
+
+#include "g16_memwatch.h"
+
+#include <stdarg.h>
+
+typedef struct mw_nvml mw_nvml;
+
+typedef struct {
+  pid_t pid;
+  int64_t kb;
+} mw_gpu_use;
+
+/* NULL when libnvidia-ml.so.1 or a GPU is absent: GPU columns stay empty. */
+mw_nvml *mw_nvml_open(void);
+/* Fills *use (owned by nvml, valid until the next call) with every compute
+ * process on every device; *dev_kb: memory used on all devices together. */
+int mw_nvml_query(mw_nvml *n, const mw_gpu_use **use, int *nuse,
+                  int64_t *dev_kb);
+void mw_nvml_close(mw_nvml *n);
+
+void mw_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Grow *buf to hold at least want elements of size sz. */
+int mw_grow(void *buf, int *cap, int want, size_t sz);
+
+#endif
