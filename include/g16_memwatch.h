@@ -134,6 +134,13 @@ typedef struct {
 int mw_trace_load(const char *path, mw_trace *tr, char *err, size_t errlen);
 void mw_trace_free(mw_trace *tr);
 
+/* ---- small utilities the memwatch tools share ---- */
+void mw_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Grow *buf (an array pointer passed by address) to hold at least want
+ * elements of size sz, doubling; 0, or -1 when out of memory. */
+int mw_grow(void *buf, int *cap, int want, size_t sz);
+
 #pragma GCC visibility pop
 
 #endif

@@ -2,7 +2,7 @@
 #ifndef G16_MEMWATCH_CLI_H
 #define G16_MEMWATCH_CLI_H
 
-#include "memwatch/internal.h"
+#include "g16_memwatch.h"
 
 #include <stdio.h>
 

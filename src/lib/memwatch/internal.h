@@ -21,10 +21,4 @@ int mw_nvml_query(mw_nvml *n, const mw_gpu_use **use, int *nuse,
                   int64_t *dev_kb);
 void mw_nvml_close(mw_nvml *n);
 
-void mw_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Grow *buf to hold at least want elements of size sz. */
-int mw_grow(void *buf, int *cap, int want, size_t sz);
-
 #endif
