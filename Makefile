@@ -5,8 +5,11 @@
 #   make asan     deps + ASan/UBSan build in build-asan + the same tests
 #   make fuzz     deps + clang libFuzzer build in build-fuzz + ctest -L fuzz
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
+#   make install  build, then install libg16 (.so and .a), its headers, g16.pc
+#                 and the programs under PREFIX (default /usr/local)
 #   make clean    remove the build directories
 
+PREFIX   ?= /usr/local
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD    ?= build
 ASAN_DIR ?= build-asan
@@ -23,7 +26,7 @@ ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
 export PATH := /usr/local/cuda/bin:$(PATH)
 endif
 
-.PHONY: all build configure deps test asan fuzz demo clean
+.PHONY: all build configure deps test asan fuzz demo install clean
 
 all: build
 
@@ -70,6 +73,9 @@ fuzz: deps $(FUZZ_DIR)/CMakeCache.txt
 demo: deps
 	$(MAKE) build
 	bash scripts/demo.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_DIR) $(FUZZ_DIR)
