@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "prove.h"
-#include "formats/formats.h"
 #include "g16.h"
 
 static const char prove_usage[] =
@@ -105,7 +105,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* repeat > 1: the whole proof again with the key already open (and
  * resident on the GPU after the first), the number a service sees. */
-static int prove_repeated(const g16_key *key, const formats_mapping *w, const char *name,
+static int prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_len, const char *name,
                           const g16_options *opt, int repeat, char **proof, char **pub,
                           char *err, size_t errlen)
 {
@@ -116,7 +116,7 @@ static int prove_repeated(const g16_key *key, const formats_mapping *w, const ch
         free(*proof);
         free(*pub);
         *proof = *pub = NULL;
-        if (g16_prove(key, w->addr, w->len, name, opt, proof, pub, &t, err, errlen)) {
+        if (g16_prove(key, wtns, wtns_len, name, opt, proof, pub, &t, err, errlen)) {
             free(total);
             return -1;
         }
@@ -132,24 +132,26 @@ static int prove_repeated(const g16_key *key, const formats_mapping *w, const ch
     return 0;
 }
 
-static int prove_with_files(const g16_options *opt, int repeat, char **pos, atomic_file *out,
+static int prove_with_files(const g16_options *opt, int repeat, char **pos, g16_output **out,
                             char *err, size_t errlen)
 {
     g16_key *key = NULL;
-    formats_mapping wmap = {0};
+    const uint8_t *wtns = NULL;
+    size_t wtns_len = 0;
     char *proof = NULL, *pub = NULL;
     int rc = -1;
     /* the witness mapping outlives every proof: no need to copy it */
     g16_options borrowed = *opt;
     borrowed.borrow_witness = 1;
     if (g16_key_open(pos[0], &key, err, errlen)) goto done;
-    if (formats_map_file(pos[1], &wmap, err, errlen)) goto done;
-    if (prove_repeated(key, &wmap, pos[1], &borrowed, repeat, &proof, &pub, err, errlen)) goto done;
-    if (atomic_file_write(&out[0], proof, strlen(proof), err, errlen) ||
-        atomic_file_write(&out[1], pub, strlen(pub), err, errlen))
+    if (g16_file_map(pos[1], &wtns, &wtns_len, err, errlen)) goto done;
+    if (prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, &proof, &pub, err, errlen))
         goto done;
-    if (atomic_file_commit(&out[0], err, errlen)) goto done;
-    if (atomic_file_commit(&out[1], err, errlen)) {
+    if (g16_output_write(out[0], proof, strlen(proof), err, errlen) ||
+        g16_output_write(out[1], pub, strlen(pub), err, errlen))
+        goto done;
+    if (g16_output_commit(out[0], err, errlen)) goto done;
+    if (g16_output_commit(out[1], err, errlen)) {
         unlink(pos[2]);           /* never leave a proof without its public signals */
         goto done;
     }
@@ -157,7 +159,7 @@ static int prove_with_files(const g16_options *opt, int repeat, char **pos, atom
 done:
     free(proof);
     free(pub);
-    formats_unmap_file(&wmap);
+    g16_file_unmap(wtns, wtns_len);
     g16_key_free(key);
     return rc;
 }
@@ -166,17 +168,16 @@ int cli_prove(int argc, char **argv)
 {
     g16_options opt;
     char *pos[4], err[512] = "";
-    atomic_file out[2];
+    g16_output *out[2] = {NULL, NULL};
     int repeat = 1;
     g16_options_default(&opt);
     if (parse_prove_args(argc, argv, &opt, pos, &repeat)) return 1;
-    memset(out, 0, sizeof out);
-    out[0].fd = out[1].fd = -1;
-    if (atomic_file_open(&out[0], pos[2], err, sizeof err) ||
-        atomic_file_open(&out[1], pos[3], err, sizeof err) ||
-        prove_with_files(&opt, repeat, pos, out, err, sizeof err)) {
-        atomic_file_abort(&out[0]);
-        atomic_file_abort(&out[1]);
+    int rc = g16_output_open(pos[2], &out[0], err, sizeof err) ||
+             g16_output_open(pos[3], &out[1], err, sizeof err) ||
+             prove_with_files(&opt, repeat, pos, out, err, sizeof err);
+    g16_output_free(out[0]);
+    g16_output_free(out[1]);
+    if (rc) {
         fprintf(stderr, "g16 prove: %s\n", err);
         return 1;
     }
