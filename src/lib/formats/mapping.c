@@ -12,7 +12,10 @@
 int formats_open_regular(const char *path, struct stat *st, char *err,
                          size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer,
+     * forever if none comes; this way it opens at once and fstat refuses
+     * it.  Reads of a regular file ignore the flag. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     int e = errno;
     if (fd >= 0 && fstat(fd, st) != 0)
         e = errno;
