@@ -219,6 +219,13 @@ int g16_verify_json_named(const char *vk_json, const char *public_json, const ch
                           const char *vk_name, const char *public_name, const char *proof_name,
                           char *err, size_t errlen);
 
+/* Checks that every point of the key (A, B1, B2, C, H, IC and the
+ * verification key's) is reduced and on its curve, so a damaged key
+ * fails here rather than giving a proof no verifier accepts.  One pass
+ * over the whole key (threads as in g16_options).  G16_ERR_FORMAT with
+ * "<key>: <section> point <i> is not on the curve". */
+int g16_key_check_points(const g16_key *key, int threads, char *err, size_t errlen);
+
 /* A one-party Groth16 setup, INSECURE: this process knows the toxic waste
  * (tau, alpha, beta, gamma, delta), so whoever has it -- or the seed --
  * can forge proofs.  For development and benchmarks only. */

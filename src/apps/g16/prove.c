@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "prove.h"
+#include "commands.h"
 #include "g16.h"
 
 static const char prove_usage[] =
@@ -25,6 +25,7 @@ static const char prove_usage[] =
     "signals exactly as `snarkjs groth16 prove` does (same argument order as\n"
     "rapidsnark's prover).  The curve is taken from the key.  The blinding\n"
     "values r and s come from getrandom(), so two proofs of one witness differ.\n"
+    "Every point of the key is checked to lie on its curve before proving.\n"
     "\n"
     "options:\n"
     "  --threads N     CPU threads (default: all online CPUs)\n"
@@ -41,9 +42,10 @@ static const char prove_usage[] =
     "  --repeat N      prove N times in this process with the key loaded once\n"
     "                  (resident on the GPU), then print the median and best\n"
     "                  total time; writes the last proof (for benchmarks)\n"
-    "  --verbose       print where it ran and the time of each step (witness\n"
-    "                  transfer, a/b/c, NTTs, each MSM; on the GPU the MSMs\n"
-    "                  run at once, so their times are overlapping spans)\n"
+    "  --verbose       print the time of the key's point check, where it ran\n"
+    "                  and the time of each step (witness transfer, a/b/c,\n"
+    "                  NTTs, each MSM; on the GPU the MSMs run at once, so\n"
+    "                  their times are overlapping spans)\n"
     "  -h, --help      show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming\n"
@@ -135,6 +137,16 @@ static int prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_l
     return 0;
 }
 
+/* A key with a point off its curve would give a proof no verifier
+ * accepts, and say nothing: its points are checked once, before proving. */
+static int check_key(const g16_key *key, const g16_options *opt, char *err, size_t errlen)
+{
+    double t0 = cli_seconds();
+    int rc = g16_key_check_points(key, opt->threads, err, errlen);
+    if (opt->verbose && !rc) fprintf(stderr, "g16 prove: key points checked in %.3f s\n", cli_seconds() - t0);
+    return rc;
+}
+
 /* The key and witness proved (repeat times); *proof and *pub are the
  * last proof's texts. */
 static int prove_files(const g16_options *opt, int repeat, char **pos, char **proof, char **pub,
@@ -147,6 +159,7 @@ static int prove_files(const g16_options *opt, int repeat, char **pos, char **pr
     g16_options borrowed = *opt;
     borrowed.borrow_witness = 1;
     int rc = g16_key_open(pos[0], &key, err, errlen) ||
+             check_key(key, opt, err, errlen) ||
              g16_file_map(pos[1], &wtns, &wtns_len, err, errlen) ||
              prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, proof, pub, err, errlen);
     g16_file_unmap(wtns, wtns_len);

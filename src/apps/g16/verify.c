@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "verify.h"
+#include "commands.h"
 #include "g16.h"
 
 static const char verify_usage[] =
@@ -69,24 +68,17 @@ static int positional(int argc, char **argv, const char *usage, int n, char **po
     return -1;
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int cli_verify(int argc, char **argv)
 {
     char *pos[3], *text[3] = {NULL, NULL, NULL}, err[512] = "";
     int timing = 0, rc = -1;
     int p = positional(argc, argv, verify_usage, 3, pos, &timing);
     if (p) return p > 0 ? 0 : 2;
-    double t0 = seconds();
+    double t0 = cli_seconds();
     if ((text[0] = read_text(pos[0], err, sizeof err)) && (text[1] = read_text(pos[1], err, sizeof err)) &&
         (text[2] = read_text(pos[2], err, sizeof err)))
         rc = g16_verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], err, sizeof err);
-    if (timing) fprintf(stderr, "g16 verify: %.3f ms\n", (seconds() - t0) * 1e3);
+    if (timing) fprintf(stderr, "g16 verify: %.3f ms\n", (cli_seconds() - t0) * 1e3);
     for (int i = 0; i < 3; i++) free(text[i]);
     if (rc == 1) { puts("OK"); return 0; }
     if (rc == 0) { puts("INVALID"); fprintf(stderr, "g16 verify: %s\n", err); return 1; }
