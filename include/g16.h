@@ -164,6 +164,124 @@ int g16_verify_json(const char *vk_json, const char *public_json, const char *pr
 int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 
+/* ---- Files, verification, setup and synthetic circuits (the g16 command's
+ * needs beyond proving).  Paths name the file in every message. ---- */
+
+/* Input files are opened without blocking (a FIFO or device never stalls
+ * a reader) and must be regular files: anything else fails with
+ * "<path>: not a regular file" (G16_ERR_IO). */
+
+/* Maps a file read-only (MAP_PRIVATE: a multi-GiB key is never copied).
+ * An empty file gives *data NULL and *len 0.  G16_ERR_NOT_FOUND when the
+ * path does not exist, G16_ERR_IO for any other failure. */
+int g16_file_map(const char *path, const uint8_t **data, size_t *len, char *err, size_t errlen);
+void g16_file_unmap(const uint8_t *data, size_t len);
+
+/* Reads a whole file of at most max_len bytes as a NUL-terminated text
+ * (malloc'd, caller frees).  G16_ERR_TOO_LARGE beyond max_len (checked
+ * before reading), G16_ERR_FORMAT when it contains a NUL byte. */
+int g16_file_read_text(const char *path, size_t max_len, char **text, char *err, size_t errlen);
+
+/* What the header of an iden3 binary file (.zkey, .wtns, .r1cs) says. */
+#define G16_FILE_MAX_SECTIONS 64
+typedef struct {
+    uint32_t id;
+    uint64_t offset, size;   /* of the section body, from the file's start */
+    const char *name;        /* "H points", ...; "" when unknown */
+} g16_file_section;
+
+typedef struct {
+    char type[5];            /* "zkey", "wtns" or "r1cs"; "" if unreadable */
+    uint32_t version;
+    uint32_t n_sections;
+    g16_file_section sections[G16_FILE_MAX_SECTIONS];
+    uint32_t protocol;       /* zkey: section 1's id (1 Groth16), 0 if absent */
+    const char *protocol_name;
+    int typed;               /* 1 when the fields below were read */
+    const char *curve;       /* "bn128", "bls12381" or "unknown" */
+    uint32_t n8q, n8r;       /* zkey: field element bytes */
+    uint32_t n_vars, n_public, domain_size, log2_domain, n_coefs;  /* zkey */
+    uint32_t n8, n_witness;  /* wtns (n8 also r1cs) */
+    uint32_t n_wires, n_constraints, n_pub_out, n_pub_in, n_prv_in;  /* r1cs */
+    uint64_t n_labels;
+    int custom_gates;        /* r1cs: uses PLONK custom gates */
+} g16_file_info;
+
+/* Reads path's header, section table and type-specific sizes, validating
+ * the whole file.  On failure the message says why; info->type is set
+ * once the container was read and info->typed once the sizes were, so a
+ * caller can show what was read before the damage. */
+int g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t errlen);
+
+/* As g16_verify_json, with the names the messages give each input (the
+ * paths, for a program).  Returns 1 valid, 0 invalid, -1 malformed. */
+int g16_verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
+                          const char *vk_name, const char *public_name, const char *proof_name,
+                          char *err, size_t errlen);
+
+/* Checks that every point of the key (A, B1, B2, C, H, IC and the
+ * verification key's) is reduced and on its curve, so a damaged key
+ * fails here rather than giving a proof no verifier accepts.  One pass
+ * over the whole key (threads as in g16_options).  G16_ERR_FORMAT with
+ * "<key>: <section> point <i> is not on the curve". */
+int g16_key_check_points(const g16_key *key, int threads, char *err, size_t errlen);
+
+/* A one-party Groth16 setup, INSECURE: this process knows the toxic waste
+ * (tau, alpha, beta, gamma, delta), so whoever has it -- or the seed --
+ * can forge proofs.  For development and benchmarks only. */
+typedef struct {
+    int threads;      /* <= 0: all online CPUs */
+    int seeded;       /* derive the toxic waste from seed (reproducible) */
+    uint64_t seed;
+    int verbose;      /* phase timings on stderr */
+} g16_setup_options;
+
+/* Reads a circom .r1cs and writes a snarkjs Groth16 .zkey (atomically). */
+int g16_setup_insecure_dev(const char *r1cs_path, const char *zkey_path,
+                           const g16_setup_options *opt, char *err, size_t errlen);
+/* verification_key.json of a .zkey, as snarkjs exports it (atomically). */
+int g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t errlen);
+
+/* A satisfied synthetic circuit: .r1cs and .wtns, byte-identical for the
+ * same parameters; both or neither are written. */
+#define G16_SYNTH_MAX_CONSTRAINTS (1u << 28)
+#define G16_SYNTH_MAX_PUBLIC (1u << 20)
+typedef struct {
+    const char *curve;        /* "bn128" or "bls12381" */
+    uint32_t n_constraints;   /* 1 .. G16_SYNTH_MAX_CONSTRAINTS */
+    uint32_t n_public;        /* 0 .. G16_SYNTH_MAX_PUBLIC */
+    uint64_t seed;
+} g16_synth_params;
+
+int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
+                    char *err, size_t errlen);
+
+/* Whether a witness satisfies a circuit: (A.w)(B.w) = C.w for every
+ * constraint and w[0] = 1.  Returns G16_OK with the verdict in *res, or a
+ * failure code when a file is unreadable, malformed or does not belong
+ * with the other. */
+typedef struct {
+    uint32_t n_constraints;
+    int satisfied;            /* 1 when every constraint holds */
+    uint32_t first_failure;   /* smallest failing index when not */
+    int bad_one;              /* witness[0] is not 1 */
+} g16_check_result;
+
+int g16_check_files(const char *r1cs_path, const char *wtns_path, int threads,
+                    g16_check_result *res, char *err, size_t errlen);
+
+/* An output file that appears whole or not at all: written to a temporary
+ * file "<path>.tmp.<pid>.<n>" in the same directory, then renamed over
+ * path by g16_output_commit.  g16_output_free removes the temporary file
+ * if it was not committed.  A program that removes temporary files on a
+ * signal learns their names from g16_output_temp_path. */
+typedef struct g16_output g16_output;
+int g16_output_open(const char *path, g16_output **out, char *err, size_t errlen);
+const char *g16_output_temp_path(const g16_output *f);
+int g16_output_write(g16_output *f, const void *data, size_t len, char *err, size_t errlen);
+int g16_output_commit(g16_output *f, char *err, size_t errlen);
+void g16_output_free(g16_output *f);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

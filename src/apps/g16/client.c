@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "g16.h"
 #include "g16_client.h"
 
 static const char k_help[] =
@@ -118,20 +119,34 @@ static char *b64(const unsigned char *p, size_t n)
     return o;
 }
 
+/* The token is the file's first line. */
+static int read_token(const char *path)
+{
+    char *text, err[512];
+    if (g16_file_read_text(path, 64 << 10, &text, err, sizeof err)) return fail("%s%s", err, "");
+    size_t n = strcspn(text, "\r\n");
+    int rc = 0;
+    if (n == 0 || n >= sizeof g_t.token)
+        rc = fail("%s: %s", path, n ? "token too long" : "no token on the first line");
+    else
+        snprintf(g_t.token, sizeof g_t.token, "%.*s", (int)n, text);
+    free(text);
+    return rc;
+}
+
 static json_t *witness(const char *file, int upload)
 {
     char real[PATH_MAX];
     if (!realpath(file, real)) { fail("%s: %s", file, strerror(errno)); return NULL; }
     if (!upload) return json_string(real);
-    FILE *f = fopen(real, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st)) { fail("%s: %s", file, strerror(errno)); if (f) fclose(f); return NULL; }
-    unsigned char *buf = malloc((size_t)st.st_size + 1);
-    size_t n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    fclose(f);
-    char *s = buf && n == (size_t)st.st_size ? b64(buf, n) : NULL;
-    free(buf);
-    if (!s) { fail("%s: %s", file, "cannot read"); return NULL; }
+    const uint8_t *data;
+    size_t len;
+    char err[512];
+    /* the library's reader: a FIFO or device is refused, not waited on */
+    if (g16_file_map(file, &data, &len, err, sizeof err)) { fail("%s%s", err, ""); return NULL; }
+    char *s = b64(data, len);
+    g16_file_unmap(data, len);
+    if (!s) { fail("%s: %s", file, "out of memory"); return NULL; }
     json_t *o = json_pack("{s:s}", "base64", s);
     free(s);
     return o;
@@ -327,10 +342,7 @@ static int target(int *i, int argc, char **argv)
         if (!strcmp(a, "--socket")) snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s", v);
         else if (!strcmp(a, "--tcp")) g_t.port = atoi(v);
         else if (!strcmp(a, "--token-file")) {
-            FILE *f = fopen(v, "r");
-            if (!f || !fgets(g_t.token, sizeof g_t.token, f)) { if (f) fclose(f); return fail("%s: %s", v, "cannot read the token"), -2; }
-            fclose(f);
-            g_t.token[strcspn(g_t.token, "\r\n")] = 0;
+            if (read_token(v)) return -2;
         } else return -1;
         (*i)++;
     }

@@ -14,4 +14,7 @@
 #include "client.h"
 #endif
 
+/* Monotonic seconds, for the commands that report their time (main.c). */
+double cli_seconds(void);
+
 #endif

@@ -3,8 +3,16 @@
  * with argv[0] the subcommand; this file only dispatches and documents. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
+
+double cli_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 struct command {
     const char *name;

@@ -1,17 +1,20 @@
 /* g16 prove [--threads N] [--device cpu|gpu|auto] [--g2-on-cpu] [--gpu-copies N] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
  *
  * The argument order is rapidsnark's `prover`, so g16 drops in where that
- * is used.  Both outputs are created as temporary files before any work is
- * done (an unwritable path fails in milliseconds, not after the proof) and
- * renamed into place only when both are complete. */
+ * is used.  The outputs are checked to be creatable before any work is
+ * done (an unwritable path fails in milliseconds, not after the proof),
+ * written to temporary files once the proof is ready, and renamed into
+ * place only when both are complete; a signal meanwhile removes them. */
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <unistd.h>
 
-#include "prove.h"
-#include "formats/formats.h"
+#include "commands.h"
 #include "g16.h"
 
 static const char prove_usage[] =
@@ -22,6 +25,7 @@ static const char prove_usage[] =
     "signals exactly as `snarkjs groth16 prove` does (same argument order as\n"
     "rapidsnark's prover).  The curve is taken from the key.  The blinding\n"
     "values r and s come from getrandom(), so two proofs of one witness differ.\n"
+    "Every point of the key is checked to lie on its curve before proving.\n"
     "\n"
     "options:\n"
     "  --threads N     CPU threads (default: all online CPUs)\n"
@@ -38,9 +42,10 @@ static const char prove_usage[] =
     "  --repeat N      prove N times in this process with the key loaded once\n"
     "                  (resident on the GPU), then print the median and best\n"
     "                  total time; writes the last proof (for benchmarks)\n"
-    "  --verbose       print where it ran and the time of each step (witness\n"
-    "                  transfer, a/b/c, NTTs, each MSM; on the GPU the MSMs\n"
-    "                  run at once, so their times are overlapping spans)\n"
+    "  --verbose       print the time of the key's point check, where it ran\n"
+    "                  and the time of each step (witness transfer, a/b/c,\n"
+    "                  NTTs, each MSM; on the GPU the MSMs run at once, so\n"
+    "                  their times are overlapping spans)\n"
     "  -h, --help      show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming\n"
@@ -105,7 +110,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* repeat > 1: the whole proof again with the key already open (and
  * resident on the GPU after the first), the number a service sees. */
-static int prove_repeated(const g16_key *key, const formats_mapping *w, const char *name,
+static int prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_len, const char *name,
                           const g16_options *opt, int repeat, char **proof, char **pub,
                           char *err, size_t errlen)
 {
@@ -116,7 +121,7 @@ static int prove_repeated(const g16_key *key, const formats_mapping *w, const ch
         free(*proof);
         free(*pub);
         *proof = *pub = NULL;
-        if (g16_prove(key, w->addr, w->len, name, opt, proof, pub, &t, err, errlen)) {
+        if (g16_prove(key, wtns, wtns_len, name, opt, proof, pub, &t, err, errlen)) {
             free(total);
             return -1;
         }
@@ -132,51 +137,146 @@ static int prove_repeated(const g16_key *key, const formats_mapping *w, const ch
     return 0;
 }
 
-static int prove_with_files(const g16_options *opt, int repeat, char **pos, atomic_file *out,
-                            char *err, size_t errlen)
+/* A key with a point off its curve would give a proof no verifier
+ * accepts, and say nothing: its points are checked once, before proving. */
+static int check_key(const g16_key *key, const g16_options *opt, char *err, size_t errlen)
+{
+    double t0 = cli_seconds();
+    int rc = g16_key_check_points(key, opt->threads, err, errlen);
+    if (opt->verbose && !rc) fprintf(stderr, "g16 prove: key points checked in %.3f s\n", cli_seconds() - t0);
+    return rc;
+}
+
+/* The key and witness proved (repeat times); *proof and *pub are the
+ * last proof's texts. */
+static int prove_files(const g16_options *opt, int repeat, char **pos, char **proof, char **pub,
+                       char *err, size_t errlen)
 {
     g16_key *key = NULL;
-    formats_mapping wmap = {0};
-    char *proof = NULL, *pub = NULL;
-    int rc = -1;
+    const uint8_t *wtns = NULL;
+    size_t wtns_len = 0;
     /* the witness mapping outlives every proof: no need to copy it */
     g16_options borrowed = *opt;
     borrowed.borrow_witness = 1;
-    if (g16_key_open(pos[0], &key, err, errlen)) goto done;
-    if (formats_map_file(pos[1], &wmap, err, errlen)) goto done;
-    if (prove_repeated(key, &wmap, pos[1], &borrowed, repeat, &proof, &pub, err, errlen)) goto done;
-    if (atomic_file_write(&out[0], proof, strlen(proof), err, errlen) ||
-        atomic_file_write(&out[1], pub, strlen(pub), err, errlen))
-        goto done;
-    if (atomic_file_commit(&out[0], err, errlen)) goto done;
-    if (atomic_file_commit(&out[1], err, errlen)) {
-        unlink(pos[2]);           /* never leave a proof without its public signals */
-        goto done;
-    }
-    rc = 0;
-done:
-    free(proof);
-    free(pub);
-    formats_unmap_file(&wmap);
+    int rc = g16_key_open(pos[0], &key, err, errlen) ||
+             check_key(key, opt, err, errlen) ||
+             g16_file_map(pos[1], &wtns, &wtns_len, err, errlen) ||
+             prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, proof, pub, err, errlen);
+    g16_file_unmap(wtns, wtns_len);
     g16_key_free(key);
+    return rc ? -1 : 0;
+}
+
+/* ---- outputs and signals ------------------------------------------------
+ * The outputs are temporary files from the moment they are created until
+ * both are renamed into place.  A signal that ends the process meanwhile
+ * (SIGINT, SIGTERM, SIGHUP) must not leave them behind: the handler
+ * removes the temporary files registered here, then dies of the signal.
+ * Registering and renaming happen with those signals blocked, so the
+ * handler never sees a half-updated list. */
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static char pending_tmp[2][PATH_MAX + 64];
+static volatile sig_atomic_t pending_count;
+
+static void remove_pending_and_die(int sig)
+{
+    for (int i = 0; i < pending_count; i++) unlink(pending_tmp[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);       /* delivered when the handler returns: the exit says which signal */
+}
+
+/* A signal already ignored (nohup, a background job) stays ignored. */
+static void install_cleanup_handlers(void)
+{
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(cleanup_signals[i], NULL, &old) || old.sa_handler == SIG_IGN) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_pending_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+static void block_cleanup_signals(int block)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+        sigaddset(&set, cleanup_signals[i]);
+    sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+/* Opens an output's temporary file and registers it for the handler. */
+static int open_registered(const char *path, g16_output **out, char *err, size_t errlen)
+{
+    block_cleanup_signals(1);
+    int rc = g16_output_open(path, out, err, errlen);
+    if (!rc) {
+        snprintf(pending_tmp[pending_count], sizeof pending_tmp[0], "%s", g16_output_temp_path(*out));
+        pending_count++;
+    }
+    block_cleanup_signals(0);
+    return rc;
+}
+
+/* Both outputs or neither: a proof is never left without its public
+ * signals. */
+static int commit_both(g16_output **out, const char *proof_path, char *err, size_t errlen)
+{
+    block_cleanup_signals(1);
+    int rc = g16_output_commit(out[0], err, errlen);
+    if (!rc && (rc = g16_output_commit(out[1], err, errlen))) unlink(proof_path);
+    pending_count = 0;
+    block_cleanup_signals(0);
+    return rc;
+}
+
+static void free_outputs(g16_output **out)
+{
+    block_cleanup_signals(1);
+    pending_count = 0;                 /* g16_output_free removes them itself */
+    block_cleanup_signals(0);
+    g16_output_free(out[0]);
+    g16_output_free(out[1]);
+}
+
+static int write_outputs(char **paths, const char *proof, const char *pub, char *err, size_t errlen)
+{
+    g16_output *out[2] = {NULL, NULL};
+    int rc = open_registered(paths[0], &out[0], err, errlen) ||
+             open_registered(paths[1], &out[1], err, errlen) ||
+             g16_output_write(out[0], proof, strlen(proof), err, errlen) ||
+             g16_output_write(out[1], pub, strlen(pub), err, errlen) ||
+             commit_both(out, paths[0], err, errlen);
+    free_outputs(out);
+    return rc;
+}
+
+/* An output that cannot be created fails now, not after the proof: its
+ * temporary file is made and removed at once. */
+static int probe_output(const char *path, char *err, size_t errlen)
+{
+    g16_output *out = NULL;
+    int rc = open_registered(path, &out, err, errlen);
+    free_outputs((g16_output *[2]){out, NULL});
     return rc;
 }
 
 int cli_prove(int argc, char **argv)
 {
     g16_options opt;
-    char *pos[4], err[512] = "";
-    atomic_file out[2];
+    char *pos[4], *proof = NULL, *pub = NULL, err[512] = "";
     int repeat = 1;
     g16_options_default(&opt);
     if (parse_prove_args(argc, argv, &opt, pos, &repeat)) return 1;
-    memset(out, 0, sizeof out);
-    out[0].fd = out[1].fd = -1;
-    if (atomic_file_open(&out[0], pos[2], err, sizeof err) ||
-        atomic_file_open(&out[1], pos[3], err, sizeof err) ||
-        prove_with_files(&opt, repeat, pos, out, err, sizeof err)) {
-        atomic_file_abort(&out[0]);
-        atomic_file_abort(&out[1]);
+    install_cleanup_handlers();
+    int rc = probe_output(pos[2], err, sizeof err) || probe_output(pos[3], err, sizeof err) ||
+             prove_files(&opt, repeat, pos, &proof, &pub, err, sizeof err) ||
+             write_outputs(pos + 2, proof, pub, err, sizeof err);
+    free(proof);
+    free(pub);
+    if (rc) {
         fprintf(stderr, "g16 prove: %s\n", err);
         return 1;
     }

@@ -11,8 +11,7 @@
 #include <unistd.h>
 
 #include "setup.h"
-#include "setup/setup.h"
-#include "synth/synth.h"
+#include "g16.h"
 
 static const char setup_usage[] =
     "usage: g16 setup --insecure-dev [--seed N] [--threads N] [-v] CIRCUIT.r1cs KEY.zkey\n"
@@ -108,7 +107,7 @@ static int is_help(const char *a) { return !strcmp(a, "-h") || !strcmp(a, "--hel
 
 int cli_setup(int argc, char **argv)
 {
-    setup_options opt = {0};
+    g16_setup_options opt = {0};
     int insecure = 0, npos = 0;
     const char *pos[3] = {0}, *v;
     for (int i = 1; i < argc; i++) {
@@ -136,7 +135,7 @@ int cli_setup(int argc, char **argv)
         return 2;
     }
     char err[512];
-    if (setup_write_zkey(pos[0], pos[1], &opt, err, sizeof err)) {
+    if (g16_setup_insecure_dev(pos[0], pos[1], &opt, err, sizeof err)) {
         fprintf(stderr, "g16 setup: %s\n", err);
         return 1;
     }
@@ -147,15 +146,16 @@ int cli_setup(int argc, char **argv)
 /* ---- synth --------------------------------------------------------------- */
 
 typedef struct {
-    synth_params p;
+    g16_synth_params p;
     const char *out;
     int with_setup, threads;
 } synth_args;
 
-static int parse_curve(const char *v, formats_curve *c)
+/* snarkjs's curve names, and the other common spellings. */
+static int parse_curve(const char *v, const char **c)
 {
-    if (!strcmp(v, "bn128") || !strcmp(v, "bn254")) *c = FORMATS_CURVE_BN128;
-    else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12-381")) *c = FORMATS_CURVE_BLS12381;
+    if (!strcmp(v, "bn128") || !strcmp(v, "bn254")) *c = "bn128";
+    else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12-381")) *c = "bls12381";
     else return -1;
     return 0;
 }
@@ -171,10 +171,10 @@ static int parse_synth(int argc, char **argv, synth_args *a)
         if (is_help(argv[i])) { fputs(synth_usage, stdout); return -1; }
         if (!strcmp(argv[i], "--setup")) a->with_setup = 1;
         else if ((v = opt_value("synth", argc, argv, &i, "--constraints"))) {
-            a->p.n_constraints = (uint32_t)count_arg("synth", "--constraints", v, SYNTH_MAX_CONSTRAINTS);
+            a->p.n_constraints = (uint32_t)count_arg("synth", "--constraints", v, G16_SYNTH_MAX_CONSTRAINTS);
             have_n = 1;
         } else if ((v = opt_value("synth", argc, argv, &i, "--public")))
-            a->p.n_public = (uint32_t)count_arg("synth", "--public", v, SYNTH_MAX_PUBLIC);
+            a->p.n_public = (uint32_t)count_arg("synth", "--public", v, G16_SYNTH_MAX_PUBLIC);
         else if ((v = opt_value("synth", argc, argv, &i, "--seed")))
             a->p.seed = count_arg("synth", "--seed", v, UINT64_MAX);
         else if ((v = opt_value("synth", argc, argv, &i, "--threads")))
@@ -212,11 +212,11 @@ static char *join(const char *dir, const char *name)
 
 static int run_synth(const synth_args *a, char **paths, char *err, size_t errlen)
 {
-    if (synth_generate(&a->p, paths[0], paths[1], err, errlen)) return -1;
+    if (g16_synth_write(&a->p, paths[0], paths[1], err, errlen)) return -1;
     if (!a->with_setup) return 0;
-    setup_options opt = {.threads = a->threads, .seeded = 1, .seed = a->p.seed};
-    if (setup_write_zkey(paths[0], paths[2], &opt, err, errlen) ||
-        setup_write_vk(paths[2], paths[3], err, errlen)) {
+    g16_setup_options opt = {.threads = a->threads, .seeded = 1, .seed = a->p.seed};
+    if (g16_setup_insecure_dev(paths[0], paths[2], &opt, err, errlen) ||
+        g16_setup_write_vk(paths[2], paths[3], err, errlen)) {
         unlink(paths[2]); /* all or nothing: no half-made output folder */
         unlink(paths[1]);
         unlink(paths[0]);
@@ -293,8 +293,8 @@ int cli_check(int argc, char **argv)
         return 2;
     }
     char err[512];
-    check_result res;
-    if (check_files(pos[0], pos[1], threads, &res, err, sizeof err)) {
+    g16_check_result res;
+    if (g16_check_files(pos[0], pos[1], threads, &res, err, sizeof err)) {
         fprintf(stderr, "g16 check: %s\n", err);
         return 2;
     }

@@ -1,17 +1,14 @@
 /* g16 verify VK.json PUBLIC.json PROOF.json   (snarkjs's argument order)
  * g16 export-vk KEY.zkey VK.json
  *
- * Thin wrappers: the checks live in src/verify (verify.h), which names the
- * file at fault in every message, so these pass the paths as names. */
-#include <errno.h>
+ * Thin wrappers: the library (g16.h) names the file at fault in every
+ * message, so these pass the paths as names. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "verify.h"
-#include "formats/formats.h"
-#include "verify/verify.h"
+#include "commands.h"
+#include "g16.h"
 
 static const char verify_usage[] =
     "usage: g16 verify [options] VK.json PUBLIC.json PROOF.json\n"
@@ -39,35 +36,14 @@ static const char export_usage[] =
     "\n"
     "Exits 0 on success, 1 on any error (one line on stderr).\n";
 
-/* The whole file as a NUL-terminated string (malloc'd), or NULL with
- * "<path>: <reason>" in err.  JSON inputs are small; 256 MiB is a bound
- * against being handed a proving key by mistake. */
+/* JSON inputs are small; the bound is against being handed a proving
+ * key (or a disk image) by mistake. */
+static const size_t json_max_bytes = (size_t)256 << 20;
+
 static char *read_text(const char *path, char *err, size_t errlen)
 {
-    const size_t cap = (size_t)256 << 20;
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, alloc = 0;
-    if (!f) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return NULL; }
-    for (;;) {
-        if (len + 4096 + 1 > alloc) {
-            char *nb = len + 4096 + 1 > cap ? NULL : realloc(buf, alloc = 2 * alloc + 8192);
-            if (!nb) { snprintf(err, errlen, "%s: too large for a JSON input", path); goto fail; }
-            buf = nb;
-        }
-        size_t n = fread(buf + len, 1, alloc - len - 1, f);
-        len += n;
-        if (n == 0) break;
-    }
-    if (ferror(f)) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); goto fail; }
-    fclose(f);
-    buf[len] = 0;
-    if (strlen(buf) != len) { snprintf(err, errlen, "%s: contains a NUL byte", path); free(buf); return NULL; }
-    return buf;
-fail:
-    fclose(f);
-    free(buf);
-    return NULL;
+    char *text;
+    return g16_file_read_text(path, json_max_bytes, &text, err, errlen) ? NULL : text;
 }
 
 /* Collects exactly n positional arguments; -1 after printing a usage error,
@@ -92,24 +68,17 @@ static int positional(int argc, char **argv, const char *usage, int n, char **po
     return -1;
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int cli_verify(int argc, char **argv)
 {
     char *pos[3], *text[3] = {NULL, NULL, NULL}, err[512] = "";
     int timing = 0, rc = -1;
     int p = positional(argc, argv, verify_usage, 3, pos, &timing);
     if (p) return p > 0 ? 0 : 2;
-    double t0 = seconds();
+    double t0 = cli_seconds();
     if ((text[0] = read_text(pos[0], err, sizeof err)) && (text[1] = read_text(pos[1], err, sizeof err)) &&
         (text[2] = read_text(pos[2], err, sizeof err)))
-        rc = verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], err, sizeof err);
-    if (timing) fprintf(stderr, "g16 verify: %.3f ms\n", (seconds() - t0) * 1e3);
+        rc = g16_verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], err, sizeof err);
+    if (timing) fprintf(stderr, "g16 verify: %.3f ms\n", (cli_seconds() - t0) * 1e3);
     for (int i = 0; i < 3; i++) free(text[i]);
     if (rc == 1) { puts("OK"); return 0; }
     if (rc == 0) { puts("INVALID"); fprintf(stderr, "g16 verify: %s\n", err); return 1; }
@@ -120,15 +89,14 @@ int cli_verify(int argc, char **argv)
 int cli_export_vk(int argc, char **argv)
 {
     char *pos[2], *json = NULL, err[512] = "";
-    zkey z;
+    g16_key *key = NULL;
     int p = positional(argc, argv, export_usage, 2, pos, NULL);
     if (p) return p > 0 ? 0 : 1;
-    memset(&z, 0, sizeof z);
-    int rc = zkey_open(pos[0], &z, err, sizeof err) ||
-             vk_export_json(&z, pos[0], &json, err, sizeof err) ||
-             atomic_write_file(pos[1], json, strlen(json), err, sizeof err);
+    int rc = g16_key_open(pos[0], &key, err, sizeof err) ||
+             g16_key_vk_json(key, &json, err, sizeof err) ||
+             g16_write_file(pos[1], json, strlen(json), err, sizeof err);
     free(json);
-    zkey_close(&z);
+    g16_key_free(key);
     if (rc) { fprintf(stderr, "g16 export-vk: %s\n", err); return 1; }
     return 0;
 }

@@ -17,6 +17,7 @@ static int fail_errno(atomic_file *f, const char *path, int e, char *err,
                       size_t errlen)
 {
     formats_fail(err, errlen, path, "%s", strerror(e));
+    errno = e; /* for callers that classify the failure */
     if (f) /* after formatting: path may be f->path */
         atomic_file_abort(f);
     return -1;

@@ -127,7 +127,8 @@ typedef struct {
     size_t len;
 } formats_mapping;
 
-/* mmap(PROT_READ, MAP_PRIVATE) a regular file.  Errors: "<path>: <strerror>". */
+/* mmap(PROT_READ, MAP_PRIVATE) a regular file.  Errors: "<path>:
+ * <strerror>" or "<path>: not a regular file", errno set. */
 int formats_map_file(const char *path, formats_mapping *m, char *err,
                      size_t errlen);
 void formats_unmap_file(formats_mapping *m);

@@ -4,11 +4,29 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <errno.h>
 #include "formats/formats.h"
+#include "g16.h"
 
 /* Writes "<name>: <fmt...>" into err (if any) and returns -1. */
 int formats_fail(char *err, size_t errlen, const char *name, const char *fmt,
                  ...) __attribute__((format(printf, 4, 5)));
+
+struct stat;
+/* Opens path read-only and checks that it is a regular file (*st filled):
+ * the fd, or -1 with "<path>: <problem>" in err and errno set (EINVAL for
+ * "not a regular file"). */
+int formats_open_regular(const char *path, struct stat *st, char *err,
+                         size_t errlen);
+
+/* The g16_status of a failed open, map or read, from the errno that
+ * formats_open_regular and formats_map_file leave. */
+static inline int formats_status_of_errno(int e)
+{
+    if (e == ENOENT || e == ENOTDIR)
+        return G16_ERR_NOT_FOUND;
+    return e == ENOMEM ? G16_ERR_NOMEM : G16_ERR_IO;
+}
 
 /* Checked arithmetic: return 0 on overflow (result undefined then). */
 static inline int formats_mul_u64(uint64_t a, uint64_t b, uint64_t *out)

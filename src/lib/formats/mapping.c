@@ -9,28 +9,40 @@
 #include <unistd.h>
 #include "formats_internal.h"
 
+int formats_open_regular(const char *path, struct stat *st, char *err,
+                         size_t errlen)
+{
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer,
+     * forever if none comes; this way it opens at once and fstat refuses
+     * it.  Reads of a regular file ignore the flag. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int e = errno;
+    if (fd >= 0 && fstat(fd, st) != 0)
+        e = errno;
+    else if (fd >= 0 && S_ISREG(st->st_mode))
+        return fd;
+    else if (fd >= 0)
+        e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+    if (fd >= 0)
+        close(fd);
+    formats_fail(err, errlen, path, "%s",
+                 e == EINVAL ? "not a regular file" : strerror(e));
+    errno = e;
+    return -1;
+}
+
 int formats_map_file(const char *path, formats_mapping *m, char *err,
                      size_t errlen)
 {
     m->addr = NULL;
     m->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return formats_fail(err, errlen, path, "%s", strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return formats_fail(err, errlen, path, "%s", strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return formats_fail(err, errlen, path, "%s",
-                            S_ISDIR(st.st_mode) ? strerror(EISDIR)
-                                                : "not a regular file");
-    }
+    int fd = formats_open_regular(path, &st, err, errlen);
+    if (fd < 0)
+        return -1;
     if ((uint64_t)st.st_size > SIZE_MAX) {
         close(fd);
+        errno = EFBIG;
         return formats_fail(err, errlen, path, "file too large to map");
     }
     if (st.st_size == 0) { /* mmap rejects length 0; parsers say "empty" */
@@ -40,8 +52,11 @@ int formats_map_file(const char *path, formats_mapping *m, char *err,
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int e = errno;
     close(fd); /* the mapping keeps the file referenced */
-    if (p == MAP_FAILED)
-        return formats_fail(err, errlen, path, "mmap: %s", strerror(e));
+    if (p == MAP_FAILED) {
+        formats_fail(err, errlen, path, "mmap: %s", strerror(e));
+        errno = e;
+        return -1;
+    }
     m->addr = p;
     m->len = (size_t)st.st_size;
     return 0;

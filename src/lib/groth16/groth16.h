@@ -44,6 +44,10 @@ typedef struct groth16_curve {
      * G_msm_scratch_bytes), for the job-bytes estimates. */
     size_t (*g1_msm_scratch)(size_t n, int threads);
     size_t (*g2_msm_scratch)(size_t n, int threads);
+    /* 1 when the point at p (affine bytes in the .zkey layout) has reduced
+     * coordinates and lies on the curve (infinity does). */
+    int (*g1_on_curve)(const uint8_t *p);
+    int (*g2_on_curve)(const uint8_t *p);
 } groth16_curve;
 
 const groth16_curve *groth16_curve_for(formats_curve id);

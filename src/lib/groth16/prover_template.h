@@ -178,6 +178,22 @@ static char *P_(assemble)(const zkey *key, uint8_t *const msm[GROTH16_MSMS], con
     return P_(proof_json)(&pi_a, &pi_b, &pi_c);
 }
 
+/* A key point (affine bytes, Montgomery form as the .zkey holds it) is
+ * reduced and on the curve; (0, 0), infinity, counts as on it. */
+static int P_(g1_on_curve_bytes)(const uint8_t *p)
+{
+    G1_(affine) a;
+    memcpy(&a, p, sizeof a);
+    return G1_(affine_on_curve)(&a);
+}
+
+static int P_(g2_on_curve_bytes)(const uint8_t *p)
+{
+    G2_(affine) a;
+    memcpy(&a, p, sizeof a);
+    return G2_(affine_on_curve)(&a);
+}
+
 static char *P_(proof_json)(const G1 *a, const G2 *b, const G1 *c)
 {
     G1_(affine) aa, ca;

@@ -21,6 +21,10 @@
  *   key.
  * - The output is written atomically; on failure nothing is left behind
  *   and err holds one line "<file>: <problem>".
+ * - g16_setup_insecure_dev and g16_setup_write_vk (include/g16.h) are
+ *   these two with g16_status codes: G16_ERR_FORMAT for any failure (the
+ *   message names the file: nearly always a missing, malformed or
+ *   unsupported circuit).
  * - Memory: about 3 field elements per signal and 1 per domain row, plus
  *   the fixed-base tables (tens of MiB) and a bounded output buffer; the
  *   r1cs is mapped, not copied.
@@ -31,12 +35,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
-    int threads;      /* <= 0: all online CPUs */
-    int seeded;       /* derive the toxic waste from seed (reproducible) */
-    uint64_t seed;
-    int verbose;      /* phase timings on stderr */
-} setup_options;
+#include "g16.h"
+
+/* The options are the public g16_setup_options (include/g16.h). */
+typedef g16_setup_options setup_options;
 
 int setup_write_zkey(const char *r1cs_path, const char *zkey_path,
                      const setup_options *opt, char *err, size_t errlen);

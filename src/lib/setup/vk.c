@@ -31,3 +31,8 @@ int setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t
     return -1;
 #endif
 }
+
+int g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t errlen)
+{
+    return setup_write_vk(zkey_path, vk_path, err, errlen) ? G16_ERR_FORMAT : G16_OK;
+}

@@ -365,15 +365,20 @@ static int gen_init(gen *g, const synth_params *p, uint32_t n_wires, char *err, 
     return 0;
 }
 
+static int sizes_ok(const synth_params *p, char *err, size_t errlen)
+{
+    if (p->n_constraints >= 1 && p->n_constraints <= SYNTH_MAX_CONSTRAINTS &&
+        p->n_public <= SYNTH_MAX_PUBLIC)
+        return 1;
+    snprintf(err, errlen, "synth: constraints must be 1..%u and public 0..%u",
+             SYNTH_MAX_CONSTRAINTS, SYNTH_MAX_PUBLIC);
+    return 0;
+}
+
 int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtns_path,
                    char *err, size_t errlen)
 {
-    if (p->n_constraints < 1 || p->n_constraints > SYNTH_MAX_CONSTRAINTS ||
-        p->n_public > SYNTH_MAX_PUBLIC) {
-        snprintf(err, errlen, "synth: constraints must be 1..%u and public 0..%u",
-                 SYNTH_MAX_CONSTRAINTS, SYNTH_MAX_PUBLIC);
-        return -1;
-    }
+    if (!sizes_ok(p, err, errlen)) return -1;
     uint32_t n_wires = 1 + p->n_public + p->n_constraints;
     gen g;
     int rc = gen_init(&g, p, n_wires, err, errlen);
@@ -391,4 +396,20 @@ int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtn
     free(g.w);
     free(g.out.buf);
     return rc;
+}
+
+int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
+                    char *err, size_t errlen)
+{
+    synth_params sp = {FORMATS_CURVE_UNKNOWN, p->n_constraints, p->n_public, p->seed};
+    if (p->curve && !strcmp(p->curve, "bn128")) sp.curve = FORMATS_CURVE_BN128;
+    if (p->curve && !strcmp(p->curve, "bls12381")) sp.curve = FORMATS_CURVE_BLS12381;
+    if (sp.curve == FORMATS_CURVE_UNKNOWN) {
+        snprintf(err, errlen, "synth: unknown curve '%s' (bn128 or bls12381)",
+                 p->curve ? p->curve : "");
+        return G16_ERR_ARG;
+    }
+    if (!sizes_ok(&sp, err, errlen)) return G16_ERR_ARG;
+    /* the parameters are good: what fails now is writing the files */
+    return synth_generate(&sp, r1cs_path, wtns_path, err, errlen) ? G16_ERR_IO : G16_OK;
 }

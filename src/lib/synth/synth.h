@@ -20,6 +20,8 @@
  *   one-line "<file>: <problem>" in err when a file is unreadable,
  *   malformed, or does not belong with the other (curve, wire count);
  *   otherwise 0 with the verdict in *res.
+ * - g16_synth_write and g16_check_files (include/g16.h) are these two
+ *   with g16_status codes (a curve given by name for synth).
  */
 #ifndef G16_SYNTH_H
 #define G16_SYNTH_H
@@ -28,9 +30,10 @@
 #include <stdint.h>
 
 #include "formats/formats.h"
+#include "g16.h"
 
-#define SYNTH_MAX_CONSTRAINTS (1u << 28)
-#define SYNTH_MAX_PUBLIC (1u << 20)
+#define SYNTH_MAX_CONSTRAINTS G16_SYNTH_MAX_CONSTRAINTS
+#define SYNTH_MAX_PUBLIC G16_SYNTH_MAX_PUBLIC
 
 typedef struct {
     formats_curve curve;
@@ -42,12 +45,8 @@ typedef struct {
 int synth_generate(const synth_params *p, const char *r1cs_path,
                    const char *wtns_path, char *err, size_t errlen);
 
-typedef struct {
-    uint32_t n_constraints;
-    int satisfied;            /* 1 when every constraint holds */
-    uint32_t first_failure;   /* smallest failing index when not */
-    int bad_one;              /* witness[0] is not 1 */
-} check_result;
+/* The verdict is the public g16_check_result (include/g16.h). */
+typedef g16_check_result check_result;
 
 int check_files(const char *r1cs_path, const char *wtns_path, int threads,
                 check_result *res, char *err, size_t errlen);

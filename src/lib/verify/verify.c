@@ -123,9 +123,9 @@ static int verify_parsed(json_t *vk, json_t *pub, json_t *proof, const vctx c[3]
     return bn ? bn254_verify(vk, pub, proof, c) : bls12_381_verify(vk, pub, proof, c);
 }
 
-int verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
-                      const char *vk_name, const char *public_name, const char *proof_name,
-                      char *err, size_t errlen)
+int g16_verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
+                          const char *vk_name, const char *public_name,
+                          const char *proof_name, char *err, size_t errlen)
 {
     const vctx c[3] = {{vk_name, err, errlen}, {public_name, err, errlen}, {proof_name, err, errlen}};
     json_t *vk = NULL, *pub = NULL, *proof = NULL;
@@ -143,6 +143,6 @@ int verify_json_named(const char *vk_json, const char *public_json, const char *
 int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
                     char *err, size_t errlen)
 {
-    return verify_json_named(vk_json, public_json, proof_json, "verification key",
-                             "public signals", "proof", err, errlen);
+    return g16_verify_json_named(vk_json, public_json, proof_json, "verification key",
+                                 "public signals", "proof", err, errlen);
 }

@@ -2,7 +2,7 @@
  * key of a .zkey as `snarkjs zkey export verificationkey` writes it.
  *
  * Contract
- * - g16_verify_json (include/g16.h) and verify_json_named below return
+ * - g16_verify_json and g16_verify_json_named (include/g16.h) return
  *   1 when the proof is valid, 0 when it is invalid, -1 when an input is
  *   malformed; err always gets one line "<name>: <what>" for 0 and -1,
  *   where <name> is the file the problem is in and <what> names the field
@@ -34,10 +34,6 @@
 
 #include "formats/formats.h"
 #include "g16.h"
-
-int verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
-                      const char *vk_name, const char *public_name, const char *proof_name,
-                      char *err, size_t errlen);
 
 int vk_export_json(const zkey *z, const char *name, char **out, char *err, size_t errlen);
 
