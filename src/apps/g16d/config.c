@@ -98,7 +98,7 @@ static int set_double(double *out, const char *v)
 static int set_ttl(d_config *c, const char *v) { return set_double(&c->result_ttl, v); }
 static int set_fttl(d_config *c, const char *v) { return set_double(&c->fetched_ttl, v); }
 static int set_sample(d_config *c, const char *v) { return parse_int(v, 10, 60000, &c->sample_ms); }
-static int set_conns(d_config *c, const char *v) { return parse_int(v, 4, 4096, &c->max_connections); }
+static int set_conns(d_config *c, const char *v) { return parse_int(v, 4, 65536, &c->max_connections); }
 static int set_verify(d_config *c, const char *v)
 {
     if (!v || !strcmp(v, "true") || !strcmp(v, "1")) c->self_verify = 1;
@@ -150,7 +150,9 @@ static const option k_opts[] = {
     {"sample-interval", "MS", set_sample, "memory sampling period in milliseconds. Default 100"},
     {"self-verify", "BOOL", set_verify, "verify every proof before returning it (true|false). Default true"},
     {"no-self-verify", NULL, set_no_verify, "same as --self-verify false"},
-    {"max-connections", "N", set_conns, "concurrent HTTP connections. Default 64"},
+    {"max-connections", "N", set_conns,
+     "concurrent HTTP connections; each is a socket, not a thread (a long-poll waits\n"
+     "                         without one), so /v1/status answers however many wait. Default 1024"},
     {"device", "cpu|gpu|auto", set_device,
      "where proofs run: auto (default) = the GPU when this build has CUDA and a GPU is present,\n"
      "                         else the CPU; gpu = refuse to start without one; cpu = never the GPU.\n"
@@ -196,7 +198,13 @@ static void usage(FILE *f)
     fputs("  --help                 this text\n\n"
           "API: POST/GET /v1/keys, DELETE /v1/keys/NAME, POST /v1/proofs,\n"
           "GET /v1/proofs/ID[?wait=S], DELETE /v1/proofs/ID, GET /v1/status, GET /metrics,\n"
-          "GET /v1/memory[?since=UNIX_S&format=csv|json].\n", f);
+          "GET /v1/memory[?since=UNIX_S&format=csv|json].\n\n"
+          "environment:\n"
+          "  XDG_RUNTIME_DIR        the default socket's directory (else /tmp/g16d-$UID, which must\n"
+          "                         belong to this user and be writable by no one else)\n"
+          "  XDG_STATE_HOME, HOME   the default --state-dir\n"
+          "  MEMWATCH_NO_NVML       when set, NVML (libnvidia-ml) is never loaded: no GPU memory in\n"
+          "                         the memory trace and no default --device-memory-budget\n", f);
 }
 
 static const option *find(const char *name)
@@ -263,7 +271,7 @@ static void defaults(d_config *c)
     c->fetched_ttl = 600;
     c->sample_ms = 100;
     c->self_verify = 1;
-    c->max_connections = 64;
+    c->max_connections = 1024;
     c->device = G16_DEVICE_AUTO;
     c->pin_keys = -1;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");

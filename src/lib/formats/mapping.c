@@ -14,7 +14,9 @@ int formats_map_file(const char *path, formats_mapping *m, char *err,
 {
     m->addr = NULL;
     m->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer
+     * forever; it is refused as not a regular file below. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return formats_fail(err, errlen, path, "%s", strerror(errno));
     struct stat st;
