@@ -1,5 +1,6 @@
 #!/bin/bash
-# Help, config file, socket mode, the TCP listener's bearer token, LRU
+# Help, config file, socket mode, the TCP listener's bearer token (its file
+# private to its owner, as ssh wants private keys), LRU
 # eviction of idle keys under the budget, cancellation, metrics and the
 # memory endpoint.
 source "$(dirname "$0")/lib.sh"
@@ -16,6 +17,10 @@ grep -q "unknown option" "$T/err" || fail "unclear message for an unknown option
 grep -q "keys load" "$T/chelp.txt" || fail "g16 client --help"
 # Config file, overridden by a flag; TCP needs a token.
 printf 'abcdefghijklmnopqrstuvwxyz012345\n' >"$T/token"
+chmod 0644 "$T/token"
+"$G16D" --tcp-port 1 --token-file "$T/token" --socket "$T/x" 2>"$T/err" && fail "a token file others may read accepted"
+grep -q "chmod 600" "$T/err" || fail "unclear error for a token file others may read: $(cat "$T/err")"
+chmod 0600 "$T/token"
 PORT=$(( 20000 + RANDOM % 20000 ))
 cat >"$T/g16d.conf" <<CONF
 # g16d test config

@@ -142,12 +142,12 @@ static void status(g16d *d, d_reply *r)
     stage_json(stages, "finalize", d->cfg.workers[ST_FINAL], d->busy[ST_FINAL], d->nstate[P_MSMED]);
     int active = 0, total = 0;
     for (job *j = d->jobs; j; j = j->next) { total++; active += !d_job_terminal(j); }
-    json_t *o = json_pack("{s:i,s:f,s:{s:I,s:I,s:I,s:I,s:i},s:o,s:o,s:{s:i,s:i},s:{s:I,s:I},s:b}",
+    json_t *o = json_pack("{s:i,s:f,s:{s:I,s:I,s:I,s:I,s:i},s:o,s:o,s:{s:i,s:i,s:i},s:{s:I,s:I},s:b}",
         "pid", (int)getpid(), "uptime_s", d_now() - d->started,
         "budget", "total", (json_int_t)d->cfg.budget, "reserved", (json_int_t)d->reserved,
         "keys", (json_int_t)d->key_bytes, "available", (json_int_t)d_budget_free(d),
         "partitions_holding", d->held_parts,
-        "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
+        "stages", stages, "keys", keys, "jobs", "active", active, "total", total, "long_polls", d->long_polls,
         "proofs", "done", (json_int_t)d->proofs_done, "failed", (json_int_t)d->proofs_failed,
         "stopping", d->stopping);
     json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:i,s:I,s:{s:I,s:I}}", "proving",

@@ -151,6 +151,7 @@ typedef struct g16d {
     int held_parts;             /* partitions holding a reservation */
     int nstate[P_CANCELLED + 1];    /* partitions in each state (kept by d_set_state) */
     int busy[ST_COUNT];
+    int long_polls;             /* long-polls parked by the HTTP layer, waiting for a job */
     int stopping, stopped_workers;
     uint64_t proofs_done, proofs_failed, jobs_submitted;
     histo hist[ST_COUNT + 1];   /* + budget wait */

@@ -158,6 +158,7 @@ static int park(d_http *h, req *r, struct MHD_Connection *c, const d_request *rq
         r->deadline = d_now() + wait;
         r->next = h->parked;
         h->parked = r;
+        d->long_polls++;
         MHD_suspend_connection(c);
         pthread_cond_broadcast(&d->changed);    /* the waker's next deadline may be this one */
     }
@@ -178,6 +179,7 @@ static req *due(d_http *h, double now, double *next)
             r->next = out;
             r->resumed = 1;
             out = r;
+            h->d->long_polls--;
         } else {
             if (r->deadline < *next) *next = r->deadline;
             pp = &r->next;
