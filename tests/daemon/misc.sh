@@ -56,6 +56,10 @@ c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/v1/status")
 [ "$c" = 401 ] || fail "TCP without token: $c, wanted 401"
 c=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer wrongwrongwrongwrong" "http://127.0.0.1:$PORT/v1/status")
 [ "$c" = 401 ] || fail "TCP with a wrong token: $c, wanted 401"
+c=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary "{\"name\": \"t\", \"path\": \"$M/circuit.zkey\"}" \
+    "http://127.0.0.1:$PORT/v1/keys")
+[ "$c" = 401 ] || fail "TCP POST without token: $c, wanted 401"
+[ "$(client keys list | js 'o.keys.length')" = 0 ] || fail "a POST refused with 401 loaded its key anyway"
 "$G16" client --tcp "$PORT" --token-file "$T/token" status >/dev/null || fail "TCP with the token refused"
 # LRU: room for two keys; loading a third evicts the least recently used.
 client keys load a "$M/circuit.zkey" >/dev/null

@@ -37,7 +37,8 @@ typedef struct {
 typedef struct req {
     char *buf;
     size_t len, cap;
-    int too_big;
+    int too_big;                /* chunked beyond --max-body: its body is dropped */
+    int answered;               /* refused from its headers (401, 413): never served */
     struct d_http *h;
     struct MHD_Connection *c;
     d_request rq;               /* what a thread of its own serves */
@@ -101,13 +102,15 @@ static enum MHD_Result on_headers(front *f, struct MHD_Connection *c, void **con
     req *r = calloc(1, sizeof *r);
     if (!r) return MHD_NO;
     *con_cls = r;
-    if (f->tcp && !token_ok(d->cfg.token, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization")))
+    if (f->tcp && !token_ok(d->cfg.token, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"))) {
+        r->answered = 1;
         return send_error(c, 401, "missing or wrong bearer token");
+    }
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     if (cl && strtoull(cl, NULL, 10) > d->cfg.max_body) {
         char msg[128];
         snprintf(msg, sizeof msg, "request body of %s bytes exceeds --max-body (%zu bytes)", cl, d->cfg.max_body);
-        r->too_big = 2;
+        r->answered = 1;
         return send_error(c, 413, msg);
     }
     return MHD_YES;
@@ -115,7 +118,7 @@ static enum MHD_Result on_headers(front *f, struct MHD_Connection *c, void **con
 
 static void take_body(g16d *d, req *r, const char *data, size_t n)
 {
-    if (r->too_big) return;
+    if (r->too_big || r->answered) return;
     if (r->len + n > d->cfg.max_body) {         /* chunked and too long: stop keeping it */
         r->too_big = 1;
         free(r->buf);
@@ -269,7 +272,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
-    if (r->too_big == 2) return MHD_YES;        /* the 413 is already queued */
+    if (r->answered) return MHD_YES;            /* its 401 or 413 is already queued */
     if (r->too_big) return send_error(c, 413, "request body exceeds --max-body");
     if (r->has_reply) {                         /* back from its own thread */
         d_reply rep = r->reply;
