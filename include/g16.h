@@ -163,6 +163,22 @@ int g16_verify_json(const char *vk_json, const char *public_json, const char *pr
  * then rename), so a reader never sees half a file. */
 int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
+/* ---- Checking input before accepting it (a daemon's submissions) ---- */
+
+/* Checks a circom .wtns against the key as g16_job_new does (header,
+ * curve, number of values, witness[0] = 1, every value reduced) without
+ * making a job, so a service can refuse a bad witness when it is
+ * submitted instead of failing it when it is proved.  name labels the
+ * message (NULL: "witness").  G16_OK, G16_ERR_FORMAT (not a witness, or
+ * corrupt) or G16_ERR_MISMATCH (the witness of another curve or circuit). */
+int g16_witness_check(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
+                      char *err, size_t errlen);
+/* The same for a file, mapped rather than read.  Anything but a regular
+ * file (a FIFO, a device, a directory) is refused without waiting on it:
+ * G16_ERR_ARG; also G16_ERR_NOT_FOUND and G16_ERR_IO.  *file_bytes (may
+ * be NULL) receives the file's size. */
+int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes, char *err,
+                           size_t errlen);
 
 /* ---- Files, verification, setup and synthetic circuits (the g16 command's
  * needs beyond proving).  Paths name the file in every message. ---- */

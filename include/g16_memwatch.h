@@ -10,8 +10,8 @@
  *  - mw_take() reads /proc/PID/status of every process in the tree (never
  *    smaps_rollup unless asked: it stalls huge processes), the cgroup of the
  *    first root (v2 memory.current/memory.peak, else v1 usage/max_usage) and,
- *    when libnvidia-ml.so.1 can be dlopen'ed, the GPU memory used by the
- *    tree.  Values that cannot be read are -1 ("empty"), never an error.
+ *    when libnvidia-ml.so.1 can be dlopen'ed (and MEMWATCH_NO_NVML is not
+ *    set), the GPU memory used by the tree.  Values that cannot be read are -1 ("empty"), never an error.
  *    It returns 0 when no process of the tree is left: the caller then has
  *    nothing to write, so a trace never holds a half-read sample.
  *  - Exact peaks: hwm_kb is the sum of the kernel's VmHWM over the tree.
@@ -86,6 +86,11 @@ int mw_reset_peaks(mw_target *t, char *err, size_t errlen);
 /* Peaks from now on are sampled (no reset will be attempted). */
 void mw_disable_reset(mw_target *t);
 int mw_gpu_available(const mw_target *t);
+/* GPU index's free memory in bytes, from NVML now (loaded for the call,
+ * as mw_take loads it; MEMWATCH_NO_NVML set in the environment keeps it
+ * from loading): 0, or -1 with why in err. */
+int mw_gpu_free_memory(unsigned int index, size_t *free_bytes, char *err,
+                       size_t errlen);
 void mw_close(mw_target *t);
 
 /* Reads one /proc/PID/status; 0 on success, -1 if gone or not a process. */

@@ -2,7 +2,8 @@
 # Bad input gets a clear 4xx while a good job keeps running and finishes:
 # malformed JSON, unknown key, corrupt witness, wrong curve, wrong size,
 # a 1 GB body (refused from its headers, never buffered), paths outside
-# --allow-dir (absolute, .., symlink), unknown endpoints and methods.
+# --allow-dir (absolute, .., symlink), a relative key path, unknown
+# endpoints and methods.
 source "$(dirname "$0")/lib.sh"
 start_daemon --memory-budget 1G --synth-workers 1
 D=$FIX/bn128/chain
@@ -34,6 +35,7 @@ ln -s /etc "$T/etc"
 expect 403 "allowed" POST /v1/proofs "{\"key\": \"chain\", \"witnesses\": [\"$T/etc/hostname\"]}"
 expect 403 "allowed" POST /v1/keys '{"name": "x", "path": "/etc/hostname"}'
 expect 404 "no such file" POST /v1/proofs "{\"key\": \"chain\", \"witnesses\": [\"$T/missing.wtns\"]}"
+expect 400 "absolute" POST /v1/keys '{"name": "r", "path": "circuit.zkey"}'   # as witness paths
 expect 400 "names" POST /v1/keys "{\"name\": \"../x\", \"path\": \"$D/circuit.zkey\"}"
 expect 400 "not a zkey" POST /v1/keys "{\"name\": \"w\", \"path\": \"$D/witness.wtns\"}"
 expect 404 "no job" GET /v1/proofs/0123456789abcdef

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Help, config file, socket mode, the TCP listener's bearer token, LRU
+# Help, config file, socket mode, the TCP listener's bearer token (its file
+# private to its owner, as ssh wants private keys), LRU
 # eviction of idle keys under the budget, cancellation, metrics and the
 # memory endpoint.
 source "$(dirname "$0")/lib.sh"
@@ -16,6 +17,10 @@ grep -q "unknown option" "$T/err" || fail "unclear message for an unknown option
 grep -q "keys load" "$T/chelp.txt" || fail "g16 client --help"
 # Config file, overridden by a flag; TCP needs a token.
 printf 'abcdefghijklmnopqrstuvwxyz012345\n' >"$T/token"
+chmod 0644 "$T/token"
+"$G16D" --tcp-port 1 --token-file "$T/token" --socket "$T/x" 2>"$T/err" && fail "a token file others may read accepted"
+grep -q "chmod 600" "$T/err" || fail "unclear error for a token file others may read: $(cat "$T/err")"
+chmod 0600 "$T/token"
 PORT=$(( 20000 + RANDOM % 20000 ))
 cat >"$T/g16d.conf" <<CONF
 # g16d test config
@@ -51,6 +56,10 @@ c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/v1/status")
 [ "$c" = 401 ] || fail "TCP without token: $c, wanted 401"
 c=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer wrongwrongwrongwrong" "http://127.0.0.1:$PORT/v1/status")
 [ "$c" = 401 ] || fail "TCP with a wrong token: $c, wanted 401"
+c=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary "{\"name\": \"t\", \"path\": \"$M/circuit.zkey\"}" \
+    "http://127.0.0.1:$PORT/v1/keys")
+[ "$c" = 401 ] || fail "TCP POST without token: $c, wanted 401"
+[ "$(client keys list | js 'o.keys.length')" = 0 ] || fail "a POST refused with 401 loaded its key anyway"
 "$G16" client --tcp "$PORT" --token-file "$T/token" status >/dev/null || fail "TCP with the token refused"
 # LRU: room for two keys; loading a third evicts the least recently used.
 client keys load a "$M/circuit.zkey" >/dev/null

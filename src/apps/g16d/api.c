@@ -1,18 +1,32 @@
 /* The HTTP API: routes a request to its handler and renders the reply.
- * Every error is {"error": "..."} with a 4xx/5xx status. */
+ * Every error is {"error": "..."} with a 4xx/5xx status; the key and job
+ * logic says what kind of failure it was and d_http_status alone says
+ * which HTTP status that kind is. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "d.h"
 
 #define MAX_WAIT_S 600.0
+
+int d_http_status(int code)
+{
+    switch (code) {
+    case G16_OK: case D_ERR_EXISTS: return 200;   /* loading a loaded key again: nothing to do */
+    case G16_ERR_NOT_FOUND: return 404;
+    case D_ERR_FORBIDDEN: return 403;
+    case D_ERR_CONFLICT: return 409;
+    case D_ERR_STOPPING: return 503;
+    case G16_ERR_TOO_LARGE: case G16_ERR_NOMEM: return 507;   /* beyond the budget or memory */
+    case G16_ERR_ARG: case G16_ERR_FORMAT: case G16_ERR_MISMATCH: case G16_ERR_UNSUPPORTED: return 400;
+    default: return 500;                                        /* IO, DEVICE, INTERNAL */
+    }
+}
 
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)
 {
@@ -84,11 +98,11 @@ static void keys_load(g16d *d, const d_request *rq, d_reply *r)
     const char *name = json_string_value(json_object_get(o, "name"));
     const char *path = json_string_value(json_object_get(o, "path"));
     char err[D_ERR];
-    int status;
+    int rc;
     if (!o) d_reply_error(r, 400, "malformed JSON: line %d: %s", je.line, je.text);
     else if (!name || !path) d_reply_error(r, 400, "expected {\"name\": NAME, \"path\": KEY.zkey}");
     else if (!d_name_ok(name)) d_reply_error(r, 400, "key names are 1-127 of [A-Za-z0-9._-]");
-    else if (d_key_load(d, name, path, 1, &status, err, sizeof err)) d_reply_error(r, status, "%s", err);
+    else if ((rc = d_key_load(d, name, path, 1, err, sizeof err))) d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);
         dkey *k = d_key_find(d, name);
@@ -102,8 +116,8 @@ static void keys_load(g16d *d, const d_request *rq, d_reply *r)
 static void keys_evict(g16d *d, const char *name, d_reply *r)
 {
     char err[D_ERR];
-    int status;
-    if (d_key_evict(d, name, &status, err, sizeof err)) d_reply_error(r, status, "%s", err);
+    int rc = d_key_evict(d, name, err, sizeof err);
+    if (rc) d_reply_error(r, d_http_status(rc), "%s", err);
     else reply_json(r, 200, strdup("{\"evicted\":true}"));
 }
 
@@ -128,12 +142,12 @@ static void status(g16d *d, d_reply *r)
     stage_json(stages, "finalize", d->cfg.workers[ST_FINAL], d->busy[ST_FINAL], d->nstate[P_MSMED]);
     int active = 0, total = 0;
     for (job *j = d->jobs; j; j = j->next) { total++; active += !d_job_terminal(j); }
-    json_t *o = json_pack("{s:i,s:f,s:{s:I,s:I,s:I,s:I,s:i},s:o,s:o,s:{s:i,s:i},s:{s:I,s:I},s:b}",
+    json_t *o = json_pack("{s:i,s:f,s:{s:I,s:I,s:I,s:I,s:i},s:o,s:o,s:{s:i,s:i,s:i},s:{s:I,s:I},s:b}",
         "pid", (int)getpid(), "uptime_s", d_now() - d->started,
         "budget", "total", (json_int_t)d->cfg.budget, "reserved", (json_int_t)d->reserved,
         "keys", (json_int_t)d->key_bytes, "available", (json_int_t)d_budget_free(d),
         "partitions_holding", d->held_parts,
-        "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
+        "stages", stages, "keys", keys, "jobs", "active", active, "total", total, "long_polls", d->long_polls,
         "proofs", "done", (json_int_t)d->proofs_done, "failed", (json_int_t)d->proofs_failed,
         "stopping", d->stopping);
     json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:i,s:I,s:{s:I,s:I}}", "proving",
@@ -151,29 +165,13 @@ static void status(g16d *d, d_reply *r)
     reply_jansson(r, 200, o);
 }
 
-static void abs_deadline(struct timespec *ts, double secs)
+/* The job as it is now.  A long-poll (?wait=S) reaches here once its
+ * wait is over: the HTTP layer parks it (d_api_wait) without a thread
+ * until the job finishes, expires, the daemon stops or S pass. */
+static void proof_get(g16d *d, const char *id, d_reply *r)
 {
-    clock_gettime(CLOCK_REALTIME, ts);
-    double t = (double)ts->tv_sec + 1e-9 * (double)ts->tv_nsec + secs;
-    ts->tv_sec = (time_t)t;
-    ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
-}
-
-/* Long-poll: waits (up to ?wait=S) for the job to finish.  The job is
- * looked up again after every wake-up: it may have expired meanwhile. */
-static void proof_get(g16d *d, const d_request *rq, const char *id, d_reply *r)
-{
-    const char *w = rq->query(rq->qctx, "wait");
-    double wait = w ? strtod(w, NULL) : 0;
-    if (wait < 0 || wait != wait) wait = 0;
-    if (wait > MAX_WAIT_S) wait = MAX_WAIT_S;
-    struct timespec dl;
-    abs_deadline(&dl, wait);
     pthread_mutex_lock(&d->mu);
     job *j = d_job_find(d, id);
-    while (j && !d_job_terminal(j) && !d->stopping && wait > 0 &&
-           pthread_cond_timedwait(&d->changed, &d->mu, &dl) != ETIMEDOUT)
-        j = d_job_find(d, id);
     if (!j) {
         pthread_mutex_unlock(&d->mu);
         d_reply_error(r, 404, "no job %s (unknown, or its results expired)", id);
@@ -215,9 +213,9 @@ static void proofs_list(g16d *d, d_reply *r)
 static void proof_submit(g16d *d, const d_request *rq, d_reply *r)
 {
     char err[D_ERR], *out = NULL;
-    int status;
-    if (d_job_submit(d, rq->body, rq->len, &status, &out, err, sizeof err)) d_reply_error(r, status, "%s", err);
-    else reply_json(r, status, out);
+    int rc = d_job_submit(d, rq->body, rq->len, &out, err, sizeof err);
+    if (rc) d_reply_error(r, d_http_status(rc), "%s", err);
+    else reply_json(r, 202, out);
 }
 
 static void memory(g16d *d, const d_request *rq, d_reply *r)
@@ -242,6 +240,25 @@ static const char *tail(const char *path, const char *prefix)
 
 static int is(const d_request *rq, const char *m) { return !strcmp(rq->method, m); }
 
+/* What reads files (a key, witnesses, the memory trace) or frees a key
+ * (munmap of gigabytes, the GPU copy) runs on a thread of its own; the
+ * rest only reads or updates state under the lock and is answered on the
+ * HTTP thread at once. */
+int d_api_blocks(const d_request *rq)
+{
+    const char *p = rq->path;
+    return (is(rq, "POST") && (!strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs"))) ||
+           (is(rq, "DELETE") && tail(p, "/v1/keys/")) || (is(rq, "GET") && !strcmp(p, "/v1/memory"));
+}
+
+double d_api_wait(const d_request *rq, const char **id)
+{
+    const char *w = is(rq, "GET") ? rq->query(rq->qctx, "wait") : NULL;
+    double wait = w ? strtod(w, NULL) : 0;
+    if (!(*id = tail(rq->path, "/v1/proofs/")) || !(wait > 0)) return 0;   /* NaN too */
+    return wait > MAX_WAIT_S ? MAX_WAIT_S : wait;
+}
+
 void d_api(g16d *d, const d_request *rq, d_reply *r)
 {
     const char *p = rq->path, *id;
@@ -257,7 +274,7 @@ void d_api(g16d *d, const d_request *rq, d_reply *r)
     else if ((id = tail(p, "/v1/keys/")) && is(rq, "DELETE")) keys_evict(d, id, r);
     else if (!strcmp(p, "/v1/proofs") && is(rq, "POST")) proof_submit(d, rq, r);
     else if (!strcmp(p, "/v1/proofs") && is(rq, "GET")) proofs_list(d, r);
-    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "GET")) proof_get(d, rq, id, r);
+    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "GET")) proof_get(d, id, r);
     else if ((id = tail(p, "/v1/proofs/")) && is(rq, "DELETE")) proof_cancel(d, id, r);
     else if (!strcmp(p, "/v1/status") || !strcmp(p, "/metrics") || !strcmp(p, "/v1/memory") ||
              !strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs") || tail(p, "/v1/keys/") ||

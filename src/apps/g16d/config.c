@@ -6,11 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "d.h"
 
+/* 0; -1: the caller names the bad value; SET_REPORTED: the setter said
+ * why itself. */
 typedef int (*setter)(d_config *c, const char *v);
+enum { SET_REPORTED = -2 };
 
 typedef struct {
     const char *name;   /* flag without "--", and the config-file key */
@@ -68,10 +72,19 @@ static int set_allow(d_config *c, const char *v)
     return copy_str(c->allow_dir[c->n_allow++], sizeof c->allow_dir[0], v);
 }
 static int set_port(d_config *c, const char *v) { return parse_int(v, 1, 65535, &c->tcp_port); }
+/* A token others may read is no secret: refused, as ssh refuses such
+ * private keys. */
 static int set_token_file(d_config *c, const char *v)
 {
+    struct stat st;
     FILE *f = fopen(v, "r");
     if (!f) return -1;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+        fprintf(stderr, "g16d: %s: the token file is accessible by group or others (mode %04o): "
+                "chmod 600 it\n", v, (unsigned)(st.st_mode & 07777));
+        fclose(f);
+        return SET_REPORTED;
+    }
     char *ok = fgets(c->token, sizeof c->token, f);
     fclose(f);
     if (!ok) return -1;
@@ -98,7 +111,7 @@ static int set_double(double *out, const char *v)
 static int set_ttl(d_config *c, const char *v) { return set_double(&c->result_ttl, v); }
 static int set_fttl(d_config *c, const char *v) { return set_double(&c->fetched_ttl, v); }
 static int set_sample(d_config *c, const char *v) { return parse_int(v, 10, 60000, &c->sample_ms); }
-static int set_conns(d_config *c, const char *v) { return parse_int(v, 4, 4096, &c->max_connections); }
+static int set_conns(d_config *c, const char *v) { return parse_int(v, 4, 65536, &c->max_connections); }
 static int set_verify(d_config *c, const char *v)
 {
     if (!v || !strcmp(v, "true") || !strcmp(v, "1")) c->self_verify = 1;
@@ -126,14 +139,17 @@ static int set_no_pin(d_config *c, const char *v) { (void)v; c->pin_keys = 0; re
 
 static const option k_opts[] = {
     {"socket", "PATH", set_socket,
-     "Unix socket (mode 0600). Default $XDG_RUNTIME_DIR/g16d.sock, else /tmp/g16d-$UID/g16d.sock"},
+     "Unix socket (mode 0600). Default $XDG_RUNTIME_DIR/g16d.sock, else /tmp/g16d-$UID/g16d.sock.\n"
+     "                         Its directory must be this user's (or root's) and writable by no one\n"
+     "                         else; only a stale socket there (no daemon answers) is replaced"},
     {"state-dir", "DIR", set_state,
      "jobs database, uploaded witnesses, memory trace. Default $XDG_STATE_HOME/g16d, else ~/.local/state/g16d"},
     {"allow-dir", "DIR", set_allow,
      "witness and key paths are read only under DIR (repeatable; none: only uploads)"},
     {"tcp-port", "PORT", set_port, "also listen on 127.0.0.1:PORT (needs --token-file)"},
     {"token-file", "FILE", set_token_file,
-     "bearer token (first line, >= 16 chars) that TCP clients must send"},
+     "bearer token (first line, >= 16 chars) that TCP clients must send; the file must not\n"
+     "                         be accessible by group or others (chmod 600)"},
     {"memory-budget", "SIZE", set_budget,
      "bytes the keys and in-flight proofs may use (512M, 8G, ...). Default MemAvailable minus the margin"},
     {"budget-margin", "SIZE", set_margin, "kept free when the budget is derived (default 10%, at least 256M)"},
@@ -150,7 +166,9 @@ static const option k_opts[] = {
     {"sample-interval", "MS", set_sample, "memory sampling period in milliseconds. Default 100"},
     {"self-verify", "BOOL", set_verify, "verify every proof before returning it (true|false). Default true"},
     {"no-self-verify", NULL, set_no_verify, "same as --self-verify false"},
-    {"max-connections", "N", set_conns, "concurrent HTTP connections. Default 64"},
+    {"max-connections", "N", set_conns,
+     "concurrent HTTP connections; each is a socket, not a thread (a long-poll waits\n"
+     "                         without one), so /v1/status answers however many wait. Default 1024"},
     {"device", "cpu|gpu|auto", set_device,
      "where proofs run: auto (default) = the GPU when this build has CUDA and a GPU is present,\n"
      "                         else the CPU; gpu = refuse to start without one; cpu = never the GPU.\n"
@@ -196,7 +214,13 @@ static void usage(FILE *f)
     fputs("  --help                 this text\n\n"
           "API: POST/GET /v1/keys, DELETE /v1/keys/NAME, POST /v1/proofs,\n"
           "GET /v1/proofs/ID[?wait=S], DELETE /v1/proofs/ID, GET /v1/status, GET /metrics,\n"
-          "GET /v1/memory[?since=UNIX_S&format=csv|json].\n", f);
+          "GET /v1/memory[?since=UNIX_S&format=csv|json].\n\n"
+          "environment:\n"
+          "  XDG_RUNTIME_DIR        the default socket's directory (else /tmp/g16d-$UID, which must\n"
+          "                         belong to this user and be writable by no one else)\n"
+          "  XDG_STATE_HOME, HOME   the default --state-dir\n"
+          "  MEMWATCH_NO_NVML       when set, NVML (libnvidia-ml) is never loaded: no GPU memory in\n"
+          "                         the memory trace and no default --device-memory-budget\n", f);
 }
 
 static const option *find(const char *name)
@@ -232,12 +256,13 @@ static int load_file(d_config *c, const char *path)
         *eq = 0;
         const char *name = trim(s), *val = trim(eq + 1);
         const option *o = find(name);
-        if (!o || (o->arg && o->set(c, val)) || (!o->arg && strcmp(val, "true"))) {
-            fprintf(stderr, "g16d: %s:%d: %s '%s'\n", path, no, o ? "bad value for" : "unknown option", name);
+        int rc = !o ? -1 : o->arg ? o->set(c, val) : strcmp(val, "true") ? -1 : o->set(c, NULL);
+        if (rc) {
+            if (rc != SET_REPORTED)
+                fprintf(stderr, "g16d: %s:%d: %s '%s'\n", path, no, o ? "bad value for" : "unknown option", name);
             fclose(f);
             return -1;
         }
-        if (!o->arg) o->set(c, NULL);
     }
     fclose(f);
     return 0;
@@ -263,7 +288,7 @@ static void defaults(d_config *c)
     c->fetched_ttl = 600;
     c->sample_ms = 100;
     c->self_verify = 1;
-    c->max_connections = 64;
+    c->max_connections = 1024;
     c->device = G16_DEVICE_AUTO;
     c->pin_keys = -1;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -280,7 +305,9 @@ static int parse_flags(d_config *c, int argc, char **argv)
         if (!o) { fprintf(stderr, "g16d: unknown option '%s' (see g16d --help)\n", a); return -1; }
         if (o->arg && i + 1 >= argc) { fprintf(stderr, "g16d: %s needs %s\n", a, o->arg); return -1; }
         const char *v = o->arg ? argv[++i] : NULL;
-        if (o->set(c, v)) { fprintf(stderr, "g16d: bad value for %s: '%s'\n", a, v ? v : ""); return -1; }
+        int rc = o->set(c, v);
+        if (rc == -1) fprintf(stderr, "g16d: bad value for %s: '%s'\n", a, v ? v : "");
+        if (rc) return -1;
     }
     return 0;
 }

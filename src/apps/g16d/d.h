@@ -1,11 +1,17 @@
 /* g16d internals: the daemon's state and the functions its files share.
+ * The daemon is a program on libg16's public interface: g16.h,
+ * g16_memwatch.h (its memory telemetry) and nothing below them.
  *
  * Concurrency: one mutex (d->mu) guards every field below that changes
  * after startup (keys, jobs, budget, counters, the database handle).
  * Workers take it only to pick work and to publish a stage's result; the
  * proving itself runs unlocked.  d->work is broadcast whenever work or
  * budget may have appeared, d->changed whenever a job changed state (the
- * long-polls wait on it). */
+ * parked long-polls are woken by it).
+ *
+ * Errors: the key and job logic returns G16_OK, a g16_status code or one
+ * of the daemon's own kinds below, with a one-line message; only the API
+ * layer (api.c, d_http_status) turns a kind into an HTTP status. */
 #ifndef G16D_H
 #define G16D_H
 
@@ -18,6 +24,15 @@
 #define D_NAME_MAX 128
 #define D_ERR 512
 #define D_MAX_ALLOW 16
+
+/* Failure kinds of the daemon beyond g16_status's (from 100: never a
+ * library code). */
+enum {
+    D_ERR_FORBIDDEN = 100,      /* a path outside --allow-dir */
+    D_ERR_CONFLICT,             /* a name taken by another key, a busy key, a finished job */
+    D_ERR_EXISTS,               /* the same key is already loaded: nothing to do */
+    D_ERR_STOPPING              /* the daemon is shutting down */
+};
 
 enum { ST_SYNTH, ST_MSM, ST_FINAL, ST_COUNT };
 
@@ -136,6 +151,7 @@ typedef struct g16d {
     int held_parts;             /* partitions holding a reservation */
     int nstate[P_CANCELLED + 1];    /* partitions in each state (kept by d_set_state) */
     int busy[ST_COUNT];
+    int long_polls;             /* long-polls parked by the HTTP layer, waiting for a job */
     int stopping, stopped_workers;
     uint64_t proofs_done, proofs_failed, jobs_submitted;
     histo hist[ST_COUNT + 1];   /* + budget wait */
@@ -164,12 +180,18 @@ void d_default_socket(char *buf, size_t len);
 
 /* util.c */
 double d_now(void);
+/* t (d_now's clock, which pthread_cond_timedwait uses) as a timespec. */
+void d_abs_time(struct timespec *ts, double t);
 void d_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A whole regular file, opened without blocking (a FIFO is refused, never
+ * waited on) and at most max bytes: G16_OK or a g16_status with err. */
 int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen);
 /* The same into pages of its own (free with d_unmap_file), for what is mlock'ed. */
 int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, char *err,
                       size_t errlen);
 void d_unmap_file(uint8_t *buf, size_t len);
+/* G16_OK with the resolved path in real, G16_ERR_NOT_FOUND (errno says
+ * why) or D_ERR_FORBIDDEN. */
 int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
 int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen);
 void d_random_id(char out[33]);
@@ -183,10 +205,9 @@ int d_proc_value(const char *path, const char *fmt, unsigned long long *out);
 
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);
-int d_key_load(g16d *d, const char *name, const char *path, int persist, int *status,
-               char *err, size_t errlen);
+int d_key_load(g16d *d, const char *name, const char *path, int persist, char *err, size_t errlen);
 void d_key_free(dkey *k);
-int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen);
+int d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
 int d_key_make_room(g16d *d, size_t need, const dkey *keep);
 size_t d_budget_free(const g16d *d);
 
@@ -203,8 +224,6 @@ typedef struct {
  * key evicted would not make room (then *nvictims = 0: evict nothing). */
 int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *victims,
               int *nvictims);
-/* GPU 0's free memory through NVML (dlopen'ed); -1 with why when unknown. */
-int d_gpu_free_memory(size_t *free_bytes, char *why, size_t whylen);
 
 /* sched.c */
 int d_workers_start(g16d *d);
@@ -216,8 +235,10 @@ void d_set_state(g16d *d, part *p, part_state s);
 
 /* jobs.c */
 job *d_job_find(g16d *d, const char *id);
-int d_job_submit(g16d *d, const char *body, size_t len, int *status, char **out,
-                 char *err, size_t errlen);
+int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
+/* Whether a long-poll for job id has something to wait for (it exists
+ * and is unfinished, and the daemon is not stopping).  mu held. */
+int d_job_waitable(g16d *d, const char *id);
 char *d_job_json(g16d *d, job *j, int with_results);
 int d_job_cancel(g16d *d, job *j);
 int d_job_terminal(const job *j);
@@ -265,6 +286,14 @@ typedef struct {
     size_t len;
 } d_request;
 void d_api(g16d *d, const d_request *rq, d_reply *r);
+/* 1 when the request may take long (files, freeing a key): the HTTP
+ * layer serves it on a thread of its own, never on its event thread. */
+int d_api_blocks(const d_request *rq);
+/* A long-poll: the seconds GET /v1/proofs/ID?wait=S may wait (capped),
+ * with *id; 0 when the request is none. */
+double d_api_wait(const d_request *rq, const char **id);
+/* The HTTP status of a failure kind (g16_status or D_ERR_*). */
+int d_http_status(int code);
 void d_reply_error(d_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

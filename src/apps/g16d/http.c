@@ -1,8 +1,17 @@
-/* The HTTP/1.1 front (libmicrohttpd, one thread per connection so a
- * long-poll blocks only its own client): a Unix socket, mode 0600, and,
- * when asked, a loopback TCP port that demands a bearer token.  Bodies
- * larger than --max-body are refused from their Content-Length before a
- * byte is read, and chunked ones as soon as they cross the limit. */
+/* The HTTP/1.1 front (libmicrohttpd): a Unix socket, mode 0600, in a
+ * directory nobody else can write, and, when asked, a loopback TCP port
+ * that demands a bearer token.  Bodies larger than --max-body are refused
+ * from their Content-Length before a byte is read, and chunked ones as
+ * soon as they cross the limit.
+ *
+ * One event thread per listener serves every connection, and nothing on
+ * it waits: a request that reads files or frees a key (d_api_blocks) runs
+ * on a thread of its own while its connection is suspended; a long-poll
+ * (?wait=S) is parked, suspended and holding no thread, until the waker
+ * thread sees its job change (d->changed), the daemon stop or S pass;
+ * the rest (status, metrics, listings, a job's state) is answered at
+ * once.  A waiting client costs a socket, not a worker, so /v1/status
+ * answers under any number of them (up to --max-connections). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,18 +33,36 @@ typedef struct {
     int tcp;
 } front;
 
+/* One request, from its headers to on_done. */
+typedef struct req {
+    char *buf;
+    size_t len, cap;
+    int too_big;                /* chunked beyond --max-body: its body is dropped */
+    int answered;               /* refused from its headers (401, 413): never served */
+    struct d_http *h;
+    struct MHD_Connection *c;
+    d_request rq;               /* what a thread of its own serves */
+    d_reply reply;              /* its reply, once has_reply */
+    int has_reply;
+    int resumed;                /* a parked long-poll whose wait is over */
+    const char *job_id;         /* while parked: the job waited for, until when */
+    double deadline;
+    struct req *next;           /* in d_http.parked */
+} req;
+
 struct d_http {
     g16d *d;
     struct MHD_Daemon *ud, *td;
     int ufd;
     front uf, tf;
+    req *parked;                /* suspended long-polls (d->mu) */
+    int waker_stop;             /* (d->mu) */
+    int waker_started;
+    pthread_t waker;
+    pthread_mutex_t tmu;        /* requests on threads of their own: */
+    pthread_cond_t tcv;
+    int threads, closing;
 };
-
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int too_big;
-} req;
 
 static enum MHD_Result send_reply(struct MHD_Connection *c, d_reply *r)
 {
@@ -75,13 +102,15 @@ static enum MHD_Result on_headers(front *f, struct MHD_Connection *c, void **con
     req *r = calloc(1, sizeof *r);
     if (!r) return MHD_NO;
     *con_cls = r;
-    if (f->tcp && !token_ok(d->cfg.token, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization")))
+    if (f->tcp && !token_ok(d->cfg.token, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"))) {
+        r->answered = 1;
         return send_error(c, 401, "missing or wrong bearer token");
+    }
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     if (cl && strtoull(cl, NULL, 10) > d->cfg.max_body) {
         char msg[128];
         snprintf(msg, sizeof msg, "request body of %s bytes exceeds --max-body (%zu bytes)", cl, d->cfg.max_body);
-        r->too_big = 2;
+        r->answered = 1;
         return send_error(c, 413, msg);
     }
     return MHD_YES;
@@ -89,7 +118,7 @@ static enum MHD_Result on_headers(front *f, struct MHD_Connection *c, void **con
 
 static void take_body(g16d *d, req *r, const char *data, size_t n)
 {
-    if (r->too_big) return;
+    if (r->too_big || r->answered) return;
     if (r->len + n > d->cfg.max_body) {         /* chunked and too long: stop keeping it */
         r->too_big = 1;
         free(r->buf);
@@ -115,6 +144,120 @@ static const char *query(void *ctx, const char *name)
     return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* Parks a long-poll whose job is unfinished: 1 when suspended.  Under
+ * d->mu, as the waker's scan, so a change between the check and the
+ * suspension cannot be missed. */
+static int park(d_http *h, req *r, struct MHD_Connection *c, const d_request *rq)
+{
+    g16d *d = h->d;
+    const char *id;
+    double wait = d_api_wait(rq, &id);
+    if (wait <= 0) return 0;
+    pthread_mutex_lock(&d->mu);
+    int parked = !h->waker_stop && d_job_waitable(d, id);
+    if (parked) {
+        r->c = c;
+        r->job_id = id;                 /* the URL lives as long as the request */
+        r->deadline = d_now() + wait;
+        r->next = h->parked;
+        h->parked = r;
+        d->long_polls++;
+        MHD_suspend_connection(c);
+        pthread_cond_broadcast(&d->changed);    /* the waker's next deadline may be this one */
+    }
+    pthread_mutex_unlock(&d->mu);
+    return parked;
+}
+
+/* Unlinks the parked long-polls whose wait is over (d->mu held); *next:
+ * the earliest deadline of those left. */
+static req *due(d_http *h, double now, double *next)
+{
+    req *out = NULL;
+    *next = now + 60;
+    for (req **pp = &h->parked; *pp;) {
+        req *r = *pp;
+        if (h->waker_stop || now >= r->deadline || !d_job_waitable(h->d, r->job_id)) {
+            *pp = r->next;
+            r->next = out;
+            r->resumed = 1;
+            out = r;
+            h->d->long_polls--;
+        } else {
+            if (r->deadline < *next) *next = r->deadline;
+            pp = &r->next;
+        }
+    }
+    return out;
+}
+
+/* Resumes parked long-polls when a job changes or a wait runs out; the
+ * event thread then answers them with the job as it is. */
+static void *waker(void *arg)
+{
+    d_http *h = arg;
+    g16d *d = h->d;
+    pthread_mutex_lock(&d->mu);
+    for (;;) {
+        double next;
+        req *ready = due(h, d_now(), &next);
+        if (ready) {
+            pthread_mutex_unlock(&d->mu);
+            while (ready) {             /* r may be freed once resumed: next first */
+                req *r = ready;
+                ready = r->next;
+                MHD_resume_connection(r->c);
+            }
+            pthread_mutex_lock(&d->mu);
+            continue;                   /* rescan: changes while unlocked were not waited for */
+        }
+        if (h->waker_stop) break;
+        struct timespec ts;
+        d_abs_time(&ts, next);
+        pthread_cond_timedwait(&d->changed, &d->mu, &ts);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+static void *serve_blocking(void *arg)
+{
+    req *r = arg;
+    d_http *h = r->h;
+    d_api(h->d, &r->rq, &r->reply);
+    r->has_reply = 1;
+    pthread_mutex_lock(&h->tmu);
+    MHD_resume_connection(r->c);
+    h->threads--;
+    pthread_cond_broadcast(&h->tcv);
+    pthread_mutex_unlock(&h->tmu);
+    return NULL;
+}
+
+/* Serves the request on a thread of its own, its connection suspended
+ * meanwhile.  tmu is held from the thread's start to the suspension, so
+ * the thread cannot resume a connection not yet suspended. */
+static enum MHD_Result serve_on_thread(d_http *h, req *r, struct MHD_Connection *c, const d_request *rq)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    int rc = -1;
+    r->h = h;
+    r->c = c;
+    r->rq = *rq;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    pthread_mutex_lock(&h->tmu);
+    if (!h->closing && (rc = pthread_create(&t, &a, serve_blocking, r)) == 0) {
+        h->threads++;
+        MHD_suspend_connection(c);
+    }
+    pthread_mutex_unlock(&h->tmu);
+    pthread_attr_destroy(&a);
+    if (rc) return send_error(c, 503, h->closing ? "g16d is shutting down" : "cannot start a thread for this request");
+    return MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
@@ -129,9 +272,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
-    if (r->too_big == 2) return MHD_YES;        /* the 413 is already queued */
+    if (r->answered) return MHD_YES;            /* its 401 or 413 is already queued */
     if (r->too_big) return send_error(c, 413, "request body exceeds --max-body");
+    if (r->has_reply) {                         /* back from its own thread */
+        d_reply rep = r->reply;
+        r->has_reply = 0;
+        r->reply.body = NULL;                   /* the response owns it now */
+        return send_reply(c, &rep);
+    }
     d_request rq = {method, url, query, c, r->buf ? r->buf : "", r->len};
+    if (!r->resumed && park(f->h, r, c, &rq)) return MHD_YES;
+    if (d_api_blocks(&rq)) return serve_on_thread(f->h, r, c, &rq);
     d_reply rep = {0};
     d_api(d, &rq, &rep);
     return send_reply(c, &rep);
@@ -141,12 +292,63 @@ static void on_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MH
 {
     req *r = *con_cls;
     (void)cls; (void)c; (void)t;
-    if (r) { free(r->buf); free(r); }
+    if (r) { free(r->buf); free(r->reply.body); free(r); }
     *con_cls = NULL;
 }
 
-/* A socket that answers means another g16d owns the path; one that
- * refuses is stale (a crash left it) and is replaced. */
+/* The socket's directory must be ours (or root's) and writable by no one
+ * else, or whoever can write there may move the socket away and answer
+ * in its place; ssh-agent and tmux refuse such directories the same way.
+ * Followed if a symbolic link: where it leads is what is checked. */
+static int check_dir(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) { d_errf(err, errlen, "%s: %s", dir, strerror(errno)); return -1; }
+    if (!S_ISDIR(st.st_mode)) { d_errf(err, errlen, "%s: not a directory", dir); return -1; }
+    if (st.st_uid != geteuid() && st.st_uid != 0) {
+        d_errf(err, errlen, "%s: the socket's directory belongs to uid %u, not to this user (uid %u): "
+               "refusing to listen there (remove it, or choose another --socket)", dir,
+               (unsigned)st.st_uid, (unsigned)geteuid());
+        return -1;
+    }
+    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        d_errf(err, errlen, "%s: the socket's directory is writable by %s (mode %04o): refusing to "
+               "listen there (chmod go-w it, or choose another --socket)", dir,
+               st.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(st.st_mode & 07777));
+        return -1;
+    }
+    return 0;
+}
+
+/* Clears the socket path: nothing there, or a stale socket (one that
+ * refuses connections: a crash left it), which is removed.  A socket that
+ * answers belongs to a running g16d, and anything else (a file, a link)
+ * was put there by someone else: both are refused, never removed. */
+static int clear_path(const struct sockaddr_un *a, char *err, size_t errlen)
+{
+    const char *path = a->sun_path;
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) return 0;
+        d_errf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISSOCK(st.st_mode)) {
+        d_errf(err, errlen, "%s: exists and is not a socket: refusing to replace it (remove it, or "
+               "choose another --socket)", path);
+        return -1;
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
+    if (fd < 0) { d_errf(err, errlen, "socket: %s", strerror(errno)); return -1; }
+    if (connect(fd, (const struct sockaddr *)a, sizeof *a) != 0) e = errno;
+    close(fd);
+    if (e == ECONNREFUSED && (unlink(path) == 0 || errno == ENOENT)) return 0;
+    if (e == ECONNREFUSED) d_errf(err, errlen, "%s: cannot remove the stale socket: %s", path, strerror(errno));
+    else if (e == 0) d_errf(err, errlen, "%s: another g16d is already listening there", path);
+    else d_errf(err, errlen, "%s: cannot tell whether a g16d listens there: %s", path, strerror(e));
+    return -1;
+}
+
 static int bind_unix(const char *path, char *err, size_t errlen)
 {
     struct sockaddr_un a = {.sun_family = AF_UNIX};
@@ -155,16 +357,8 @@ static int bind_unix(const char *path, char *err, size_t errlen)
     snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
     snprintf(dir, sizeof dir, "%s", path);
     if (d_mkdirs(dirname(dir), 0700)) { d_errf(err, errlen, "%s: cannot create its directory: %s", path, strerror(errno)); return -1; }
+    if (check_dir(dir, err, errlen) || clear_path(&a, err, errlen)) return -1;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) { d_errf(err, errlen, "socket: %s", strerror(errno)); return -1; }
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
-        d_errf(err, errlen, "%s: another g16d is already listening there", path);
-        close(fd);
-        return -1;
-    }
-    close(fd);
-    unlink(path);
-    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     mode_t old = umask(0177);                   /* born 0600: no window where others may connect */
     int rc = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&a, sizeof a);
     umask(old);
@@ -178,7 +372,7 @@ static int bind_unix(const char *path, char *err, size_t errlen)
 
 static struct MHD_Daemon *start(d_http *h, front *f, int fd, int port)
 {
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC;
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
     struct sockaddr_in lo = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     lo.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (fd >= 0)
@@ -199,8 +393,16 @@ d_http *d_http_start(g16d *d, char *err, size_t errlen)
     h->d = d;
     h->uf = (front){h, 0};
     h->tf = (front){h, 1};
+    pthread_mutex_init(&h->tmu, NULL);
+    pthread_cond_init(&h->tcv, NULL);
     h->ufd = bind_unix(d->cfg.socket_path, err, errlen);
-    if (h->ufd < 0) { free(h); return NULL; }
+    if (h->ufd < 0) { d_http_stop(h); return NULL; }
+    if (pthread_create(&h->waker, NULL, waker, h)) {
+        d_errf(err, errlen, "cannot start the long-poll thread");
+        d_http_stop(h);
+        return NULL;
+    }
+    h->waker_started = 1;
     if (!(h->ud = start(h, &h->uf, h->ufd, 0))) {
         d_errf(err, errlen, "%s: cannot start the HTTP server", d->cfg.socket_path);
         d_http_stop(h);
@@ -229,12 +431,32 @@ void d_http_quiesce(d_http *h)
     }
 }
 
+/* libmicrohttpd must not be stopped with a connection suspended: the
+ * requests on threads of their own finish first (new ones are refused),
+ * then the waker resumes every parked long-poll and ends. */
+static void drain(d_http *h)
+{
+    pthread_mutex_lock(&h->tmu);
+    h->closing = 1;
+    while (h->threads) pthread_cond_wait(&h->tcv, &h->tmu);
+    pthread_mutex_unlock(&h->tmu);
+    if (!h->waker_started) return;
+    pthread_mutex_lock(&h->d->mu);
+    h->waker_stop = 1;
+    pthread_cond_broadcast(&h->d->changed);
+    pthread_mutex_unlock(&h->d->mu);
+    pthread_join(h->waker, NULL);
+}
+
 void d_http_stop(d_http *h)
 {
     if (!h) return;
+    drain(h);
     if (h->ud) MHD_stop_daemon(h->ud);          /* closes the listening socket it was given */
     else if (h->ufd >= 0) close(h->ufd);
     if (h->td) MHD_stop_daemon(h->td);
     if (h->ufd >= 0) unlink(h->d->cfg.socket_path);
+    pthread_mutex_destroy(&h->tmu);
+    pthread_cond_destroy(&h->tcv);
     free(h);
 }

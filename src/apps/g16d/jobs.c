@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "d.h"
-#include "formats/formats.h"
 
 #define MAX_PARTS 1024
 
@@ -48,76 +47,57 @@ void d_job_free(job *j)
     free(j);
 }
 
-/* The witness must be a .wtns for this key's curve and size. */
-static int check_wtns(const g16_key *key, const wtns *w, int idx, char *err, size_t errlen)
-{
-    const char *wc = formats_curve_name(formats_curve_of_prime(w->prime, w->n8));
-    if (strcmp(wc, g16_key_curve(key))) {
-        d_errf(err, errlen, "witness %d is for curve %s but the key is %s", idx, wc, g16_key_curve(key));
-        return -1;
-    }
-    if (w->n_witness != g16_key_n_vars(key)) {
-        d_errf(err, errlen, "witness %d has %u values but the key expects %u", idx, w->n_witness,
-               g16_key_n_vars(key));
-        return -1;
-    }
-    return 0;
-}
-
-static int witness_path(g16d *d, const g16_key *key, part *p, const char *path, int *status,
-                        char *err, size_t errlen)
+/* A witness named by path: under --allow-dir, a regular file (a FIFO is
+ * refused without being waited on), checked against the key by the
+ * library as the prover will check it. */
+static int witness_path(g16d *d, const g16_key *key, part *p, const char *path, char *err,
+                        size_t errlen)
 {
     char real[1024], e2[D_ERR];
-    wtns w;
-    int a = d_path_allowed(&d->cfg, path, real, sizeof real);
-    if (a) {
-        *status = a == -1 ? 404 : 403;
+    int rc = d_path_allowed(&d->cfg, path, real, sizeof real);
+    if (rc) {
         d_errf(err, errlen, "witness %d: %s: %s", p->idx, path,
-               a == -1 ? strerror(errno) : "outside the allowed directories (--allow-dir)");
-        return -1;
+               rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)" : strerror(errno));
+        return rc;
     }
-    if (wtns_open(real, &w, e2, sizeof e2)) {
+    if ((rc = g16_witness_check_file(key, real, &p->wtns_bytes, e2, sizeof e2))) {
         d_errf(err, errlen, "witness %d: %s", p->idx, e2);
-        return -1;
+        return rc;
     }
-    int rc = check_wtns(key, &w, p->idx, err, errlen);
-    p->wtns_bytes = w.map.len;
-    wtns_close(&w);
-    if (!rc && !(p->wtns_path = strdup(real))) rc = -1;
-    return rc;
+    if (!(p->wtns_path = strdup(real))) { d_errf(err, errlen, "out of memory"); return G16_ERR_NOMEM; }
+    return G16_OK;
 }
 
+/* An uploaded witness is checked, then kept in the state directory until
+ * its job expires.  A failure to store it is the daemon's (G16_ERR_IO). */
 static int witness_upload(g16d *d, const g16_key *key, const char *id, part *p, const char *b64,
-                          int *status, char *err, size_t errlen)
+                          char *err, size_t errlen)
 {
     uint8_t *buf;
     size_t len;
     char e2[D_ERR], path[1200];
-    wtns w;
     if (d_base64_decode(b64, strlen(b64), &buf, &len)) {
         d_errf(err, errlen, "witness %d: neither an absolute path nor base64", p->idx);
-        return -1;
+        return G16_ERR_ARG;
     }
-    int rc = wtns_parse(buf, len, "uploaded witness", &w, e2, sizeof e2);
-    if (rc) d_errf(err, errlen, "witness %d: %s", p->idx, e2);
-    else rc = check_wtns(key, &w, p->idx, err, errlen);
     snprintf(path, sizeof path, "%s/wtns/%s-%d.wtns", d->cfg.state_dir, id, p->idx);
-    if (!rc && g16_write_file(path, buf, len, e2, sizeof e2)) {
-        *status = 500;
-        d_errf(err, errlen, "witness %d: %s", p->idx, e2);
-        rc = -1;
-    }
+    int rc = g16_witness_check(key, buf, len, "uploaded witness", e2, sizeof e2);
+    if (!rc && g16_write_file(path, buf, len, e2, sizeof e2)) rc = G16_ERR_IO;
     free(buf);
-    if (rc) return -1;
+    if (rc) {
+        d_errf(err, errlen, "witness %d: %s", p->idx, e2);
+        return rc;
+    }
     p->wtns_bytes = len;
     p->uploaded = 1;
-    return (p->wtns_path = strdup(path)) ? 0 : -1;
+    if (!(p->wtns_path = strdup(path))) { d_errf(err, errlen, "out of memory"); return G16_ERR_NOMEM; }
+    return G16_OK;
 }
 
 /* A string starting with '/' is a path; otherwise base64 of a .wtns.  An
  * object may say which: {"path": ...} or {"base64": ...}. */
 static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, json_t *v,
-                       int *status, char *err, size_t errlen)
+                       char *err, size_t errlen)
 {
     const char *path = NULL, *b64 = NULL;
     if (json_is_string(v)) {
@@ -127,45 +107,49 @@ static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, jso
         path = json_string_value(json_object_get(v, "path"));
         b64 = json_string_value(json_object_get(v, "base64"));
     }
-    if (path && path[0] == '/') return witness_path(d, key, p, path, status, err, errlen);
-    if (b64) return witness_upload(d, key, id, p, b64, status, err, errlen);
+    if (path && path[0] == '/') return witness_path(d, key, p, path, err, errlen);
+    if (b64) return witness_upload(d, key, id, p, b64, err, errlen);
     d_errf(err, errlen, "witness %d: expected an absolute path, base64 or {\"path\"|\"base64\": ...}", p->idx);
-    return -1;
+    return G16_ERR_ARG;
 }
 
 /* Looks the key up and pins it (pending) so it cannot be evicted while
- * the witnesses are checked without the lock. */
-static dkey *pin_key(g16d *d, const char *name, int n, int *status, char *err, size_t errlen)
+ * the witnesses are checked without the lock: G16_OK with *out, or why
+ * not. */
+static int pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size_t errlen)
 {
     pthread_mutex_lock(&d->mu);
     dkey *k = d_key_find(d, name);
-    if (d->stopping) { *status = 503; d_errf(err, errlen, "g16d is shutting down"); k = NULL; }
-    else if (!k || !k->key) { *status = 404; d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name); k = NULL; }
+    int rc = G16_OK;
+    if (d->stopping) { rc = D_ERR_STOPPING; d_errf(err, errlen, "g16d is shutting down"); }
+    else if (!k || !k->key) { rc = G16_ERR_NOT_FOUND; d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name); }
     else { k->pending += n; k->last_used = d_now(); }
     pthread_mutex_unlock(&d->mu);
-    return k;
+    *out = rc ? NULL : k;
+    return rc;
 }
 
+/* G16_OK, or G16_ERR_ARG for a request that is not what the API takes. */
 static int parse_request(const char *body, size_t len, json_t **root, const char **key, json_t **ws,
                          int *prio, char *err, size_t errlen)
 {
     json_error_t je;
     *root = json_loadb(body, len, 0, &je);
-    if (!*root) { d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text); return -1; }
+    if (!*root) { d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text); return G16_ERR_ARG; }
     *key = json_string_value(json_object_get(*root, "key"));
     *ws = json_object_get(*root, "witnesses");
     json_t *pr = json_object_get(*root, "priority");
-    if (!json_is_object(*root) || !*key) { d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\": [...]}"); return -1; }
+    if (!json_is_object(*root) || !*key) { d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\": [...]}"); return G16_ERR_ARG; }
     if (!json_is_array(*ws) || json_array_size(*ws) == 0 || json_array_size(*ws) > MAX_PARTS) {
         d_errf(err, errlen, "\"witnesses\" must be an array of 1 to %d witnesses", MAX_PARTS);
-        return -1;
+        return G16_ERR_ARG;
     }
     if (pr && (!json_is_integer(pr) || json_integer_value(pr) < -1000000 || json_integer_value(pr) > 1000000)) {
         d_errf(err, errlen, "\"priority\" must be an integer in [-1000000, 1000000]");
-        return -1;
+        return G16_ERR_ARG;
     }
     *prio = pr ? (int)json_integer_value(pr) : 0;
-    return 0;
+    return G16_OK;
 }
 
 static job *new_job(const char *key, int n, int prio)
@@ -189,22 +173,20 @@ static void unlink_uploads(job *j)
 
 /* Every witness checked, and the largest partition must fit the budget
  * with its own key resident, or it would wait forever. */
-static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int *status, char *err, size_t errlen)
+static int check_all(g16d *d, dkey *k, job *j, json_t *ws, char *err, size_t errlen)
 {
     size_t maxw = 0;
     for (int i = 0; i < j->nparts; i++) {
-        *status = 400;
-        if (add_witness(d, k->key, j->id, &j->parts[i], json_array_get(ws, (size_t)i), status, err, errlen))
-            return -1;
+        int rc = add_witness(d, k->key, j->id, &j->parts[i], json_array_get(ws, (size_t)i), err, errlen);
+        if (rc) return rc;
         if (j->parts[i].wtns_bytes > maxw) maxw = j->parts[i].wtns_bytes;
     }
     size_t need = k->job_bytes + maxw, room = d->cfg.budget > k->bytes ? d->cfg.budget - k->bytes : 0;
     if (need > room) {
-        *status = 507;
         d_errf(err, errlen, "a partition needs %zu bytes but the budget leaves %zu beside the key", need, room);
-        return -1;
+        return G16_ERR_TOO_LARGE;
     }
-    return 0;
+    return G16_OK;
 }
 
 static void enqueue(g16d *d, job *j, dkey *k)
@@ -222,30 +204,34 @@ static void enqueue(g16d *d, job *j, dkey *k)
     pthread_mutex_unlock(&d->mu);
 }
 
-int d_job_submit(g16d *d, const char *body, size_t len, int *status, char **out, char *err,
-                 size_t errlen)
+int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen)
 {
     json_t *root, *ws;
     const char *key;
     int prio;
-    *status = 400;
-    if (parse_request(body, len, &root, &key, &ws, &prio, err, errlen)) { json_decref(root); return -1; }
-    int n = (int)json_array_size(ws);
-    dkey *k = pin_key(d, key, n, status, err, errlen);
-    job *j = k ? new_job(key, n, prio) : NULL;
-    if (k && !j) { *status = 500; d_errf(err, errlen, "out of memory"); }
-    if (!j || check_all(d, k, j, ws, status, err, errlen)) {
+    dkey *k = NULL;
+    job *j = NULL;
+    int rc = parse_request(body, len, &root, &key, &ws, &prio, err, errlen);
+    int n = rc ? 0 : (int)json_array_size(ws);
+    if (!rc) rc = pin_key(d, key, n, &k, err, errlen);
+    if (!rc && !(j = new_job(key, n, prio))) { rc = G16_ERR_NOMEM; d_errf(err, errlen, "out of memory"); }
+    if (!rc) rc = check_all(d, k, j, ws, err, errlen);
+    json_decref(root);
+    if (rc) {
         if (k) { pthread_mutex_lock(&d->mu); k->pending -= n; pthread_mutex_unlock(&d->mu); }
         if (j) unlink_uploads(j);
         d_job_free(j);
-        json_decref(root);
-        return -1;
+        return rc;
     }
-    json_decref(root);
     enqueue(d, j, k);
-    *status = 202;
     if (asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0) *out = NULL;
-    return 0;
+    return G16_OK;
+}
+
+int d_job_waitable(g16d *d, const char *id)
+{
+    job *j = d_job_find(d, id);
+    return j && !d_job_terminal(j) && !d->stopping;
 }
 
 static json_t *part_json(const part *p, int with_results)

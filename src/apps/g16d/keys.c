@@ -14,8 +14,6 @@
 #include <unistd.h>
 
 #include "d.h"
-#include "formats/formats.h"
-#include "verify/verify.h"
 
 dkey *d_key_find(g16d *d, const char *name)
 {
@@ -131,9 +129,10 @@ static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
  * a key that cannot go (no room in either budget, or device memory full)
  * stays on the CPU, saying why; under GPU the load fails.  Runs without
  * the lock. */
-static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size_t errlen)
+static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
 {
     char e2[D_ERR], why[D_ERR];
+    int rc = G16_ERR_TOO_LARGE;          /* no room in one of the budgets */
     size_t ws = g16_key_gpu_workspace_bytes(key);
     size_t plan = g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
     pthread_mutex_lock(&d->mu);
@@ -148,7 +147,7 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size
         d->key_bytes += k->bytes;
     pthread_mutex_unlock(&d->mu);
     if (room) {
-        int rc = g16_key_gpu_load(key, d->cfg.gpu_copies, &k->device_bytes, e2, sizeof e2);
+        rc = g16_key_gpu_load(key, d->cfg.gpu_copies, &k->device_bytes, e2, sizeof e2);
         pthread_mutex_lock(&d->mu);
         d->key_bytes -= k->bytes;
         device_charge(d, k, rc == 0, ws);
@@ -156,16 +155,15 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, int *status, char *err, size
         k->host_pinned = rc == 0 ? g16_key_gpu_host_bytes(key) : 0;
         d->key_bytes += k->host_pinned;
         pthread_mutex_unlock(&d->mu);
-        if (rc == 0) { k->on_gpu = 1; return 0; }
+        if (rc == 0) { k->on_gpu = 1; return G16_OK; }
     }
     if (d->cfg.device == G16_DEVICE_GPU) {
-        *status = 507;
         d_errf(err, errlen, "%s (--device gpu)", e2);
-        return -1;
+        return rc;
     }
     fprintf(stderr, "g16d: %s; key %s proves on the CPU\n", e2, k->name);
     k->gpu_error = strdup(e2);
-    return 0;
+    return G16_OK;
 }
 
 /* Locks the key's bytes in RAM (read in already, so every page is
@@ -190,29 +188,24 @@ static void pin(dkey *k)
     k->pin_error = strdup(why);
 }
 
-/* Reads and opens the key, exports its verification key for the
+/* Reads and opens the key (the file once: the library parses the bytes
+ * read here and exports the verification key from that parse) for the
  * self-check of every proof, and puts it on the GPU when the daemon
  * proves there.  Runs without the lock; the key is published (k->key set)
  * under it once every field is final, since pin_key reads k->key. */
-static int open_key(g16d *d, dkey *k, int *status, char *err, size_t errlen)
+static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
 {
     size_t len;
     g16_key *key;
-    if (d_read_file_pages(k->path, k->bytes, &k->buf, &len, err, errlen)) return -1;
+    int rc = d_read_file_pages(k->path, k->bytes, &k->buf, &len, err, errlen);
+    if (rc) return rc;
     k->buf_len = len;
     if (d->cfg.pin_keys > 0) pin(k);
-    if (g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen)) return -1;
-    if (d->cfg.self_verify) {
-        zkey z;
-        if (zkey_parse(k->buf, len, k->path, &z, err, errlen) ||
-            vk_export_json(&z, k->path, &k->vk_json, err, errlen)) {
-            g16_key_free(key);
-            return -1;
-        }
-    }
-    if (d->use_gpu && gpu_load(d, k, key, status, err, errlen)) {
+    if ((rc = g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen))) return rc;
+    if ((d->cfg.self_verify && (rc = g16_key_vk_json(key, &k->vk_json, err, errlen))) ||
+        (d->use_gpu && (rc = gpu_load(d, k, key, err, errlen)))) {
         g16_key_free(key);
-        return -1;
+        return rc;
     }
     /* the library's bound for a partition's host memory where it runs,
      * with the threads each stage call gets (the MSMs' buckets are per
@@ -223,25 +216,23 @@ static int open_key(g16d *d, dkey *k, int *status, char *err, size_t errlen)
     pthread_mutex_lock(&d->mu);
     k->key = key;
     pthread_mutex_unlock(&d->mu);
-    return 0;
+    return G16_OK;
 }
 
 /* Charges the key's bytes before reading it, so the budget holds even
  * while the file is being read. */
-static int charge(g16d *d, dkey *k, int *status, char *err, size_t errlen)
+static int charge(g16d *d, dkey *k, char *err, size_t errlen)
 {
     pthread_mutex_lock(&d->mu);
     dkey *old = d_key_find(d, k->name);
-    int rc = 0;
+    int rc = G16_OK;
     if (old) {
-        *status = strcmp(old->path, k->path) ? 409 : 200;
-        d_errf(err, errlen, "key %s is already loaded%s", k->name, *status == 409 ? " from another path" : "");
-        rc = -1;
+        rc = strcmp(old->path, k->path) ? D_ERR_CONFLICT : D_ERR_EXISTS;
+        d_errf(err, errlen, "key %s is already loaded%s", k->name, rc == D_ERR_CONFLICT ? " from another path" : "");
     } else if (d_key_make_room(d, k->bytes, NULL)) {
-        *status = 507;
+        rc = G16_ERR_TOO_LARGE;
         d_errf(err, errlen, "%s: key needs %zu bytes but only %zu of the %zu-byte budget are free "
                "(busy keys cannot be evicted)", k->path, k->bytes, d_budget_free(d), d->cfg.budget);
-        rc = -1;
     } else {
         d->key_bytes += k->bytes;
         k->next = d->keys;               /* listed at once so a second load of the name waits its turn */
@@ -251,31 +242,39 @@ static int charge(g16d *d, dkey *k, int *status, char *err, size_t errlen)
     return rc;
 }
 
-int d_key_load(g16d *d, const char *name, const char *path, int persist, int *status,
-               char *err, size_t errlen)
+/* The key file named by a client: absolute (as witness paths: nothing
+ * depends on the daemon's working directory), under --allow-dir, a
+ * regular file.  Fills k->path (resolved) and k->bytes. */
+static int key_file(g16d *d, dkey *k, const char *path, char *err, size_t errlen)
 {
-    dkey *k = calloc(1, sizeof *k);
     struct stat st;
-    *status = 400;
-    if (!k) { d_errf(err, errlen, "out of memory"); *status = 500; return -1; }
-    snprintf(k->name, sizeof k->name, "%s", name);
-    int a = d_path_allowed(&d->cfg, path, k->path, sizeof k->path);
-    if (a) {
-        *status = a == -1 ? 404 : 403;
-        d_errf(err, errlen, a == -1 ? "%s: %s" : "%s: %s", path,
-               a == -1 ? strerror(errno) : "outside the allowed directories (--allow-dir)");
-        free(k);
-        return -1;
+    if (path[0] != '/') {
+        d_errf(err, errlen, "%s: key paths must be absolute", path);
+        return G16_ERR_ARG;
+    }
+    int rc = d_path_allowed(&d->cfg, path, k->path, sizeof k->path);
+    if (rc) {
+        d_errf(err, errlen, "%s: %s", path,
+               rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)" : strerror(errno));
+        return rc;
     }
     if (stat(k->path, &st) != 0 || !S_ISREG(st.st_mode)) {
         d_errf(err, errlen, "%s: not a regular file", path);
-        free(k);
-        return -1;
+        return G16_ERR_ARG;
     }
     k->bytes = (size_t)st.st_size;
-    if (charge(d, k, status, err, errlen)) { free(k); return -1; }
-    *status = 400;
-    int rc = open_key(d, k, status, err, errlen);
+    return G16_OK;
+}
+
+int d_key_load(g16d *d, const char *name, const char *path, int persist, char *err, size_t errlen)
+{
+    dkey *k = calloc(1, sizeof *k);
+    if (!k) { d_errf(err, errlen, "out of memory"); return G16_ERR_NOMEM; }
+    snprintf(k->name, sizeof k->name, "%s", name);
+    int rc = key_file(d, k, path, err, errlen);
+    if (!rc) rc = charge(d, k, err, errlen);
+    if (rc) { free(k); return rc; }
+    rc = open_key(d, k, err, errlen);
     pthread_mutex_lock(&d->mu);
     if (rc) {
         unlink_key(d, k);
@@ -286,24 +285,21 @@ int d_key_load(g16d *d, const char *name, const char *path, int persist, int *st
         pthread_cond_broadcast(&d->work);
     }
     pthread_mutex_unlock(&d->mu);
-    if (!rc) *status = 201;
     return rc;
 }
 
-int d_key_evict(g16d *d, const char *name, int *status, char *err, size_t errlen)
+int d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
 {
     pthread_mutex_lock(&d->mu);
     dkey *k = d_key_find(d, name);
-    int rc = -1;
-    if (!k) { *status = 404; d_errf(err, errlen, "no key named %s", name); }
+    int rc = G16_OK;
+    if (!k) { rc = G16_ERR_NOT_FOUND; d_errf(err, errlen, "no key named %s", name); }
     else if (k->pending || !k->key) {
-        *status = 409;
+        rc = D_ERR_CONFLICT;
         d_errf(err, errlen, "key %s is %s", name, k->key ? "needed by unfinished partitions" : "still loading");
     } else {
         unlink_key(d, k);
         d_key_free(k);
-        *status = 200;
-        rc = 0;
     }
     pthread_mutex_unlock(&d->mu);
     return rc;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "d.h"
+#include "g16_memwatch.h"
 
 static size_t mem_available(void)
 {
@@ -70,7 +71,7 @@ static int resolve_device(g16d *d, char *err, size_t errlen)
  * fragmentation: 10%, at least 512 MiB.  Without NVML there is none. */
 static void resolve_device_budget(g16d *d)
 {
-    char why[160];
+    char why[MW_ERRLEN];
     size_t avail;
     if (!d->use_gpu) {
         if (d->cfg.device_budget)
@@ -79,12 +80,30 @@ static void resolve_device_budget(g16d *d)
             fprintf(stderr, "g16d: --gpu-copies ignored: proofs run on the CPU\n");
     } else if (d->cfg.device_budget) {
         d->dev_budget = d->cfg.device_budget;
-    } else if (d_gpu_free_memory(&avail, why, sizeof why)) {
+    } else if (mw_gpu_free_memory(0, &avail, why, sizeof why)) {
         fprintf(stderr, "g16d: warning: no device memory budget: %s (set --device-memory-budget)\n", why);
     } else {
         size_t margin = avail / 10 > ((size_t)512 << 20) ? avail / 10 : (size_t)512 << 20;
         d->dev_budget = avail > margin ? avail - margin : avail / 2;
     }
+}
+
+/* Each connection is a descriptor: the soft limit is raised (up to the
+ * hard one) to hold --max-connections besides the daemon's own files,
+ * or the connection limit comes down to what fits, saying so. */
+static void fit_connections(d_config *c)
+{
+    const rlim_t own = 64;              /* database, trace, sockets, keys being read */
+    rlim_t need = (rlim_t)c->max_connections + own;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) return;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) return;
+    int fit = rl.rlim_cur > own + 4 ? (int)(rl.rlim_cur - own) : 4;
+    fprintf(stderr, "g16d: warning: --max-connections %d lowered to %d: RLIMIT_NOFILE is %llu (raise it "
+            "with ulimit -n or LimitNOFILE=)\n", c->max_connections, fit, (unsigned long long)rl.rlim_cur);
+    c->max_connections = fit;
 }
 
 static int lock_state(g16d *d, char *err, size_t errlen)
@@ -177,6 +196,7 @@ int main(int argc, char **argv)
     if (d_config_load(&d.cfg, argc, argv, &code)) return code;
     resolve_budget(&d.cfg);
     resolve_pinning(&d.cfg);
+    fit_connections(&d.cfg);
     /* A fixed mmap threshold: glibc otherwise raises it after each large
      * free, so the next partition's multi-MiB buffers come from the heap
      * and stay resident after free (measured: peak 99 MiB instead of 76

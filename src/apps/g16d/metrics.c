@@ -50,6 +50,8 @@ static void pipeline(FILE *m, g16d *d)
             d->cfg.budget, d->reserved, d->key_bytes, d_budget_free(d));
     head(m, "g16d_partitions_holding_budget", "gauge", "Partitions holding a budget reservation.");
     fprintf(m, "g16d_partitions_holding_budget %d\n", d->held_parts);
+    head(m, "g16d_long_polls_waiting", "gauge", "Long-polls (GET /v1/proofs/ID?wait=S) waiting for their job.");
+    fprintf(m, "g16d_long_polls_waiting %d\n", d->long_polls);
     head(m, "g16d_keys_resident", "gauge", "Proving keys loaded.");
     fprintf(m, "g16d_keys_resident %d\n", nkeys);
     head(m, "g16d_proving_device", "gauge", "1 for the device proofs run on (gpu or cpu).");

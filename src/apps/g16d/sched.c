@@ -1,5 +1,6 @@
 /* The pipeline: synthesis, MSM and finalize workers, the memory budget and
- * the reaper that frees finished partitions off the critical path.
+ * the reaper that frees finished partitions off the critical path and
+ * expired jobs once a second.
  *
  * Budget rule (the lesson of the OOM at pw=12 in system.md): a partition
  * reserves its whole footprint before synthesis and keeps it while it waits
@@ -15,6 +16,10 @@
 #include <string.h>
 
 #include "d.h"
+
+/* Seconds between two purges of expired jobs (--result-ttl, --fetched-ttl
+ * are counted in seconds: a job lives at most this much longer). */
+#define PURGE_INTERVAL_S 1.0
 
 typedef struct {
     g16d *d;
@@ -64,13 +69,39 @@ void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes)
     pthread_cond_signal(&d->reap_cv);
 }
 
+/* Housekeeping, on the reaper because it is the other half of freeing a
+ * finished job: an expired job goes only once the reaper has released
+ * its partitions' memory (expired() checks), and deleting it (SQLite, its
+ * uploaded witnesses) stays off the workers' and the requests' paths.
+ * Every PURGE_INTERVAL_S, between two reaps or when a wait times out.
+ * mu held. */
+static void housekeeping(g16d *d, double *next)
+{
+    double now = d_now();
+    if (now < *next) return;
+    d_jobs_purge(d, now);
+    *next = now + PURGE_INTERVAL_S;
+}
+
+/* Until the queue is empty and every worker has stopped.  mu held. */
+static reap *next_reap(g16d *d, double *next_purge)
+{
+    for (;;) {
+        housekeeping(d, next_purge);
+        if (d->reap_head || d->stopped_workers >= d->n_workers) return d->reap_head;
+        struct timespec ts;
+        d_abs_time(&ts, *next_purge);
+        pthread_cond_timedwait(&d->reap_cv, &d->mu, &ts);
+    }
+}
+
 static void *reaper(void *arg)
 {
     g16d *d = arg;
+    double next_purge = d_now() + PURGE_INTERVAL_S;
     pthread_mutex_lock(&d->mu);
     for (;;) {
-        while (!d->reap_head && d->stopped_workers < d->n_workers) pthread_cond_wait(&d->reap_cv, &d->mu);
-        reap *r = d->reap_head;
+        reap *r = next_reap(d, &next_purge);
         if (!r) break;
         d->reap_head = r->next;
         if (!d->reap_head) d->reap_tail = NULL;

@@ -235,10 +235,9 @@ int d_store_restore(g16d *d, char *err, size_t errlen)
     if (!st) { d_errf(err, errlen, "%s/jobs.db: %s", d->cfg.state_dir, sqlite3_errmsg(DB(d))); return -1; }
     while (sqlite3_step(st) == SQLITE_ROW) {
         char name[D_NAME_MAX], path[1024], e2[D_ERR];
-        int status;
         snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(st, 0));
         snprintf(path, sizeof path, "%s", (const char *)sqlite3_column_text(st, 1));
-        if (d_key_load(d, name, path, 0, &status, e2, sizeof e2))
+        if (d_key_load(d, name, path, 0, e2, sizeof e2))
             fprintf(stderr, "g16d: not reloading key %s: %s\n", name, e2);
     }
     sqlite3_finalize(st);

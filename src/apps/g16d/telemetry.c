@@ -130,11 +130,6 @@ static void *sampler(void *arg)
             open_trace(d);
             pthread_mutex_unlock(&d->tmu);
         }
-        if (n % 10 == 0) {                          /* housekeeping, about once a second */
-            pthread_mutex_lock(&d->mu);
-            d_jobs_purge(d, d_now());
-            pthread_mutex_unlock(&d->mu);
-        }
         sleep_until(d, &next);
     }
     return NULL;

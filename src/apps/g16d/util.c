@@ -23,6 +23,14 @@ double d_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+void d_abs_time(struct timespec *ts, double t)
+{
+    ts->tv_sec = (time_t)t;
+    ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
+    if (ts->tv_nsec >= 1000000000L) { ts->tv_sec++; ts->tv_nsec -= 1000000000L; }
+    if (ts->tv_nsec < 0) ts->tv_nsec = 0;
+}
+
 void d_errf(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -46,22 +54,26 @@ void d_unmap_file(uint8_t *buf, size_t len)
 }
 
 /* Reads a whole regular file, refusing one larger than max before
- * allocating anything; into malloc'd memory, or own pages with `pages`. */
+ * allocating anything; into malloc'd memory, or own pages with `pages`.
+ * O_NONBLOCK: a FIFO (or a device) put where a file was named would
+ * otherwise hold this thread in open() until a writer comes; fstat then
+ * refuses it. */
 static int read_file(const char *path, size_t max, int pages, uint8_t **out, size_t *len,
                      char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st;
     *out = NULL;
     if (fd < 0 || fstat(fd, &st) != 0) {
-        d_errf(err, errlen, "%s: %s", path, strerror(errno));
+        int e = errno;
+        d_errf(err, errlen, "%s: %s", path, strerror(e));
         if (fd >= 0) close(fd);
-        return -1;
+        return e == ENOENT || e == ENOTDIR ? G16_ERR_NOT_FOUND : G16_ERR_IO;
     }
     if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
         d_errf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? "file too large" : "not a regular file");
         close(fd);
-        return -1;
+        return S_ISREG(st.st_mode) ? G16_ERR_TOO_LARGE : G16_ERR_ARG;
     }
     size_t n = (size_t)st.st_size, got = 0;
     uint8_t *buf = pages ? map_pages(n) : malloc(n ? n : 1);
@@ -75,11 +87,11 @@ static int read_file(const char *path, size_t max, int pages, uint8_t **out, siz
     if (!buf || got != n) {
         d_errf(err, errlen, "%s: %s", path, buf ? "short read" : "out of memory");
         if (pages) d_unmap_file(buf, n); else free(buf);
-        return -1;
+        return buf ? G16_ERR_IO : G16_ERR_NOMEM;
     }
     *out = buf;
     *len = n;
-    return 0;
+    return G16_OK;
 }
 
 int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen)
@@ -99,16 +111,16 @@ int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, 
 int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen)
 {
     char rp[PATH_MAX], rd[PATH_MAX];
-    if (!realpath(path, rp)) return -1;
+    if (!realpath(path, rp)) return G16_ERR_NOT_FOUND;
     for (int i = 0; i < c->n_allow; i++) {
         if (!realpath(c->allow_dir[i], rd)) continue;
         size_t n = strlen(rd);
         if (strncmp(rp, rd, n) == 0 && (rp[n] == '/' || rp[n] == 0 || (n == 1 && rd[0] == '/'))) {
             snprintf(real, reallen, "%s", rp);
-            return 0;
+            return G16_OK;
         }
     }
-    return -2;
+    return D_ERR_FORBIDDEN;
 }
 
 static int b64_value(unsigned char ch)

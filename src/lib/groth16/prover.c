@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "groth16/groth16.h"
@@ -94,14 +95,17 @@ int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_ke
     g16_key *key = calloc(1, sizeof *key);
     *out = NULL;
     if (!name) name = "key";
-    if (!key) { set_error(err, errlen, "%s: out of memory", name); return -1; }
+    if (!key) { set_error(err, errlen, "%s: out of memory", name); return G16_ERR_NOMEM; }
     snprintf(key->name, sizeof key->name, "%s", name);
-    if (zkey_parse(buf, len, name, &key->z, err, errlen) || key_finish_open(key, err, errlen)) {
+    int rc = zkey_parse(buf, len, name, &key->z, err, errlen) ? G16_ERR_FORMAT
+             : key_finish_open(key, err, errlen)               ? G16_ERR_UNSUPPORTED
+                                                               : G16_OK;
+    if (rc) {
         g16_key_free(key);
-        return -1;
+        return rc;
     }
     *out = key;
-    return 0;
+    return G16_OK;
 }
 
 void g16_key_free(g16_key *key)
@@ -132,7 +136,7 @@ int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *e
             !(key->gpu = groth16_gpu_upload(&key->z, msm_copies, &key->gpu_bytes, why,
                                              sizeof why))) {
             set_error(err, errlen, "%s: cannot load the key on the GPU: %s", key->name, why);
-            rc = -1;
+            rc = G16_ERR_DEVICE;
         }
     }
     if (device_bytes) *device_bytes = key->gpu_bytes;
@@ -300,19 +304,52 @@ static int check_witness(const g16_key *key, const wtns *w, const char *name, ch
     if (w->n8 != z->n8r || memcmp(w->prime, z->r, z->n8r) != 0) {
         set_error(err, errlen, "%s: witness is for %s but %s is a %s key", name,
                   formats_curve_name(w->curve), key->name, key->curve->name);
-        return -1;
+        return G16_ERR_MISMATCH;
     }
     if (w->n_witness != z->n_vars) {
         set_error(err, errlen, "%s: witness has %u values but %s expects %u", name,
                   w->n_witness, key->name, z->n_vars);
-        return -1;
+        return G16_ERR_MISMATCH;
     }
     static const uint8_t one[8] = {1};
     if (memcmp(w->values, one, sizeof one) != 0 || (w->n8 > 8 && w->values[8] != 0)) {
         set_error(err, errlen, "%s: witness[0] is not 1 (not a circom witness?)", name);
-        return -1;
+        return G16_ERR_FORMAT;
     }
-    return 0;
+    return G16_OK;
+}
+
+int g16_witness_check(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
+                      char *err, size_t errlen)
+{
+    wtns w;
+    if (!name) name = "witness";
+    if (wtns_parse(wtns_buf, len, name, &w, err, errlen)) return G16_ERR_FORMAT;
+    return check_witness(key, &w, name, err, errlen);
+}
+
+/* stat first so that the failure has its kind (a missing file, a FIFO);
+ * the mapping opens without blocking and checks the type again, so a
+ * file swapped for a FIFO in between cannot hang the caller either. */
+int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes, char *err,
+                           size_t errlen)
+{
+    struct stat st;
+    formats_mapping m;
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        set_error(err, errlen, "%s: %s", path, strerror(e));
+        return e == ENOENT || e == ENOTDIR ? G16_ERR_NOT_FOUND : G16_ERR_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        set_error(err, errlen, "%s: not a regular file", path);
+        return G16_ERR_ARG;
+    }
+    if (formats_map_file(path, &m, err, errlen)) return G16_ERR_IO;
+    int rc = g16_witness_check(key, m.addr, m.len, path, err, errlen);
+    if (file_bytes) *file_bytes = m.len;
+    formats_unmap_file(&m);
+    return rc;
 }
 
 int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *name,

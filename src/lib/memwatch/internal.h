@@ -13,8 +13,9 @@ typedef struct {
   int64_t kb;
 } mw_gpu_use;
 
-/* NULL when libnvidia-ml.so.1 or a GPU is absent: GPU columns stay empty. */
-mw_nvml *mw_nvml_open(void);
+/* NULL with why when libnvidia-ml.so.1 or a GPU is absent (or
+ * MEMWATCH_NO_NVML is set): GPU columns stay empty. */
+mw_nvml *mw_nvml_open(char *why, size_t whylen);
 /* Fills *use (owned by nvml, valid until the next call) with every compute
  * process on every device; *dev_kb: memory used on all devices together. */
 int mw_nvml_query(mw_nvml *n, const mw_gpu_use **use, int *nuse,

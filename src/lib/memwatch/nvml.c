@@ -1,6 +1,8 @@
-/* GPU memory through NVML, loaded at run time so that memwatch builds and
- * runs on machines without the NVIDIA driver: any failure here only leaves
- * the GPU columns empty. */
+/* GPU memory through NVML, loaded at run time so that memwatch and g16d
+ * build and run on machines without the NVIDIA driver: any failure here
+ * only leaves the GPU columns empty (or g16d without a default device
+ * budget).  The one loader of the library: MEMWATCH_NO_NVML in the
+ * environment keeps it from loading NVML at all. */
 #include "memwatch/internal.h"
 
 #include <dlfcn.h>
@@ -45,7 +47,7 @@ struct mw_nvml {
   unsigned int capraw;
 };
 
-static int nvml_bind(mw_nvml *n) {
+static int nvml_bind(mw_nvml *n, char *why, size_t whylen) {
   nv_init_fn init = (nv_init_fn)dlsym(n->lib, "nvmlInit_v2");
   nv_count_fn count = (nv_count_fn)dlsym(n->lib, "nvmlDeviceGetCount_v2");
   nv_handle_fn handle =
@@ -58,26 +60,62 @@ static int nvml_bind(mw_nvml *n) {
     n->procs = (nv_procs_fn)dlsym(n->lib, "nvmlDeviceGetComputeRunningProcesses");
     n->procs_v1 = 1;
   }
-  if (!init || !count || !handle || !n->meminfo || !n->procs) return -1;
-  if (init() != NV_SUCCESS || count(&n->ndev) != NV_SUCCESS || n->ndev == 0)
+  if (!init || !count || !handle || !n->meminfo || !n->procs) {
+    mw_errf(why, whylen, "NVML lacks the calls memwatch needs");
     return -1;
+  }
+  if (init() != NV_SUCCESS || count(&n->ndev) != NV_SUCCESS || n->ndev == 0) {
+    mw_errf(why, whylen, "NVML does not initialise or sees no GPU");
+    return -1;
+  }
   n->dev = calloc(n->ndev, sizeof *n->dev);
-  if (!n->dev) return -1;
+  if (!n->dev) {
+    mw_errf(why, whylen, "out of memory");
+    return -1;
+  }
   for (unsigned int i = 0; i < n->ndev; i++)
-    if (handle(i, &n->dev[i]) != NV_SUCCESS) return -1;
+    if (handle(i, &n->dev[i]) != NV_SUCCESS) {
+      mw_errf(why, whylen, "NVML cannot open GPU %u", i);
+      return -1;
+    }
   return 0;
 }
 
-mw_nvml *mw_nvml_open(void) {
-  if (getenv("MEMWATCH_NO_NVML")) return NULL;
+mw_nvml *mw_nvml_open(char *why, size_t whylen) {
+  if (getenv("MEMWATCH_NO_NVML")) {
+    mw_errf(why, whylen, "NVML not loaded (MEMWATCH_NO_NVML is set)");
+    return NULL;
+  }
   mw_nvml *n = calloc(1, sizeof *n);
-  if (!n) return NULL;
+  if (!n) {
+    mw_errf(why, whylen, "out of memory");
+    return NULL;
+  }
   n->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!n->lib || nvml_bind(n) != 0) {
+  if (!n->lib) mw_errf(why, whylen, "libnvidia-ml.so.1 cannot be loaded");
+  if (!n->lib || nvml_bind(n, why, whylen) != 0) {
     mw_nvml_close(n);
     return NULL;
   }
   return n;
+}
+
+int mw_gpu_free_memory(unsigned int index, size_t *free_bytes, char *err,
+                       size_t errlen) {
+  mw_nvml *n = mw_nvml_open(err, errlen);
+  nv_meminfo mi;
+  int rc = -1;
+  if (!n) return -1;
+  if (index >= n->ndev)
+    mw_errf(err, errlen, "NVML sees no GPU %u (%u present)", index, n->ndev);
+  else if (n->meminfo(n->dev[index], &mi) != NV_SUCCESS)
+    mw_errf(err, errlen, "NVML cannot read GPU %u's memory", index);
+  else {
+    *free_bytes = (size_t)mi.free;
+    rc = 0;
+  }
+  mw_nvml_close(n);
+  return rc;
 }
 
 static int raw_reserve(mw_nvml *n, unsigned int want) {

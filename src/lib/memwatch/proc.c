@@ -431,7 +431,10 @@ mw_target *mw_open(const pid_t *roots, int nroots, unsigned flags, char *err,
   t->children_api = has_children_api();
   t->cg_cur_fd = t->cg_peak_fd = -1;
   if (nroots > 0) open_cgroup(t, roots[0]);
-  if (!(flags & MW_OPEN_NO_GPU)) t->nvml = mw_nvml_open();
+  if (!(flags & MW_OPEN_NO_GPU)) {
+    char why[MW_ERRLEN];
+    t->nvml = mw_nvml_open(why, sizeof why); /* without: GPU columns empty */
+  }
   return t;
 }
 
