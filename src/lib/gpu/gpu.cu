@@ -9,38 +9,7 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 
-int gpu_msm_window_override;
-size_t gpu_msm_batch_seg, gpu_msm_batch_min;
-
-static size_t env_size(const char *name, size_t dflt)
-{
-    const char *v = getenv(name);
-    char *end;
-    if (!v || !*v) return dflt;
-    unsigned long long x = strtoull(v, &end, 10);
-    return *end ? dflt : (size_t)x;
-}
-
-/* Off by default: at 2^24 it lost to the XYZZ accumulation in every
- * group and every setting tried (NOTES.md, session 5). */
-extern "C" int gpu_msm_batch_plan(size_t *seg, size_t *min_pairs)
-{
-    if (gpu_msm_batch_seg) {
-        *seg = gpu_msm_batch_seg;
-        *min_pairs = gpu_msm_batch_min ? gpu_msm_batch_min : 1;
-        return 1;
-    }
-    *seg = env_size("G16_GPU_BATCH_SEG", 2048);
-    *min_pairs = env_size("G16_GPU_BATCH_MIN", 64);
-    if (*seg < 8) *seg = 8;
-    if (*min_pairs < 1) *min_pairs = 1;
-    return env_size("G16_GPU_MSM_BATCH", 0) == 1;
-}
-
-extern "C" size_t gpu_msm_scratch_budget(void)
-{
-    return env_size("G16_GPU_MSM_SCRATCH_MB", 8192) << 20;
-}
+gpu_tuning gpu_tune;
 
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ws ws_msm[4], ws_io;
@@ -95,18 +64,10 @@ extern "C" int gpu_msm_wait(gpu_msm_pending *p, uint8_t *out, char *err, size_t 
     return 0;
 }
 
-extern "C" int gpu_env_flag(const char *name)
-{
-    const char *e = getenv(name);
-    return e && *e && strcmp(e, "0") != 0;
-}
-
 extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)
 {
-    static int enabled = -1;          /* read once: the environment is fixed */
-    if (enabled < 0) enabled = gpu_env_flag("G16_GPU_PROFILE");
     p->n = 0;
-    p->on = enabled;
+    p->on = gpu_tune.profile;
     gpu_prof_mark(p, "start", st);
 }
 
