@@ -355,18 +355,8 @@ KERNEL_1D(M_(acc_next), (const uint32_t *keys, const DG *pts, size_t e, size_t s
  * threads), times L, added into slot s2 of the level-1 sums; a pairwise
  * tree (add_pairs) then adds each window's nseg slots.  When every
  * level-1 thread multiplied its sum by its offset (up to 19 bits) the
- * phase took 4.9 ms for BN254 G1 at 2^24; now 3.3 + 0.4 (NOTES.md,
- * session 7). */
-typedef struct { uint32_t len, nseg, len2; } M_(bucket_plan);
-
-static M_(bucket_plan) M_(plan_buckets)(uint32_t nb)
-{
-    M_(bucket_plan) p;
-    p.len = nb < 32 ? nb : 32;       /* 8 measured slower (NOTES.md v4) */
-    p.nseg = nb / p.len;
-    p.len2 = p.nseg < 16 ? p.nseg : 16;   /* 2, 4, 8: slower (NOTES.md session 7) */
-    return p;
-}
+ * phase took 4.9 ms for BN254 G1 at 2^24; now 3.3 + 0.4 (docs/gpu-notes.md,
+ * "MSM v7").  L and L2: gpu_msm_plan_buckets (msm_plan.h). */
 
 /* Over v[0, n): *acc = sum_j v_j and *sum = sum_j (j + 1) v_j, the
  * running-sum trick.  (Three points live; for G2 that is 255 registers
@@ -439,41 +429,14 @@ static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t ns
 KERNEL_1D(M_(add_pairs), (DG *segs, int nw, uint32_t nseg, uint32_t half),
           (segs, nw, nseg, half, TID))
 
-/* Window size minimising n*W (bucket additions) + 3*W*2^(c-1) (reduction,
- * full additions); capped so the buckets stay within a few GB. */
-static int M_(window)(size_t n, int *nw_out)
-{
-    int best_c = 3;
-    double best = 1e300;
-    if (gpu_tune.msm_window >= 3 && gpu_tune.msm_window <= 21) {
-        best_c = gpu_tune.msm_window;
-        *nw_out = (MSM_RBITS + 1 + best_c - 1) / best_c;
-        return best_c;
-    }
-    for (int c = 3; c <= 21; c++) {
-        int nw = (MSM_RBITS + 1 + c - 1) / c;
-        double cost = (double)n * nw + 3.0 * nw * (double)(1u << (c - 1));
-        if (cost < best) { best = cost; best_c = c; }
-    }
-    *nw_out = (MSM_RBITS + 1 + best_c - 1) / best_c;
-    return best_c;
-}
-
-/* The window for a table of shift copies: the same cost model with one
- * bucket set a window group (ceil(nw / copies) of them), up to c = 24. */
+/* The window: msm_plan.h's cost model for n points stored as copies shift
+ * copies (1: the points alone), unless a test forces one
+ * (gpu_tune.msm_window: up to 21 for the points alone, 24 with copies). */
 extern "C" int G16_CAT(MSM_NAME, _copies_window)(size_t n, int copies)
 {
-    int nw, best_c = M_(window)(n, &nw);
-    double best = 1e300;
-    if (copies <= 1) return best_c;
-    if (gpu_tune.msm_window >= 3 && gpu_tune.msm_window <= 24)
-        return gpu_tune.msm_window;
-    for (int c = 3; c <= 24; c++) {
-        int w = (MSM_RBITS + 1 + c - 1) / c, ng = (w + copies - 1) / copies;
-        double cost = (double)n * w + 3.0 * ng * (double)(1u << (c - 1));
-        if (cost < best) { best = cost; best_c = c; }
-    }
-    return best_c;
+    int forced = gpu_tune.msm_window, max_c = copies > 1 ? 24 : 21;
+    if (forced >= 3 && forced <= max_c) return forced;
+    return gpu_msm_plan_window(n, MSM_RBITS, copies);
 }
 
 enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1, WS_PK2,
@@ -485,17 +448,13 @@ enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1
  * levels were ~4 ms of latency, NOTES.md v4.) */
 #define LEVEL_SEG 8
 
-/* Level-1 segment length: ~2^20 threads for big inputs, 8 entries at least.
- * (2^19 and 2^21 threads: within 1%, NOTES.md session 7.) */
-static size_t M_(first_seg)(size_t e) { return e >> 20 > 8 ? e >> 20 : 8; }
-
 /* Steps 3 and 4 of the pipeline (after the sort), up to the window sums. */
 static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
                       DG *buckets, int c, int nw, gpu_ws *ws, cudaStream_t st, gpu_prof *prof,
                       DG **segs_out, uint32_t *nseg_out, char *err, size_t errlen)
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
-    size_t seg = M_(first_seg)(e), nt = (e + seg - 1) / seg;
+    size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
     uint32_t *pk[2];
     DG *pp[2];
     void *v;
@@ -518,7 +477,7 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
         if (level == 1) gpu_prof_mark(prof, "partials1", st);
     }
     gpu_prof_mark(prof, "partials", st);
-    M_(bucket_plan) bp = M_(plan_buckets)(nb);
+    gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
     uint32_t nseg = bp.nseg;
     size_t total = (size_t)nw * nseg, total2 = (size_t)nw * (nseg / bp.len2);
     if (gpu_ws_get(ws, WS_SEGS, total * sizeof(DG), &v, err, errlen)) return -1;
@@ -557,18 +516,16 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int co
                                                     gpu_msm_pending *pend, char *err,
                                                     size_t errlen)
 {
-    int nw;
     if (copies <= 1) {
         copies = 1;
-        c = M_(window)(n, &nw);
+        c = G16_CAT(MSM_NAME, _copies_window)(n, 1);
     }
     memset(pend, 0, sizeof *pend);
     if (c < 3 || c > 24) {
         snprintf(err, errlen, "gpu: MSM window %d is out of range", c);
         return -1;
     }
-    nw = (MSM_RBITS + 1 + c - 1) / c;
-    int ng = (nw + copies - 1) / copies;
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c), ng = (nw + copies - 1) / copies;
     size_t e = (size_t)nw * n;
     pend->curve = MSM_CURVE;
     pend->g2 = MSM_G2;
@@ -659,9 +616,10 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
                                                       int copies, uint8_t *out)
 {
     if (copies < 1) copies = 1;
-    int c = G16_CAT(MSM_NAME, _copies_window)(n, copies), nw = (MSM_RBITS + 1 + c - 1) / c;
+    int c = G16_CAT(MSM_NAME, _copies_window)(n, copies);
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c);
     int ng = (nw + copies - 1) / copies;
-    size_t e = (size_t)nw * n, nt, seg = M_(first_seg)(e);
+    size_t e = (size_t)nw * n, nt, seg = gpu_msm_plan_first_seg(e);
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)ng * nb + 1;
     if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
     AFF *table = (AFF *)malloc((size_t)copies * n * sizeof(AFF));
@@ -676,7 +634,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
     uint32_t *pk[2] = {(uint32_t *)malloc(2 * nt * 4), (uint32_t *)malloc(2 * nt * 4)};
     DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
     DG *bk = (DG *)calloc((size_t)nw * nb + 1, sizeof(DG));
-    M_(bucket_plan) bp = M_(plan_buckets)(nb);
+    gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
     uint32_t nseg = bp.nseg;
     DG *segs = (DG *)malloc(((size_t)nw * nseg + 1) * sizeof(DG));
     DG *accs = (DG *)malloc((size_t)nw * nseg * sizeof(DG));
@@ -685,8 +643,8 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
         !accs)
         goto done;
     for (size_t i = 0; i < n; i++)
-        M_(digits_body)((const uint32_t *)scalars, n, c, (MSM_RBITS + 1 + c - 1) / c, copies,
-                        keys, vals, i);
+        M_(digits_body)((const uint32_t *)scalars, n, c, gpu_msm_plan_windows(MSM_RBITS, c),
+                        copies, keys, vals, i);
     for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
     qsort(ent, e, 8, M_(cmp_entry));
     for (size_t i = 0; i < e; i++) { keys[i] = (uint32_t)(ent[i] >> 32); vals[i] = (uint32_t)ent[i]; }
