@@ -15,7 +15,7 @@
 #   field      bench_field (the device field products, G products/s)
 # Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
 # test_gpu, bench_gpu, test_prover) when it runs here, else built here.
-# Fixtures: .devfix/<curve>/<circuit> (copied from ../shared/fixtures,
+# Fixtures: .devfix/<curve>/<circuit> (copied from the fixtures folder,
 # which does not travel) and .gpubin/fix/ (gpu_prepare.sh's, for the daemon
 # tests), merged below: a call carries at most 64 MiB, and .gpubin's node
 # and binaries take most of it, so each fixture travels once.

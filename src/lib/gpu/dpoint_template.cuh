@@ -49,7 +49,7 @@ static HD void P_(aff_neg)(DG_AFF *a) { FE_(neg)(&a->y, &a->y); }
  * and code size down, and take and return points by value: passing the
  * address of a caller's accumulator to a non-inlined function put that
  * accumulator in local memory (ptxas: a 192-byte stack frame in the BN254
- * G1 accumulation kernel).  Measured (src/gpu/NOTES.md, v2): no change for
+ * G1 accumulation kernel).  Measured (docs/gpu-notes.md, v2): no change for
  * BN254 G1, BLS12-381 G1 accumulation 338 -> 303 ms, BN254 G2 486 -> 606
  * ms (237 registers instead of 168); kept because the later numbers were
  * all measured on top of it. */

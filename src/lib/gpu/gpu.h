@@ -76,8 +76,8 @@ typedef struct {
     int msm_copies;            /* > 1: each MSM's points as a table of this many
                                 * shift copies (copy k = 2^(c k) P), built at
                                 * upload: that many times the points' device
-                                * memory for MSMs ~12% faster at 2^24 (NOTES.md,
-                                * session 8); 0 or 1: the points alone */
+                                * memory for MSMs ~12% faster at 2^24
+                                * (docs/gpu-notes.md, MSM v8); 0 or 1: the points alone */
 } gpu_key_desc;
 
 /* Copies the points and coefficients to the device once, and allocates

@@ -42,7 +42,7 @@ static HD uint32_t M_(r32)(int j)
 /* Loads through 16-byte vectors: every point size is a multiple of 16.
  * VLOAD goes through the read-only cache; VLOAD_RW is for memory written
  * earlier in the same kernel (that cache is not coherent with it).  VSTORE:
- * a struct copy compiles to 4-byte accesses (NOTES.md, NTT v3). */
+ * a struct copy compiles to 4-byte accesses (docs/gpu-notes.md, NTT v3). */
 #ifdef __CUDA_ARCH__
 #define VLOAD_WITH(dst, src, type, fetch)                                    \
     do {                                                                     \
@@ -137,8 +137,8 @@ KERNEL_1D(M_(digits), (const uint32_t *scalars, size_t n, int c, int nw, int cop
  * SHIFT_BATCH copies at a time with one inversion (Montgomery's trick).
  * Why: an inversion is ~600 products against a copy's ~10 c of doublings,
  * so one a copy made the table cost ~3x the doublings (the first 2^24
- * proof with 12 copies took 13.0 s against 3.8 s without, NOTES.md,
- * session 8); 8 a batch keeps the scratch at 2 x 8 coordinates a thread.
+ * proof with 12 copies took 13.0 s against 3.8 s without, docs/gpu-notes.md,
+ * "Shift copies: batched inversion"); 8 a batch keeps the scratch at 2 x 8 coordinates a thread.
  * x = X / ZZ = X ZZZ / d and y = Y ZZZ^-1 = Y ZZ / d with d = ZZ ZZZ, so
  * the slot holds (X ZZZ, Y ZZ) until the batch's inverse comes back.  A
  * copy at infinity (only from a point of small order, not in a valid key)
@@ -222,7 +222,7 @@ static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_
  * (key << 1 | 1, sum).  The branch where a run ends is short, so every
  * thread of a warp adds in lockstep (a loop per run made a warp wait at
  * each run's end for its longest run: a third of the accumulation,
- * NOTES.md v4). */
+ * docs/gpu-notes.md v4). */
 static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const AFF *pts,
                              size_t m, int head, uint32_t last_next, uint32_t first_key,
                              DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t)
@@ -362,7 +362,7 @@ KERNEL_1D(M_(acc_next), (const uint32_t *keys, const DG *pts, size_t e, size_t s
  * running-sum trick.  (Three points live; for G2 that is 255 registers
  * and ~1.2 KB of spills, but writing the suffix sums over v and adding
  * them in a second pass, two live points, was slower for every group:
- * NOTES.md, session 7.) */
+ * docs/gpu-notes.md, "Per-group choices, and two that lost".) */
 static HD void M_(running_sum)(const DG *v, int n, DG *acc, DG *sum)
 {
     DG q;
@@ -445,7 +445,7 @@ enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1
 /* Partial lists after level 1 are reduced LEVEL_SEG entries a thread: the
  * list shrinks 4x a level, each level a chain of 8 dependent additions.
  * (32 made each level's chain 4x longer for 16x shrinkage; at 2^20 the
- * levels were ~4 ms of latency, NOTES.md v4.) */
+ * levels were ~4 ms of latency, docs/gpu-notes.md v4.) */
 #define LEVEL_SEG 8
 
 /* Steps 3 and 4 of the pipeline (after the sort), up to the window sums. */

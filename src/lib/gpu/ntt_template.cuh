@@ -119,7 +119,7 @@ static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
  * * beta^(2^ll) with beta = w^(lo 2^s0).  The first factor depends on k
  * only, so it comes from a 2^k - 1 entry table in shared memory (the
  * earlier kernel read every twiddle from the 2^(L-1) table, strided and
- * uncoalesced: about a sixth of its time, NOTES.md, NTT v2); the beta factors
+ * uncoalesced: about a sixth of its time, docs/gpu-notes.md, NTT v2); the beta factors
  * collapse into one product per element, beta^r for the row's frequency
  * r = bitrev_k(row), after the pass's butterflies (DIF) or before them
  * (DIT, the transpose: it runs the passes and the levels in reverse order
@@ -230,7 +230,7 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
  * both levels and has two independent products in flight at each: half
  * the barriers and shared-memory round trips of one level at a time.
  * (Measured before the vector loads, it was no faster than one level at a
- * time: the scalar shared-memory accesses were the limit then; NOTES.md,
+ * time: the scalar shared-memory accesses were the limit then; docs/gpu-notes.md,
  * NTT v3.)  DIF runs level ll then ll+1, DIT (its transpose) ll+1 then ll. */
 /* Whether a pass keeps its values in [0, 2p) (dfield_template.cuh, the
  * lazy forms): Shoup's passes where 4p < R. */
