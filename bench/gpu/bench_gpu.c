@@ -198,10 +198,10 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
         free(pts);                                                                     \
     }
 
-BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1", GPU_CURVE_BN254, 0)
-BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1", GPU_CURVE_BLS12_381, 0)
-BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2", GPU_CURVE_BN254, 1)
-BENCH_MSM(bls12_381_g2, gpu_bls12_381_g2_msm_dev, "MSM BLS12-381 G2", GPU_CURVE_BLS12_381, 1)
+BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1", FORMATS_CURVE_BN128, 0)
+BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1", FORMATS_CURVE_BLS12381, 0)
+BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2", FORMATS_CURVE_BN128, 1)
+BENCH_MSM(bls12_381_g2, gpu_bls12_381_g2_msm_dev, "MSM BLS12-381 G2", FORMATS_CURVE_BLS12381, 1)
 
 /* 70% of scalars 0 or 1 (as in circom witnesses: bits), the rest random. */
 static void sparse_scalars(uint8_t *sc, size_t n)
@@ -217,10 +217,10 @@ static void bench_ntt(int log_n, int reps, int cpu, uint8_t *sc)
 {
     size_t n = (size_t)1 << log_n;
     void *d = to_device(sc, n * 32);
-    double f = time_ntt(GPU_CURVE_BN254, d, log_n, 0, reps * 4);
-    double i = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_INVERSE, reps * 4);
-    double c = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_COSET, reps * 4);
-    double rt = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_ROUND_TRIP, reps * 4);
+    double f = time_ntt(FORMATS_CURVE_BN128, d, log_n, 0, reps * 4);
+    double i = time_ntt(FORMATS_CURVE_BN128, d, log_n, GPU_NTT_INVERSE, reps * 4);
+    double c = time_ntt(FORMATS_CURVE_BN128, d, log_n, GPU_NTT_COSET, reps * 4);
+    double rt = time_ntt(FORMATS_CURVE_BN128, d, log_n, GPU_NTT_ROUND_TRIP, reps * 4);
     double cf = 0;
     if (cpu) {
         double t0 = now();

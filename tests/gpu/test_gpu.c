@@ -116,8 +116,8 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
         free(y);                                                                      \
     }
 
-NTT_CHECK(bn254_fr, GPU_CURVE_BN254)
-NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
+NTT_CHECK(bn254_fr, FORMATS_CURVE_BN128)
+NTT_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
 
 /* Every group in every scalar mode (G2 and BLS12-381 at smaller sizes). */
 #define ALL_GROUPS                                                                    \
@@ -172,10 +172,10 @@ EMU(bn254_g1)
 EMU(bn254_g2)
 EMU(bls12_381_g1)
 EMU(bls12_381_g2)
-MSM_CHECK(bn254_g1, GPU_CURVE_BN254, bn254_g1_emu)
-MSM_CHECK(bn254_g2, GPU_CURVE_BN254, bn254_g2_emu)
-MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, bls12_381_g1_emu)
-MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, bls12_381_g2_emu)
+MSM_CHECK(bn254_g1, FORMATS_CURVE_BN128, bn254_g1_emu)
+MSM_CHECK(bn254_g2, FORMATS_CURVE_BN128, bn254_g2_emu)
+MSM_CHECK(bls12_381_g1, FORMATS_CURVE_BLS12381, bls12_381_g1_emu)
+MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, bls12_381_g2_emu)
 ALL_GROUPS
 COPIES_CHECKS
 static const int few_copies[] = {2, 7}, one_group[] = {16};
@@ -222,8 +222,8 @@ static const int few_copies[] = {2, 7}, one_group[] = {16};
         free(coefs); free(w); free(abc); free(a); free(b); free(c);                   \
     }
 
-H_CHECK(bn254_fr, GPU_CURVE_BN254)
-H_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
+H_CHECK(bn254_fr, FORMATS_CURVE_BN128)
+H_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
 
 int main(void)
 {
@@ -277,10 +277,10 @@ static int msm_g2(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8
 {
     return gpu_msm_copies(curve, 1, p, s, n, test_copies, out, e, el);
 }
-MSM_CHECK(bn254_g1, GPU_CURVE_BN254, msm_g1)
-MSM_CHECK(bn254_g2, GPU_CURVE_BN254, msm_g2)
-MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, msm_g1)
-MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, msm_g2)
+MSM_CHECK(bn254_g1, FORMATS_CURVE_BN128, msm_g1)
+MSM_CHECK(bn254_g2, FORMATS_CURVE_BN128, msm_g2)
+MSM_CHECK(bls12_381_g1, FORMATS_CURVE_BLS12381, msm_g1)
+MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, msm_g2)
 ALL_GROUPS
 COPIES_CHECKS
 static const int any_copies[] = {2, 5, 64};

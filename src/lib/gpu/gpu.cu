@@ -113,7 +113,7 @@ extern "C" int gpu_available(void)
     return known;
 }
 
-extern "C" size_t gpu_fq_bytes(int curve) { return curve == GPU_CURVE_BN254 ? 32 : 48; }
+extern "C" size_t gpu_fq_bytes(int curve) { return curve == FORMATS_CURVE_BN128 ? 32 : 48; }
 extern "C" size_t gpu_g1_bytes(int curve) { return 2 * gpu_fq_bytes(curve); }
 extern "C" size_t gpu_g2_bytes(int curve) { return 4 * gpu_fq_bytes(curve); }
 
@@ -135,7 +135,7 @@ extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
     gpu_msm_copies_ops o;
 #define COPIES_OPS(G) (o.window = G##_copies_window, o.build = G##_shift_copies, \
                        o.start = G##_msm_start_copies)
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         if (g2) COPIES_OPS(gpu_bn254_g2); else COPIES_OPS(gpu_bn254_g1);
     } else {
         if (g2) COPIES_OPS(gpu_bls12_381_g2); else COPIES_OPS(gpu_bls12_381_g1);
@@ -149,7 +149,7 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
 {
     size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve);
     void *dp, *ds;
-    if (curve != GPU_CURVE_BN254 && curve != GPU_CURVE_BLS12_381) {
+    if (curve != FORMATS_CURVE_BN128 && curve != FORMATS_CURVE_BLS12381) {
         snprintf(err, errlen, "gpu: unknown curve %d", curve);
         return -1;
     }
@@ -168,8 +168,8 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
             return -1;
         dp = dt;
     }
-    return ops.start(dp, copies, c, (const uint32_t *)ds, n, &ws_msm[curve * 2 + g2], stream,
-                     &pend, err, errlen) ||
+    gpu_ws *ws = &ws_msm[(curve == FORMATS_CURVE_BLS12381) * 2 + g2];   /* a set a group */
+    return ops.start(dp, copies, c, (const uint32_t *)ds, n, ws, stream, &pend, err, errlen) ||
            gpu_msm_wait(&pend, out, err, errlen);
 }
 

@@ -3,7 +3,7 @@
  * MSM_NAME (prefix of this group's functions, e.g. bn254_g1), MSM_R (the
  * scalar field modulus as 64-bit limbs), MSM_RBITS (its bit length),
  * MSM_ACC_MIN_BLOCKS and MSM_ACC_CAPPED (see acc_first), MSM_CURVE
- * (enum gpu_curve) and MSM_G2 (0 or 1).
+ * (formats_curve) and MSM_G2 (0 or 1).
  *
  * Pipeline (steps 1-4 on the device, on one stream, enqueued by _msm_start_copies
  * so several MSMs can run at once on their own streams):

@@ -78,7 +78,7 @@ typedef struct {
  * else Montgomery's. */
 static int ntt_mode(int curve)
 {
-    int shoup_ok = curve == GPU_CURVE_BN254 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
+    int shoup_ok = curve == FORMATS_CURVE_BN128 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
     return shoup_ok ? NTT_SHOUP : NTT_MONT;
 }
 
@@ -148,7 +148,7 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
         return -1;
     }
     unsigned blocks = (unsigned)((count + 255) / 256);
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         ntt_bn254_expand<<<blocks, 256, 0, st>>>((d_bn254_fr *)*dst, (d_bn254_fr *)dlo,
                                                  (d_bn254_fr *)dhi, count);
         if (brev_log) ntt_bn254_bitrev<<<blocks, 256, 0, st>>>((d_bn254_fr *)*dst, brev_log, NULL);
@@ -172,7 +172,7 @@ static int build_shoup_tables(ntt_tables *t, cudaStream_t st, char *err, size_t 
 {
     ntt_pass ps[4];
     int np = ntt_plan(t->log_n, ps);
-    if (t->curve != GPU_CURVE_BN254 || !d_bn254_fr_shoup_ok()) return 0;
+    if (t->curve != FORMATS_CURVE_BN128 || !d_bn254_fr_shoup_ok()) return 0;
     for (int i = 0; i < np; i++)
         for (int inv = 0; inv < 2; inv++) {
             void **dst = &t->stab[inv][ps[i].k];
@@ -372,7 +372,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
                    ntt_bls12_381_host_mul_table};
-    ntt_sequence(curve == GPU_CURVE_BN254 ? &bn : &bls, log_n, flags, &t);
+    ntt_sequence(curve == FORMATS_CURVE_BN128 ? &bn : &bls, log_n, flags, &t);
     free(tw); free(itw); free(cos); free(icos); free(cosbr); free(sh);
     for (int inv = 0; inv < 2; inv++)
         for (int k = 0; k < 9; k++) free(t.stab[inv][k]);
@@ -382,7 +382,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
 extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaStream_t st,
                            char *err, size_t errlen)
 {
-    int max_log = curve == GPU_CURVE_BN254 ? 28 : 32;
+    int max_log = curve == FORMATS_CURVE_BN128 ? 28 : 32;
     if (log_n < 0 || log_n > max_log) {
         snprintf(err, errlen, "gpu: NTT size 2^%d is out of range", log_n);
         return -1;
@@ -394,8 +394,8 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
     ntt_ops bls = {&d, ntt_bls12_381_dev_pass, ntt_bls12_381_dev_bitrev,
                    ntt_bls12_381_dev_mul_table};
     gpu_prof_begin(&d.prof, st);
-    ntt_sequence(curve == GPU_CURVE_BN254 ? &bn : &bls, log_n, flags, t);
-    gpu_prof_end(&d.prof, curve == GPU_CURVE_BN254 ? "ntt_bn254" : "ntt_bls12_381");
+    ntt_sequence(curve == FORMATS_CURVE_BN128 ? &bn : &bls, log_n, flags, t);
+    gpu_prof_end(&d.prof, curve == FORMATS_CURVE_BN128 ? "ntt_bn254" : "ntt_bls12_381");
     GPU_CK_LAUNCH();
     return 0;
 }
@@ -406,7 +406,7 @@ extern "C" int gpu_build_ab_dev(int curve, void *out, const uint32_t *row_ptr, c
                                 char *err, size_t errlen)
 {
     unsigned blocks = (unsigned)((rows + 127) / 128);
-    if (curve == GPU_CURVE_BN254)
+    if (curve == FORMATS_CURVE_BN128)
         ntt_bn254_build_ab<<<blocks, 128, 0, st>>>((d_bn254_fr *)out, row_ptr, sig,
                                                    (const d_bn254_fr *)val,
                                                    (const d_bn254_fr *)w, rows);
@@ -422,7 +422,7 @@ extern "C" int gpu_mul_into_dev(int curve, void *c, const void *a, const void *b
                                 cudaStream_t st, char *err, size_t errlen)
 {
     unsigned blocks = (unsigned)((n + 255) / 256);
-    if (curve == GPU_CURVE_BN254)
+    if (curve == FORMATS_CURVE_BN128)
         ntt_bn254_mul_into<<<blocks, 256, 0, st>>>((d_bn254_fr *)c, (const d_bn254_fr *)a,
                                                    (const d_bn254_fr *)b, n);
     else
@@ -437,7 +437,7 @@ extern "C" int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c
                                 cudaStream_t st, char *err, size_t errlen)
 {
     unsigned blocks = (unsigned)((n + 255) / 256);
-    if (curve == GPU_CURVE_BN254)
+    if (curve == FORMATS_CURVE_BN128)
         ntt_bn254_join_abc<<<blocks, 256, 0, st>>>((d_bn254_fr *)a, (const d_bn254_fr *)b,
                                                    (const d_bn254_fr *)c, n);
     else
@@ -458,14 +458,14 @@ extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_
     size_t n = (size_t)1 << log_n, vb = n * 32;
     for (int m = 0; m < 3; m++)
         for (size_t r = 0; r < n; r++) {
-            if (curve == GPU_CURVE_BN254 && m < 2)
+            if (curve == FORMATS_CURVE_BN128 && m < 2)
                 ntt_bn254_build_ab_body((d_bn254_fr *)(abc + m * vb), row_ptr[m], sig[m],
                                         (const d_bn254_fr *)val[m], (const d_bn254_fr *)w, n, r);
             else if (m < 2)
                 ntt_bls12_381_build_ab_body((d_bls12_381_fr *)(abc + m * vb), row_ptr[m], sig[m],
                                             (const d_bls12_381_fr *)val[m],
                                             (const d_bls12_381_fr *)w, n, r);
-            else if (curve == GPU_CURVE_BN254)
+            else if (curve == FORMATS_CURVE_BN128)
                 ntt_bn254_mul_into_body((d_bn254_fr *)(abc + 2 * vb), (d_bn254_fr *)abc,
                                         (d_bn254_fr *)(abc + vb), n, r);
             else
@@ -477,7 +477,7 @@ extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_
         if (gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_ROUND_TRIP))
             return -1;
     for (size_t t = 0; t < n; t++) {
-        if (curve == GPU_CURVE_BN254)
+        if (curve == FORMATS_CURVE_BN128)
             ntt_bn254_join_abc_body((d_bn254_fr *)abc, (d_bn254_fr *)(abc + vb),
                                     (d_bn254_fr *)(abc + 2 * vb), n, t);
         else
