@@ -30,11 +30,13 @@ tar -cJf "$G/daemon-bin.tar.xz" -C "$B/bin" g16 g16d
   apt-get download libgnutls30 libunistring2 libidn2-0 libnettle8 libhogweed6 libp11-kit0 \
     libtasn1-6 libffi8 >/dev/null)
 # gpu_tests.sh: Node.js (the tests read JSON with it; one binary) and the
-# small fixtures its tests use.
 xz -T0 -6 -c "$(readlink -f "$(command -v node)")" >"$G/node.xz"
+# small fixtures its tests use, from the build's fixtures folder.
+FIX=$(sed -n 's/^G16_FIXTURES:PATH=//p' "$B/CMakeCache.txt")
+[ -d "$FIX" ] || { echo "gpu_prepare: no fixtures folder (G16_FIXTURES) in $B/CMakeCache.txt" >&2; exit 1; }
 rm -rf "$G/fix" && mkdir -p "$G/fix/bn128" "$G/fix/bls12381"
 for c in bn128/chain bn128/multiplier bn128/merkle bls12381/chain; do
-  cp -r "$ROOT/../shared/fixtures/$c" "$G/fix/$c"
+  cp -r "$FIX/$c" "$G/fix/$c"
 done
 chmod -R u+w "$G/fix"
 du -sh "$G/daemon-bin.tar.xz" "$G/debs" "$G/node.xz" "$G/fix"

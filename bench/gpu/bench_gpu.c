@@ -6,8 +6,9 @@
  * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 and G2 MSMs with
  * each of these window sizes forced; BENCH_SPARSE=1 adds a run whose
  * scalars look like a real witness (70% 0 or 1, the rest full width);
- * BENCH_ONLY=ntt times the NTT alone; BENCH_BATCH: time_variants;
- * BENCH_COPIES="12 11:24": time_copies (tables of shift copies). */
+ * BENCH_ONLY=ntt times the NTT alone; BENCH_COPIES="12 11:24":
+ * time_copies (tables of shift copies); BENCH_PROFILE=1 prints each MSM's
+ * and NTT's phase times to stderr (gpu_tune.profile). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,35 +93,6 @@ static double time_ntt(int curve, void *d, int log_n, int flags, int reps)
     }
     qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
     return ms[reps / 2];
-}
-
-/* BENCH_BATCH="off 2048:64 1024:64": the same MSM timed again with the
- * accumulation forced to XYZZ (off) or to acc_batch with segment:min_pairs
- * (through the environment gpu_msm_batch_plan reads), for A/B in one run. */
-static void time_variants(const char *label, gpu_msm_fn fn, const void *dp, const void *ds,
-                          size_t n, int reps)
-{
-    const char *list = getenv("BENCH_BATCH");
-    char buf[256], *save = NULL;
-    if (!list) return;
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *v = strtok_r(buf, " ", &save); v; v = strtok_r(NULL, " ", &save)) {
-        char seg[32] = "", min[32] = "";
-        if (strcmp(v, "off") == 0) {
-            setenv("G16_GPU_MSM_BATCH", "0", 1);
-        } else {
-            if (sscanf(v, "%31[0-9]:%31[0-9]", seg, min) != 2) continue;
-            setenv("G16_GPU_MSM_BATCH", "1", 1);
-            setenv("G16_GPU_BATCH_SEG", seg, 1);
-            setenv("G16_GPU_BATCH_MIN", min, 1);
-        }
-        printf("%-22s n=2^%-2d gpu %9.2f ms   (accumulation %s)\n", label,
-               __builtin_ctzll(n), time_msm(fn, dp, ds, n, reps), v);
-        fflush(stdout);
-    }
-    unsetenv("G16_GPU_MSM_BATCH");
-    unsetenv("G16_GPU_BATCH_SEG");
-    unsetenv("G16_GPU_BATCH_MIN");
 }
 
 /* BENCH_COPIES="12 11:24": the same MSM on tables of shift copies
@@ -211,7 +183,6 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
         }                                                                              \
         printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (points %.1f s)\n", \
                LABEL, __builtin_ctzll(n), g, c, c / g, gen);                           \
-        time_variants(LABEL, FN, dp, dsc, n, reps);                                    \
         if (getenv("BENCH_COPIES")) {                                                  \
             uint8_t ref[192];                                                          \
             gpu_ws ws;                                                                 \
@@ -227,10 +198,10 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
         free(pts);                                                                     \
     }
 
-BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1", GPU_CURVE_BN254, 0)
-BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1", GPU_CURVE_BLS12_381, 0)
-BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2", GPU_CURVE_BN254, 1)
-BENCH_MSM(bls12_381_g2, gpu_bls12_381_g2_msm_dev, "MSM BLS12-381 G2", GPU_CURVE_BLS12_381, 1)
+BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1", FORMATS_CURVE_BN128, 0)
+BENCH_MSM(bls12_381_g1, gpu_bls12_381_g1_msm_dev, "MSM BLS12-381 G1", FORMATS_CURVE_BLS12381, 0)
+BENCH_MSM(bn254_g2, gpu_bn254_g2_msm_dev, "MSM BN254 G2", FORMATS_CURVE_BN128, 1)
+BENCH_MSM(bls12_381_g2, gpu_bls12_381_g2_msm_dev, "MSM BLS12-381 G2", FORMATS_CURVE_BLS12381, 1)
 
 /* 70% of scalars 0 or 1 (as in circom witnesses: bits), the rest random. */
 static void sparse_scalars(uint8_t *sc, size_t n)
@@ -246,10 +217,10 @@ static void bench_ntt(int log_n, int reps, int cpu, uint8_t *sc)
 {
     size_t n = (size_t)1 << log_n;
     void *d = to_device(sc, n * 32);
-    double f = time_ntt(GPU_CURVE_BN254, d, log_n, 0, reps * 4);
-    double i = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_INVERSE, reps * 4);
-    double c = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_COSET, reps * 4);
-    double rt = time_ntt(GPU_CURVE_BN254, d, log_n, GPU_NTT_ROUND_TRIP, reps * 4);
+    double f = time_ntt(FORMATS_CURVE_BN128, d, log_n, 0, reps * 4);
+    double i = time_ntt(FORMATS_CURVE_BN128, d, log_n, GPU_NTT_INVERSE, reps * 4);
+    double c = time_ntt(FORMATS_CURVE_BN128, d, log_n, GPU_NTT_COSET, reps * 4);
+    double rt = time_ntt(FORMATS_CURVE_BN128, d, log_n, GPU_NTT_ROUND_TRIP, reps * 4);
     double cf = 0;
     if (cpu) {
         double t0 = now();
@@ -278,6 +249,7 @@ int main(int argc, char **argv)
     printf("bench_gpu: log_n=%d reps=%d cpu threads=%d\n", log_n, reps, parallel_default_threads());
     bench_ntt(log_n, reps, cpu, sc);
     const char *only = getenv("BENCH_ONLY");   /* "ntt": skip the MSMs */
+    gpu_tune.profile = getenv("BENCH_PROFILE") != NULL;
     if (only && strcmp(only, "ntt") == 0) {
         cudaFree(dsc);
         free(sc);
@@ -295,13 +267,13 @@ int main(int argc, char **argv)
         long c = strtol(w, &end, 10);
         if (end == w) break;
         w = end;
-        gpu_msm_window_override = (int)c;
+        gpu_tune.msm_window = (int)c;
         printf("window %ld: ", c);
         bn254_g1_bench(n, reps, 0, sc, dsc);
         printf("window %ld: ", c);
         bn254_g2_bench(n, reps, 0, sc, dsc);
     }
-    gpu_msm_window_override = 0;
+    gpu_tune.msm_window = 0;
     if (getenv("BENCH_SPARSE")) {
         sparse_scalars(sc, n);
         cudaMemcpy(dsc, sc, 32 * n, cudaMemcpyHostToDevice);

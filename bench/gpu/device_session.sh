@@ -10,16 +10,12 @@
 #              N in 16..24 (synth24bn: BN254 only,
 #              synth22bls: BLS12-381 only)
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
-#              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY:
-#              bench_gpu.c)
-#   fp64       the FP64 product's question (src/gpu/NOTES.md, "FP64"):
-#              bench_field (IMAD, FP64 and both at once), the 2^24 BN254
-#              NTT with G16_GPU_NTT_MODE=shoup|mix|bare side by side, and
-#              the 2^20 BN254 synthetic proof with mix, verified
-# G16_GPU_PROFILE=1 prints each MSM's and NTT's phase times (stderr).
+#              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY,
+#              BENCH_PROFILE (each MSM's and NTT's phase times): bench_gpu.c)
+#   field      bench_field (the device field products, G products/s)
 # Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
 # test_gpu, bench_gpu, test_prover) when it runs here, else built here.
-# Fixtures: .devfix/<curve>/<circuit> (copied from ../shared/fixtures,
+# Fixtures: .devfix/<curve>/<circuit> (copied from the fixtures folder,
 # which does not travel) and .gpubin/fix/ (gpu_prepare.sh's, for the daemon
 # tests), merged below: a call carries at most 64 MiB, and .gpubin's node
 # and binaries take most of it, so each fixture travels once.
@@ -112,25 +108,9 @@ for step in $steps; do
       grep "proofs:" /tmp/pv.err
       cp /tmp/pv.err $out/prove-$c-$n.err
     done ;;
-  fp64)
-    if [ -x "$bin/bench_field" ]; then
-      log "bench_field"
-      timeout 150 "$bin/bench_field" > "$out/bench_field.log" 2>&1; echo "bench_field rc=$?"
-      grep -E "twiddle|differ" "$out/bench_field.log"
-    else
-      echo "FAIL no bench_field in $bin"; fail=1
-    fi
-    log "NTT 2^24 BN254: shoup, mix, bare"
-    timeout 240 bash bench/gpu/ntt_variants.sh "$bin" 24 'shoup:' 'mix:G16_GPU_NTT_MODE=mix' \
-      'bare:G16_GPU_NTT_MODE=bare' 'shoup-again:' 'mix-again:G16_GPU_NTT_MODE=mix' \
-      2>&1 | tee "$out/ntt_mix.log"
-    d=/tmp/synth-bn128-20
-    [ -f $d/circuit.zkey ] || "$g16" synth --constraints $(((1 << 20) - 2)) --curve bn128 \
-      --setup --out $d > "$out/synth-mix.log" 2>&1 || { echo "FAIL synth 2^20"; fail=1; }
-    G16_GPU_NTT_MODE=mix prove_verify $d "synth bn128 2^20 gpu mix" --device gpu --repeat 5
-    grep "proofs:" /tmp/pv.err
-    prove_verify $d "synth bn128 2^20 gpu shoup" --device gpu --repeat 5
-    grep "proofs:" /tmp/pv.err ;;
+  field)
+    log "bench_field"
+    timeout 150 "$bin/bench_field" 2>&1 | tee "$out/bench_field.log" ;;
   bench)
     log "bench_gpu ${BENCH_ARGS:-24 5 1}"
     timeout 400 "$bin/bench_gpu" ${BENCH_ARGS:-24 5 1} 2>&1 | tee "$out/bench_gpu.log" ;;

@@ -116,19 +116,8 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
         free(y);                                                                      \
     }
 
-NTT_CHECK(bn254_fr, GPU_CURVE_BN254)
-NTT_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
-
-/* G16_GPU_NTT_MODE=mix (BN254: the odd levels' butterfly products on the
- * FP64 pipe, the FP64 forms of their twiddles in shared memory) against
- * the CPU NTT; the other field has no such mode (its checks would only
- * repeat the default's). */
-static void ntt_mix_checks(const unsigned *logs, size_t count)
-{
-    setenv("G16_GPU_NTT_MODE", "mix", 1);
-    for (size_t k = 0; k < count; k++) bn254_fr_ntt_check(logs[k]);
-    unsetenv("G16_GPU_NTT_MODE");
-}
+NTT_CHECK(bn254_fr, FORMATS_CURVE_BN128)
+NTT_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
 
 /* Every group in every scalar mode (G2 and BLS12-381 at smaller sizes). */
 #define ALL_GROUPS                                                                    \
@@ -142,26 +131,6 @@ static void ntt_mix_checks(const unsigned *logs, size_t count)
         }                                                                             \
     }
 
-/* The batch-affine accumulation (acc_batch) forced on, with segments
- * short enough that many levels, segment edges and the chain after the
- * level cut-off all occur; n_g1 and n_g2 bound the sizes (the emulation
- * is slow). */
-#define BATCH_CHECKS                                                                  \
-    static void batch_checks(size_t n_g1, size_t n_g2)                                \
-    {                                                                                 \
-        static const size_t segs[] = {8, 24, 200, 2048};                              \
-        for (size_t k = 0; k < sizeof segs / sizeof *segs; k++) {                     \
-            gpu_msm_batch_seg = segs[k];                                              \
-            gpu_msm_batch_min = k == 2 ? 5 : 1;                                       \
-            all_groups(n_g1, n_g2);                                                   \
-            gpu_msm_window_override = 13;                                             \
-            bn254_g1_check(n_g1 + 1, 1);                                              \
-            gpu_msm_window_override = 0;                                              \
-        }                                                                             \
-        gpu_msm_batch_seg = 0;                                                        \
-        gpu_msm_batch_min = 0;                                                        \
-    }
-
 /* Tables of shift copies, every group and scalar mode: a few copies
  * (several window groups, Horner between them) or as many as windows or
  * more (one bucket set); window forces c (0: the cost model's).  Copies
@@ -171,13 +140,13 @@ static void ntt_mix_checks(const unsigned *logs, size_t count)
     static void copies_checks(size_t n_g1, size_t n_g2, int window, const int *copies, \
                               int ncopies)                                            \
     {                                                                                 \
-        gpu_msm_window_override = window;                                             \
+        gpu_tune.msm_window = window;                                             \
         for (int k = 0; k < ncopies; k++) {                                           \
             test_copies = copies[k];                                                  \
             all_groups(n_g1, n_g2);                                                   \
         }                                                                             \
         test_copies = 1;                                                              \
-        gpu_msm_window_override = 0;                                                  \
+        gpu_tune.msm_window = 0;                                                  \
     }
 
 /* The field sequences (the products, a b - c d, Fq2) on the device,
@@ -203,12 +172,11 @@ EMU(bn254_g1)
 EMU(bn254_g2)
 EMU(bls12_381_g1)
 EMU(bls12_381_g2)
-MSM_CHECK(bn254_g1, GPU_CURVE_BN254, bn254_g1_emu)
-MSM_CHECK(bn254_g2, GPU_CURVE_BN254, bn254_g2_emu)
-MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, bls12_381_g1_emu)
-MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, bls12_381_g2_emu)
+MSM_CHECK(bn254_g1, FORMATS_CURVE_BN128, bn254_g1_emu)
+MSM_CHECK(bn254_g2, FORMATS_CURVE_BN128, bn254_g2_emu)
+MSM_CHECK(bls12_381_g1, FORMATS_CURVE_BLS12381, bls12_381_g1_emu)
+MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, bls12_381_g2_emu)
 ALL_GROUPS
-BATCH_CHECKS
 COPIES_CHECKS
 static const int few_copies[] = {2, 7}, one_group[] = {16};
 
@@ -254,8 +222,8 @@ static const int few_copies[] = {2, 7}, one_group[] = {16};
         free(coefs); free(w); free(abc); free(a); free(b); free(c);                   \
     }
 
-H_CHECK(bn254_fr, GPU_CURVE_BN254)
-H_CHECK(bls12_381_fr, GPU_CURVE_BLS12_381)
+H_CHECK(bn254_fr, FORMATS_CURVE_BN128)
+H_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
 
 int main(void)
 {
@@ -272,13 +240,12 @@ int main(void)
         }
     static const int windows[] = {11, 13, 16};
     for (size_t k = 0; k < sizeof windows / sizeof *windows; k++) {
-        gpu_msm_window_override = windows[k];
+        gpu_tune.msm_window = windows[k];
         bn254_g1_check(3001, 0);
         bls12_381_g1_check(3001, 1);
         bn254_g2_check(500, 1);
     }
-    gpu_msm_window_override = 0;
-    batch_checks(3001, 400);
+    gpu_tune.msm_window = 0;
     copies_checks(300, 40, 0, few_copies, 2);
     copies_checks(200, 30, 16, one_group, 1);   /* 16 windows of 16 bits */
     for (unsigned log_n = 0; log_n <= 12; log_n++) {
@@ -293,9 +260,6 @@ int main(void)
     /* 8 + 7 levels: warp passes (a column a warp, swizzled slots) */
     bn254_fr_ntt_check(15);
     bls12_381_fr_ntt_check(15);
-    /* passes of 1-8 levels, block and warp passes, a middle pass (17) */
-    static const unsigned mix_logs[] = {1, 2, 3, 4, 7, 8, 9, 12, 15, 17};
-    ntt_mix_checks(mix_logs, sizeof mix_logs / sizeof *mix_logs);
     for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
         bn254_fr_h_check(log_n);
         bls12_381_fr_h_check(log_n);
@@ -313,12 +277,11 @@ static int msm_g2(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8
 {
     return gpu_msm_copies(curve, 1, p, s, n, test_copies, out, e, el);
 }
-MSM_CHECK(bn254_g1, GPU_CURVE_BN254, msm_g1)
-MSM_CHECK(bn254_g2, GPU_CURVE_BN254, msm_g2)
-MSM_CHECK(bls12_381_g1, GPU_CURVE_BLS12_381, msm_g1)
-MSM_CHECK(bls12_381_g2, GPU_CURVE_BLS12_381, msm_g2)
+MSM_CHECK(bn254_g1, FORMATS_CURVE_BN128, msm_g1)
+MSM_CHECK(bn254_g2, FORMATS_CURVE_BN128, msm_g2)
+MSM_CHECK(bls12_381_g1, FORMATS_CURVE_BLS12381, msm_g1)
+MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, msm_g2)
 ALL_GROUPS
-BATCH_CHECKS
 COPIES_CHECKS
 static const int any_copies[] = {2, 5, 64};
 
@@ -349,10 +312,10 @@ int main(void)
             if (n <= 100003) bls12_381_g1_check(n, mode);
         }
     }
-    gpu_msm_window_override = 21;   /* the largest window on a mid size */
+    gpu_tune.msm_window = 21;   /* the largest window on a mid size */
     bn254_g1_check(300007, 1);
     bls12_381_g2_check(20011, 1);
-    gpu_msm_window_override = 0;
+    gpu_tune.msm_window = 0;
     printf("G1 done (%.1f s)\n", now() - t0);
     for (size_t k = 0; k < sizeof g2_sizes / sizeof *g2_sizes; k++)
         for (int mode = 0; mode < MSM_MODES; mode++) {
@@ -361,43 +324,32 @@ int main(void)
         }
     bn254_g2_check(1 << 18, 0);
     printf("G2 done (%.1f s)\n", now() - t0);
-    batch_checks(100003, 20011);
-    batch_checks(1 << 20, 1 << 16);
     bn254_g1_check(1 << 22, 0);   /* the largest size the issue names */
     bn254_g1_check((1 << 22) + 5, 4);
     bls12_381_g1_check(1 << 22, 0);
-    printf("batch-affine done (%.1f s)\n", now() - t0);
+    printf("2^22 done (%.1f s)\n", now() - t0);
     copies_checks(100003, 20011, 0, any_copies, 3);
     copies_checks(65536, 4099, 22, any_copies, 3);
     /* the benchmark's tables: c = 22 with 12 copies, c = 24 with 11 */
-    gpu_msm_window_override = 22;
+    gpu_tune.msm_window = 22;
     test_copies = 12;
     bn254_g1_check((1 << 20) + 3, 1);
     bls12_381_g1_check(1 << 20, 0);
-    gpu_msm_window_override = 24;
+    gpu_tune.msm_window = 24;
     test_copies = 11;
     bn254_g1_check(1 << 20, 0);
     bls12_381_g1_check(100003, 1);
     test_copies = 1;
-    gpu_msm_window_override = 0;
+    gpu_tune.msm_window = 0;
     printf("copies done (%.1f s)\n", now() - t0);
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 16, 17, 20, 22};
     for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {
         bn254_fr_ntt_check(logs[k]);
         bls12_381_fr_ntt_check(logs[k]);
     }
-    /* the block passes, still selectable for measurements (7 + 6 + 6
-     * and 8 + 7 + 7 levels) */
-    setenv("G16_GPU_NTT_WARP", "0", 1);
-    for (unsigned log_n = 19; log_n <= 22; log_n += 3) {
-        bn254_fr_ntt_check(log_n);
-        bls12_381_fr_ntt_check(log_n);
-    }
-    static const unsigned mix_block_logs[] = {22};
-    ntt_mix_checks(mix_block_logs, 1);
-    unsetenv("G16_GPU_NTT_WARP");
-    static const unsigned mix_logs[] = {1, 3, 8, 12, 15, 16, 17, 20, 22};
-    ntt_mix_checks(mix_logs, sizeof mix_logs / sizeof *mix_logs);
+    /* 7 + 6 + 6 levels: a warp pass then block passes */
+    bn254_fr_ntt_check(19);
+    bls12_381_fr_ntt_check(19);
     printf("NTT done (%.1f s)\n", now() - t0);
     gpu_release();
     return test_finish("test_gpu");

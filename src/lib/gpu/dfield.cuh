@@ -1,12 +1,10 @@
 /* dfield: the device fields, each stamped out from dfield_template.cuh with
  * the CPU's constants (field_params.h), so both sides share one source of
  * truth for every modulus.  Prefixes: d_bn254_fq, d_bn254_fr,
- * d_bls12_381_fq, d_bls12_381_fr, d_bn254_fq2, d_bls12_381_fq2; the scalar
- * fields also have Shoup's product on the FP64 pipe (mul_shoup_f64). */
+ * d_bls12_381_fq, d_bls12_381_fr, d_bn254_fq2, d_bls12_381_fq2. */
 #ifndef G16_GPU_DFIELD_CUH
 #define G16_GPU_DFIELD_CUH
 
-#include <math.h>
 #include <stdint.h>
 
 #include "field/field_params.h"
@@ -127,18 +125,6 @@ static inline uint32_t g16_emu_mad(uint32_t *cf, uint32_t a, uint32_t b, uint32_
 #define DF_ROWS2 0
 #define DF_ROWS4 0
 #include "gpu/dfield_template.cuh"
-
-/* Shoup's product on the FP64 pipe for the scalar fields (the NTT's):
- * d_bn254_fr_f64, d_bls12_381_fr_f64 (dfield_f64_template.cuh). */
-enum { F64_DIGITS = 11, F64_BITS = 24 };
-
-#define DF d_bn254_fr
-#define DF_P BN254_FR_P
-#include "gpu/dfield_f64_template.cuh"
-
-#define DF d_bls12_381_fr
-#define DF_P BLS12_381_FR_P
-#include "gpu/dfield_f64_template.cuh"
 
 #define DQ2 d_bn254_fq2
 #define DQ2_BASE d_bn254_fq

@@ -194,7 +194,7 @@ static HD void F_(mul_cios)(DF *r, const DF *a, const DF *b)
     F_(reduce)(r, t);
 }
 
-/* The product every kernel uses (measured history: NOTES.md, field v1-v5).
+/* The product every kernel uses (measured history: docs/gpu-notes.md, field v1-v5).
  * Two independent carry chains a row: a limb product goes to E or Q by
  * the parity of its position, so within a row neither chain waits for the
  * other (1.35-1.43x the plain CIOS product's throughput).  Words keep
@@ -341,8 +341,8 @@ static HD void F_(mul_diff2)(DF *r, const DF *a, const DF *b, const DF *c, const
  * and with 3p < R (shoup_ok) it is the low half of x w + q (R - p); two
  * conditional subtractions finish.
  *
- * Why: the product is bound by the wide multiplies' issue (NOTES.md,
- * session 8: ~4 cycles an IMAD.WIDE on a sub-partition), and this needs
+ * Why: the product is bound by the wide multiplies' issue (docs/gpu-notes.md,
+ * the Karatsuba product: ~4 cycles an IMAD.WIDE on a sub-partition), and this needs
  * 43 wide multiplies for q, then 28 wide and 8 low-only for each of the
  * two low halves, against cios_abs's 136 wide and 8 low-only.  The rows
  * keep absolute word positions in two chains by the parity of the
@@ -512,8 +512,8 @@ static HD void F_(shoup_quotient)(DF *wq, const DF *w)
 
 /* A separate square (each a_i a_j once, doubled: 21% fewer multiplies)
  * ran 1.03x the product alone and made the MSMs slower (BN254 G1 2^24 65.7
- * -> 67.7 ms with the earlier product, more registers; NOTES.md, session
- * 6), so it is the product. */
+ * -> 67.7 ms with the earlier product, more registers; docs/gpu-notes.md,
+ * field v4), so it is the product. */
 static HD void F_(sqr)(DF *r, const DF *a) { F_(mul)(r, a, a); }
 
 /* Montgomery -> plain: multiply by 1 (not R). */

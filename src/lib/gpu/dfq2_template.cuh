@@ -40,7 +40,7 @@ static HD void E_(neg)(DQ2 *r, const DQ2 *a)
  * through one set of reduction rows (mul_diff2 / mul_sum2): four products'
  * multiplies but two reductions, and no Karatsuba adds.  Measured against
  * Karatsuba's three reduced products: BN254 G2 MSM 2^24 196.9 -> 166.2 ms,
- * BLS12-381 G2 356.6 -> 323.1 (NOTES.md, session 6; keeping Karatsuba's
+ * BLS12-381 G2 356.6 -> 323.1 (docs/gpu-notes.md, field v6; keeping Karatsuba's
  * three products double-width instead spilled).  DQ2_INLINE: BLS12-381's
  * Fq2 product is ~2k instructions, and inlining it at every call site made
  * its G2 file take minutes to compile, so there it is a call, by value (a
@@ -61,7 +61,8 @@ static __host__ __device__ DQ2_INLINE DQ2 E_(mul_v)(DQ2 a, DQ2 b)
  *   c1 = a0 b1 + a1 b0 + c0 (p - d1) + c1 (p - d0).
  * BN254 G2 MSM 2^24 accumulation 127.7 -> 123.6 ms; BLS12-381 G2 276.9 ->
  * 279.6 (more registers for 12-word operands), so there DQ2_SUM4 is 0 and
- * a b - c d is two Fq2 products (NOTES.md, session 7). */
+ * a b - c d is two Fq2 products (docs/gpu-notes.md, "Per-group
+ * choices, and two that lost"). */
 static __host__ __device__ DQ2_INLINE DQ2 E_(mul_diff2_v)(DQ2 a, DQ2 b, DQ2 c, DQ2 d)
 {
     DQ2 r;

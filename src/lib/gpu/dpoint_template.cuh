@@ -49,7 +49,7 @@ static HD void P_(aff_neg)(DG_AFF *a) { FE_(neg)(&a->y, &a->y); }
  * and code size down, and take and return points by value: passing the
  * address of a caller's accumulator to a non-inlined function put that
  * accumulator in local memory (ptxas: a 192-byte stack frame in the BN254
- * G1 accumulation kernel).  Measured (src/gpu/NOTES.md, v2): no change for
+ * G1 accumulation kernel).  Measured (docs/gpu-notes.md, v2): no change for
  * BN254 G1, BLS12-381 G1 accumulation 338 -> 303 ms, BN254 G2 486 -> 606
  * ms (237 registers instead of 168); kept because the later numbers were
  * all measured on top of it. */
@@ -178,63 +178,14 @@ static __host__ __device__ void P_(mul_small)(DG *p, uint32_t k)
     *p = acc;
 }
 
-/* Batch-affine accumulation (msm_template.cuh, acc_batch): a + b in affine
- * form with the one inversion it needs done elsewhere, shared by a batch
- * (Montgomery's trick).  pair_den gives the number to invert: x_b - x_a,
- * 2y for a doubling, and 1 where the sum needs no inversion (either point
- * infinity, or a + (-a)); pair_sum takes its inverse.  3 products a sum
- * (lambda, lambda^2, lambda (x_a - x_3)) against madd's 10. */
+/* Field helpers for the shift copies' batched inversion (msm_template.cuh,
+ * shift_batch). */
 typedef DG_FE G16_CAT(DG, _fe);
 
 static HD void P_(fe_one)(DG_FE *r) { FE_(one)(r); }
 static HD void P_(fe_zero)(DG_FE *r) { FE_(zero)(r); }
 static HD void P_(fe_mul)(DG_FE *r, const DG_FE *a, const DG_FE *b) { FE_(mul)(r, a, b); }
 static HD void P_(fe_inv)(DG_FE *r, const DG_FE *a) { FE_(inv)(r, a); }
-
-static HD void P_(pair_den)(DG_FE *d, const DG_AFF *a, const DG_AFF *b)
-{
-    if (P_(aff_is_inf)(a) | P_(aff_is_inf)(b)) { FE_(one)(d); return; }
-    FE_(sub)(d, &b->x, &a->x);
-    if (!FE_(is_zero)(d)) return;
-    if (FE_(eq)(&a->y, &b->y) & !FE_(is_zero)(&a->y)) FE_(dbl)(d, &a->y);
-    else FE_(one)(d);
-}
-
-/* The denominator from the x coordinates alone (the common case: no y
- * load); 0 when the full points are needed (an x is 0, so a point may be
- * infinity, or the x are equal). */
-static HD int P_(pair_den_x)(DG_FE *d, const DG_FE *xa, const DG_FE *xb)
-{
-    FE_(sub)(d, xb, xa);
-    return !(FE_(is_zero)(xa) | FE_(is_zero)(xb) | FE_(is_zero)(d));
-}
-
-static HD void P_(pair_sum)(DG_AFF *r, const DG_AFF *a, const DG_AFF *b, const DG_FE *dinv)
-{
-    DG_FE num, l, x3, t;
-    if (P_(aff_is_inf)(a)) { *r = *b; return; }
-    if (P_(aff_is_inf)(b)) { *r = *a; return; }
-    if (FE_(eq)(&a->x, &b->x)) {
-        if (!FE_(eq)(&a->y, &b->y) | FE_(is_zero)(&a->y)) {
-            FE_(zero)(&r->x);
-            FE_(zero)(&r->y);
-            return;
-        }
-        FE_(sqr)(&num, &a->x);          /* doubling: lambda = 3x^2 / 2y */
-        FE_(dbl)(&t, &num);
-        FE_(add)(&num, &num, &t);
-    } else {
-        FE_(sub)(&num, &b->y, &a->y);
-    }
-    FE_(mul)(&l, &num, dinv);
-    FE_(sqr)(&x3, &l);
-    FE_(sub)(&x3, &x3, &a->x);
-    FE_(sub)(&x3, &x3, &b->x);
-    FE_(sub)(&t, &a->x, &x3);
-    FE_(mul)(&t, &t, &l);
-    FE_(sub)(&r->y, &t, &a->y);
-    r->x = x3;
-}
 
 /* One inversion: 1/(ZZ ZZZ) gives both 1/ZZ and 1/ZZZ. */
 static __host__ __device__ void P_(to_aff)(DG_AFF *r, const DG *p)

@@ -1,10 +1,9 @@
 /* gpu_field_check: the device field code against the plain reference.
  *
  * The product (cios_abs), the one-reduction difference of products
- * (mul_diff2), Shoup's product (mul_shoup), its FP64 form
- * (mul_shoup_f64) and the Fq2 product
- * (dfield_template.cuh, dfq2_template.cuh)
- * are carry-chain sequences whose bounds are argued in comments; this runs them on random and edge
+ * (mul_diff2), Shoup's product (mul_shoup) and the Fq2 product
+ * (dfield_template.cuh, dfq2_template.cuh) are carry-chain sequences
+ * whose bounds are argued in comments; this runs them on random and edge
  * operands and compares each result with the CIOS product's (plain C on
  * the host, a different code path).  on_device = 0 runs the
  * sequences through the emulated instructions (CI); 1 runs the PTX. */
@@ -136,69 +135,6 @@
         F##_gen(&x->c1, s);                                                        \
     }
 
-/* Shoup's product on the FP64 pipe (dfield_f64_template.cuh), for the
- * scalar fields: x w for x = a, a + p and 2^256 - 1 - a (any x < 2^256
- * is allowed, the largest included) and b w' with w, w' among the
- * operands (0, 1 and p - 1 among them); each result must lie in [0, 2p)
- * (else it is replaced by all ones, which no reference equals) and,
- * reduced, equal the CIOS reference. */
-#define F64_RUN(F)                                                                 \
-    typedef F F##_f64chk;                                                          \
-    static __host__ __device__ int F##_f64chk_below_2p(const F *r)                 \
-    {                                                                              \
-        for (int j = 7; j >= 0; j--)                                               \
-            if (r->v[j] != F##_pk(j, 2)) return r->v[j] < F##_pk(j, 2);            \
-        return 0;                                                                  \
-    }                                                                              \
-    static __host__ __device__ void F##_f64chk_one(F *out, const F *x, const F *w) \
-    {                                                                              \
-        F##_f64 fw, fwq;                                                           \
-        F##_mul_shoup_f64_factor(&fw, &fwq, w);                                    \
-        F##_mul_shoup_f64(out, x, &fw, &fwq);                                      \
-        if (F##_f64chk_below_2p(out)) F##_reduce(out, out->v);                     \
-        else for (int j = 0; j < 8; j++) out->v[j] = 0xffffffffu;                  \
-    }                                                                              \
-    static __host__ __device__ void F##_f64chk_check_one(const F *in, F *out)      \
-    {                                                                              \
-        F x;                                                                       \
-        F##_f64chk_one(&out[0], &in[0], &in[2]);                                   \
-        F##_lazy_plus_p(&x, &in[0]);                                               \
-        F##_f64chk_one(&out[1], &x, &in[2]);                                       \
-        for (int j = 0; j < 8; j++) x.v[j] = ~in[0].v[j];                          \
-        F##_f64chk_one(&out[2], &x, &in[2]);                                       \
-        F##_f64chk_one(&out[3], &in[1], &in[3]);                                   \
-    }                                                                              \
-    static void F##_f64chk_mod_p(F *x)                                             \
-    {                                                                              \
-        for (;;) {                                                                 \
-            uint32_t s[8], borrow = 0;                                             \
-            for (int j = 0; j < 8; j++) {                                          \
-                uint64_t d = (uint64_t)x->v[j] - F##_p(j) - borrow;                \
-                s[j] = (uint32_t)d;                                                \
-                borrow = (uint32_t)(d >> 63);                                      \
-            }                                                                      \
-            if (borrow) return;                                                    \
-            memcpy(x->v, s, sizeof s);                                             \
-        }                                                                          \
-    }                                                                              \
-    static void F##_f64chk_ref_one(F *out, const F *x, const F *w)                 \
-    {                                                                              \
-        F t, xr = *x;                                                              \
-        F##_f64chk_mod_p(&xr);                                                     \
-        F##_mul_cios(&t, w, F##_ref_r2());                                         \
-        F##_mul_cios(out, &xr, &t);                                                \
-    }                                                                              \
-    static void F##_f64chk_check_ref(const F *in, F *out)                          \
-    {                                                                              \
-        F x;                                                                       \
-        F##_f64chk_ref_one(&out[0], &in[0], &in[2]);                               \
-        out[1] = out[0];                                                           \
-        for (int j = 0; j < 8; j++) x.v[j] = ~in[0].v[j];                          \
-        F##_f64chk_ref_one(&out[2], &x, &in[2]);                                   \
-        F##_f64chk_ref_one(&out[3], &in[1], &in[3]);                               \
-    }                                                                              \
-    static void F##_f64chk_gen(F *x, unsigned long long *s) { F##_gen(x, s); }
-
 #define CHECK_DRIVER(T)                                                            \
     static __global__ void T##_check_kernel(const T *in, T *out, size_t n)         \
     {                                                                              \
@@ -262,16 +198,12 @@ FIELD_RUN(d_bn254_fq)
 FIELD_RUN(d_bn254_fr)
 FIELD_RUN(d_bls12_381_fq)
 FIELD_RUN(d_bls12_381_fr)
-F64_RUN(d_bn254_fr)
-F64_RUN(d_bls12_381_fr)
 FQ2_RUN(d_bn254_fq2, d_bn254_fq)
 FQ2_RUN(d_bls12_381_fq2, d_bls12_381_fq)
 CHECK_DRIVER(d_bn254_fq)
 CHECK_DRIVER(d_bn254_fr)
 CHECK_DRIVER(d_bls12_381_fq)
 CHECK_DRIVER(d_bls12_381_fr)
-CHECK_DRIVER(d_bn254_fr_f64chk)
-CHECK_DRIVER(d_bls12_381_fr_f64chk)
 CHECK_DRIVER(d_bn254_fq2)
 CHECK_DRIVER(d_bls12_381_fq2)
 
@@ -281,8 +213,6 @@ extern "C" int gpu_field_check(int on_device, size_t n, char *err, size_t errlen
         d_bn254_fr_check(on_device, n, err, errlen) ||
         d_bls12_381_fq_check(on_device, n, err, errlen) ||
         d_bls12_381_fr_check(on_device, n, err, errlen) ||
-        d_bn254_fr_f64chk_check(on_device, n, err, errlen) ||
-        d_bls12_381_fr_f64chk_check(on_device, n, err, errlen) ||
         d_bn254_fq2_check(on_device, n, err, errlen) ||
         d_bls12_381_fq2_check(on_device, n, err, errlen))
         return -1;

@@ -9,38 +9,7 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 
-int gpu_msm_window_override;
-size_t gpu_msm_batch_seg, gpu_msm_batch_min;
-
-static size_t env_size(const char *name, size_t dflt)
-{
-    const char *v = getenv(name);
-    char *end;
-    if (!v || !*v) return dflt;
-    unsigned long long x = strtoull(v, &end, 10);
-    return *end ? dflt : (size_t)x;
-}
-
-/* Off by default: at 2^24 it lost to the XYZZ accumulation in every
- * group and every setting tried (NOTES.md, session 5). */
-extern "C" int gpu_msm_batch_plan(size_t *seg, size_t *min_pairs)
-{
-    if (gpu_msm_batch_seg) {
-        *seg = gpu_msm_batch_seg;
-        *min_pairs = gpu_msm_batch_min ? gpu_msm_batch_min : 1;
-        return 1;
-    }
-    *seg = env_size("G16_GPU_BATCH_SEG", 2048);
-    *min_pairs = env_size("G16_GPU_BATCH_MIN", 64);
-    if (*seg < 8) *seg = 8;
-    if (*min_pairs < 1) *min_pairs = 1;
-    return env_size("G16_GPU_MSM_BATCH", 0) == 1;
-}
-
-extern "C" size_t gpu_msm_scratch_budget(void)
-{
-    return env_size("G16_GPU_MSM_SCRATCH_MB", 8192) << 20;
-}
+gpu_tuning gpu_tune;
 
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ws ws_msm[4], ws_io;
@@ -95,18 +64,10 @@ extern "C" int gpu_msm_wait(gpu_msm_pending *p, uint8_t *out, char *err, size_t 
     return 0;
 }
 
-extern "C" int gpu_env_flag(const char *name)
-{
-    const char *e = getenv(name);
-    return e && *e && strcmp(e, "0") != 0;
-}
-
 extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)
 {
-    static int enabled = -1;          /* read once: the environment is fixed */
-    if (enabled < 0) enabled = gpu_env_flag("G16_GPU_PROFILE");
     p->n = 0;
-    p->on = enabled;
+    p->on = gpu_tune.profile;
     gpu_prof_mark(p, "start", st);
 }
 
@@ -152,7 +113,7 @@ extern "C" int gpu_available(void)
     return known;
 }
 
-extern "C" size_t gpu_fq_bytes(int curve) { return curve == GPU_CURVE_BN254 ? 32 : 48; }
+extern "C" size_t gpu_fq_bytes(int curve) { return curve == FORMATS_CURVE_BN128 ? 32 : 48; }
 extern "C" size_t gpu_g1_bytes(int curve) { return 2 * gpu_fq_bytes(curve); }
 extern "C" size_t gpu_g2_bytes(int curve) { return 4 * gpu_fq_bytes(curve); }
 
@@ -174,7 +135,7 @@ extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
     gpu_msm_copies_ops o;
 #define COPIES_OPS(G) (o.window = G##_copies_window, o.build = G##_shift_copies, \
                        o.start = G##_msm_start_copies)
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         if (g2) COPIES_OPS(gpu_bn254_g2); else COPIES_OPS(gpu_bn254_g1);
     } else {
         if (g2) COPIES_OPS(gpu_bls12_381_g2); else COPIES_OPS(gpu_bls12_381_g1);
@@ -188,7 +149,7 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
 {
     size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve);
     void *dp, *ds;
-    if (curve != GPU_CURVE_BN254 && curve != GPU_CURVE_BLS12_381) {
+    if (curve != FORMATS_CURVE_BN128 && curve != FORMATS_CURVE_BLS12381) {
         snprintf(err, errlen, "gpu: unknown curve %d", curve);
         return -1;
     }
@@ -207,8 +168,8 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
             return -1;
         dp = dt;
     }
-    return ops.start(dp, copies, c, (const uint32_t *)ds, n, &ws_msm[curve * 2 + g2], stream,
-                     &pend, err, errlen) ||
+    gpu_ws *ws = &ws_msm[(curve == FORMATS_CURVE_BLS12381) * 2 + g2];   /* a set a group */
+    return ops.start(dp, copies, c, (const uint32_t *)ds, n, ws, stream, &pend, err, errlen) ||
            gpu_msm_wait(&pend, out, err, errlen);
 }
 

@@ -5,7 +5,9 @@
  *   g16_gpu.  Every function here has C linkage and is safe to call on a
  *   machine without a GPU or driver: gpu_available() then returns 0 and
  *   every other call fails with a message instead of crashing.
- * - Curves are named by enum gpu_curve.  Byte layouts are the .zkey's:
+ * - Curves are named by formats_curve (formats/formats.h: one curve enum
+ *   for host and device), FORMATS_CURVE_BN128 or FORMATS_CURVE_BLS12381,
+ *   passed as int.  Byte layouts are the .zkey's:
  *   field elements little-endian, n8 bytes (32 for BN254 Fq and both Fr,
  *   48 for BLS12-381 Fq); points affine (x, y), Fq2 as (c0, c1), Montgomery
  *   form; the point at infinity is all zero bytes.
@@ -32,11 +34,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/formats.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum gpu_curve { GPU_CURVE_BN254 = 0, GPU_CURVE_BLS12_381 = 1 };
 /* NTT flags.  ROUND_TRIP: the inverse NTT then the coset NTT (values on
  * the domain to values on its odd coset, the proof's step for each of a,
  * b, c) in one call, with no bit-reversal pass; the other flags are then
@@ -66,7 +69,7 @@ int gpu_ntt(int curve, uint8_t *data, int log_n, int flags, char *err, size_t er
 typedef struct gpu_key gpu_key;
 
 typedef struct {
-    int curve;                 /* enum gpu_curve */
+    formats_curve curve;
     const uint8_t *a, *b1, *b2, *c, *h;   /* zkey sections 5..9 (points) */
     size_t n_vars;             /* points in a, b1, b2 */
     size_t n_public;           /* c holds n_vars - n_public - 1 points */
@@ -76,8 +79,8 @@ typedef struct {
     int msm_copies;            /* > 1: each MSM's points as a table of this many
                                 * shift copies (copy k = 2^(c k) P), built at
                                 * upload: that many times the points' device
-                                * memory for MSMs ~12% faster at 2^24 (NOTES.md,
-                                * session 8); 0 or 1: the points alone */
+                                * memory for MSMs ~12% faster at 2^24
+                                * (docs/gpu-notes.md, MSM v8); 0 or 1: the points alone */
 } gpu_key_desc;
 
 /* Copies the points and coefficients to the device once, and allocates

@@ -31,9 +31,20 @@ typedef struct {
 
 #define GPU_CK_LAUNCH() GPU_CK(cudaGetLastError())
 
-/* Phase timings inside one call, printed to stderr when the environment
- * has G16_GPU_PROFILE=1 (CUDA events on the call's stream; off, they cost
- * nothing).  For finding where a kernel pipeline spends its time. */
+/* The backend's choices that tests and benchmarks may change, here and
+ * never in the environment; the product runs the defaults (all zero). */
+typedef struct {
+    int msm_window;   /* in [3, 21] (up to 24 for tables of shift copies):
+                       * every MSM uses this window instead of the cost
+                       * model's, so small inputs exercise the large windows
+                       * (tests, window sweeps); else the cost model's */
+    int profile;      /* 1: each MSM and NTT prints its phase times to
+                       * stderr (gpu_prof; benchmarks) */
+} gpu_tuning;
+
+/* Phase timings inside one call, printed to stderr when gpu_tune.profile
+ * is set (CUDA events on the call's stream; off, they cost nothing).  For
+ * finding where a kernel pipeline spends its time. */
 typedef struct {
     int on, n;
     cudaEvent_t ev[16];
@@ -69,9 +80,6 @@ int gpu_msm_wait(gpu_msm_pending *pend, uint8_t *out, char *err, size_t errlen);
  * form) laid out as gpu_msm_pending.host. */
 void gpu_msm_horner(int curve, int g2, const uint8_t *xyzz, int nw, int c, uint8_t *out);
 void gpu_ws_free(gpu_ws *ws);
-/* 1 when the environment variable is set, non-empty and not "0" (the
- * backend's switches, e.g. G16_GPU_PROFILE). */
-int gpu_env_flag(const char *name);
 void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
 /* Waits for the stream, prints "what: name ms, ..." and frees the events. */
@@ -117,22 +125,7 @@ GPU_MSM_COPIES_DECL(gpu_bn254_g1)
 GPU_MSM_COPIES_DECL(gpu_bn254_g2)
 GPU_MSM_COPIES_DECL(gpu_bls12_381_g1)
 GPU_MSM_COPIES_DECL(gpu_bls12_381_g2)
-/* Tests only: when in [3, 21], every MSM uses this window size instead of
- * the cost model's, so small inputs exercise the large windows (up to 24
- * for tables of shift copies). */
-extern int gpu_msm_window_override;
-
-/* Batch-affine accumulation (msm_template.cuh, acc_batch; measured slower,
- * so off unless asked for): whether the MSMs use it, with which segment
- * (entries a thread) and level cut-off (min_pairs), and how many bytes of
- * scratch it may hold.
- * Tests set gpu_msm_batch_seg (> 0: always, with that segment) and
- * gpu_msm_batch_min; G16_GPU_MSM_BATCH (0 or 1), G16_GPU_BATCH_SEG,
- * G16_GPU_BATCH_MIN and G16_GPU_MSM_SCRATCH_MB in the environment are for
- * measuring. */
-extern size_t gpu_msm_batch_seg, gpu_msm_batch_min;
-int gpu_msm_batch_plan(size_t *seg, size_t *min_pairs);
-size_t gpu_msm_scratch_budget(void);
+extern gpu_tuning gpu_tune;
 
 /* The same MSMs run on the CPU through the kernels' own code (tests). */
 int gpu_bn254_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);

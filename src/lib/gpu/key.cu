@@ -127,7 +127,7 @@ extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, ch
     size_t cnt[5] = {d->n_vars, d->n_vars, d->n_vars, d->n_vars - d->n_public - 1, k->n};
     /* Equal priorities: st (witness, a/b/c, NTTs, then H) at the highest
      * priority finished the NTTs sooner but made the 2^24 proof slower
-     * (median 0.364 s against 0.3305; NOTES.md, session 4). */
+     * (median 0.364 s against 0.3305; docs/gpu-notes.md, "Stream priority"). */
     int bad = cudaStreamCreateWithFlags(&k->st, cudaStreamNonBlocking) != cudaSuccess;
     for (int i = 0; i < N_MSM && !bad; i++)
         bad = cudaStreamCreateWithFlags(&k->mst[i], cudaStreamNonBlocking) != cudaSuccess;
@@ -194,7 +194,8 @@ static pthread_mutex_t key_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The witness goes to the device through the key's pinned buffer: host
  * threads copy slices of it in 4 MiB chunks, each chunk's DMA issued as soon
  * as it is in, so copying and transfer overlap.  A pageable cudaMemcpy
- * moved 512 MB at ~8 GB/s (61 ms at 2^24, NOTES.md call 5). */
+ * moved 512 MB at ~8 GB/s (61 ms at 2^24, docs/gpu-notes.md, "Whole proof at
+ * 2^24"). */
 typedef struct {
     gpu_key *k;
     const uint8_t *src;

@@ -11,6 +11,6 @@
 #define MSM_RBITS 255
 #define MSM_ACC_MIN_BLOCKS 4
 #define MSM_ACC_CAPPED 0
-#define MSM_CURVE GPU_CURVE_BLS12_381
+#define MSM_CURVE FORMATS_CURVE_BLS12381
 #define MSM_G2 0
 #include "gpu/msm_template.cuh"

@@ -11,6 +11,6 @@
 #define MSM_RBITS 254
 #define MSM_ACC_MIN_BLOCKS 5
 #define MSM_ACC_CAPPED 1
-#define MSM_CURVE GPU_CURVE_BN254
+#define MSM_CURVE FORMATS_CURVE_BN128
 #define MSM_G2 0
 #include "gpu/msm_template.cuh"

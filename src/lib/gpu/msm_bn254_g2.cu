@@ -11,6 +11,6 @@
 #define MSM_RBITS 254
 #define MSM_ACC_MIN_BLOCKS 3
 #define MSM_ACC_CAPPED 0
-#define MSM_CURVE GPU_CURVE_BN254
+#define MSM_CURVE FORMATS_CURVE_BN128
 #define MSM_G2 1
 #include "gpu/msm_template.cuh"

@@ -8,4 +8,5 @@
 #include "gpu/dfield.cuh"
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
+#include "gpu/msm_plan.h"
 #endif

@@ -61,7 +61,7 @@ void gpu_msm_horner(int curve, int g2, const uint8_t *xyzz, int nw, int c, uint8
         memset(out, 0, g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve));
         return;
     }
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         if (g2) bn254_g2_horner(xyzz, nw, c, out); else bn254_g1_horner(xyzz, nw, c, out);
     } else {
         if (g2) bls12_381_g2_horner(xyzz, nw, c, out); else bls12_381_g1_horner(xyzz, nw, c, out);

@@ -2,8 +2,8 @@
  * Expects DG (device point prefix, already stamped by dpoint_template.cuh),
  * MSM_NAME (prefix of this group's functions, e.g. bn254_g1), MSM_R (the
  * scalar field modulus as 64-bit limbs), MSM_RBITS (its bit length),
- * MSM_ACC_MIN_BLOCKS and MSM_ACC_CAPPED (see acc_first_bounded), MSM_CURVE
- * (enum gpu_curve) and MSM_G2 (0 or 1).
+ * MSM_ACC_MIN_BLOCKS and MSM_ACC_CAPPED (see acc_first), MSM_CURVE
+ * (formats_curve) and MSM_G2 (0 or 1).
  *
  * Pipeline (steps 1-4 on the device, on one stream, enqueued by _msm_start_copies
  * so several MSMs can run at once on their own streams):
@@ -42,7 +42,7 @@ static HD uint32_t M_(r32)(int j)
 /* Loads through 16-byte vectors: every point size is a multiple of 16.
  * VLOAD goes through the read-only cache; VLOAD_RW is for memory written
  * earlier in the same kernel (that cache is not coherent with it).  VSTORE:
- * a struct copy compiles to 4-byte accesses (NOTES.md, NTT v3). */
+ * a struct copy compiles to 4-byte accesses (docs/gpu-notes.md, NTT v3). */
 #ifdef __CUDA_ARCH__
 #define VLOAD_WITH(dst, src, type, fetch)                                    \
     do {                                                                     \
@@ -137,8 +137,8 @@ KERNEL_1D(M_(digits), (const uint32_t *scalars, size_t n, int c, int nw, int cop
  * SHIFT_BATCH copies at a time with one inversion (Montgomery's trick).
  * Why: an inversion is ~600 products against a copy's ~10 c of doublings,
  * so one a copy made the table cost ~3x the doublings (the first 2^24
- * proof with 12 copies took 13.0 s against 3.8 s without, NOTES.md,
- * session 8); 8 a batch keeps the scratch at 2 x 8 coordinates a thread.
+ * proof with 12 copies took 13.0 s against 3.8 s without, docs/gpu-notes.md,
+ * "Shift copies: batched inversion"); 8 a batch keeps the scratch at 2 x 8 coordinates a thread.
  * x = X / ZZ = X ZZZ / d and y = Y ZZZ^-1 = Y ZZ / d with d = ZZ ZZZ, so
  * the slot holds (X ZZZ, Y ZZ) until the batch's inverse comes back.  A
  * copy at infinity (only from a point of small order, not in a valid key)
@@ -214,51 +214,28 @@ static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_
     if (!wrote_tail) { pkeys[2 * t + 1] = first_key << 1; ppts[2 * t + 1] = inf; }
 }
 
-/* A list of entries in key order: the sorted digits, whose points are
- * signed indices into the key's points (vals != NULL), or a thread's
- * scratch list of affine points (vals == NULL, written by this thread in
- * this kernel, so plain loads rather than the read-only cache).  Bit 31 of
- * a key marks the first entry of a pair (acc_batch); keys use fewer bits. */
-#define KEY_MASK 0x7fffffffu
-#define PAIR_MARK 0x80000000u
-typedef struct { uint32_t *keys; const uint32_t *vals; AFF *pts; } M_(list);
-
-static HD uint32_t M_(list_key)(const M_(list) *l, size_t i) { return l->keys[i] & KEY_MASK; }
-
-static HD void M_(list_point)(const M_(list) *l, size_t i, AFF *a)
-{
-    if (l->vals) M_(load_signed)(a, l->pts, l->vals[i]);
-    else VLOAD_RW(*a, l->pts + i, AFF);
-}
-
-/* The x coordinate alone (the sign of a signed index does not change it). */
-static HD void M_(list_x)(const M_(list) *l, size_t i, M_(fe) *x)
-{
-    if (l->vals) VLOAD(*x, &l->pts[l->vals[i] & 0x7fffffffu].x, M_(fe));
-    else VLOAD_RW(*x, &l->pts[i].x, M_(fe));
-}
-
-/* Sums the runs of entries [0, m) of l, one flat loop with one mixed
+/* Sums the runs of the sorted entries [0, m) (keys, and vals: signed
+ * indices into pts), one flat loop with one mixed
  * addition an entry: a run wholly inside goes straight to its bucket; the
  * run that continues from the previous segment (head) or into the next
  * (last_next, the key after entry m - 1) goes to the partial list as
  * (key << 1 | 1, sum).  The branch where a run ends is short, so every
  * thread of a warp adds in lockstep (a loop per run made a warp wait at
  * each run's end for its longest run: a third of the accumulation,
- * NOTES.md v4). */
-static HD void M_(acc_chain)(const M_(list) *l, size_t m, int head, uint32_t last_next,
-                             uint32_t first_key, DG *buckets, uint32_t sent, uint32_t *pkeys,
-                             DG *ppts, size_t t)
+ * docs/gpu-notes.md v4). */
+static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const AFF *pts,
+                             size_t m, int head, uint32_t last_next, uint32_t first_key,
+                             DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t)
 {
-    uint32_t k = m ? M_(list_key)(l, 0) : sent;
+    uint32_t k = m ? keys[0] : sent;
     int wrote_head = 0, wrote_tail = 0, open = 0;
     DG acc;
     P_(set_inf)(&acc);
     for (size_t i = 0; i < m && k < sent; i++) {
         AFF a;
-        M_(list_point)(l, i, &a);
+        M_(load_signed)(&a, pts, vals[i]);
         P_(add_aff)(&acc, &a);
-        uint32_t next = i + 1 < m ? M_(list_key)(l, i + 1) : last_next;
+        uint32_t next = i + 1 < m ? keys[i + 1] : last_next;
         open = next == k;
         if (open) continue;
         if (head) {
@@ -290,188 +267,33 @@ static __host__ __device__ void M_(acc_first_body)(uint32_t *keys, const uint32_
     size_t start = t * seg, end = start + seg;
     if (start >= e) return;
     if (end > e) end = e;
-    M_(list) l = {keys + start, vals + start, (AFF *)pts};
     uint32_t k = keys[start], first_key = k < sent ? k : sent;
     int head = start > 0 && keys[start - 1] == k;
-    M_(acc_chain)(&l, end - start, head, end < e ? keys[end] : sent, first_key, buckets, sent,
-                  pkeys, ppts, t);
+    M_(acc_chain)(keys + start, vals + start, pts, end - start, head,
+                  end < e ? keys[end] : sent, first_key, buckets, sent, pkeys, ppts, t);
 }
 
-KERNEL_1D(M_(acc_first), (uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
-                          const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts),
-          (keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID))
-
-/* Batch-affine level 1 (acc_batch, off unless G16_GPU_MSM_BATCH=1): the
- * thread's list is reduced pairwise, level by level, each level's additions
- * sharing one inversion (Montgomery's trick), until a level has fewer than
- * min_pairs pairs; the rest goes through acc_chain.  Per addition: 1
- * product for the suffix products, 2 to recover its inverse, 3 for the
- * affine sum, plus the level's inversion (~380 products) spread over its
- * pairs: ~7 against the mixed XYZZ addition's 10 with seg = 2048.
- * Measured slower all the same (NOTES.md, session 5: BN254 G1 2^24 103 ms
- * against 70): every level moves its list through memory (~650 bytes an
- * entry, mostly random, against ~80 for acc_first, whose sums stay in
- * registers), and the kernel runs at the memory system's random-access
- * rate, not the product's.  Kept, tested, for a design that keeps the
- * levels on chip.
- *
- * Pass 1 (mark_pairs) walks the list backwards pairing adjacent entries
- * of the same key (a run of L gives L / 2 pairs, its first entry alone when
- * L is odd), marks each pair's first entry and stores the suffix products
- * of the denominators.  Pass 2 (sum_pairs) walks forwards: with the
- * inverse of the whole product it peels off each pair's inverse in turn,
- * and writes the sums and lone entries in order, in place from level 2 on
- * (an output never lands past the entry it came from, and everything
- * before that entry has been read).  An entry alone in its run is its
- * bucket's whole sum and leaves the list, unless the run continues in a
- * neighbouring segment (head_key, tail_key): those end as partials. */
-static HD size_t M_(mark_pairs)(const M_(list) *l, size_t m, M_(fe) *suf)
-{
-    size_t np = 0;
-    M_(fe) prod;
-    P_(fe_one)(&prod);
-    for (size_t i = m; i >= 2;) {
-        if (M_(list_key)(l, i - 2) != M_(list_key)(l, i - 1)) { i--; continue; }
-        M_(fe) d, xa, xb;
-        M_(list_x)(l, i - 2, &xa);
-        M_(list_x)(l, i - 1, &xb);
-        if (!P_(pair_den_x)(&d, &xa, &xb)) {
-            AFF a, b;
-            M_(list_point)(l, i - 2, &a);
-            M_(list_point)(l, i - 1, &b);
-            P_(pair_den)(&d, &a, &b);
-        }
-        P_(fe_mul)(&prod, &prod, &d);
-        VSTORE(suf + np, prod, M_(fe));
-        np++;
-        l->keys[i - 2] |= PAIR_MARK;
-        i -= 2;
-    }
-    return np;
-}
-
-/* Copies the lone entry i of in to out[*o] (or, when its run is whole and
- * in this segment, to its bucket). */
-static HD void M_(pass_alone)(const M_(list) *in, size_t m, size_t i, uint32_t prev,
-                              const M_(list) *out, size_t *o, uint32_t head_key,
-                              uint32_t tail_key, DG *buckets)
-{
-    uint32_t k = M_(list_key)(in, i), next = i + 1 < m ? M_(list_key)(in, i + 1) : KEY_MASK;
-    AFF a;
-    M_(list_point)(in, i, &a);
-    if (k != prev && k != next && k != head_key && k != tail_key) {
-        DG b;
-        P_(set_inf)(&b);
-        P_(add_aff)(&b, &a);
-        buckets[k] = b;
-        return;
-    }
-    out->keys[*o] = k;
-    VSTORE(out->pts + *o, a, AFF);
-    (*o)++;
-}
-
-static HD size_t M_(sum_pairs)(const M_(list) *in, size_t m, const M_(list) *out,
-                               const M_(fe) *suf, size_t np, M_(fe) inv, uint32_t head_key,
-                               uint32_t tail_key, DG *buckets)
-{
-    size_t o = 0, i = 0;
-    uint32_t prev = KEY_MASK;
-    /* one iteration a pair, so a warp runs its heavy branch max(np) times */
-    for (size_t j = np; j > 0; j--) {
-        for (; !(in->keys[i] & PAIR_MARK); i++) {
-            M_(pass_alone)(in, m, i, prev, out, &o, head_key, tail_key, buckets);
-            prev = M_(list_key)(in, i);
-        }
-        uint32_t k = M_(list_key)(in, i);
-        AFF a, b, r;
-        M_(fe) d, dinv;
-        M_(list_point)(in, i, &a);
-        M_(list_point)(in, i + 1, &b);
-        if (j > 1) {
-            M_(fe) sj;
-            VLOAD_RW(sj, suf + j - 2, M_(fe));
-            P_(fe_mul)(&dinv, &inv, &sj);
-        } else {
-            dinv = inv;
-        }
-        P_(pair_den)(&d, &a, &b);
-        P_(fe_mul)(&inv, &inv, &d);
-        P_(pair_sum)(&r, &a, &b, &dinv);
-        out->keys[o] = k;
-        VSTORE(out->pts + o, r, AFF);
-        o++;
-        prev = k;
-        i += 2;
-    }
-    for (; i < m; i++) {
-        M_(pass_alone)(in, m, i, prev, out, &o, head_key, tail_key, buckets);
-        prev = M_(list_key)(in, i);
-    }
-    return o;
-}
-
-/* Thread t's segment of the sorted entries: the scratch list holds at most
- * 2 seg / 3 + 2 entries (a run of L >= 2 leaves ceil(L / 2) <= 2L / 3, and
- * only the head and tail runs keep a lone entry), suf seg / 2. */
-static HD size_t M_(batch_cap)(size_t seg) { return 2 * seg / 3 + 2; }
-
-static __host__ __device__ void M_(acc_batch_body)(uint32_t *keys, const uint32_t *vals,
-                                                   size_t e, size_t seg, const AFF *pts,
-                                                   DG *buckets, uint32_t sent, uint32_t *pkeys,
-                                                   DG *ppts, uint32_t *skeys, AFF *spts,
-                                                   M_(fe) *sfe, size_t min_pairs, size_t t0,
-                                                   size_t t)
-{
-    size_t start = (t0 + t) * seg, end = start + seg, cap = M_(batch_cap)(seg);
-    if (start >= e) return;
-    if (end > e) end = e;
-    uint32_t k0 = keys[start] & KEY_MASK, kl = keys[end - 1] & KEY_MASK;
-    uint32_t first_key = k0 < sent ? k0 : sent;
-    uint32_t head_key = start > 0 && (keys[start - 1] & KEY_MASK) == k0 ? k0 : KEY_MASK;
-    uint32_t tail_key = end < e && (keys[end] & KEY_MASK) == kl ? kl : KEY_MASK;
-    size_t m = end - start;
-    while (m && (keys[start + m - 1] & KEY_MASK) >= sent) m--;   /* digit-0 entries */
-    M_(list) in = {keys + start, vals + start, (AFF *)pts};
-    M_(list) out = {skeys + t * cap, NULL, spts + t * cap};
-    M_(fe) *suf = sfe + t * (seg / 2 + 1);
-    for (;;) {
-        size_t np = M_(mark_pairs)(&in, m, suf);
-        if (np < min_pairs || np == 0) break;
-        M_(fe) inv;
-        VLOAD_RW(inv, suf + np - 1, M_(fe));
-        P_(fe_inv)(&inv, &inv);
-        m = M_(sum_pairs)(&in, m, &out, suf, np, inv, head_key, tail_key, buckets);
-        in = out;
-    }
-    int head = head_key != KEY_MASK && m && M_(list_key)(&in, 0) == head_key;
-    M_(acc_chain)(&in, m, head, tail_key != KEY_MASK ? tail_key : sent, first_key, buckets, sent,
-                  pkeys, ppts, t0 + t);
-}
-
-static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
-M_(acc_batch)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg, const AFF *pts,
-              DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts, uint32_t *skeys, AFF *spts,
-              M_(fe) *sfe, size_t min_pairs, size_t t0, size_t nt)
-{
-    if (TID >= nt) return;
-    M_(acc_batch_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, skeys, spts, sfe,
-                       min_pairs, t0, TID);
-}
-
-/* The same kernel with its registers capped so MSM_ACC_MIN_BLOCKS blocks of
- * 128 fit an SM: more warps to hide the products' latency, at the price of
- * a few spills.  Used where MSM_ACC_CAPPED is 1.  At 2^24 (NOTES.md,
- * session 7) capped / uncapped: BN254 G1 49.6 / 50.9 ms, BLS12-381 G2
- * 315.9 / 316.1; uncapped wins for BLS12-381 G1 (113.6 / 112.1) and BN254
- * G2 (161.9 / 155.0, since the product no longer needs the registers the
- * cap once took away from spills: in v4 capping took it 286 -> 256). */
-static __global__ void __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
-M_(acc_first_bounded)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
-                      const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts)
+/* Where MSM_ACC_CAPPED is 1 the kernel's registers are capped so
+ * MSM_ACC_MIN_BLOCKS blocks of 128 fit an SM: more warps to hide the
+ * products' latency, at the price of a few spills.  At 2^24 capped /
+ * uncapped (docs/gpu-notes.md, "Per-group choices, and two that lost"):
+ * BN254 G1 49.6 / 50.9 ms, BLS12-381 G2 315.9 / 316.1; uncapped wins for
+ * BLS12-381 G1 (113.6 / 112.1) and BN254 G2 (161.9 / 155.0, since the
+ * product no longer needs the registers the cap once took away from
+ * spills: in v4 capping took it 286 -> 256). */
+#if MSM_ACC_CAPPED
+#define MSM_ACC_BOUNDS __launch_bounds__(128, MSM_ACC_MIN_BLOCKS)
+#else
+#define MSM_ACC_BOUNDS
+#endif
+static __global__ void MSM_ACC_BOUNDS M_(acc_first)(uint32_t *keys, const uint32_t *vals,
+                                                    size_t e, size_t seg, const AFF *pts,
+                                                    DG *buckets, uint32_t sent, uint32_t *pkeys,
+                                                    DG *ppts)
 {
     M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID);
 }
+#undef MSM_ACC_BOUNDS
 
 /* Level >= 2: the same flat loop over the partial list (full additions); a
  * run is written to its bucket only when it holds a real partial (flag 1). */
@@ -533,24 +355,14 @@ KERNEL_1D(M_(acc_next), (const uint32_t *keys, const DG *pts, size_t e, size_t s
  * threads), times L, added into slot s2 of the level-1 sums; a pairwise
  * tree (add_pairs) then adds each window's nseg slots.  When every
  * level-1 thread multiplied its sum by its offset (up to 19 bits) the
- * phase took 4.9 ms for BN254 G1 at 2^24; now 3.3 + 0.4 (NOTES.md,
- * session 7). */
-typedef struct { uint32_t len, nseg, len2; } M_(bucket_plan);
-
-static M_(bucket_plan) M_(plan_buckets)(uint32_t nb)
-{
-    M_(bucket_plan) p;
-    p.len = nb < 32 ? nb : 32;       /* 8 measured slower (NOTES.md v4) */
-    p.nseg = nb / p.len;
-    p.len2 = p.nseg < 16 ? p.nseg : 16;   /* 2, 4, 8: slower (NOTES.md session 7) */
-    return p;
-}
+ * phase took 4.9 ms for BN254 G1 at 2^24; now 3.3 + 0.4 (docs/gpu-notes.md,
+ * "MSM v7").  L and L2: gpu_msm_plan_buckets (msm_plan.h). */
 
 /* Over v[0, n): *acc = sum_j v_j and *sum = sum_j (j + 1) v_j, the
  * running-sum trick.  (Three points live; for G2 that is 255 registers
  * and ~1.2 KB of spills, but writing the suffix sums over v and adding
  * them in a second pass, two live points, was slower for every group:
- * NOTES.md, session 7.) */
+ * docs/gpu-notes.md, "Per-group choices, and two that lost".) */
 static HD void M_(running_sum)(const DG *v, int n, DG *acc, DG *sum)
 {
     DG q;
@@ -617,87 +429,24 @@ static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t ns
 KERNEL_1D(M_(add_pairs), (DG *segs, int nw, uint32_t nseg, uint32_t half),
           (segs, nw, nseg, half, TID))
 
-/* Window size minimising n*W (bucket additions) + 3*W*2^(c-1) (reduction,
- * full additions); capped so the buckets stay within a few GB. */
-static int M_(window)(size_t n, int *nw_out)
-{
-    int best_c = 3;
-    double best = 1e300;
-    if (gpu_msm_window_override >= 3 && gpu_msm_window_override <= 21) {
-        best_c = gpu_msm_window_override;
-        *nw_out = (MSM_RBITS + 1 + best_c - 1) / best_c;
-        return best_c;
-    }
-    for (int c = 3; c <= 21; c++) {
-        int nw = (MSM_RBITS + 1 + c - 1) / c;
-        double cost = (double)n * nw + 3.0 * nw * (double)(1u << (c - 1));
-        if (cost < best) { best = cost; best_c = c; }
-    }
-    *nw_out = (MSM_RBITS + 1 + best_c - 1) / best_c;
-    return best_c;
-}
-
-/* The window for a table of shift copies: the same cost model with one
- * bucket set a window group (ceil(nw / copies) of them), up to c = 24. */
+/* The window: msm_plan.h's cost model for n points stored as copies shift
+ * copies (1: the points alone), unless a test forces one
+ * (gpu_tune.msm_window: up to 21 for the points alone, 24 with copies). */
 extern "C" int G16_CAT(MSM_NAME, _copies_window)(size_t n, int copies)
 {
-    int nw, best_c = M_(window)(n, &nw);
-    double best = 1e300;
-    if (copies <= 1) return best_c;
-    if (gpu_msm_window_override >= 3 && gpu_msm_window_override <= 24)
-        return gpu_msm_window_override;
-    for (int c = 3; c <= 24; c++) {
-        int w = (MSM_RBITS + 1 + c - 1) / c, ng = (w + copies - 1) / copies;
-        double cost = (double)n * w + 3.0 * ng * (double)(1u << (c - 1));
-        if (cost < best) { best = cost; best_c = c; }
-    }
-    return best_c;
+    int forced = gpu_tune.msm_window, max_c = copies > 1 ? 24 : 21;
+    if (forced >= 3 && forced <= max_c) return forced;
+    return gpu_msm_plan_window(n, MSM_RBITS, copies);
 }
 
 enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1, WS_PK2,
-       WS_PP2, WS_SEGS, WS_SKEYS, WS_SPTS, WS_SFE, WS_ACCS };
+       WS_PP2, WS_SEGS, WS_ACCS };
 
 /* Partial lists after level 1 are reduced LEVEL_SEG entries a thread: the
  * list shrinks 4x a level, each level a chain of 8 dependent additions.
  * (32 made each level's chain 4x longer for 16x shrinkage; at 2^20 the
- * levels were ~4 ms of latency, NOTES.md v4.) */
+ * levels were ~4 ms of latency, docs/gpu-notes.md v4.) */
 #define LEVEL_SEG 8
-
-/* Level-1 segment length: ~2^20 threads for big inputs, 8 entries at least.
- * (2^19 and 2^21 threads: within 1%, NOTES.md session 7.) */
-static size_t M_(first_seg)(size_t e) { return e >> 20 > 8 ? e >> 20 : 8; }
-
-/* Scratch bytes of one acc_batch thread. */
-static size_t M_(batch_thread_bytes)(size_t seg)
-{
-    return M_(batch_cap)(seg) * (sizeof(AFF) + 4) + (seg / 2 + 1) * sizeof(M_(fe));
-}
-
-/* Level 1 by acc_batch, in slices of as many threads as the scratch
- * budget holds (launched one after another on st). */
-static int M_(launch_batch)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
-                            size_t min_pairs, const AFF *pts, DG *buckets, uint32_t sent,
-                            uint32_t *pkeys, DG *ppts, gpu_ws *ws, cudaStream_t st, char *err,
-                            size_t errlen)
-{
-    size_t nt = (e + seg - 1) / seg, per = M_(batch_thread_bytes)(seg);
-    size_t ns = gpu_msm_scratch_budget() / per, cap = M_(batch_cap)(seg);
-    if (ns < 128) ns = 128;
-    if (ns > nt) ns = nt;
-    void *sk, *sp, *sf;
-    if (gpu_ws_get(ws, WS_SKEYS, ns * cap * 4, &sk, err, errlen) ||
-        gpu_ws_get(ws, WS_SPTS, ns * cap * sizeof(AFF), &sp, err, errlen) ||
-        gpu_ws_get(ws, WS_SFE, ns * (seg / 2 + 1) * sizeof(M_(fe)), &sf, err, errlen))
-        return -1;
-    for (size_t t0 = 0; t0 < nt; t0 += ns) {
-        size_t n = nt - t0 < ns ? nt - t0 : ns;
-        M_(acc_batch)<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(
-            keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, (uint32_t *)sk, (AFF *)sp,
-            (M_(fe) *)sf, min_pairs, t0, n);
-        GPU_CK_LAUNCH();
-    }
-    return 0;
-}
 
 /* Steps 3 and 4 of the pipeline (after the sort), up to the window sums. */
 static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
@@ -705,9 +454,7 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
                       DG **segs_out, uint32_t *nseg_out, char *err, size_t errlen)
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
-    size_t bseg, min_pairs;
-    int batch = gpu_msm_batch_plan(&bseg, &min_pairs);
-    size_t seg = batch ? bseg : M_(first_seg)(e), nt = (e + seg - 1) / seg;
+    size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
     uint32_t *pk[2];
     DG *pp[2];
     void *v;
@@ -717,22 +464,8 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
         if (gpu_ws_get(ws, WS_PP1 + 2 * k, 2 * nt * sizeof(DG), &v, err, errlen)) return -1;
         pp[k] = (DG *)v;
     }
-    static int bounded = -1;
-    if (bounded < 0) {   /* G16_GPU_ACC_BOUNDED=0/1 overrides the group's choice (measuring) */
-        const char *env = getenv("G16_GPU_ACC_BOUNDED");
-        bounded = env ? strcmp(env, "0") != 0 : MSM_ACC_CAPPED;
-    }
-    if (batch) {
-        if (M_(launch_batch)(keys, vals, e, seg, min_pairs, pts, buckets, sent, pk[0], pp[0], ws,
-                             st, err, errlen))
-            return -1;
-    } else if (bounded) {
-        M_(acc_first_bounded)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
-            keys, vals, e, seg, pts, buckets, sent, pk[0], pp[0]);
-    } else {
-        M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts,
-                                                                   buckets, sent, pk[0], pp[0]);
-    }
+    M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts, buckets,
+                                                               sent, pk[0], pp[0]);
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "acc", st);
     for (int cur = 0, level = 1; nt > 1; cur ^= 1, level++) {
@@ -744,7 +477,7 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
         if (level == 1) gpu_prof_mark(prof, "partials1", st);
     }
     gpu_prof_mark(prof, "partials", st);
-    M_(bucket_plan) bp = M_(plan_buckets)(nb);
+    gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
     uint32_t nseg = bp.nseg;
     size_t total = (size_t)nw * nseg, total2 = (size_t)nw * (nseg / bp.len2);
     if (gpu_ws_get(ws, WS_SEGS, total * sizeof(DG), &v, err, errlen)) return -1;
@@ -783,18 +516,16 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int co
                                                     gpu_msm_pending *pend, char *err,
                                                     size_t errlen)
 {
-    int nw;
     if (copies <= 1) {
         copies = 1;
-        c = M_(window)(n, &nw);
+        c = G16_CAT(MSM_NAME, _copies_window)(n, 1);
     }
     memset(pend, 0, sizeof *pend);
     if (c < 3 || c > 24) {
         snprintf(err, errlen, "gpu: MSM window %d is out of range", c);
         return -1;
     }
-    nw = (MSM_RBITS + 1 + c - 1) / c;
-    int ng = (nw + copies - 1) / copies;
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c), ng = (nw + copies - 1) / copies;
     size_t e = (size_t)nw * n;
     pend->curve = MSM_CURVE;
     pend->g2 = MSM_G2;
@@ -885,11 +616,10 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
                                                       int copies, uint8_t *out)
 {
     if (copies < 1) copies = 1;
-    int c = G16_CAT(MSM_NAME, _copies_window)(n, copies), nw = (MSM_RBITS + 1 + c - 1) / c;
+    int c = G16_CAT(MSM_NAME, _copies_window)(n, copies);
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c);
     int ng = (nw + copies - 1) / copies;
-    size_t e = (size_t)nw * n, nt, bseg, min_pairs;
-    int batch = gpu_msm_batch_plan(&bseg, &min_pairs);
-    size_t seg = batch ? bseg : M_(first_seg)(e), cap = M_(batch_cap)(seg);
+    size_t e = (size_t)nw * n, nt, seg = gpu_msm_plan_first_seg(e);
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)ng * nb + 1;
     if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
     AFF *table = (AFF *)malloc((size_t)copies * n * sizeof(AFF));
@@ -899,35 +629,27 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
     points = (const uint8_t *)table;
     nw = ng;   /* from here on, as the device's reduce: one window a group */
     nt = (e + seg - 1) / seg;
-    uint32_t *skeys = (uint32_t *)malloc(batch ? nt * cap * 4 : 1);
-    AFF *spts = (AFF *)malloc(batch ? nt * cap * sizeof(AFF) : 1);
-    M_(fe) *sfe = (M_(fe) *)malloc(batch ? nt * (seg / 2 + 1) * sizeof(M_(fe)) : 1);
     uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
     uint64_t *ent = (uint64_t *)malloc(e * 8);
     uint32_t *pk[2] = {(uint32_t *)malloc(2 * nt * 4), (uint32_t *)malloc(2 * nt * 4)};
     DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
     DG *bk = (DG *)calloc((size_t)nw * nb + 1, sizeof(DG));
-    M_(bucket_plan) bp = M_(plan_buckets)(nb);
+    gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
     uint32_t nseg = bp.nseg;
     DG *segs = (DG *)malloc(((size_t)nw * nseg + 1) * sizeof(DG));
     DG *accs = (DG *)malloc((size_t)nw * nseg * sizeof(DG));
     int rc = -1;
     if (!keys || !vals || !ent || !pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs ||
-        !accs || !skeys || !spts || !sfe)
+        !accs)
         goto done;
     for (size_t i = 0; i < n; i++)
-        M_(digits_body)((const uint32_t *)scalars, n, c, (MSM_RBITS + 1 + c - 1) / c, copies,
-                        keys, vals, i);
+        M_(digits_body)((const uint32_t *)scalars, n, c, gpu_msm_plan_windows(MSM_RBITS, c),
+                        copies, keys, vals, i);
     for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
     qsort(ent, e, 8, M_(cmp_entry));
     for (size_t i = 0; i < e; i++) { keys[i] = (uint32_t)(ent[i] >> 32); vals[i] = (uint32_t)ent[i]; }
-    for (size_t t = 0; t < nt; t++) {
-        if (batch)
-            M_(acc_batch_body)(keys, vals, e, seg, (const AFF *)points, bk, sent, pk[0], pp[0],
-                               skeys, spts, sfe, min_pairs, 0, t);
-        else
-            M_(acc_first_body)(keys, vals, e, seg, (const AFF *)points, bk, sent, pk[0], pp[0], t);
-    }
+    for (size_t t = 0; t < nt; t++)
+        M_(acc_first_body)(keys, vals, e, seg, (const AFF *)points, bk, sent, pk[0], pp[0], t);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
@@ -946,7 +668,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
     rc = 0;
 done:
     free(keys); free(vals); free(ent); free(pk[0]); free(pk[1]); free(pp[0]); free(pp[1]);
-    free(bk); free(segs); free(accs); free(skeys); free(spts); free(sfe); free(table);
+    free(bk); free(segs); free(accs); free(table);
     return rc;
 }
 
@@ -961,8 +683,6 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint
 #undef VLOAD_WITH
 #undef FETCH_PLAIN
 #undef VSTORE
-#undef KEY_MASK
-#undef PAIR_MARK
 #undef KERNEL_1D
 #undef TID
 #undef M_

@@ -7,16 +7,15 @@
 #include "gpu/internal.h"
 
 /* One pass's geometry (ntt_template.cuh, N_(pass_addr)).  warp: 0 for a
- * block pass, else each warp runs one column alone (mlog 0, a "block" of
- * the geometry is a warp; ntt_template.cuh, N_(pass_warp_dev)), its plain
- * loads in batches (NTT_WARP_BATCHED, N_(warp_copy_in)) or one at a time. */
+ * block pass, 1 where each warp runs one column alone (mlog 0, a "block"
+ * of the geometry is a warp; ntt_template.cuh, N_(pass_warp_dev)), its
+ * plain loads in batches (N_(warp_copy_in)). */
 typedef struct {
     int L, s0, k, mlog, warp;
 } ntt_pass;
-enum { NTT_BLOCK_PASS, NTT_WARP_SINGLE, NTT_WARP_BATCHED };
 
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
-enum { NTT_MONT, NTT_SHOUP, NTT_BARE, NTT_MIX };
+enum { NTT_MONT, NTT_SHOUP };
 
 #define NF d_bn254_fr
 #define NTT_NAME ntt_bn254
@@ -34,18 +33,16 @@ enum { NTT_MONT, NTT_SHOUP, NTT_BARE, NTT_MIX };
  * than 8, 8, 4, whose last pass would leave most of a block idle), with
  * blocks of up to 2^10 elements.  Passes of 7 or 8 levels (a column of
  * 2^k elements gives every lane of a warp a radix-4 item at each step)
- * run a column a warp, without block barriers, unless
- * G16_GPU_NTT_WARP=0; G16_GPU_NTT_BATCH=0 loads a warp pass's elements
- * one at a time (both for measurements).  Returns the number of passes. */
+ * run a column a warp, without block barriers (a natural-order 2^24
+ * BN254 NTT in 4.56 ms against 4.84 with block passes); shorter passes
+ * run as blocks.
+ * Returns the number of passes. */
 #define NTT_WARP_MIN_K 7
 static int ntt_plan(int L, ntt_pass ps[4])
 {
-    const char *e = getenv("G16_GPU_NTT_WARP"), *b = getenv("G16_GPU_NTT_BATCH");
-    int np = (L + 7) / 8, s0 = 0, warp_ok = !(e && strcmp(e, "0") == 0);
-    int warp_kind = b && strcmp(b, "0") == 0 ? NTT_WARP_SINGLE : NTT_WARP_BATCHED;
+    int np = (L + 7) / 8, s0 = 0;
     for (int i = 0; i < np; i++) {
-        int k = L / np + (i < L % np), hlo_log = L - s0 - k;
-        int warp = warp_ok && k >= NTT_WARP_MIN_K ? warp_kind : NTT_BLOCK_PASS;
+        int k = L / np + (i < L % np), hlo_log = L - s0 - k, warp = k >= NTT_WARP_MIN_K;
         ps[i] = (ntt_pass){L, s0, k, warp ? 0 : hlo_log < 10 - k ? hlo_log : 10 - k, warp};
         s0 += k;
     }
@@ -56,13 +53,12 @@ static int ntt_plan(int L, ntt_pass ps[4])
  * table at k = 8; registers allow four such blocks an SM, and the Shoup
  * table, shared by the block's warps, costs a third of the shared memory;
  * measured 4.37 ms a 2^24 BN254 transform against 4.54 with 8 warps and
- * 4.93 with 2), or G16_GPU_NTT_WARPS (1, 2, 4 or 8, measurements); fewer
- * where the transform has fewer columns. */
+ * 4.93 with 2); fewer where the transform has fewer columns. */
+#define NTT_WARPS_A_BLOCK 4
 static int ntt_warps(const ntt_pass *ps)
 {
-    const char *e = getenv("G16_GPU_NTT_WARPS");
-    int cols_log = ps->L - ps->k, want = e ? atoi(e) : 4, w = 1;
-    while (w < 8 && 2 * w <= want && (w << 1) <= (1 << (cols_log < 3 ? cols_log : 3))) w <<= 1;
+    int cols_log = ps->L - ps->k, w = 1;
+    while (2 * w <= NTT_WARPS_A_BLOCK && (w << 1) <= (1 << (cols_log < 3 ? cols_log : 3))) w <<= 1;
     return w;
 }
 
@@ -78,17 +74,11 @@ typedef struct {
 } ntt_tables;
 
 /* The butterflies' product: Shoup's where the field allows it (BN254's
- * scalar field), else Montgomery's; G16_GPU_NTT_MODE=mont|shoup|bare|mix
- * overrides it for measurements (bare: no butterfly products, wrong
- * results, timing only; mix: Shoup's, the odd levels' on the FP64 pipe,
- * where Shoup's applies, not yet measured: NOTES.md, "FP64"). */
+ * scalar field: 4.90 ms a 2^24 transform against Montgomery's 5.19),
+ * else Montgomery's. */
 static int ntt_mode(int curve)
 {
-    const char *e = getenv("G16_GPU_NTT_MODE");
-    int shoup_ok = curve == GPU_CURVE_BN254 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
-    if (e && strcmp(e, "bare") == 0) return NTT_BARE;
-    if (e && strcmp(e, "mont") == 0) return NTT_MONT;
-    if (e && strcmp(e, "mix") == 0 && shoup_ok) return NTT_MIX;
+    int shoup_ok = curve == FORMATS_CURVE_BN128 ? d_bn254_fr_shoup_ok() : d_bls12_381_fr_shoup_ok();
     return shoup_ok ? NTT_SHOUP : NTT_MONT;
 }
 
@@ -158,7 +148,7 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
         return -1;
     }
     unsigned blocks = (unsigned)((count + 255) / 256);
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         ntt_bn254_expand<<<blocks, 256, 0, st>>>((d_bn254_fr *)*dst, (d_bn254_fr *)dlo,
                                                  (d_bn254_fr *)dhi, count);
         if (brev_log) ntt_bn254_bitrev<<<blocks, 256, 0, st>>>((d_bn254_fr *)*dst, brev_log, NULL);
@@ -177,13 +167,12 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
 }
 
 /* The Shoup small tables of every k in the plan, both directions, from
- * the twiddles (fields where shoup_ok only: BN254's), with NTT_MIX's FP64
- * forms (a few KB, so every mode finds its table). */
+ * the twiddles (fields where shoup_ok only: BN254's). */
 static int build_shoup_tables(ntt_tables *t, cudaStream_t st, char *err, size_t errlen)
 {
     ntt_pass ps[4];
     int np = ntt_plan(t->log_n, ps);
-    if (t->curve != GPU_CURVE_BN254 || !d_bn254_fr_shoup_ok()) return 0;
+    if (t->curve != FORMATS_CURVE_BN128 || !d_bn254_fr_shoup_ok()) return 0;
     for (int i = 0; i < np; i++)
         for (int inv = 0; inv < 2; inv++) {
             void **dst = &t->stab[inv][ps[i].k];
@@ -286,10 +275,8 @@ typedef struct {
                        : cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                    \
         void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
             d->mode == NTT_SHOUP ? (ps->warp ? NAME##_pass_warp_shoup : NAME##_pass_shoup) \
-            : d->mode == NTT_MIX ? (ps->warp ? NAME##_pass_warp_mix : NAME##_pass_mix)  \
-            : d->mode == NTT_BARE ? (ps->warp ? NAME##_pass_warp_bare : NAME##_pass_bare) \
-            : ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont;                      \
-        if (smem > 48 * 1024)   /* above the default: the warp passes' 80 KB */         \
+                                 : (ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont); \
+        if (smem > 48 * 1024)   /* above the default dynamic shared memory */         \
             cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,        \
                                  (int)smem);                                            \
         k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
@@ -381,11 +368,11 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     }
     ntt_tables t = {curve, log_n, tw, itw, cos, icos, cosbr, inv_n, {{0}}};
     host_ctx h = {data, sh, log_n, ntt_mode(curve)};
-    if (h.mode == NTT_SHOUP || h.mode == NTT_MIX) host_shoup_tables(&t);
+    if (h.mode == NTT_SHOUP) host_shoup_tables(&t);
     ntt_ops bn = {&h, ntt_bn254_host_pass, ntt_bn254_host_bitrev, ntt_bn254_host_mul_table};
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
                    ntt_bls12_381_host_mul_table};
-    ntt_sequence(curve == GPU_CURVE_BN254 ? &bn : &bls, log_n, flags, &t);
+    ntt_sequence(curve == FORMATS_CURVE_BN128 ? &bn : &bls, log_n, flags, &t);
     free(tw); free(itw); free(cos); free(icos); free(cosbr); free(sh);
     for (int inv = 0; inv < 2; inv++)
         for (int k = 0; k < 9; k++) free(t.stab[inv][k]);
@@ -395,7 +382,7 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
 extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaStream_t st,
                            char *err, size_t errlen)
 {
-    int max_log = curve == GPU_CURVE_BN254 ? 28 : 32;
+    int max_log = curve == FORMATS_CURVE_BN128 ? 28 : 32;
     if (log_n < 0 || log_n > max_log) {
         snprintf(err, errlen, "gpu: NTT size 2^%d is out of range", log_n);
         return -1;
@@ -407,8 +394,8 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
     ntt_ops bls = {&d, ntt_bls12_381_dev_pass, ntt_bls12_381_dev_bitrev,
                    ntt_bls12_381_dev_mul_table};
     gpu_prof_begin(&d.prof, st);
-    ntt_sequence(curve == GPU_CURVE_BN254 ? &bn : &bls, log_n, flags, t);
-    gpu_prof_end(&d.prof, curve == GPU_CURVE_BN254 ? "ntt_bn254" : "ntt_bls12_381");
+    ntt_sequence(curve == FORMATS_CURVE_BN128 ? &bn : &bls, log_n, flags, t);
+    gpu_prof_end(&d.prof, curve == FORMATS_CURVE_BN128 ? "ntt_bn254" : "ntt_bls12_381");
     GPU_CK_LAUNCH();
     return 0;
 }
@@ -419,7 +406,7 @@ extern "C" int gpu_build_ab_dev(int curve, void *out, const uint32_t *row_ptr, c
                                 char *err, size_t errlen)
 {
     unsigned blocks = (unsigned)((rows + 127) / 128);
-    if (curve == GPU_CURVE_BN254)
+    if (curve == FORMATS_CURVE_BN128)
         ntt_bn254_build_ab<<<blocks, 128, 0, st>>>((d_bn254_fr *)out, row_ptr, sig,
                                                    (const d_bn254_fr *)val,
                                                    (const d_bn254_fr *)w, rows);
@@ -435,7 +422,7 @@ extern "C" int gpu_mul_into_dev(int curve, void *c, const void *a, const void *b
                                 cudaStream_t st, char *err, size_t errlen)
 {
     unsigned blocks = (unsigned)((n + 255) / 256);
-    if (curve == GPU_CURVE_BN254)
+    if (curve == FORMATS_CURVE_BN128)
         ntt_bn254_mul_into<<<blocks, 256, 0, st>>>((d_bn254_fr *)c, (const d_bn254_fr *)a,
                                                    (const d_bn254_fr *)b, n);
     else
@@ -450,7 +437,7 @@ extern "C" int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c
                                 cudaStream_t st, char *err, size_t errlen)
 {
     unsigned blocks = (unsigned)((n + 255) / 256);
-    if (curve == GPU_CURVE_BN254)
+    if (curve == FORMATS_CURVE_BN128)
         ntt_bn254_join_abc<<<blocks, 256, 0, st>>>((d_bn254_fr *)a, (const d_bn254_fr *)b,
                                                    (const d_bn254_fr *)c, n);
     else
@@ -471,14 +458,14 @@ extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_
     size_t n = (size_t)1 << log_n, vb = n * 32;
     for (int m = 0; m < 3; m++)
         for (size_t r = 0; r < n; r++) {
-            if (curve == GPU_CURVE_BN254 && m < 2)
+            if (curve == FORMATS_CURVE_BN128 && m < 2)
                 ntt_bn254_build_ab_body((d_bn254_fr *)(abc + m * vb), row_ptr[m], sig[m],
                                         (const d_bn254_fr *)val[m], (const d_bn254_fr *)w, n, r);
             else if (m < 2)
                 ntt_bls12_381_build_ab_body((d_bls12_381_fr *)(abc + m * vb), row_ptr[m], sig[m],
                                             (const d_bls12_381_fr *)val[m],
                                             (const d_bls12_381_fr *)w, n, r);
-            else if (curve == GPU_CURVE_BN254)
+            else if (curve == FORMATS_CURVE_BN128)
                 ntt_bn254_mul_into_body((d_bn254_fr *)(abc + 2 * vb), (d_bn254_fr *)abc,
                                         (d_bn254_fr *)(abc + vb), n, r);
             else
@@ -490,7 +477,7 @@ extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_
         if (gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_ROUND_TRIP))
             return -1;
     for (size_t t = 0; t < n; t++) {
-        if (curve == GPU_CURVE_BN254)
+        if (curve == FORMATS_CURVE_BN128)
             ntt_bn254_join_abc_body((d_bn254_fr *)abc, (d_bn254_fr *)(abc + vb),
                                     (d_bn254_fr *)(abc + 2 * vb), n, t);
         else

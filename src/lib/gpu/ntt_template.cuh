@@ -119,7 +119,7 @@ static __global__ void N_(mul_table)(NF *x, const NF *tab, size_t n)
  * * beta^(2^ll) with beta = w^(lo 2^s0).  The first factor depends on k
  * only, so it comes from a 2^k - 1 entry table in shared memory (the
  * earlier kernel read every twiddle from the 2^(L-1) table, strided and
- * uncoalesced: about a sixth of its time, NOTES.md, NTT v2); the beta factors
+ * uncoalesced: about a sixth of its time, docs/gpu-notes.md, NTT v2); the beta factors
  * collapse into one product per element, beta^r for the row's frequency
  * r = bitrev_k(row), after the pass's butterflies (DIF) or before them
  * (DIT, the transpose: it runs the passes and the levels in reverse order
@@ -179,43 +179,15 @@ static __host__ __device__ void N_(small_twiddle)(const ntt_pass *ps, NF *stw, i
 
 /* The same table for Shoup's product (NTT_SHOUP): plain roots at i <
  * 2^k - 1, their quotients floor(w R / p) after them.  Built once per
- * (size, k, direction) by ntt.cu, since the quotient is a long division.
- * After them (byte offset 2 (2^k - 1) 32), NTT_MIX's FP64 forms of the
- * odd levels' roots (mul_shoup_f64_factor), digit-major so that a warp
- * reading consecutive roots reads consecutive doubles: level ll = 2m + 1
- * starts at entry (2^k - 2^(k - 2m)) / 3, a third of level ll - 1's start
- * in the table; digit d of w at [d nodd + e], of wq at [(11 + d) nodd + e]. */
-static __host__ __device__ int N_(f64_count)(int ntw)
-{
-    return (ntw + 1) / 3;   /* entries of the odd levels: (2^k - 2^(k mod 2)) / 3 */
-}
-static __host__ __device__ double *N_(f64_area)(const ntt_pass *ps, NF *stab)
-{
-    return (double *)(stab + 2 * ((1 << ps->k) - 1));
-}
-/* The FP64 entry of table index i, or -1 where i's level is even. */
-static __host__ __device__ int N_(f64_entry)(const ntt_pass *ps, int i)
-{
-    int ll = N_(small_level)(ps, i), top = 1 << ps->k;
-    if (!(ll & 1)) return -1;
-    return (top - (top >> (ll - 1))) / 3 + i - (top - (top >> ll));
-}
+ * (size, k, direction) by ntt.cu, since the quotient is a long division. */
 static __host__ __device__ void N_(shoup_entry)(const ntt_pass *ps, NF *stab, int i, const NF *tw)
 {
-    int ntw = (1 << ps->k) - 1, e = N_(f64_entry)(ps, i), nodd = N_(f64_count)(ntw);
+    int ntw = (1 << ps->k) - 1;
     NF w = N_(ld)(&tw[N_(small_index)(ps, i)]), plain, wq;
     NFE_(to_plain)(&plain, &w);
     NFE_(shoup_quotient)(&wq, &plain);
     N_(st)(&stab[i], plain);
     N_(st)(&stab[ntw + i], wq);
-    if (e < 0) return;
-    double *area = N_(f64_area)(ps, stab);
-    G16_CAT(NF, _f64) fw, fwq;
-    NFE_(mul_shoup_f64_factor)(&fw, &fwq, &plain);
-    for (int d = 0; d < F64_DIGITS; d++) {
-        area[d * nodd + e] = fw.d[d];
-        area[(F64_DIGITS + d) * nodd + e] = fwq.d[d];
-    }
 }
 
 static __global__ void N_(shoup_table)(NF *stab, ntt_pass ps, const NF *tw)
@@ -258,45 +230,29 @@ static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *
  * both levels and has two independent products in flight at each: half
  * the barriers and shared-memory round trips of one level at a time.
  * (Measured before the vector loads, it was no faster than one level at a
- * time: the scalar shared-memory accesses were the limit then; NOTES.md,
+ * time: the scalar shared-memory accesses were the limit then; docs/gpu-notes.md,
  * NTT v3.)  DIF runs level ll then ll+1, DIT (its transpose) ll+1 then ll. */
 /* Whether a pass keeps its values in [0, 2p) (dfield_template.cuh, the
- * lazy forms): Shoup's passes where 4p < R, and the bare one that times
- * them. */
+ * lazy forms): Shoup's passes where 4p < R. */
 static __host__ __device__ __forceinline__ int N_(lazy)(int mode)
 {
-    return mode != NTT_MONT && NFE_(lazy_ok)();
+    return mode == NTT_SHOUP && NFE_(lazy_ok)();
 }
 
 /* v *= the small twiddle at stw[t]: mode NTT_MONT, stw holds w R (the
  * Montgomery product); NTT_SHOUP, the plain w with its quotient at stw[ntw
- * + t] (Shoup's product, ~0.8 of the wide multiplies); NTT_MIX, the same
- * but on the FP64 pipe for an odd level's twiddle (f >= 0: its entry in
- * the FP64 forms), so both pipes work; NTT_BARE, no product at all (wrong
- * results: benchmarks time the passes' other work with it); the modes are
+ * + t] (Shoup's product, ~0.8 of the wide multiplies); the modes are
  * ntt.cu's. */
 static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF *stw, int ntw,
-                                                                int t, int f, int mode)
+                                                                int t, int mode)
 {
-    int count = mode == NTT_SHOUP || mode == NTT_MIX ? 2 * ntw : ntw;
-    if (mode == NTT_MIX && f >= 0) {
-        const double *area = (const double *)(stw + count);
-        int nodd = N_(f64_count)(ntw);
-        G16_CAT(NF, _f64) fw, fwq;
-#pragma unroll
-        for (int d = 0; d < F64_DIGITS; d++) {
-            fw.d[d] = area[d * nodd + f];
-            fwq.d[d] = area[(F64_DIGITS + d) * nodd + f];
-        }
-        NFE_(mul_shoup_f64)(v, v, &fw, &fwq);
-        return;
-    }
+    int count = mode == NTT_SHOUP ? 2 * ntw : ntw;
     NF w = N_(sp_ld)(stw, count, t);
-    if (mode == NTT_SHOUP || mode == NTT_MIX) {
+    if (mode == NTT_SHOUP) {
         NF wq = N_(sp_ld)(stw, count, ntw + t);
         if (N_(lazy)(mode)) NFE_(mul_shoup_lazy)(v, v, &w, &wq);
         else NFE_(mul_shoup)(v, v, &w, &wq);
-    } else if (mode == NTT_MONT) {
+    } else {
         NFE_(mul)(v, v, &w);
     }
 }
@@ -305,11 +261,10 @@ static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF 
  * stw[t]; no product when has_w is 0 (w = 1).  Lazy: in and out in [0,
  * 2p), and DIF's difference goes to the product unreduced. */
 static __host__ __device__ __forceinline__ void N_(bfly2)(NF *u, NF *v, const NF *stw, int ntw,
-                                                          int t, int f, int has_w, int dit,
-                                                          int mode)
+                                                          int t, int has_w, int dit, int mode)
 {
     NF s;
-    if (dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, f, mode);
+    if (dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
     s = *u;
     if (!N_(lazy)(mode)) {
         NFE_(add)(u, &s, v);
@@ -319,7 +274,7 @@ static __host__ __device__ __forceinline__ void N_(bfly2)(NF *u, NF *v, const NF
         if (!dit && has_w) NFE_(sub_lazy4)(v, &s, v);
         else NFE_(sub_lazy)(v, &s, v);
     }
-    if (!dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, f, mode);
+    if (!dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
 }
 
 static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, NF *sh,
@@ -333,19 +288,17 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
     int i2 = N_(slot)(ps, ((b + 2 * h2) << ml) + l), i3 = N_(slot)(ps, ((b + 3 * h2) << ml) + l);
     NF r0 = N_(sp_ld)(sh, cnt, i0), r1 = N_(sp_ld)(sh, cnt, i1);
     NF r2 = N_(sp_ld)(sh, cnt, i2), r3 = N_(sp_ld)(sh, cnt, i3);
-    /* level ll's roots, then level ll + 1's (odd: NTT_MIX's FP64 products,
-     * entry f); t = 0: wa = wc = 1 */
+    /* level ll's roots, then level ll + 1's; t = 0: wa = wc = 1 */
     int lv = (1 << ps->k) - (1 << (ps->k - ll)), lv1 = lv + 2 * h2;
-    int f = mode == NTT_MIX ? lv / 3 + t : -1;
     if (!dit) {
-        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, -1, t, 0, mode);
-        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, -1, 1, 0, mode);
+        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 0, mode);
+        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 0, mode);
     }
-    N_(bfly2)(&r0, &r1, stw, ntw, lv1 + t, f, t, dit, mode);
-    N_(bfly2)(&r2, &r3, stw, ntw, lv1 + t, f, t, dit, mode);
+    N_(bfly2)(&r0, &r1, stw, ntw, lv1 + t, t, dit, mode);
+    N_(bfly2)(&r2, &r3, stw, ntw, lv1 + t, t, dit, mode);
     if (dit) {
-        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, -1, t, 1, mode);
-        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, -1, 1, 1, mode);
+        N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 1, mode);
+        N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 1, mode);
     }
     N_(sp_st)(sh, cnt, i0, r0); N_(sp_st)(sh, cnt, i1, r1);
     N_(sp_st)(sh, cnt, i2, r2); N_(sp_st)(sh, cnt, i3, r3);
@@ -358,7 +311,7 @@ static __host__ __device__ void N_(radix2_last)(const ntt_pass *ps, NF *sh, int 
     int ml = ps->mlog, l = q & ((1 << ml) - 1), j = (q >> ml) << 1, cnt = (1 << ml) << ps->k;
     int iu = N_(slot)(ps, (j << ml) + l), iv = N_(slot)(ps, ((j + 1) << ml) + l);
     NF u = N_(sp_ld)(sh, cnt, iu), v = N_(sp_ld)(sh, cnt, iv);
-    N_(bfly2)(&u, &v, NULL, 0, 0, -1, 0, 0, mode);
+    N_(bfly2)(&u, &v, NULL, 0, 0, 0, 0, mode);
     N_(sp_st)(sh, cnt, iu, u);
     N_(sp_st)(sh, cnt, iv, v);
 }
@@ -382,28 +335,24 @@ static __host__ __device__ __forceinline__ void N_(step)(const ntt_pass *ps, NF 
 }
 
 /* The small twiddles into shared memory: gathered from tw, or for
- * NTT_SHOUP copied from the prebuilt table stab (roots and quotients),
- * for NTT_MIX with the FP64 forms after them, copied as they are. */
+ * NTT_SHOUP copied from the prebuilt table stab (roots and quotients). */
 static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *ps, NF *stw, int i,
                                                                const NF *tw, const NF *stab,
                                                                int mode)
 {
     int ntw = (1 << ps->k) - 1;
-    if (mode == NTT_MIX && i >= 2 * ntw) N_(st)(&stw[i], N_(ld)(&stab[i]));
-    else if (mode == NTT_SHOUP || mode == NTT_MIX) N_(sp_st)(stw, 2 * ntw, i, N_(ld)(&stab[i]));
+    if (mode == NTT_SHOUP) N_(sp_st)(stw, 2 * ntw, i, N_(ld)(&stab[i]));
     else N_(small_twiddle)(ps, stw, i, tw);
 }
-/* In elements: NTT_MIX's FP64 forms are 22 doubles an entry. */
+/* In elements. */
 static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
 {
-    int ntw = (1 << ps->k) - 1, f64_bytes = 2 * F64_DIGITS * 8 * N_(f64_count)(ntw);
-    if (mode == NTT_MIX) return 2 * ntw + (f64_bytes + (int)sizeof(NF) - 1) / (int)sizeof(NF);
-    return ntw * (mode == NTT_SHOUP ? 2 : 1);
+    return ((1 << ps->k) - 1) * (mode == NTT_SHOUP ? 2 : 1);
 }
 /* The prebuilt table's size in elements (ntt.cu allocates it). */
 static __host__ __device__ int N_(shoup_table_count)(const ntt_pass *ps)
 {
-    return N_(small_count)(ps, NTT_MIX);
+    return N_(small_count)(ps, NTT_SHOUP);
 }
 
 static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, const NF *tw,
@@ -429,9 +378,9 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
 
 /* A warp pass's loads with no column twiddle (DIF passes, DIT's last)
  * four a lane at a time, all issued before the first shared store: one
- * memory latency a batch instead of one an element (the bare passes ran
- * 10% faster with every load batched; batching the twiddled loads and
- * stores too spilled at 128 registers: NOTES.md, session 11). */
+ * memory latency a batch instead of one an element (4.38 -> 4.31 ms a
+ * 2^24 transform; batching the twiddled loads and stores too spilled at
+ * 128 registers: docs/gpu-notes.md, "Plain loads in batches"). */
 static __host__ __device__ __forceinline__ void N_(warp_copy_in)(const ntt_pass *ps, NF *sh,
                                                                  const NF *x, size_t col, int lane)
 {
@@ -446,7 +395,7 @@ static __host__ __device__ __forceinline__ void N_(warp_copy_in)(const ntt_pass 
 }
 static __host__ __device__ __forceinline__ int N_(copy_in)(const ntt_pass *ps, int dit)
 {
-    return ps->warp == NTT_WARP_BATCHED && (!dit || ps->L == ps->s0 + ps->k);
+    return ps->warp && (!dit || ps->L == ps->s0 + ps->k);
 }
 
 /* The warp pass: warp w of the block runs column (block 8 + w) of the
@@ -454,7 +403,7 @@ static __host__ __device__ __forceinline__ int N_(copy_in)(const ntt_pass *ps, i
  * its steps, so one warp's loads, gathers and stores overlap the others'
  * products instead of every warp of a block waiting at each barrier for
  * the slowest (the block pass was latency-bound at 0.78 eligible warps a
- * scheduler, NOTES.md, session 9).  The 8 warps of a block read a row's
+ * scheduler, docs/gpu-notes.md, "Warp passes").  The 8 warps of a block read a row's
  * 8 consecutive columns, 256 bytes, together (the last pass, hlo = 1:
  * each warp its own run of 2^k). */
 static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &ps, const NF *tw,
@@ -483,31 +432,26 @@ static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &
 
 /* 2 blocks of 256 threads an SM (104 registers with Montgomery's
  * butterflies, 116 with Shoup's): asking for 3 or 4 (80 or 64 registers,
- * spilling) was slower (NOTES.md, NTT v3 and session 9).  One kernel per
- * butterfly product, so each is compiled without the others' registers.
- * NTT_MIX's warp pass is held to 3 blocks an SM by its shared memory (63
- * KB a block of 4 warps at k = 8), so its kernel takes the registers of
- * 3 blocks of 128 threads (168: 128 spilled 40 bytes); it cannot run 8
- * warps a block (G16_GPU_NTT_WARPS=8). */
-#define NTT_PASS_KERNEL(suffix, mode, warp_threads, warp_blocks)                             \
+ * spilling) was slower (docs/gpu-notes.md, NTT v3 and "Latency, not
+ * throughput").  One kernel per butterfly product, so each is
+ * compiled without the other's registers. */
+#define NTT_PASS_KERNEL(suffix, mode)                                                        \
     static __global__ void __launch_bounds__(256, 2) N_(pass_##suffix)(                      \
         NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
     {                                                                                        \
         N_(pass_dev)(x, ps, tw, stab, scale, dit, mode);                                     \
     }                                                                                        \
-    static __global__ void __launch_bounds__(warp_threads, warp_blocks) N_(pass_warp_##suffix)( \
+    static __global__ void __launch_bounds__(256, 2) N_(pass_warp_##suffix)(                 \
         NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
     {                                                                                        \
         N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode);                                \
     }
-NTT_PASS_KERNEL(mont, NTT_MONT, 256, 2)
-NTT_PASS_KERNEL(shoup, NTT_SHOUP, 256, 2)
-NTT_PASS_KERNEL(bare, NTT_BARE, 256, 2)
-NTT_PASS_KERNEL(mix, NTT_MIX, 128, 3)
+NTT_PASS_KERNEL(mont, NTT_MONT)
+NTT_PASS_KERNEL(shoup, NTT_SHOUP)
 #undef NTT_PASS_KERNEL
 
 /* The same pass on the CPU, block by block (sh: room for 2^10 elements
- * and the largest small table, NTT_MIX's 978 at k = 8). */
+ * and the largest small table, Shoup's 510 at k = 8). */
 static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *stab,
                           const NF *scale, int dit, int mode, NF *sh)
 {

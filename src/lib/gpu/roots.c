@@ -11,7 +11,7 @@
  * same omega and coset shift by construction. */
 int gpu_host_root(int curve, int log_n, int inverse, uint8_t *out)
 {
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         bn254_fr r;
         if (!bn254_fr_ntt_root(&r, (unsigned)log_n)) return -1;
         if (inverse) bn254_fr_inv(&r, &r);
@@ -27,7 +27,7 @@ int gpu_host_root(int curve, int log_n, int inverse, uint8_t *out)
 
 int gpu_host_coset(int curve, int log_n, int inverse, uint8_t *out)
 {
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         bn254_fr r;
         if (!bn254_fr_coset_shift(&r, (unsigned)log_n)) return -1;
         if (inverse) bn254_fr_inv(&r, &r);
@@ -43,7 +43,7 @@ int gpu_host_coset(int curve, int log_n, int inverse, uint8_t *out)
 
 void gpu_host_inv_n(int curve, int log_n, uint8_t *out)
 {
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         bn254_fr r;
         bn254_fr_from_u64(&r, (uint64_t)1 << log_n);
         bn254_fr_inv(&r, &r);
@@ -58,7 +58,7 @@ void gpu_host_inv_n(int curve, int log_n, uint8_t *out)
 
 void gpu_host_mul(int curve, const uint8_t *a, const uint8_t *b, uint8_t *out)
 {
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         bn254_fr x, y;
         memcpy(x.v, a, 32);
         memcpy(y.v, b, 32);
@@ -76,7 +76,7 @@ void gpu_host_mul(int curve, const uint8_t *a, const uint8_t *b, uint8_t *out)
 void gpu_host_powers(int curve, const uint8_t *base, size_t count, uint8_t *out)
 {
     uint8_t one[32];
-    if (curve == GPU_CURVE_BN254) {
+    if (curve == FORMATS_CURVE_BN128) {
         bn254_fr o;
         bn254_fr_one(&o);
         memcpy(one, o.v, 32);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "gpu/msm_plan.h"
 #include "groth16/groth16.h"
 #include "util/parallel.h"
 
@@ -247,25 +248,13 @@ size_t g16_key_job_bytes(const g16_key *key)
     return g16_key_job_bytes_on(key, G16_DEVICE_CPU, 0, 0);
 }
 
-/* One GPU MSM's work buffers for p points of point_bytes (affine) each,
- * after src/gpu/msm_template.cuh: the window c ~ log2(p) - 4 (its cost
- * model's choice to within one), W = ceil(256 / c) windows, e = W·p
- * entries: keys and values sorted into a second pair (16 bytes an entry)
- * and the radix sort's temporary copy (8), the buckets (W·2^(c-1) XYZZ
- * points, twice the affine size) and their segment sums (a point per run
- * of buckets, 32 by default: an eighth covers runs down to 8), and the
- * accumulation's partial sums (two ping-pong pairs of a key and a point
- * per segment of at least 8 entries, at most ~2^20 segments). */
-static size_t gpu_msm_workspace(size_t p, size_t point_bytes)
+/* One GPU MSM's work buffers for p points of point_bytes (affine) each:
+ * the kernels' own sizing rules (gpu/msm_plan.h), XYZZ points being twice
+ * the affine size. */
+static size_t gpu_msm_workspace(const g16_key *key, size_t p, size_t point_bytes)
 {
-    if (p == 0) return 0;
-    int lg = 0;
-    while (((size_t)2 << lg) <= p) lg++;
-    int c = lg - 4 < 3 ? 3 : lg - 4 > 21 ? 21 : lg - 4;
-    size_t w = (size_t)(256 + c - 1) / (size_t)c, e = w * p, xyzz = 2 * point_bytes;
-    size_t seg = e >> 20 > 8 ? e >> 20 : 8, segs = (e + seg - 1) / seg;
-    size_t buckets = (w * ((size_t)1 << (c - 1)) + 1) * xyzz;
-    return 24 * e + buckets + buckets / 8 + 4 * segs * (4 + xyzz);
+    return gpu_msm_plan_workspace_bytes(p, gpu_msm_plan_rbits(key->z.curve), 1, 0,
+                                        2 * point_bytes);
 }
 
 /* One set of MSM buffers for each of A, B1, C (G1, witness), H (G1,
@@ -276,8 +265,9 @@ size_t g16_key_gpu_workspace_bytes(const g16_key *key)
     const groth16_curve *c = key->curve;
     size_t n = key->z.domain_size, v = key->z.n_vars, priv = v - key->z.n_public - 1;
     size_t tables = 3 * n * c->fr_bytes;   /* NTT twiddles n/2 + n/2, coset powers n + n */
-    return tables + 2 * gpu_msm_workspace(v, c->g1_bytes) + gpu_msm_workspace(priv, c->g1_bytes) +
-           gpu_msm_workspace(n, c->g1_bytes) + gpu_msm_workspace(v, c->g2_bytes);
+    return tables + 2 * gpu_msm_workspace(key, v, c->g1_bytes) +
+           gpu_msm_workspace(key, priv, c->g1_bytes) + gpu_msm_workspace(key, n, c->g1_bytes) +
+           gpu_msm_workspace(key, v, c->g2_bytes);
 }
 
 size_t g16_key_gpu_host_bytes(const g16_key *key)

@@ -28,7 +28,7 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes
                                     size_t errlen)
 {
     gpu_key_desc d = {
-        .curve = z->curve == FORMATS_CURVE_BN128 ? GPU_CURVE_BN254 : GPU_CURVE_BLS12_381,
+        .curve = z->curve,
         .a = z->a_points, .b1 = z->b1_points, .b2 = z->b2_points, .c = z->c_points,
         .h = z->h_points, .n_vars = z->n_vars, .n_public = z->n_public,
         .domain_log = (int)z->log2_domain, .coefs = z->coefs, .n_coefs = z->n_coefs,

@@ -1,8 +1,0 @@
-# Session 9, call 1: test_gpu (pipelined and earlier NTT passes), bench_field, the NTT at 2^24 by pass kind, butterfly product and block size, phase profiles, SASS opcode counts.  Carry .gpubin.
-mkdir -p /tmp/gb && tar xJf .gpubin/gb.tar.xz -C /tmp; B=/tmp/gb; nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader
-timeout 200 $B/test_gpu > $OUT/test_gpu.log 2>&1; echo test_gpu rc=$?; tail -2 $OUT/test_gpu.log
-G16_GPU_NTT_PIPE=0 timeout 200 $B/test_gpu > $OUT/test_gpu_old.log 2>&1; echo test_gpu_old rc=$?
-$B/bench_field > $OUT/bench_field.log 2>&1; grep "block 256" $OUT/bench_field.log | grep -v "chains 1"
-for v in "0 mont 10" "0 shoup 10" "0 bare 10" "1 mont 10" "1 shoup 10" "1 bare 10" "1 shoup 9" "1 shoup 11"; do set -- $v; echo "== pipe=$1 $2 bl=$3"; G16_GPU_NTT_PIPE=$1 G16_GPU_NTT_MODE=$2 G16_GPU_NTT_BLOCK_LOG=$3 BENCH_ONLY=ntt timeout 60 $B/bench_gpu 24 5 0 2>&1 | grep NTT; done | tee $OUT/ntt.log
-for v in "0 mont" "1 shoup" "1 bare"; do set -- $v; G16_GPU_PROFILE=1 G16_GPU_NTT_PIPE=$1 G16_GPU_NTT_MODE=$2 BENCH_ONLY=ntt $B/bench_gpu 24 1 0 > $OUT/prof-$1-$2.log 2>&1; echo "== prof $v"; grep "ntt_bn254" $OUT/prof-$1-$2.log | tail -2; done
-cuobjdump -sass $B/bench_gpu > /tmp/sass.txt 2>/dev/null; for f in ntt_bn254_pipe_shoup ntt_bn254_pass_mont; do awk -v f=$f '/Function :/{on=index($0,f)>0} on && /\/\*[0-9a-f]+\*\//{split($0,a,"*/"); split(a[2],b," "); op=b[1]; if(op ~ /^@/) op=b[2]; sub(/;.*/,"",op); c[op]++} END{for(k in c) print c[k], k}' /tmp/sass.txt | sort -rn | head -25 > $OUT/sass-$f.txt; echo "== sass $f"; head -12 $OUT/sass-$f.txt | tr '\n' ' '; echo; done

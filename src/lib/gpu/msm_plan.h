@@ -1,0 +1,90 @@
+/* msm_plan: the GPU MSM's sizing rules (window, segments, bucket sums,
+ * work buffers), one source of truth for the kernels (msm_template.cuh)
+ * and for the prover's estimate of their device memory (groth16/prover.c,
+ * which is also built without CUDA: so plain C in a header, no CUDA).
+ *
+ * Contract
+ * - rbits is the scalar field's bit length (gpu_msm_plan_rbits); digits
+ *   are signed, so c-bit windows cover rbits + 1 bits.
+ * - copies is the number of shift copies the points are stored as (1: the
+ *   points alone); a table of copies shares one bucket set among that many
+ *   windows (msm_template.cuh, shift copies).
+ * - gpu_msm_plan_workspace_bytes is what one MSM's work buffers (gpu_ws
+ *   slots) grow to for n points, CUB's sort storage estimated.
+ */
+#ifndef G16_GPU_MSM_PLAN_H
+#define G16_GPU_MSM_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/formats.h"
+
+/* Scalar bits of the curve's group order r. */
+static inline int gpu_msm_plan_rbits(int curve) { return curve == FORMATS_CURVE_BN128 ? 254 : 255; }
+
+/* Windows of c bits over rbits + 1 bits. */
+static inline int gpu_msm_plan_windows(int rbits, int c) { return (rbits + 1 + c - 1) / c; }
+
+/* The window c minimising n W (bucket additions) + 3 G 2^(c-1) (the bucket
+ * sums' full additions over G = ceil(W / copies) bucket sets): c <= 21 for
+ * the points alone, so the buckets stay within a few GB, up to 24 with
+ * copies (one bucket set serves several windows). */
+static inline int gpu_msm_plan_window(size_t n, int rbits, int copies)
+{
+    int best_c = 3, max_c = copies > 1 ? 24 : 21;
+    double best = 1e300;
+    if (copies < 1) copies = 1;
+    for (int c = 3; c <= max_c; c++) {
+        int w = gpu_msm_plan_windows(rbits, c), ng = (w + copies - 1) / copies;
+        double cost = (double)n * w + 3.0 * ng * (double)(1u << (c - 1));
+        if (cost < best) {
+            best = cost;
+            best_c = c;
+        }
+    }
+    return best_c;
+}
+
+/* Level-1 accumulation segment for e sorted entries: ~2^20 threads for big
+ * inputs, 8 entries at least (2^19 and 2^21 threads: within 1%,
+ * docs/gpu-notes.md, "The per-group build"). */
+static inline size_t gpu_msm_plan_first_seg(size_t e) { return e >> 20 > 8 ? e >> 20 : 8; }
+
+/* The bucket sums of a window's nb buckets: segments of len buckets (8
+ * measured slower, docs/gpu-notes.md v4), nseg of them, whose plain sums
+ * level 2 weighs in segments of len2 (2, 4, 8: slower, "MSM v7"). */
+typedef struct {
+    uint32_t len, nseg, len2;
+} gpu_msm_bucket_plan;
+
+static inline gpu_msm_bucket_plan gpu_msm_plan_buckets(uint32_t nb)
+{
+    gpu_msm_bucket_plan p;
+    p.len = nb < 32 ? nb : 32;
+    p.nseg = nb / p.len;
+    p.len2 = p.nseg < 16 ? p.nseg : 16;
+    return p;
+}
+
+/* One MSM's work buffers for n points whose XYZZ form takes xyzz bytes,
+ * window c (0: gpu_msm_plan_window's): keys and values and their sorted
+ * copies (16 bytes an entry), the radix sort's temporary storage (about 8
+ * bytes an entry), the buckets of G bucket sets plus the ones slot, the
+ * bucket sums' two points a segment, and the accumulation's two ping-pong
+ * partial lists (a key and a point at each end of a level-1 segment). */
+static inline size_t gpu_msm_plan_workspace_bytes(size_t n, int rbits, int copies, int c,
+                                                  size_t xyzz)
+{
+    if (n == 0) return 0;
+    if (copies < 1) copies = 1;
+    if (c == 0) c = gpu_msm_plan_window(n, rbits, copies);
+    size_t nw = (size_t)gpu_msm_plan_windows(rbits, c), ng = (nw + copies - 1) / copies;
+    size_t e = nw * n, nb = (size_t)1 << (c - 1), seg = gpu_msm_plan_first_seg(e);
+    size_t nt = (e + seg - 1) / seg;
+    gpu_msm_bucket_plan bp = gpu_msm_plan_buckets((uint32_t)nb);
+    size_t buckets = (ng * nb + 1) * xyzz, sums = 2 * ng * bp.nseg * xyzz;
+    return 24 * e + buckets + sums + 2 * (2 * nt * 4 + 2 * nt * xyzz);
+}
+
+#endif
