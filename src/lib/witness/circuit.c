@@ -157,7 +157,8 @@ static int set_signal(const run *r, const witness_signal *s)
     int32_t size;
     int why = api->input_size(r->inst, msb, lsb, &size);
     if (why) return stopped(r->c, r->inst, why, "looking up an input:", r->err, r->errlen);
-    if (size < 0) {
+    /* circom's lookup answers 0 (older: negative) for a name it lacks. */
+    if (size < 0 || (size == 0 && s->count > 0)) {
         snprintf(r->err, r->errlen, "%s: unknown signal '%s' (not an input of %s)", r->input_name,
                  s->name, r->c->wasm_path);
         return G16_ERR_FORMAT;
