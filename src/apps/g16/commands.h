@@ -13,5 +13,8 @@
 #ifdef G16_CLI_CLIENT
 #include "client.h"
 #endif
+#ifdef G16_CLI_WTNS
+#include "wtns.h"
+#endif
 
 #endif
