@@ -139,10 +139,19 @@ void Z_runtimeZ_showSharedRWMemory(struct Z_runtime_instance_t *rt)
 }
 
 static pthread_once_t g16w_module_once = PTHREAD_ONCE_INIT;
+static int g16w_module_ready;
 static void g16w_module_init(void)
 {
     wasm_rt_init();
     Z_circuit_init_module();
+    g16w_module_ready = 1;
+}
+
+/* dlclose: the runtime's function-type table would otherwise outlive the
+ * object that points to it (a leak each time a circuit is unloaded). */
+__attribute__((destructor)) static void g16w_module_fini(void)
+{
+    if (g16w_module_ready) wasm_rt_free();
 }
 
 /* Instantiation runs the module's start code and data copies, which can
