@@ -11,10 +11,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # sanitizer runtimes (only a Recommends of clang); llvm gives llvm-symbolizer
 # for readable sanitizer reports.  memwatch's tests need zlib (the PNG
 # checker), setpriv (util-linux: a real clear_refs denial as root), pgrep
-# (procps); the benchmarks use GNU time and bc.
+# (procps); the benchmarks use GNU time and bc.  The witness calculator
+# needs wabt (wasm2c and its runtime source, also at run time) and
+# nettle-dev (SHA-256 of the cached circuits).
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
       libjansson-dev libmicrohttpd-dev libsqlite3-dev
-      zlib1g-dev util-linux procps time bc curl)
+      zlib1g-dev util-linux procps time bc curl wabt nettle-dev)
 missing=()
 for p in "${debs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then

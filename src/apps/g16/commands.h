@@ -13,6 +13,9 @@
 #ifdef G16_CLI_CLIENT
 #include "client.h"
 #endif
+#ifdef G16_CLI_WTNS
+#include "wtns.h"
+#endif
 
 /* Monotonic seconds, for the commands that report their time (main.c). */
 double cli_seconds(void);

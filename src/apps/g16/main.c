@@ -32,6 +32,10 @@ static const struct command commands[] = {
     {"synth", cli_synth, "--constraints N --curve C --out DIR: write a synthetic circuit and witness"},
     {"check", cli_check, "CIRCUIT.r1cs WITNESS.wtns: check that a witness satisfies a circuit"},
 #endif
+#ifdef G16_CLI_WTNS
+    {"wtns", cli_wtns, "calculate CIRCUIT.wasm INPUT.json WITNESS.wtns: a witness from inputs"},
+    {"fullprove", cli_fullprove, "INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json: witness and proof"},
+#endif
 #ifdef G16_CLI_CLIENT
     {"client", cli_client, "...: talk to a running g16d daemon"},
 #endif

@@ -1,0 +1,73 @@
+/* g16 witness: circom witness calculation from inputs, natively.
+ *
+ * Contract
+ * - A circuit (g16_circuit) is opened once from circom's witness calculator
+ *   (circuit.wasm).  The first open of a given .wasm translates it to C
+ *   (wasm2c) and compiles it with the system C compiler into a shared
+ *   object, cached in cache_dir under the wasm's SHA-256; later opens, from
+ *   any process, load the cached object (its own hash is checked first, so
+ *   a damaged entry is rebuilt, never loaded).  Compiling needs `wasm2c`
+ *   (Debian: wabt) and `cc`; a large circuit takes seconds to minutes.
+ * - The circuit's code runs with WebAssembly's memory safety: every load
+ *   and store is bounds-checked against its own linear memory, runaway
+ *   recursion and traps become errors, never a crash of the caller.
+ * - g16_witness_calculate computes the witness for one input.json text and
+ *   returns the .wtns file bytes, identical to `snarkjs wtns calculate`.
+ *   Inputs are read as snarkjs reads them: signal names as keys, nested
+ *   arrays for array signals, values as numbers, decimal or 0x-hex strings
+ *   (any string JavaScript's BigInt() accepts), reduced modulo the field
+ *   prime (negative values count from p).
+ * - A circuit may be used from several threads at once: each call runs its
+ *   own instance of the calculator (own linear memory).
+ * - Errors: a g16_status code (g16.h) and a one-line message in err naming
+ *   the file (the .wasm, or input_name for the inputs) and the problem: an
+ *   unknown signal, a wrong number of values, a bad value, a failed circuit
+ *   assert (with the template and line circom reports).
+ */
+#ifndef G16_WITNESS_H
+#define G16_WITNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "g16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma GCC visibility push(default)
+
+typedef struct g16_circuit g16_circuit;
+
+/* Opens (compiling on first use) the witness calculator wasm_path, with
+ * compiled objects cached in cache_dir (created if missing). */
+int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out,
+                     char *err, size_t errlen);
+void g16_circuit_close(g16_circuit *circuit);
+
+/* 1 when this open compiled the circuit, 0 when it loaded a cached one. */
+int g16_circuit_compiled(const g16_circuit *circuit);
+/* Values in the circuit's witness, and bytes per value (32 for BN254 and
+ * BLS12-381's scalar fields). */
+uint32_t g16_circuit_witness_size(const g16_circuit *circuit);
+uint32_t g16_circuit_field_bytes(const g16_circuit *circuit);
+
+/* Receives each line the circuit prints with circom's log() (without the
+ * newline); NULL drops them. */
+typedef void (*g16_witness_log_fn)(void *ctx, const char *line);
+
+/* Computes the witness for the input.json text input (len bytes; input_name
+ * names it in errors) and returns the .wtns bytes in *wtns (malloc'd: free
+ * with g16_witness_free) and their length in *wtns_len. */
+int g16_witness_calculate(const g16_circuit *circuit, const char *input, size_t len,
+                          const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                          uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen);
+void g16_witness_free(uint8_t *wtns);
+
+#pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,256 @@
+/* g16 wtns calculate CIRCUIT.wasm INPUT.json WITNESS.wtns
+ * g16 fullprove INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json
+ *
+ * snarkjs's argument orders, so g16 drops in where those commands are
+ * used.  Both use only the public API (g16.h, g16_witness.h); outputs are
+ * written with g16_write_file (temporary file, then rename), and
+ * fullprove removes PROOF.json again if PUBLIC.json cannot be written. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "g16.h"
+#include "g16_witness.h"
+#include "wtns.h"
+
+static const char wtns_usage[] =
+    "usage: g16 wtns calculate [options] CIRCUIT.wasm INPUT.json WITNESS.wtns\n"
+    "\n"
+    "Computes the witness of a circom circuit for the inputs in INPUT.json and\n"
+    "writes it as `snarkjs wtns calculate` does (the same bytes).  CIRCUIT.wasm\n"
+    "is circom's witness calculator (the *_js folder); on first use it is\n"
+    "translated to C (wasm2c) and compiled (cc) into the cache directory,\n"
+    "which takes seconds to minutes for a large circuit; later runs load the\n"
+    "compiled circuit from there.  Input values may be numbers, decimal or\n"
+    "0x-hex strings, nested arrays for array signals; they are reduced modulo\n"
+    "the field prime as snarkjs reduces them.  Lines the circuit prints with\n"
+    "log() go to standard output.\n"
+    "\n"
+    "options:\n"
+    "  --cache-dir DIR  where compiled circuits are kept (default\n"
+    "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16)\n"
+    "  --verbose        print whether the circuit was compiled or cached, and\n"
+    "                   the time of each step, on standard error\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
+    "file and the problem: an unknown or missing signal, a wrong number of\n"
+    "values, a failed assert with its template and line; no output file is\n"
+    "left behind), 2 on a usage error.\n";
+
+static const char fullprove_usage[] =
+    "usage: g16 fullprove [options] INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json\n"
+    "\n"
+    "Computes the witness as `g16 wtns calculate` does and proves it with the\n"
+    "Groth16 key as `g16 prove` does, in one process with the witness kept in\n"
+    "memory; writes the proof and the public signals as `snarkjs groth16\n"
+    "fullprove` does (same argument order).\n"
+    "\n"
+    "options:\n"
+    "  --threads N      CPU threads for the proof (default: all online CPUs)\n"
+    "  --device D       cpu, gpu or auto, as for g16 prove (default auto)\n"
+    "  --cache-dir DIR  where compiled circuits are kept (default\n"
+    "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16)\n"
+    "  --verbose        print the compile/cache outcome and the time of each\n"
+    "                   step on standard error\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
+    "file and the problem; neither output file is left behind), 2 on a usage\n"
+    "error.\n";
+
+typedef struct {
+    const char *cmd;        /* for messages: "g16 wtns calculate" */
+    const char *usage;
+    const char *pos[5];
+    int npos, want;
+    char *cache_dir;        /* malloc'd */
+    int verbose;
+    g16_options prove;
+} wtns_args;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static char *default_cache_dir(void)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *base = xdg && *xdg ? xdg : home && *home ? home : NULL;
+    if (!base) return NULL;
+    size_t n = strlen(base) + 16;
+    char *dir = malloc(n);
+    if (dir) snprintf(dir, n, xdg && *xdg ? "%s/g16" : "%s/.cache/g16", base);
+    return dir;
+}
+
+static int option_value(wtns_args *a, const char *opt, const char *v)
+{
+    char *end;
+    long t = strtol(v, &end, 10);
+    static const char *const devices[] = {"auto", "cpu", "gpu"};
+    static const int device_codes[] = {G16_DEVICE_AUTO, G16_DEVICE_CPU, G16_DEVICE_GPU};
+    if (!strcmp(opt, "--cache-dir")) {
+        free(a->cache_dir);
+        return (a->cache_dir = strdup(v)) ? 0 : -1;
+    }
+    if (!strcmp(opt, "--threads") && *v && !*end && t > 0 && t <= 4096) {
+        a->prove.threads = (int)t;
+        return 0;
+    }
+    for (size_t i = 0; !strcmp(opt, "--device") && i < 3; i++)
+        if (!strcmp(v, devices[i])) { a->prove.device = device_codes[i]; return 0; }
+    fprintf(stderr, "%s: bad value '%s' for %s (see %s --help)\n", a->cmd, v, opt, a->cmd);
+    return -1;
+}
+
+/* 0: parsed; 1: help printed; -1: usage error (printed). */
+static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) { fputs(a->usage, stdout); return 1; }
+        if (!strcmp(s, "--verbose") || !strcmp(s, "-v")) { a->verbose = 1; continue; }
+        int takes = !strcmp(s, "--cache-dir") ||
+                    (prove_options && (!strcmp(s, "--threads") || !strcmp(s, "--device")));
+        if (takes && i + 1 < argc) {
+            if (option_value(a, s, argv[++i])) return -1;
+            continue;
+        }
+        if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "%s: %s option %s (see %s --help)\n", a->cmd,
+                    takes ? "a value is needed for the" : "unknown", s, a->cmd);
+            return -1;
+        }
+        if (a->npos == a->want) {
+            fprintf(stderr, "%s: too many arguments (see %s --help)\n", a->cmd, a->cmd);
+            return -1;
+        }
+        a->pos[a->npos++] = s;
+    }
+    if (a->npos != a->want) {
+        fprintf(stderr, "%s: expected %d file arguments (see %s --help)\n", a->cmd, a->want, a->cmd);
+        return -1;
+    }
+    if (!a->cache_dir && !(a->cache_dir = default_cache_dir())) {
+        fprintf(stderr, "%s: no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n", a->cmd);
+        return -1;
+    }
+    return 0;
+}
+
+static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0;
+    *len = 0;
+    while (f) {
+        if (*len == cap) {
+            char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
+            if (!b) break;
+            buf = b;
+        }
+        size_t n = fread(buf + *len, 1, cap - *len, f);
+        *len += n;
+        if (n) continue;
+        if (!ferror(f)) { fclose(f); return buf; }
+        break;
+    }
+    snprintf(err, errlen, "%s: %s", path, f ? "read error or out of memory" : strerror(errno));
+    if (f) fclose(f);
+    free(buf);
+    return NULL;
+}
+
+static void print_log_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    printf("%s\n", line);
+}
+
+/* The witness of input_path for the circuit at wasm_path, as .wtns bytes. */
+static int calculate(const wtns_args *a, const char *wasm_path, const char *input_path,
+                     uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen)
+{
+    double t0 = now();
+    g16_circuit *c = NULL;
+    size_t len;
+    char *input = read_text(input_path, &len, err, errlen);
+    int rc = input ? g16_circuit_open(wasm_path, a->cache_dir, &c, err, errlen) : G16_ERR_IO;
+    double t1 = now();
+    if (!rc) rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns,
+                                        wtns_len, err, errlen);
+    fflush(stdout);
+    if (!rc && a->verbose)
+        fprintf(stderr, "%s: circuit %s in %.3f s (%s), witness of %u values in %.3f s\n", a->cmd,
+                g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
+                a->cache_dir, g16_circuit_witness_size(c), now() - t1);
+    g16_circuit_close(c);
+    free(input);
+    return rc;
+}
+
+int cli_wtns(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "calculate")) {
+        int help = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+        fputs(wtns_usage, help ? stdout : stderr);
+        return help ? 0 : 2;
+    }
+    wtns_args a = {.cmd = "g16 wtns calculate", .usage = wtns_usage, .want = 3};
+    int p = parse_args(&a, argc - 1, argv + 1, 0);
+    if (p) { free(a.cache_dir); return p > 0 ? 0 : 2; }
+    char err[1024];
+    uint8_t *wtns = NULL;
+    size_t len;
+    int rc = calculate(&a, a.pos[0], a.pos[1], &wtns, &len, err, sizeof err);
+    if (!rc) rc = g16_write_file(a.pos[2], wtns, len, err, sizeof err);
+    if (rc) fprintf(stderr, "%s: %s\n", a.cmd, err);
+    g16_witness_free(wtns);
+    free(a.cache_dir);
+    return rc ? 1 : 0;
+}
+
+static int prove_and_write(const wtns_args *a, const uint8_t *wtns, size_t len, char *err,
+                           size_t errlen)
+{
+    g16_key *key = NULL;
+    char *proof = NULL, *pub = NULL;
+    g16_timings t;
+    int rc = g16_key_open(a->pos[2], &key, err, errlen);
+    if (!rc) rc = g16_prove(key, wtns, len, a->pos[0], &a->prove, &proof, &pub, &t, err, errlen);
+    if (!rc && a->verbose)
+        fprintf(stderr, "%s: proof in %.3f s on the %s\n", a->cmd, t.total, t.on_gpu ? "GPU" : "CPU");
+    if (!rc) rc = g16_write_file(a->pos[3], proof, strlen(proof), err, errlen);
+    if (!rc && (rc = g16_write_file(a->pos[4], pub, strlen(pub), err, errlen)))
+        unlink(a->pos[3]);      /* never leave a proof without its public signals */
+    free(proof);
+    free(pub);
+    g16_key_free(key);
+    return rc;
+}
+
+int cli_fullprove(int argc, char **argv)
+{
+    wtns_args a = {.cmd = "g16 fullprove", .usage = fullprove_usage, .want = 5};
+    g16_options_default(&a.prove);
+    int p = parse_args(&a, argc, argv, 1);
+    if (p) { free(a.cache_dir); return p > 0 ? 0 : 2; }
+    a.prove.verbose = 0;
+    char err[1024];
+    uint8_t *wtns = NULL;
+    size_t len;
+    int rc = calculate(&a, a.pos[1], a.pos[0], &wtns, &len, err, sizeof err);
+    if (!rc) rc = prove_and_write(&a, wtns, len, err, sizeof err);
+    if (rc) fprintf(stderr, "%s: %s\n", a.cmd, err);
+    g16_witness_free(wtns);
+    free(a.cache_dir);
+    return rc ? 1 : 0;
+}

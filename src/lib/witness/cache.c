@@ -1,0 +1,378 @@
+/* The compiled-circuit cache (see witness.h).
+ *
+ * An entry is <cache_dir>/<sha256 of the wasm>-<recipe>.so, where recipe
+ * hashes everything else that shapes the object (glue texts, compiler
+ * flags), so a new libg16 never loads an object built for an old glue.
+ * The object ends with a trailer (magic, SHA-256 and length of the bytes
+ * before it) that is checked on an open file descriptor, and the loader
+ * dlopens that same descriptor: a truncated or damaged entry is rebuilt,
+ * and a file swapped in after the check is never the one loaded.
+ *
+ * Building happens in a private directory under cache_dir from a copy of
+ * the very bytes that were hashed; the result is renamed into place, so
+ * processes that build the same circuit at once each leave a whole file. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <nettle/sha2.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "formats/formats.h"
+#include "g16.h"
+#include "witness/witness.h"
+
+extern char **environ;
+
+#define TRAILER_MAGIC "g16wso1\n"
+#define TRAILER_SIZE (8 + SHA256_DIGEST_SIZE + 8)
+/* -w: the generated code is not ours to warn about.  No sanitizers: the
+ * object is loaded by sanitized and plain builds alike. */
+#define CC_FLAGS "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-w"
+#define CC_FLAGS_TEXT "-O2 -shared -fPIC -fvisibility=hidden -pthread -w"
+
+static void hex(const uint8_t *bytes, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", bytes[i]);
+}
+
+static void sha256(const void *data, size_t len, uint8_t digest[SHA256_DIGEST_SIZE])
+{
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, data);
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
+}
+
+/* "<wasm sha256>-<first 16 hex digits of the recipe's sha256>.so" */
+static void entry_name(const void *wasm, size_t len, char out[64 + 1 + 16 + 4])
+{
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256(wasm, len, d);
+    hex(d, sizeof d, out);
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    const char *parts[] = {witness_glue_abi_h, witness_glue_c, CC_FLAGS_TEXT, G16_WASM2C};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
+    sha256_digest(&ctx, sizeof d, d);
+    out[64] = '-';
+    hex(d, 8, out + 65);
+    strcpy(out + 81, ".so");
+}
+
+static int mkdir_p(const char *dir, char *err, size_t errlen)
+{
+    char *p = strdup(dir);
+    if (!p) { snprintf(err, errlen, "%s: out of memory", dir); return G16_ERR_NOMEM; }
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s) continue;
+        char c = *s;
+        *s = 0;
+        if (mkdir(p, 0755) && errno != EEXIST) {
+            snprintf(err, errlen, "%s: cannot create the cache directory: %s", p, strerror(errno));
+            free(p);
+            return G16_ERR_IO;
+        }
+        if (!(*s = c)) break;
+    }
+    free(p);
+    return 0;
+}
+
+/* Whether fd holds a whole entry: its trailer matches its bytes. */
+static int entry_intact(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= TRAILER_SIZE) return 0;
+    size_t len = (size_t)st.st_size;
+    uint8_t *buf = malloc(len);
+    int ok = buf && pread(fd, buf, len, 0) == (ssize_t)len;
+    if (ok) {
+        const uint8_t *t = buf + len - TRAILER_SIZE;
+        uint8_t d[SHA256_DIGEST_SIZE];
+        uint64_t body = 0;
+        for (int i = 0; i < 8; i++) body |= (uint64_t)t[8 + SHA256_DIGEST_SIZE + i] << 8 * i;
+        sha256(buf, len - TRAILER_SIZE, d);
+        ok = !memcmp(t, TRAILER_MAGIC, 8) && body == len - TRAILER_SIZE &&
+             !memcmp(t + 8, d, sizeof d);
+    }
+    free(buf);
+    return ok;
+}
+
+/* Opens the entry at path when it is intact: 0 and obj filled, 1 when
+ * missing or damaged, or an error (the object would not load). */
+static int entry_open(const char *path, const char *wasm_path, witness_object *obj,
+                      char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 1;
+    if (!entry_intact(fd)) { close(fd); return 1; }
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    obj->handle = dlopen(self, RTLD_NOW | RTLD_LOCAL);
+    close(fd);
+    if (!obj->handle) {
+        snprintf(err, errlen, "%s: its compiled form %s does not load: %s", wasm_path, path,
+                 dlerror());
+        return G16_ERR_INTERNAL;
+    }
+    obj->api = dlsym(obj->handle, G16W_API_SYMBOL);
+    if (!obj->api || obj->api->abi != G16W_ABI_VERSION) {
+        snprintf(err, errlen, "%s: its compiled form %s has no g16 glue", wasm_path, path);
+        dlclose(obj->handle);
+        obj->handle = NULL;
+        return G16_ERR_INTERNAL;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building.                                                            */
+
+typedef struct {
+    char dir[4096];          /* private build directory */
+    const char *wasm_path;   /* for messages */
+    char *err;
+    size_t errlen;
+} build;
+
+static void build_path(const build *b, const char *name, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/%s", b->dir, name);
+}
+
+static int write_text(const build *b, const char *name, const void *data, size_t len)
+{
+    char path[4200];
+    build_path(b, name, path, sizeof path);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f)) ok = 0;
+    if (ok) return 0;
+    snprintf(b->err, b->errlen, "%s: cannot write %s: %s", b->wasm_path, path, strerror(errno));
+    return G16_ERR_IO;
+}
+
+/* The first line of a tool's output, for an error message. */
+static void first_line(const build *b, char *out, size_t cap)
+{
+    char path[4200];
+    build_path(b, "log.txt", path, sizeof path);
+    out[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    if (!fgets(out, (int)cap, f)) out[0] = 0;
+    fclose(f);
+    out[strcspn(out, "\n")] = 0;
+}
+
+/* Runs argv (a program in PATH or an absolute path) in the build
+ * directory with its output in log.txt; returns its exit status, or -1
+ * when it could not run. */
+static int run_tool(const build *b, char *const argv[])
+{
+    char log[4200];
+    build_path(b, "log.txt", log, sizeof log);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc) { errno = rc; return -1; }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int tool_failed(const build *b, const char *tool, int status, int code, const char *what)
+{
+    char line[512];
+    first_line(b, line, sizeof line);
+    if (status < 0)
+        snprintf(b->err, b->errlen, "%s: cannot run %s (needed to compile circuits; Debian: %s)",
+                 b->wasm_path, tool, !strcmp(tool, "cc") ? "build-essential" : "wabt");
+    else
+        snprintf(b->err, b->errlen, "%s: %s (%s: %s)", b->wasm_path, what, tool,
+                 line[0] ? line : "no message");
+    return status < 0 ? G16_ERR_UNSUPPORTED : code;
+}
+
+/* What glue.c needs from a circom 2 witness calculator, and what it
+ * offers it: checked on wasm2c's header before the (slow) compile, so a
+ * .wasm that is not one fails at once with a clear message. */
+static const char *const needed_exports[] = {
+    "getVersion", "getMinorVersion", "getPatchVersion", "getFieldNumLen32", "getRawPrime",
+    "readSharedRWMemory", "writeSharedRWMemory", "init", "getInputSignalSize",
+    "setInputSignal", "getInputSize", "getWitnessSize", "getWitness", "getMessageChar",
+};
+static const char *const offered_imports[] = {
+    "'runtime' 'exceptionHandler'", "'runtime' 'printErrorMessage'",
+    "'runtime' 'writeBufferMessage'", "'runtime' 'showSharedRWMemory'",
+};
+
+static int check_interface(const build *b, const char *header)
+{
+    char tag[128];
+    for (size_t i = 0; i < sizeof needed_exports / sizeof *needed_exports; i++) {
+        snprintf(tag, sizeof tag, "/* export: '%s' */", needed_exports[i]);
+        if (strstr(header, tag)) continue;
+        snprintf(b->err, b->errlen, "%s: not a circom witness calculator (no export '%s')",
+                 b->wasm_path, needed_exports[i]);
+        return G16_ERR_FORMAT;
+    }
+    for (const char *p = header; (p = strstr(p, "/* import: ")); p++) {
+        const char *name = p + strlen("/* import: "), *end = strstr(name, " */");
+        size_t len = end ? (size_t)(end - name) : strlen(name), i;
+        for (i = 0; i < sizeof offered_imports / sizeof *offered_imports; i++)
+            if (strlen(offered_imports[i]) == len && !strncmp(offered_imports[i], name, len))
+                break;
+        if (i < sizeof offered_imports / sizeof *offered_imports) continue;
+        snprintf(b->err, b->errlen, "%s: not a circom 2 witness calculator (imports %.*s)",
+                 b->wasm_path, (int)(len > 80 ? 80 : len), name);
+        return G16_ERR_FORMAT;
+    }
+    return 0;
+}
+
+static int translate(const build *b, const void *wasm, size_t len)
+{
+    int rc = write_text(b, "module.wasm", wasm, len);
+    if (rc) return rc;
+    char in[4200], out[4200];
+    build_path(b, "module.wasm", in, sizeof in);
+    build_path(b, "circuit.c", out, sizeof out);
+    char *argv[] = {G16_WASM2C, in, "-n", "circuit", "-o", out, NULL};
+    int status = run_tool(b, argv);
+    if (status) return tool_failed(b, "wasm2c", status, G16_ERR_FORMAT, "not a valid WebAssembly module");
+    char hpath[4200];
+    build_path(b, "circuit.h", hpath, sizeof hpath);
+    formats_mapping m;
+    char ignored[256];
+    if (formats_map_file(hpath, &m, ignored, sizeof ignored)) {
+        snprintf(b->err, b->errlen, "%s: wasm2c wrote no header", b->wasm_path);
+        return G16_ERR_INTERNAL;
+    }
+    char *header = strndup(m.addr ? m.addr : "", m.len);
+    formats_unmap_file(&m);
+    rc = header ? check_interface(b, header) : G16_ERR_NOMEM;
+    free(header);
+    return rc;
+}
+
+static int compile(const build *b)
+{
+    int rc = write_text(b, "glue.c", witness_glue_c, strlen(witness_glue_c));
+    if (!rc) rc = write_text(b, "glue_abi.h", witness_glue_abi_h, strlen(witness_glue_abi_h));
+    if (rc) return rc;
+    char src[4200], out[4200], inc[4300];
+    build_path(b, "glue.c", src, sizeof src);
+    build_path(b, "circuit.so", out, sizeof out);
+    snprintf(inc, sizeof inc, "-I%s", b->dir);
+    char *argv[] = {"cc", CC_FLAGS, "-I" G16_WASM2C_RUNTIME, inc, src, "-o", out, NULL};
+    int status = run_tool(b, argv);
+    return status ? tool_failed(b, "cc", status, G16_ERR_INTERNAL, "the generated C did not compile") : 0;
+}
+
+/* Copies the built object to the cache entry, trailer appended, atomically. */
+static int install(const build *b, const char *entry)
+{
+    char so[4200];
+    build_path(b, "circuit.so", so, sizeof so);
+    formats_mapping m;
+    if (formats_map_file(so, &m, b->err, b->errlen) || !m.addr) return G16_ERR_IO;
+    uint8_t trailer[TRAILER_SIZE];
+    memcpy(trailer, TRAILER_MAGIC, 8);
+    sha256(m.addr, m.len, trailer + 8);
+    for (int i = 0; i < 8; i++) trailer[8 + SHA256_DIGEST_SIZE + i] = (uint8_t)((uint64_t)m.len >> 8 * i);
+    atomic_file f;
+    int rc = atomic_file_open(&f, entry, b->err, b->errlen) ||
+             atomic_file_write(&f, m.addr, m.len, b->err, b->errlen) ||
+             atomic_file_write(&f, trailer, sizeof trailer, b->err, b->errlen) ||
+             atomic_file_commit(&f, b->err, b->errlen);
+    formats_unmap_file(&m);
+    return rc ? G16_ERR_IO : 0;
+}
+
+/* Removes the build directory and what the build wrote there. */
+static void build_cleanup(const build *b)
+{
+    DIR *d = opendir(b->dir);
+    if (!d) return;
+    char path[4400];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", b->dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(b->dir);
+}
+
+static int build_entry(const char *cache_dir, const char *wasm_path, const void *wasm,
+                       size_t len, const char *entry, char *err, size_t errlen)
+{
+    build b = {.wasm_path = wasm_path, .err = err, .errlen = errlen};
+    snprintf(b.dir, sizeof b.dir, "%s/.build-XXXXXX", cache_dir);
+    if (!mkdtemp(b.dir)) {
+        snprintf(err, errlen, "%s: cannot create a build directory: %s", cache_dir, strerror(errno));
+        return G16_ERR_IO;
+    }
+    int rc = translate(&b, wasm, len);
+    if (!rc) rc = compile(&b);
+    if (!rc) rc = install(&b, entry);
+    build_cleanup(&b);
+    return rc;
+}
+
+static int wasm_read(const char *wasm_path, formats_mapping *m, char *err, size_t errlen)
+{
+    if (formats_map_file(wasm_path, m, err, errlen))
+        return errno == ENOENT ? G16_ERR_NOT_FOUND : G16_ERR_IO;
+    if (m->len >= 8 && !memcmp(m->addr, "\0asm\1\0\0\0", 8)) return 0;
+    formats_unmap_file(m);
+    snprintf(err, errlen, "%s: not a WebAssembly module (no \\0asm version-1 header)", wasm_path);
+    return G16_ERR_FORMAT;
+}
+
+int witness_object_load(const char *wasm_path, const char *cache_dir, witness_object *out,
+                        char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    formats_mapping m;
+    int rc = wasm_read(wasm_path, &m, err, errlen);
+    if (rc) return rc;
+    char name[96], entry[4200];
+    entry_name(m.addr, m.len, name);
+    snprintf(entry, sizeof entry, "%s/%s", cache_dir, name);
+    rc = mkdir_p(cache_dir, err, errlen);
+    if (!rc) rc = entry_open(entry, wasm_path, out, err, errlen);
+    if (rc == 1) {
+        rc = build_entry(cache_dir, wasm_path, m.addr, m.len, entry, err, errlen);
+        out->compiled = 1;
+        if (!rc) rc = entry_open(entry, wasm_path, out, err, errlen);
+        if (rc == 1) {
+            snprintf(err, errlen, "%s: the cache entry %s vanished as it was written", wasm_path, entry);
+            rc = G16_ERR_IO;
+        }
+    }
+    formats_unmap_file(&m);
+    return rc;
+}
+
+void witness_object_unload(witness_object *obj)
+{
+    if (obj->handle) dlclose(obj->handle);
+    memset(obj, 0, sizeof *obj);
+}

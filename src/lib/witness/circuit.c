@@ -1,0 +1,274 @@
+/* g16_circuit_* and g16_witness_* (include/g16_witness.h): one calculator
+ * instance per call, driven as snarkjs drives circom's calculator:
+ * init, then each input signal's values in the file's order, then the
+ * witness, written as a version-2 .wtns. */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "g16_witness.h"
+#include "witness/witness.h"
+
+struct g16_circuit {
+    witness_object obj;
+    g16w_info info;
+    char *wasm_path;
+};
+
+/* Instances' linear memory may grow to the wasm32 limit (4 GiB); a
+ * circuit cannot take more than that. */
+#define MAX_PAGES 65536u
+
+static const char *exception_text(int code)
+{
+    switch (code) {
+    case 1: return "signal not found";
+    case 2: return "too many signals set";
+    case 3: return "signal already set";
+    case 4: return "assert failed";
+    case 5: return "not enough memory";
+    case 6: return "input signal array access exceeds the size";
+    default: return "unknown circuit exception";
+    }
+}
+
+/* The message for a stopped call: the circuit's own words (circom's
+ * "Error in template T line: N") joined onto one line. */
+static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const char *doing,
+                   char *err, size_t errlen)
+{
+    char text[512];
+    snprintf(text, sizeof text, "%s", c->obj.api->error_text(inst));
+    for (char *p = text; *p; p++)
+        if (*p == '\n') *p = p[1] ? ' ' : 0;
+    int exception = (why & 0xf00) == G16W_EXCEPTION;
+    /* A trap's own text (wasm2c's) is in text. */
+    const char *what = why == G16W_NOMEM ? "out of memory"
+                     : exception ? exception_text(why & 0xff) : "the calculator trapped";
+    snprintf(err, errlen, "%s: %s%s%s%s%s", c->wasm_path, doing, doing[0] ? " " : "", what,
+             text[0] ? ": " : "", text);
+    return exception && (why & 0xff) == 5 ? G16_ERR_NOMEM : G16_ERR_FORMAT;
+}
+
+static int read_info(g16_circuit *c, char *err, size_t errlen)
+{
+    g16w_instance *inst = c->obj.api->create(MAX_PAGES, NULL);
+    if (!inst) {
+        snprintf(err, errlen, "%s: cannot instantiate the calculator (out of memory, or its start code failed)",
+                 c->wasm_path);
+        return G16_ERR_NOMEM;
+    }
+    int why = c->obj.api->info(inst, &c->info);
+    int rc = why ? stopped(c, inst, why, "reading its header:", err, errlen) : 0;
+    c->obj.api->destroy(inst);
+    if (!rc && (c->info.n32 == 0 || c->info.n32 > G16W_MAX_N32 || c->info.version != 2)) {
+        snprintf(err, errlen, "%s: not a circom 2 witness calculator (version %u, %u-word field)",
+                 c->wasm_path, c->info.version, c->info.n32);
+        rc = G16_ERR_UNSUPPORTED;
+    }
+    return rc;
+}
+
+int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out,
+                     char *err, size_t errlen)
+{
+    *out = NULL;
+    g16_circuit *c = calloc(1, sizeof *c);
+    if (c) c->wasm_path = strdup(wasm_path);
+    if (!c || !c->wasm_path) {
+        free(c);
+        snprintf(err, errlen, "%s: out of memory", wasm_path);
+        return G16_ERR_NOMEM;
+    }
+    int rc = witness_object_load(wasm_path, cache_dir, &c->obj, err, errlen);
+    if (!rc) rc = read_info(c, err, errlen);
+    if (rc) { g16_circuit_close(c); return rc; }
+    *out = c;
+    return 0;
+}
+
+void g16_circuit_close(g16_circuit *c)
+{
+    if (!c) return;
+    witness_object_unload(&c->obj);
+    free(c->wasm_path);
+    free(c);
+}
+
+int g16_circuit_compiled(const g16_circuit *c) { return c->obj.compiled; }
+uint32_t g16_circuit_witness_size(const g16_circuit *c) { return c->info.witness_size; }
+uint32_t g16_circuit_field_bytes(const g16_circuit *c) { return 4 * c->info.n32; }
+
+/* ------------------------------------------------------------------ */
+/* log(): circom sends each item (text, or a value in shared memory) and
+ * then "\n"; items are joined by a space into one line. */
+
+typedef struct {
+    g16_witness_log_fn fn;
+    void *ctx;
+    char line[4096];
+    size_t len;
+} log_lines;
+
+static void log_append(log_lines *l, const char *piece)
+{
+    if (l->len && l->len + 1 < sizeof l->line) l->line[l->len++] = ' ';
+    size_t room = sizeof l->line - 1 - l->len, n = strlen(piece);
+    memcpy(l->line + l->len, piece, n < room ? n : room);
+    l->len += n < room ? n : room;
+    l->line[l->len] = 0;
+}
+
+static void log_text(void *ctx, const char *piece)
+{
+    log_lines *l = ctx;
+    if (strcmp(piece, "\n")) { log_append(l, piece); return; }
+    l->line[l->len] = 0;
+    if (l->fn) l->fn(l->ctx, l->line);
+    l->len = 0;
+}
+
+static void log_value(void *ctx, const uint32_t *words, uint32_t n32)
+{
+    mpz_t v;
+    mpz_init(v);
+    mpz_import(v, n32, -1, sizeof *words, 0, 0, words);
+    char *s = mpz_get_str(NULL, 10, v);
+    if (s) log_append(ctx, s);
+    free(s);
+    mpz_clear(v);
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    const g16_circuit *c;
+    g16w_instance *inst;
+    const char *input_name;
+    char *err;
+    size_t errlen;
+} run;
+
+static int set_signal(const run *r, const witness_signal *s)
+{
+    const g16w_api *api = r->c->obj.api;
+    uint32_t msb = (uint32_t)(s->hash >> 32), lsb = (uint32_t)s->hash;
+    int32_t size;
+    int why = api->input_size(r->inst, msb, lsb, &size);
+    if (why) return stopped(r->c, r->inst, why, "looking up an input:", r->err, r->errlen);
+    /* circom's lookup answers 0 (older: negative) for a name it lacks. */
+    if (size < 0 || (size == 0 && s->count > 0)) {
+        snprintf(r->err, r->errlen, "%s: unknown signal '%s' (not an input of %s)", r->input_name,
+                 s->name, r->c->wasm_path);
+        return G16_ERR_FORMAT;
+    }
+    if ((size_t)size != s->count) {
+        snprintf(r->err, r->errlen, "%s: signal '%s' has %zu value%s, the circuit expects %d",
+                 r->input_name, s->name, s->count, s->count == 1 ? "" : "s", size);
+        return G16_ERR_FORMAT;
+    }
+    for (size_t i = 0; i < s->count; i++) {
+        why = api->set_input(r->inst, msb, lsb, (uint32_t)i, s->values + i * r->c->info.n32);
+        if (why) return stopped(r->c, r->inst, why, "", r->err, r->errlen);
+    }
+    return 0;
+}
+
+static int set_inputs(const run *r, const witness_inputs *in)
+{
+    int why = r->c->obj.api->init(r->inst, 0);
+    if (why) return stopped(r->c, r->inst, why, "init:", r->err, r->errlen);
+    size_t given = 0;
+    for (size_t i = 0; i < in->count; i++) {
+        int rc = set_signal(r, &in->signals[i]);
+        if (rc) return rc;
+        given += in->signals[i].count;
+    }
+    if (given >= r->c->info.input_size) return 0;
+    /* The calculator knows its inputs only by hash, so the name of the
+     * missing one cannot be told. */
+    snprintf(r->err, r->errlen, "%s: a signal is missing (%zu of the circuit's %u input values given)",
+             r->input_name, given, r->c->info.input_size);
+    return G16_ERR_FORMAT;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* The .wtns header as snarkjs writes it: "wtns", version 2, 2 sections;
+ * section 1 (n8, prime, count), section 2 (the values). */
+static size_t wtns_header(uint8_t *p, const g16w_info *info)
+{
+    uint32_t n8 = 4 * info->n32;
+    memcpy(p, "wtns", 4);
+    put32(p + 4, 2);
+    put32(p + 8, 2);
+    put32(p + 12, 1);
+    put64(p + 16, 8 + n8);
+    put32(p + 24, n8);
+    for (uint32_t j = 0; j < info->n32; j++) put32(p + 28 + 4 * j, info->prime[j]);
+    uint8_t *q = p + 28 + n8;
+    put32(q, info->witness_size);
+    put32(q + 4, 2);
+    put64(q + 8, (uint64_t)n8 * info->witness_size);
+    return 28 + n8 + 16;
+}
+
+static int write_witness(const run *r, uint8_t **wtns, size_t *wtns_len)
+{
+    const g16w_info *info = &r->c->info;
+    size_t values = (size_t)info->witness_size * info->n32 * 4;
+    uint8_t *buf = malloc(44 + 4 * info->n32 + values);
+    uint32_t *words = malloc(values ? values : 1);
+    if (!buf || !words) {
+        free(buf), free(words);
+        snprintf(r->err, r->errlen, "%s: out of memory for the witness", r->c->wasm_path);
+        return G16_ERR_NOMEM;
+    }
+    int why = r->c->obj.api->witness(r->inst, words, info->witness_size);
+    if (why) {
+        free(buf), free(words);
+        return stopped(r->c, r->inst, why, "reading the witness:", r->err, r->errlen);
+    }
+    size_t at = wtns_header(buf, info);
+    for (size_t i = 0; i < values / 4; i++) put32(buf + at + 4 * i, words[i]);
+    free(words);
+    *wtns = buf;
+    *wtns_len = at + values;
+    return 0;
+}
+
+int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
+                          const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                          uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen)
+{
+    *wtns = NULL;
+    *wtns_len = 0;
+    witness_inputs in;
+    int rc = witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in,
+                                  err, errlen);
+    if (rc) return rc;
+    log_lines lines = {.fn = log, .ctx = log_ctx};
+    g16w_log hooks = {&lines, log_text, log_value};
+    run r = {c, c->obj.api->create(MAX_PAGES, &hooks), input_name, err, errlen};
+    if (!r.inst) {
+        snprintf(err, errlen, "%s: out of memory for a calculator instance", c->wasm_path);
+        rc = G16_ERR_NOMEM;
+    }
+    if (!rc) rc = set_inputs(&r, &in);
+    if (!rc) rc = write_witness(&r, wtns, wtns_len);
+    if (r.inst) c->obj.api->destroy(r.inst);
+    witness_inputs_free(&in);
+    return rc;
+}
+
+void g16_witness_free(uint8_t *wtns) { free(wtns); }

@@ -1,0 +1,263 @@
+/* Glue between libg16 and one circom witness calculator translated to C by
+ * wasm2c.  This file is not part of libg16's build: its text is embedded in
+ * libg16, which compiles it at run time as a single translation unit with
+ * the circuit's generated C (circuit.c / circuit.h, module name "circuit")
+ * and wasm2c's runtime (wasm-rt-impl.c) into the circuit's shared object.
+ * Only the table g16w_api_v1 (glue_abi.h) is exported.
+ *
+ * Safety: a .wasm is untrusted code.  wasm2c's explicit bounds checks are
+ * on (no guard pages or signal handlers, which would be process-wide), its
+ * call-depth limit turns runaway recursion into a trap, and every entry
+ * below runs under setjmp so a trap or a circom exception returns an error
+ * instead of ending the process.
+ *
+ * Threads: each instance has its own linear memory, tables and globals, so
+ * instances may run on different threads at once.  wasm2c's runtime keeps
+ * its call depth in process globals; the macros below redirect them to
+ * thread-local counters (initial-exec: no lookup call in every function
+ * prologue). */
+#define WASM_RT_MEMCHECK_SIGNAL_HANDLER 0
+#define WASM_RT_TRAP_HANDLER g16w_trap
+#define wasm_rt_call_stack_depth (*g16w_depth())
+#define wasm_rt_saved_call_stack_depth (*g16w_saved_depth())
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G16W_TLS static __thread __attribute__((tls_model("initial-exec")))
+G16W_TLS uint32_t g16w_depth_count;
+G16W_TLS uint32_t g16w_saved_depth_count;
+static uint32_t *g16w_depth(void) { return &g16w_depth_count; }
+static uint32_t *g16w_saved_depth(void) { return &g16w_saved_depth_count; }
+static void g16w_trap(int code) __attribute__((noreturn));
+
+#include "wasm-rt-impl.c"
+#include "circuit.c"
+
+#include "glue_abi.h"
+
+#define G16W_EXPORT __attribute__((visibility("default")))
+#define G16W_ERROR_CAP 2048   /* bytes of error text kept (a bound for hostile circuits) */
+
+struct Z_runtime_instance_t {
+    struct g16w_instance *self;
+};
+
+struct g16w_instance {
+    Z_circuit_instance_t wasm;
+    struct Z_runtime_instance_t runtime;
+    g16w_log log;
+    jmp_buf *unwind;                 /* the entry now running */
+    int stop;                        /* why it stopped (glue_abi.h codes) */
+    char error[G16W_ERROR_CAP];      /* printErrorMessage text, '\n' between parts */
+    size_t error_len;
+};
+
+G16W_TLS struct g16w_instance *g16w_running;
+
+static void g16w_stop(struct g16w_instance *self, int why) __attribute__((noreturn));
+static void g16w_stop(struct g16w_instance *self, int why)
+{
+    self->stop = why;
+    longjmp(*self->unwind, 1);
+}
+
+static void g16w_append_error(struct g16w_instance *self, const char *text)
+{
+    size_t room = sizeof self->error - self->error_len;
+    int n = snprintf(self->error + self->error_len, room, "%s\n", text);
+    self->error_len += n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static void g16w_trap(int code)
+{
+    g16w_append_error(g16w_running, wasm_rt_strerror((wasm_rt_trap_t)code));
+    g16w_stop(g16w_running, G16W_TRAP | code);
+}
+
+/* Runs body with traps and circom exceptions caught; evaluates to 0 or
+ * the reason it stopped.  The caller's jmp_buf lives in its frame. */
+#define G16W_GUARDED(self, body)                                   \
+    do {                                                           \
+        jmp_buf unwind_;                                           \
+        struct g16w_instance *outer_ = g16w_running;               \
+        g16w_running = (self);                                     \
+        (self)->unwind = &unwind_;                                 \
+        (self)->stop = 0;                                          \
+        g16w_depth_count = g16w_saved_depth_count = 0;             \
+        if (setjmp(unwind_) == 0) { body; }                        \
+        g16w_running = outer_;                                     \
+        return (self)->stop;                                       \
+    } while (0)
+
+/* Reads the circuit's pending message (getMessageChar until 0) into buf,
+ * keeping at most cap - 1 bytes; a circuit that never ends its message is
+ * cut off after a bounded number of reads. */
+static void g16w_read_message(struct g16w_instance *self, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (size_t reads = 0; reads < 65536; reads++) {
+        uint32_t c = Z_circuitZ_getMessageChar(&self->wasm);
+        if (c == 0) break;
+        if (n + 1 < cap) buf[n++] = (char)c;
+    }
+    buf[n] = 0;
+}
+
+void Z_runtimeZ_exceptionHandler(struct Z_runtime_instance_t *rt, u32 code)
+{
+    g16w_stop(rt->self, G16W_EXCEPTION | (int)(code & 0xff));
+}
+
+void Z_runtimeZ_printErrorMessage(struct Z_runtime_instance_t *rt)
+{
+    struct g16w_instance *self = rt->self;
+    char part[G16W_ERROR_CAP];
+    g16w_read_message(self, part, sizeof part);
+    g16w_append_error(self, part);
+}
+
+void Z_runtimeZ_writeBufferMessage(struct Z_runtime_instance_t *rt)
+{
+    struct g16w_instance *self = rt->self;
+    char part[G16W_ERROR_CAP];
+    g16w_read_message(self, part, sizeof part);
+    if (self->log.text) self->log.text(self->log.ctx, part);
+}
+
+void Z_runtimeZ_showSharedRWMemory(struct Z_runtime_instance_t *rt)
+{
+    struct g16w_instance *self = rt->self;
+    uint32_t n32 = Z_circuitZ_getFieldNumLen32(&self->wasm), words[G16W_MAX_N32];
+    if (n32 > G16W_MAX_N32) n32 = G16W_MAX_N32;
+    for (uint32_t j = 0; j < n32; j++) words[j] = Z_circuitZ_readSharedRWMemory(&self->wasm, j);
+    if (self->log.value) self->log.value(self->log.ctx, words, n32);
+}
+
+static pthread_once_t g16w_module_once = PTHREAD_ONCE_INIT;
+static int g16w_module_ready;
+static void g16w_module_init(void)
+{
+    wasm_rt_init();
+    Z_circuit_init_module();
+    g16w_module_ready = 1;
+}
+
+/* dlclose: the runtime's function-type table would otherwise outlive the
+ * object that points to it (a leak each time a circuit is unloaded). */
+__attribute__((destructor)) static void g16w_module_fini(void)
+{
+    if (g16w_module_ready) wasm_rt_free();
+}
+
+/* Instantiation runs the module's start code and data copies, which can
+ * trap too (a data segment beyond the memory). */
+static int g16w_instantiate(struct g16w_instance *self)
+{
+    G16W_GUARDED(self, Z_circuit_instantiate(&self->wasm, &self->runtime));
+}
+
+static g16w_instance *glue_create(uint32_t max_pages, const g16w_log *log)
+{
+    pthread_once(&g16w_module_once, g16w_module_init);
+    struct g16w_instance *self = calloc(1, sizeof *self);
+    if (!self) return NULL;
+    self->runtime.self = self;
+    if (log) self->log = *log;
+    if (g16w_instantiate(self) != 0 || !self->wasm.w2c_memory.data) {
+        if (self->wasm.w2c_memory.data) Z_circuit_free(&self->wasm);
+        free(self);
+        return NULL;
+    }
+    if (max_pages && self->wasm.w2c_memory.max_pages > max_pages)
+        self->wasm.w2c_memory.max_pages = max_pages < self->wasm.w2c_memory.pages
+                                              ? self->wasm.w2c_memory.pages
+                                              : max_pages;
+    return self;
+}
+
+static void glue_destroy(g16w_instance *self)
+{
+    if (!self) return;
+    Z_circuit_free(&self->wasm);
+    free(self);
+}
+
+static void g16w_read_shared(struct g16w_instance *self, uint32_t *out, uint32_t n32)
+{
+    for (uint32_t j = 0; j < n32; j++) out[j] = Z_circuitZ_readSharedRWMemory(&self->wasm, j);
+}
+
+static void g16w_info_body(struct g16w_instance *self, g16w_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->version = Z_circuitZ_getVersion(&self->wasm);
+    out->minor = Z_circuitZ_getMinorVersion(&self->wasm);
+    out->patch = Z_circuitZ_getPatchVersion(&self->wasm);
+    out->n32 = Z_circuitZ_getFieldNumLen32(&self->wasm);
+    out->witness_size = Z_circuitZ_getWitnessSize(&self->wasm);
+    out->input_size = Z_circuitZ_getInputSize(&self->wasm);
+    if (out->n32 == 0 || out->n32 > G16W_MAX_N32) return;  /* the caller rejects it */
+    Z_circuitZ_getRawPrime(&self->wasm);
+    g16w_read_shared(self, out->prime, out->n32);
+}
+
+static int glue_info(g16w_instance *self, g16w_info *out)
+{
+    G16W_GUARDED(self, g16w_info_body(self, out));
+}
+
+static int glue_init(g16w_instance *self, uint32_t sanity_check)
+{
+    self->error_len = 0;
+    self->error[0] = 0;
+    G16W_GUARDED(self, Z_circuitZ_init(&self->wasm, sanity_check));
+}
+
+static int glue_input_size(g16w_instance *self, uint32_t msb, uint32_t lsb, int32_t *size)
+{
+    G16W_GUARDED(self, *size = (int32_t)Z_circuitZ_getInputSignalSize(&self->wasm, msb, lsb));
+}
+
+static void g16w_set_input_body(struct g16w_instance *self, uint32_t msb, uint32_t lsb,
+                                uint32_t index, const uint32_t *value)
+{
+    uint32_t n32 = Z_circuitZ_getFieldNumLen32(&self->wasm);
+    for (uint32_t j = 0; j < n32 && j < G16W_MAX_N32; j++)
+        Z_circuitZ_writeSharedRWMemory(&self->wasm, j, value[j]);
+    Z_circuitZ_setInputSignal(&self->wasm, msb, lsb, index);
+}
+
+static int glue_set_input(g16w_instance *self, uint32_t msb, uint32_t lsb, uint32_t index,
+                          const uint32_t *value)
+{
+    G16W_GUARDED(self, g16w_set_input_body(self, msb, lsb, index, value));
+}
+
+static void g16w_witness_body(struct g16w_instance *self, uint32_t *out, uint32_t count)
+{
+    uint32_t n32 = Z_circuitZ_getFieldNumLen32(&self->wasm);
+    for (uint32_t i = 0; i < count; i++, out += n32) {
+        Z_circuitZ_getWitness(&self->wasm, i);
+        g16w_read_shared(self, out, n32);
+    }
+}
+
+static int glue_witness(g16w_instance *self, uint32_t *out, uint32_t count)
+{
+    G16W_GUARDED(self, g16w_witness_body(self, out, count));
+}
+
+static const char *glue_error_text(const g16w_instance *self)
+{
+    return self->error;
+}
+
+G16W_EXPORT const g16w_api g16w_api_v1 = {
+    G16W_ABI_VERSION, glue_create,    glue_destroy, glue_info,      glue_init,
+    glue_input_size,  glue_set_input, glue_witness, glue_error_text,
+};

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# cli_errors.sh: the CLI's usage and errors for wtns calculate and
+# fullprove: --help texts, usage errors (exit 2), one-line errors naming
+# the file (exit 1), and no output file left behind by a failure.
+. "$(dirname "$0")/lib.sh"
+dir=$G16_FIXTURES/bn128/multiplier
+wasm=$WITNESS_DATA/check.wasm
+c=(--cache-dir "$WITNESS_CACHE")
+
+for cmd in "wtns --help" "wtns calculate --help" "fullprove --help"; do
+  # shellcheck disable=SC2086
+  "$G16" $cmd >"$tmp/help" || fail "g16 $cmd exited $?"
+  grep -q 'cache-dir' "$tmp/help" || fail "g16 $cmd does not document --cache-dir"
+done
+grep -q 'INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json' "$tmp/help" || fail "fullprove --help: argument order"
+
+status() { "$@" >/dev/null 2>"$tmp/err"; echo $?; }
+[ "$(status "$G16" wtns calculate "${c[@]}" a.wasm b.json)" = 2 ] || fail "missing argument: not exit 2"
+[ "$(status "$G16" wtns calculate --bogus a b c)" = 2 ] || fail "unknown option: not exit 2"
+[ "$(status "$G16" fullprove --device tpu a b c d e)" = 2 ] || fail "bad --device: not exit 2"
+[ "$(status "$G16" wtns frobnicate)" = 2 ] || fail "unknown wtns subcommand: not exit 2"
+
+# cli_fails NAME MESSAGE OUTPUTS... -- COMMAND...: exit 1, one line naming
+# MESSAGE, none of OUTPUTS exists afterwards.
+cli_fails() {
+  local name=$1 message=$2; shift 2
+  local outs=()
+  while [ "$1" != -- ]; do outs+=("$1"); shift; done; shift
+  local rc=0; "$@" >/dev/null 2>"$tmp/err" || rc=$?
+  [ "$rc" = 1 ] || { fail "$name: exit $rc: $(cat "$tmp/err")"; return; }
+  grep -qF -- "$message" "$tmp/err" || { fail "$name: expected '$message', got: $(cat "$tmp/err")"; return; }
+  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$name: not one line: $(cat "$tmp/err")"
+  for o in "${outs[@]}"; do [ ! -e "$o" ] || fail "$name: left $o"; done
+  echo "ok $name: $(cat "$tmp/err")"
+}
+printf '{"a": 12, "b": [[1, 2], [3, 4]], "d": 1}\n' >"$tmp/assert.json"
+cli_fails assert "$wasm: assert failed: Error in template Check_0 line: 19" "$tmp/o.wtns" -- \
+  "$G16" wtns calculate "${c[@]}" "$wasm" "$tmp/assert.json" "$tmp/o.wtns"
+cli_fails no_input "$tmp/absent.json: No such file" "$tmp/o.wtns" -- \
+  "$G16" wtns calculate "${c[@]}" "$wasm" "$tmp/absent.json" "$tmp/o.wtns"
+cli_fails no_dir "$tmp/nodir/o.wtns" -- \
+  "$G16" wtns calculate "${c[@]}" "$dir/circuit.wasm" "$dir/input.json" "$tmp/nodir/o.wtns"
+printf '{"zz": 3}\n' >"$tmp/unknown.json"
+cli_fails fullprove_unknown "$tmp/unknown.json: unknown signal 'zz'" "$tmp/p.json" "$tmp/q.json" -- \
+  "$G16" fullprove "${c[@]}" "$tmp/unknown.json" "$dir/circuit.wasm" "$dir/circuit.zkey" "$tmp/p.json" "$tmp/q.json"
+# A witness of another circuit (bls12381's multiplier: another field).
+other=$G16_FIXTURES/bls12381/multiplier
+cli_fails fullprove_other_curve "$dir/input.json" "$tmp/p.json" "$tmp/q.json" -- \
+  "$G16" fullprove "${c[@]}" "$dir/input.json" "$other/circuit.wasm" "$dir/circuit.zkey" "$tmp/p.json" "$tmp/q.json"
+cli_fails fullprove_public_nodir "$tmp/nodir/q.json" "$tmp/p.json" -- \
+  "$G16" fullprove "${c[@]}" --device cpu "$dir/input.json" "$dir/circuit.wasm" "$dir/circuit.zkey" "$tmp/p.json" "$tmp/nodir/q.json"
+finish
