@@ -211,7 +211,7 @@ typedef struct {
     uint32_t version;
     uint32_t n_sections;
     g16_file_section sections[G16_FILE_MAX_SECTIONS];
-    uint32_t protocol;       /* zkey: section 1's id (1 Groth16), 0 if absent */
+    uint32_t protocol;       /* zkey: the protocol id in section 1 (1: Groth16) */
     const char *protocol_name;
     int typed;               /* 1 when the fields below were read */
     const char *curve;       /* "bn128", "bls12381" or "unknown" */
@@ -226,7 +226,9 @@ typedef struct {
 /* Reads path's header, section table and type-specific sizes, validating
  * the whole file.  On failure the message says why; info->type is set
  * once the container was read and info->typed once the sizes were, so a
- * caller can show what was read before the damage. */
+ * caller can show what was read before the damage.  G16_ERR_NOT_FOUND,
+ * G16_ERR_IO (unreadable) or G16_ERR_FORMAT (damaged, or not one of the
+ * three types). */
 int g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t errlen);
 
 /* As g16_verify_json, with the names the messages give each input (the
@@ -238,7 +240,10 @@ int g16_verify_json_named(const char *vk_json, const char *public_json, const ch
 /* Checks that every point of the key (A, B1, B2, C, H, IC and the
  * verification key's) is reduced and on its curve, so a damaged key
  * fails here rather than giving a proof no verifier accepts.  One pass
- * over the whole key (threads as in g16_options).  G16_ERR_FORMAT with
+ * over the whole key (threads as in g16_options), linear in its size:
+ * BN254 on 16 cores 0.08 s at 2^20 (3% of a CPU proof), 0.9 s at 2^24
+ * (12 s on one core), several GPU proofs' worth with the key resident, so
+ * a long-lived program checks a key once, at load.  G16_ERR_FORMAT with
  * "<key>: <section> point <i> is not on the curve". */
 int g16_key_check_points(const g16_key *key, int threads, char *err, size_t errlen);
 

@@ -185,6 +185,13 @@ static void remove_pending_and_die(int sig)
     raise(sig);       /* delivered when the handler returns: the exit says which signal */
 }
 
+static void cleanup_signal_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+        sigaddset(set, cleanup_signals[i]);
+}
+
 /* A signal already ignored (nohup, a background job) stays ignored. */
 static void install_cleanup_handlers(void)
 {
@@ -193,7 +200,7 @@ static void install_cleanup_handlers(void)
         if (sigaction(cleanup_signals[i], NULL, &old) || old.sa_handler == SIG_IGN) continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = remove_pending_and_die;
-        sigemptyset(&sa.sa_mask);
+        cleanup_signal_set(&sa.sa_mask);   /* one handler at a time */
         sigaction(cleanup_signals[i], &sa, NULL);
     }
 }
@@ -201,9 +208,7 @@ static void install_cleanup_handlers(void)
 static void block_cleanup_signals(int block)
 {
     sigset_t set;
-    sigemptyset(&set);
-    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
-        sigaddset(&set, cleanup_signals[i]);
+    cleanup_signal_set(&set);
     sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
