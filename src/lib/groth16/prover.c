@@ -318,24 +318,16 @@ int g16_witness_check(const g16_key *key, const uint8_t *wtns_buf, size_t len, c
     return check_witness(key, &w, name, err, errlen);
 }
 
-/* stat first so that the failure has its kind (a missing file, a FIFO);
- * the mapping opens without blocking and checks the type again, so a
- * file swapped for a FIFO in between cannot hang the caller either. */
+/* The mapping opens without blocking and refuses anything but a regular
+ * file (formats_open_regular); its errno gives the failure its kind. */
 int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes, char *err,
                            size_t errlen)
 {
-    struct stat st;
     formats_mapping m;
-    if (stat(path, &st) != 0) {
-        int e = errno;
-        set_error(err, errlen, "%s: %s", path, strerror(e));
-        return e == ENOENT || e == ENOTDIR ? G16_ERR_NOT_FOUND : G16_ERR_IO;
+    if (formats_map_file(path, &m, err, errlen)) {
+        if (errno == ENOENT || errno == ENOTDIR) return G16_ERR_NOT_FOUND;
+        return errno == EINVAL || errno == EISDIR ? G16_ERR_ARG : G16_ERR_IO;
     }
-    if (!S_ISREG(st.st_mode)) {
-        set_error(err, errlen, "%s: not a regular file", path);
-        return G16_ERR_ARG;
-    }
-    if (formats_map_file(path, &m, err, errlen)) return G16_ERR_IO;
     int rc = g16_witness_check(key, m.addr, m.len, path, err, errlen);
     if (file_bytes) *file_bytes = m.len;
     formats_unmap_file(&m);
