@@ -7,6 +7,7 @@
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
 #   make install  build, then install libg16 (.so and .a), its headers, g16.pc
 #                 and the programs under PREFIX (default /usr/local)
+#   make format   apply .clang-format to every tracked C/CUDA source
 #   make clean    remove the build directories
 
 PREFIX   ?= /usr/local
@@ -26,7 +27,7 @@ ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
 export PATH := /usr/local/cuda/bin:$(PATH)
 endif
 
-.PHONY: all build configure deps test asan fuzz demo install clean
+.PHONY: all build configure deps test asan fuzz demo install format clean
 
 all: build
 
@@ -76,6 +77,9 @@ demo: deps
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+format:
+	git ls-files '*.c' '*.h' '*.cu' '*.cuh' | grep -v '^tools/' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD) $(ASAN_DIR) $(FUZZ_DIR)

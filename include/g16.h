@@ -43,16 +43,16 @@ typedef struct g16_job g16_job;
 /* What kind of failure a call returned.  Values are stable (an ABI). */
 typedef enum {
     G16_OK = 0,
-    G16_ERR_ARG = 1,          /* a bad argument or option from the caller */
-    G16_ERR_IO = 2,           /* a file could not be read or written */
-    G16_ERR_NOT_FOUND = 3,    /* a file (or a named object) does not exist */
-    G16_ERR_FORMAT = 4,       /* malformed input: truncated, corrupt, wrong magic */
-    G16_ERR_MISMATCH = 5,     /* inputs that do not belong together (curve, sizes) */
-    G16_ERR_UNSUPPORTED = 6,  /* well-formed but not provable here (PLONK key, no GPU) */
-    G16_ERR_TOO_LARGE = 7,    /* beyond a size or memory limit */
-    G16_ERR_NOMEM = 8,        /* out of host or device memory */
-    G16_ERR_DEVICE = 9,       /* the GPU failed */
-    G16_ERR_INTERNAL = 10     /* a bug: please report it */
+    G16_ERR_ARG = 1,         /* a bad argument or option from the caller */
+    G16_ERR_IO = 2,          /* a file could not be read or written */
+    G16_ERR_NOT_FOUND = 3,   /* a file (or a named object) does not exist */
+    G16_ERR_FORMAT = 4,      /* malformed input: truncated, corrupt, wrong magic */
+    G16_ERR_MISMATCH = 5,    /* inputs that do not belong together (curve, sizes) */
+    G16_ERR_UNSUPPORTED = 6, /* well-formed but not provable here (PLONK key, no GPU) */
+    G16_ERR_TOO_LARGE = 7,   /* beyond a size or memory limit */
+    G16_ERR_NOMEM = 8,       /* out of host or device memory */
+    G16_ERR_DEVICE = 9,      /* the GPU failed */
+    G16_ERR_INTERNAL = 10    /* a bug: please report it */
 } g16_status;
 
 /* A short lower-case name of the code ("format", "mismatch", ...). */
@@ -61,11 +61,11 @@ const char *g16_status_name(int status);
 enum g16_device { G16_DEVICE_AUTO = 0, G16_DEVICE_CPU = 1, G16_DEVICE_GPU = 2 };
 
 typedef struct {
-    int threads;        /* CPU threads; <= 0: all online CPUs */
-    int device;         /* enum g16_device */
-    int gpu_index;      /* which GPU when device is GPU */
-    int g2_on_cpu;      /* GPU path: run the B2 MSM on the CPU concurrently */
-    int verbose;        /* print the time split to stderr */
+    int threads;   /* CPU threads; <= 0: all online CPUs */
+    int device;    /* enum g16_device */
+    int gpu_index; /* which GPU when device is GPU */
+    int g2_on_cpu; /* GPU path: run the B2 MSM on the CPU concurrently */
+    int verbose;   /* print the time split to stderr */
     /* 1: a job points into the .wtns buffer given to g16_job_new instead of
      * copying its values (at 2^24 a 512 MB copy into fresh pages, ~0.3 s);
      * the buffer must then outlive the job.  0 (default): copied. */
@@ -80,16 +80,16 @@ typedef struct {
 /* Seconds spent in each part of a proof (filled as stages run). */
 typedef struct {
     double read, abc, ntt, msm_a, msm_b1, msm_b2, msm_c, msm_h, finish, total;
-    double transfer;    /* GPU path: witness to the device (0 on the CPU) */
-    int on_gpu;         /* 1 when the heavy stages ran on the GPU */
+    double transfer; /* GPU path: witness to the device (0 on the CPU) */
+    int on_gpu;      /* 1 when the heavy stages ran on the GPU */
 } g16_timings;
 
 void g16_options_default(g16_options *opt);
 
 int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen);
 /* The buffer must outlive the key; it is not copied. */
-int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name,
-                        g16_key **out, char *err, size_t errlen);
+int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out, char *err,
+                        size_t errlen);
 void g16_key_free(g16_key *key);
 
 /* 1 when this build has the CUDA backend and a usable GPU (compute
@@ -101,10 +101,9 @@ int g16_gpu_available(void);
  * time so the first proof does not pay for it.  msm_copies as
  * g16_options.gpu_msm_copies (0: the points alone).  *device_bytes (may
  * be NULL) receives the device memory the key holds. */
-int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
-                     size_t errlen);
+int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err, size_t errlen);
 
-const char *g16_key_curve(const g16_key *key);   /* "bn128" or "bls12381" */
+const char *g16_key_curve(const g16_key *key); /* "bn128" or "bls12381" */
 uint32_t g16_key_n_vars(const g16_key *key);
 uint32_t g16_key_n_public(const g16_key *key);
 uint32_t g16_key_domain_size(const g16_key *key);
@@ -147,8 +146,8 @@ void g16_job_free(g16_job *job);
 
 /* All stages in one call. */
 int g16_prove(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
-              const g16_options *opt, char **proof_json, char **public_json,
-              g16_timings *timings, char *err, size_t errlen);
+              const g16_options *opt, char **proof_json, char **public_json, g16_timings *timings,
+              char *err, size_t errlen);
 
 /* The key's verification key as `snarkjs zkey export verificationkey`
  * writes it (malloc'd text, caller frees). */
@@ -156,8 +155,8 @@ int g16_key_vk_json(const g16_key *key, char **vk_json, char *err, size_t errlen
 
 /* Checks a proof against a verification key (snarkjs JSON texts).
  * Returns 1 valid, 0 invalid, -1 malformed input (message in err). */
-int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
-                    char *err, size_t errlen);
+int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json, char *err,
+                    size_t errlen);
 
 /* Writes data to path atomically (temporary file in the same directory,
  * then rename), so a reader never sees half a file. */
@@ -202,25 +201,25 @@ int g16_file_read_text(const char *path, size_t max_len, char **text, char *err,
 #define G16_FILE_MAX_SECTIONS 64
 typedef struct {
     uint32_t id;
-    uint64_t offset, size;   /* of the section body, from the file's start */
-    const char *name;        /* "H points", ...; "" when unknown */
+    uint64_t offset, size; /* of the section body, from the file's start */
+    const char *name;      /* "H points", ...; "" when unknown */
 } g16_file_section;
 
 typedef struct {
-    char type[5];            /* "zkey", "wtns" or "r1cs"; "" if unreadable */
+    char type[5]; /* "zkey", "wtns" or "r1cs"; "" if unreadable */
     uint32_t version;
     uint32_t n_sections;
     g16_file_section sections[G16_FILE_MAX_SECTIONS];
-    uint32_t protocol;       /* zkey: the protocol id in section 1 (1: Groth16) */
+    uint32_t protocol; /* zkey: the protocol id in section 1 (1: Groth16) */
     const char *protocol_name;
-    int typed;               /* 1 when the fields below were read */
-    const char *curve;       /* "bn128", "bls12381" or "unknown" */
-    uint32_t n8q, n8r;       /* zkey: field element bytes */
-    uint32_t n_vars, n_public, domain_size, log2_domain, n_coefs;  /* zkey */
-    uint32_t n8, n_witness;  /* wtns (n8 also r1cs) */
-    uint32_t n_wires, n_constraints, n_pub_out, n_pub_in, n_prv_in;  /* r1cs */
+    int typed;         /* 1 when the fields below were read */
+    const char *curve; /* "bn128", "bls12381" or "unknown" */
+    uint32_t n8q, n8r; /* zkey: field element bytes */
+    uint32_t n_vars, n_public, domain_size, log2_domain, n_coefs;   /* zkey */
+    uint32_t n8, n_witness;                                         /* wtns (n8 also r1cs) */
+    uint32_t n_wires, n_constraints, n_pub_out, n_pub_in, n_prv_in; /* r1cs */
     uint64_t n_labels;
-    int custom_gates;        /* r1cs: uses PLONK custom gates */
+    int custom_gates; /* r1cs: uses PLONK custom gates */
 } g16_file_info;
 
 /* Reads path's header, section table and type-specific sizes, validating
@@ -251,10 +250,10 @@ int g16_key_check_points(const g16_key *key, int threads, char *err, size_t errl
  * (tau, alpha, beta, gamma, delta), so whoever has it -- or the seed --
  * can forge proofs.  For development and benchmarks only. */
 typedef struct {
-    int threads;      /* <= 0: all online CPUs */
-    int seeded;       /* derive the toxic waste from seed (reproducible) */
+    int threads; /* <= 0: all online CPUs */
+    int seeded;  /* derive the toxic waste from seed (reproducible) */
     uint64_t seed;
-    int verbose;      /* phase timings on stderr */
+    int verbose; /* phase timings on stderr */
 } g16_setup_options;
 
 /* Reads a circom .r1cs and writes a snarkjs Groth16 .zkey (atomically). */
@@ -266,11 +265,11 @@ int g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err, si
 /* A satisfied synthetic circuit: .r1cs and .wtns, byte-identical for the
  * same parameters; both or neither are written. */
 #define G16_SYNTH_MAX_CONSTRAINTS (1u << 28)
-#define G16_SYNTH_MAX_PUBLIC (1u << 20)
+#define G16_SYNTH_MAX_PUBLIC      (1u << 20)
 typedef struct {
-    const char *curve;        /* "bn128" or "bls12381" */
-    uint32_t n_constraints;   /* 1 .. G16_SYNTH_MAX_CONSTRAINTS */
-    uint32_t n_public;        /* 0 .. G16_SYNTH_MAX_PUBLIC */
+    const char *curve;      /* "bn128" or "bls12381" */
+    uint32_t n_constraints; /* 1 .. G16_SYNTH_MAX_CONSTRAINTS */
+    uint32_t n_public;      /* 0 .. G16_SYNTH_MAX_PUBLIC */
     uint64_t seed;
 } g16_synth_params;
 
@@ -283,9 +282,9 @@ int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char
  * with the other. */
 typedef struct {
     uint32_t n_constraints;
-    int satisfied;            /* 1 when every constraint holds */
-    uint32_t first_failure;   /* smallest failing index when not */
-    int bad_one;              /* witness[0] is not 1 */
+    int satisfied;          /* 1 when every constraint holds */
+    uint32_t first_failure; /* smallest failing index when not */
+    int bad_one;            /* witness[0] is not 1 */
 } g16_check_result;
 
 int g16_check_files(const char *r1cs_path, const char *wtns_path, int threads,

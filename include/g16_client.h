@@ -11,22 +11,23 @@
 #pragma GCC visibility push(default)
 
 typedef struct {
-    char socket_path[108];      /* used when port == 0 */
-    int port;                   /* 127.0.0.1:port when > 0 */
-    char token[256];            /* sent as "Authorization: Bearer" when set */
-} hc_target;
+    char socket_path[108]; /* used when port == 0 */
+    int port;              /* 127.0.0.1:port when > 0 */
+    char token[256];       /* sent as "Authorization: Bearer" when set */
+} g16_client_target;
 
 typedef struct {
     int status;
-    char *body;                 /* NUL-terminated, malloc'd */
+    char *body; /* NUL-terminated, malloc'd */
     size_t len;
-} hc_response;
+} g16_client_response;
 
 /* 0 when a reply came (any status); -1 with one line in err otherwise.
  * timeout_s bounds each read (the server's long-polls need more than it). */
-int hc_request(const hc_target *t, const char *method, const char *path, const char *body,
-               size_t len, double timeout_s, hc_response *r, char *err, size_t errlen);
-void hc_response_free(hc_response *r);
+int g16_client_request(const g16_client_target *t, const char *method, const char *path,
+                       const char *body, size_t len, double timeout_s, g16_client_response *r,
+                       char *err, size_t errlen);
+void g16_client_response_free(g16_client_response *r);
 
 #pragma GCC visibility pop
 

@@ -40,45 +40,44 @@
  * is its exported interface. */
 #pragma GCC visibility push(default)
 
-#define MW_ERRLEN 256
+#define MW_ERRLEN    256
 #define MW_PHASE_MAX 64
 
 typedef enum { MW_PEAK_EXACT, MW_PEAK_SUMMED, MW_PEAK_SAMPLED } mw_peak_kind;
 
 /* Fields of /proc/PID/status, KiB (threads: a count). */
 typedef struct {
-  int64_t rss, anon, file, shmem, hwm, swap, lck, pin, threads;
+    int64_t rss, anon, file, shmem, hwm, swap, lck, pin, threads;
 } mw_mem;
 
 typedef struct {
-  pid_t pid;
-  char comm[17];
-  mw_mem m;
-  int64_t gpu_kb;  /* -1: unknown */
-  int64_t pss_kb;  /* -1: not read */
-  double pss_ms;
+    pid_t pid;
+    char comm[17];
+    mw_mem m;
+    int64_t gpu_kb; /* -1: unknown */
+    int64_t pss_kb; /* -1: not read */
+    double pss_ms;
 } mw_proc;
 
 typedef struct {
-  double unix_s, mono_s;
-  pid_t root;
-  char root_comm[17];
-  int nproc;
-  mw_mem total;
-  mw_peak_kind peak_kind;
-  int64_t cg_current_kb, cg_peak_kb;  /* -1: unreadable */
-  int64_t gpu_kb, gpu_dev_kb;         /* -1: no NVML */
-  int64_t pss_kb;                     /* -1: not read this sample */
-  double pss_ms;
-  const mw_proc *procs;               /* valid until the next mw_take */
+    double unix_s, mono_s;
+    pid_t root;
+    char root_comm[17];
+    int nproc;
+    mw_mem total;
+    mw_peak_kind peak_kind;
+    int64_t cg_current_kb, cg_peak_kb; /* -1: unreadable */
+    int64_t gpu_kb, gpu_dev_kb;        /* -1: no NVML */
+    int64_t pss_kb;                    /* -1: not read this sample */
+    double pss_ms;
+    const mw_proc *procs; /* valid until the next mw_take */
 } mw_sample;
 
 enum { MW_OPEN_NO_GPU = 1 };
 
 typedef struct mw_target mw_target;
 
-mw_target *mw_open(const pid_t *roots, int nroots, unsigned flags,
-                   char *err, size_t errlen);
+mw_target *mw_open(const pid_t *roots, int nroots, unsigned flags, char *err, size_t errlen);
 /* 1: sample taken; 0: the whole tree is gone. want_pss: read smaps_rollup. */
 int mw_take(mw_target *t, mw_sample *s, int want_pss);
 /* 0: every process reset; -1: some reset was denied (err says which). */
@@ -89,8 +88,7 @@ int mw_gpu_available(const mw_target *t);
 /* GPU index's free memory in bytes, from NVML now (loaded for the call,
  * as mw_take loads it; MEMWATCH_NO_NVML set in the environment keeps it
  * from loading): 0, or -1 with why in err. */
-int mw_gpu_free_memory(unsigned int index, size_t *free_bytes, char *err,
-                       size_t errlen);
+int mw_gpu_free_memory(unsigned int index, size_t *free_bytes, char *err, size_t errlen);
 void mw_close(mw_target *t);
 
 /* Reads one /proc/PID/status; 0 on success, -1 if gone or not a process. */
@@ -105,15 +103,13 @@ const char *mw_peak_kind_name(mw_peak_kind k);
 typedef struct mw_writer mw_writer;
 
 /* path "-" is stdout.  extra: names of caller counters appended as columns. */
-mw_writer *mw_writer_open(const char *path, int per_process,
-                          const char *const *extra, int nextra,
+mw_writer *mw_writer_open(const char *path, int per_process, const char *const *extra, int nextra,
                           char *err, size_t errlen);
 /* A "total" row, then one "proc" row per process when per_process. */
-int mw_writer_sample(mw_writer *w, const mw_sample *s, const char *phase,
-                     const int64_t *extra);
+int mw_writer_sample(mw_writer *w, const mw_sample *s, const char *phase, const int64_t *extra);
 /* An "exit" row: the peak the kernel reported when the target was reaped. */
-int mw_writer_exit(mw_writer *w, double unix_s, double mono_s, pid_t pid,
-                   const char *phase, int64_t hwm_kb, mw_peak_kind kind);
+int mw_writer_exit(mw_writer *w, double unix_s, double mono_s, pid_t pid, const char *phase,
+                   int64_t hwm_kb, mw_peak_kind kind);
 const char *mw_writer_error(const mw_writer *w);
 int mw_writer_close(mw_writer *w);
 
@@ -121,18 +117,18 @@ int mw_writer_close(mw_writer *w);
 typedef enum { MW_ROW_TOTAL, MW_ROW_PROC, MW_ROW_EXIT } mw_row_kind;
 
 typedef struct {
-  double unix_s, mono_s;
-  mw_row_kind kind;
-  char phase[MW_PHASE_MAX];
-  int pid, nproc;
-  /* KiB; -1 where the field is empty */
-  int64_t rss, anon, file, shmem, hwm, cg_current, cg_peak, gpu, gpu_dev;
-  mw_peak_kind peak_kind;
+    double unix_s, mono_s;
+    mw_row_kind kind;
+    char phase[MW_PHASE_MAX];
+    int pid, nproc;
+    /* KiB; -1 where the field is empty */
+    int64_t rss, anon, file, shmem, hwm, cg_current, cg_peak, gpu, gpu_dev;
+    mw_peak_kind peak_kind;
 } mw_row;
 
 typedef struct {
-  mw_row *rows;
-  size_t n;
+    mw_row *rows;
+    size_t n;
 } mw_trace;
 
 /* 0 on success; -1 with "FILE:LINE: problem" in err. */
@@ -140,8 +136,7 @@ int mw_trace_load(const char *path, mw_trace *tr, char *err, size_t errlen);
 void mw_trace_free(mw_trace *tr);
 
 /* ---- small utilities the memwatch tools share ---- */
-void mw_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void mw_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Grow *buf (an array pointer passed by address) to hold at least want
  * elements of size sz, doubling; 0, or -1 when out of memory. */
 int mw_grow(void *buf, int *cap, int want, size_t sz);

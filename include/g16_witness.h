@@ -42,8 +42,8 @@ typedef struct g16_circuit g16_circuit;
 
 /* Opens (compiling on first use) the witness calculator wasm_path, with
  * compiled objects cached in cache_dir (created if missing). */
-int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out,
-                     char *err, size_t errlen);
+int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
+                     size_t errlen);
 void g16_circuit_close(g16_circuit *circuit);
 
 /* 1 when this open compiled the circuit, 0 when it loaded a cached one. */

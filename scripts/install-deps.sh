@@ -16,7 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # nettle-dev (SHA-256 of the cached circuits).
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
       libjansson-dev libmicrohttpd-dev libsqlite3-dev
-      zlib1g-dev util-linux procps time bc curl wabt nettle-dev)
+      zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format)
 missing=()
 for p in "${debs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then

@@ -156,46 +156,47 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
         }
         qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
         printf("%-22s n=2^%-2d gpu %9.2f ms   (copies %d, c=%d: table %.1f GiB built in %.1f s; "
-               "result %s)\n", label, __builtin_ctzll(n), ms[reps / 2], copies, c,
-               bytes / 1073741824.0, build, memcmp(out, ref, psz) ? "DIFFERS" : "equal");
+               "result %s)\n",
+               label, __builtin_ctzll(n), ms[reps / 2], copies, c, bytes / 1073741824.0, build,
+               memcmp(out, ref, psz) ? "DIFFERS" : "equal");
         fflush(stdout);
         gpu_ws_free(&ws);
         cudaFree(dt);
     }
 }
 
-#define BENCH_MSM(G, FN, LABEL, CURVE, G2)                                             \
-    static void G##_bench(size_t n, int reps, int cpu, uint8_t *sc, void *dsc)         \
-    {                                                                                  \
-        size_t psz = sizeof(G##_affine);                                               \
-        uint8_t *pts = malloc(n * psz);                                                \
-        double t0 = now();                                                             \
-        G##_tl_points(pts, n, 12345, 6789);                                            \
-        double gen = now() - t0;                                                       \
-        void *dp = to_device(pts, n * psz);                                            \
-        double g = time_msm(FN, dp, dsc, n, reps);                                     \
-        double c = 0;                                                                  \
-        if (cpu) {                                                                     \
-            G out;                                                                     \
-            t0 = now();                                                                \
-            G##_msm(&out, pts, sc, n, 0);                                              \
-            c = (now() - t0) * 1e3;                                                    \
-        }                                                                              \
-        printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (points %.1f s)\n", \
-               LABEL, __builtin_ctzll(n), g, c, c / g, gen);                           \
-        if (getenv("BENCH_COPIES")) {                                                  \
-            uint8_t ref[192];                                                          \
-            gpu_ws ws;                                                                 \
-            memset(&ws, 0, sizeof ws);                                                 \
-            if (FN(dp, (const uint32_t *)dsc, n, ref, &ws, 0, err, sizeof err)) {      \
-                fprintf(stderr, "bench_gpu: %s\n", err);                               \
-                exit(1);                                                               \
-            }                                                                          \
-            gpu_ws_free(&ws);                                                          \
-            time_copies(LABEL, CURVE, G2, psz, dp, dsc, n, reps, ref);                 \
-        }                                                                              \
-        cudaFree(dp);                                                                  \
-        free(pts);                                                                     \
+#define BENCH_MSM(G, FN, LABEL, CURVE, G2)                                                         \
+    static void G##_bench(size_t n, int reps, int cpu, uint8_t *sc, void *dsc)                     \
+    {                                                                                              \
+        size_t psz = sizeof(G##_affine);                                                           \
+        uint8_t *pts = malloc(n * psz);                                                            \
+        double t0 = now();                                                                         \
+        G##_tl_points(pts, n, 12345, 6789);                                                        \
+        double gen = now() - t0;                                                                   \
+        void *dp = to_device(pts, n * psz);                                                        \
+        double g = time_msm(FN, dp, dsc, n, reps);                                                 \
+        double c = 0;                                                                              \
+        if (cpu) {                                                                                 \
+            G out;                                                                                 \
+            t0 = now();                                                                            \
+            G##_msm(&out, pts, sc, n, 0);                                                          \
+            c = (now() - t0) * 1e3;                                                                \
+        }                                                                                          \
+        printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (points %.1f s)\n",    \
+               LABEL, __builtin_ctzll(n), g, c, c / g, gen);                                       \
+        if (getenv("BENCH_COPIES")) {                                                              \
+            uint8_t ref[192];                                                                      \
+            gpu_ws ws;                                                                             \
+            memset(&ws, 0, sizeof ws);                                                             \
+            if (FN(dp, (const uint32_t *)dsc, n, ref, &ws, 0, err, sizeof err)) {                  \
+                fprintf(stderr, "bench_gpu: %s\n", err);                                           \
+                exit(1);                                                                           \
+            }                                                                                      \
+            gpu_ws_free(&ws);                                                                      \
+            time_copies(LABEL, CURVE, G2, psz, dp, dsc, n, reps, ref);                             \
+        }                                                                                          \
+        cudaFree(dp);                                                                              \
+        free(pts);                                                                                 \
     }
 
 BENCH_MSM(bn254_g1, gpu_bn254_g1_msm_dev, "MSM BN254 G1", FORMATS_CURVE_BN128, 0)
@@ -208,8 +209,11 @@ static void sparse_scalars(uint8_t *sc, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t r = tl_rand() % 100;
-        if (r < 70) { memset(sc + 32 * i, 0, 32); sc[32 * i] = (uint8_t)(r & 1); }
-        else tl_scalar(sc + 32 * i, 253);
+        if (r < 70) {
+            memset(sc + 32 * i, 0, 32);
+            sc[32 * i] = (uint8_t)(r & 1);
+        } else
+            tl_scalar(sc + 32 * i, 253);
     }
 }
 
@@ -229,10 +233,12 @@ static void bench_ntt(int log_n, int reps, int cpu, uint8_t *sc)
     }
     /* natural order in and out (with the bit-reversal pass), then the
      * prover's round trip: two transforms without it */
-    printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (inverse %.2f, coset %.2f ms)\n",
+    printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (inverse %.2f, coset %.2f "
+           "ms)\n",
            "NTT BN254", log_n, f, cf, cf / f, i, c);
-    printf("%-22s n=2^%-2d gpu %9.2f ms   (inverse + coset, no bit reversal: %.2f ms a transform)\n",
-           "NTT BN254 round trip", log_n, rt, rt / 2);
+    printf(
+        "%-22s n=2^%-2d gpu %9.2f ms   (inverse + coset, no bit reversal: %.2f ms a transform)\n",
+        "NTT BN254 round trip", log_n, rt, rt / 2);
     cudaFree(d);
 }
 
@@ -241,14 +247,17 @@ int main(int argc, char **argv)
     int log_n = argc > 1 ? atoi(argv[1]) : 24, reps = argc > 2 ? atoi(argv[2]) : 5;
     int cpu = argc > 3 ? atoi(argv[3]) : 1;
     size_t n = (size_t)1 << log_n;
-    if (!gpu_available()) { fprintf(stderr, "bench_gpu: no usable GPU\n"); return 1; }
+    if (!gpu_available()) {
+        fprintf(stderr, "bench_gpu: no usable GPU\n");
+        return 1;
+    }
     if (reps < 1 || reps > 16) reps = 5;
     uint8_t *sc = malloc(32 * n);
     for (size_t i = 0; i < n; i++) tl_scalar(sc + 32 * i, 253);
     void *dsc = to_device(sc, 32 * n);
     printf("bench_gpu: log_n=%d reps=%d cpu threads=%d\n", log_n, reps, parallel_default_threads());
     bench_ntt(log_n, reps, cpu, sc);
-    const char *only = getenv("BENCH_ONLY");   /* "ntt": skip the MSMs */
+    const char *only = getenv("BENCH_ONLY"); /* "ntt": skip the MSMs */
     gpu_tune.profile = getenv("BENCH_PROFILE") != NULL;
     if (only && strcmp(only, "ntt") == 0) {
         cudaFree(dsc);

@@ -40,8 +40,7 @@ int main(int argc, char **argv)
     g16_key *key = NULL;
     g16_options opt;
     g16_options_default(&opt);
-    int rc = !zkey || !wtns ||
-             g16_key_open_buffer(zkey, zlen, argv[1], &key, err, sizeof err) ||
+    int rc = !zkey || !wtns || g16_key_open_buffer(zkey, zlen, argv[1], &key, err, sizeof err) ||
              g16_prove(key, wtns, wlen, argv[2], &opt, &proof, &pub, NULL, err, sizeof err) ||
              g16_write_file(argv[3], pub, strlen(pub), err, sizeof err);
     if (rc && zkey && wtns) fprintf(stderr, "embed: %s\n", err);
@@ -49,7 +48,7 @@ int main(int argc, char **argv)
     free(proof);
     free(pub);
     g16_key_free(key);
-    free(zkey);   /* the key pointed into it: freed after the key */
+    free(zkey); /* the key pointed into it: freed after the key */
     free(wtns);
     return rc ? 1 : 0;
 }

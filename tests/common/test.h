@@ -10,13 +10,12 @@
 
 static int test_failures;
 
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            if (test_failures++ < 20)                                        \
-                fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,       \
-                        __LINE__, #cond);                                    \
-        }                                                                    \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (test_failures++ < 20)                                                              \
+                fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
+        }                                                                                          \
     } while (0)
 
 static inline int test_finish(const char *name)

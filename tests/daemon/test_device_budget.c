@@ -26,10 +26,11 @@ static void expect(size_t budget, const d_dev_key *keys, int n, size_t need, int
 int main(void)
 {
     /* bytes, busy, last_used: 3 idle keys (1 oldest), 1 busy oldest of all */
-    const d_dev_key keys[] = {{100 * MB, 0, 30}, {200 * MB, 0, 10}, {50 * MB, 0, 20}, {300 * MB, 1, 5}};
-    const int n = 4;                                   /* 650 MB used */
-    expect(0, keys, n, SIZE_MAX / 2, 0, NULL, 0);      /* no budget: anything goes */
-    expect(1000 * MB, keys, n, 350 * MB, 0, NULL, 0);  /* exactly fits: nothing evicted */
+    const d_dev_key keys[] = {
+        {100 * MB, 0, 30}, {200 * MB, 0, 10}, {50 * MB, 0, 20}, {300 * MB, 1, 5}};
+    const int n = 4;                                  /* 650 MB used */
+    expect(0, keys, n, SIZE_MAX / 2, 0, NULL, 0);     /* no budget: anything goes */
+    expect(1000 * MB, keys, n, 350 * MB, 0, NULL, 0); /* exactly fits: nothing evicted */
     expect(1000 * MB, keys, n, 100 * MB, 0, NULL, 0);
     /* 351 MB needs 1 MB: the least recently used idle key (1), not the busy 3 */
     expect(1000 * MB, keys, n, 351 * MB, 0, (const int[]){1}, 1);
@@ -39,7 +40,7 @@ int main(void)
     expect(1000 * MB, keys, n, 700 * MB, 0, (const int[]){1, 2, 0}, 3);
     /* 701 MB: the busy key holds 300, so it cannot fit: refused, nothing evicted */
     expect(1000 * MB, keys, n, 701 * MB, -1, NULL, 0);
-    expect(1000 * MB, keys, n, 1001 * MB, -1, NULL, 0);   /* larger than the budget */
+    expect(1000 * MB, keys, n, 1001 * MB, -1, NULL, 0);     /* larger than the budget */
     expect(1000 * MB, keys, n, SIZE_MAX - 10, -1, NULL, 0); /* no wrap-around */
     /* no keys at all */
     expect(1000 * MB, NULL, 0, 1000 * MB, 0, NULL, 0);

@@ -1,7 +1,7 @@
 /* Tests of one prime field against GMP, stamped out per field (see
  * test_field.c).  Expects TFIELD (the field prefix). */
 
-#define T_(name) G16_CAT(TFIELD, _##name)
+#define T_(name)    G16_CAT(TFIELD, _##name)
 #define TEST_(name) G16_CAT(test_, G16_CAT(TFIELD, _##name))
 
 static void TEST_(mpz_of)(mpz_t out, const TFIELD *a) /* plain value of a */
@@ -33,7 +33,10 @@ static void TEST_(sample)(mpz_t x, const mpz_t p, int i)
     case 2:
         mpz_set_ui(x, 1);
         mpz_mul_2exp(x, x, (mp_bitcnt_t)(test_rand64() % (uint64_t)bits));
-        if (i & 16) mpz_sub_ui(x, x, 1); else mpz_add_ui(x, x, 1);
+        if (i & 16)
+            mpz_sub_ui(x, x, 1);
+        else
+            mpz_add_ui(x, x, 1);
         break;
     default: {
         uint64_t w[8];
@@ -57,25 +60,47 @@ static void TEST_(run)(int iterations)
         TEST_(of_mpz)(&y, b, p);
         CHECK(T_(is_canonical)(&x));
 
-        T_(add)(&r, &x, &y); mpz_add(want, a, b); mpz_mod(want, want, p);
-        TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
-        T_(sub)(&r, &x, &y); mpz_sub(want, a, b); mpz_mod(want, want, p);
-        TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
-        T_(mul)(&r, &x, &y); mpz_mul(want, a, b); mpz_mod(want, want, p);
-        TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
-        T_(sqr)(&r, &x); mpz_mul(want, a, a); mpz_mod(want, want, p);
-        TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
-        T_(neg)(&r, &x); mpz_neg(want, a); mpz_mod(want, want, p);
-        TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
+        T_(add)(&r, &x, &y);
+        mpz_add(want, a, b);
+        mpz_mod(want, want, p);
+        TEST_(mpz_of)(got, &r);
+        CHECK(mpz_cmp(got, want) == 0);
+        T_(sub)(&r, &x, &y);
+        mpz_sub(want, a, b);
+        mpz_mod(want, want, p);
+        TEST_(mpz_of)(got, &r);
+        CHECK(mpz_cmp(got, want) == 0);
+        T_(mul)(&r, &x, &y);
+        mpz_mul(want, a, b);
+        mpz_mod(want, want, p);
+        TEST_(mpz_of)(got, &r);
+        CHECK(mpz_cmp(got, want) == 0);
+        T_(sqr)(&r, &x);
+        mpz_mul(want, a, a);
+        mpz_mod(want, want, p);
+        TEST_(mpz_of)(got, &r);
+        CHECK(mpz_cmp(got, want) == 0);
+        T_(neg)(&r, &x);
+        mpz_neg(want, a);
+        mpz_mod(want, want, p);
+        TEST_(mpz_of)(got, &r);
+        CHECK(mpz_cmp(got, want) == 0);
         CHECK(T_(is_canonical)(&r));
 
         if (i % 16 == 0) { /* the exponentiations are slow; fewer of them */
             T_(inv)(&r, &x);
-            if (mpz_sgn(a) == 0) mpz_set_ui(want, 0); else mpz_invert(want, a, p);
-            TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
+            if (mpz_sgn(a) == 0)
+                mpz_set_ui(want, 0);
+            else
+                mpz_invert(want, a, p);
+            TEST_(mpz_of)(got, &r);
+            CHECK(mpz_cmp(got, want) == 0);
             int has_root = T_(sqrt)(&r, &x);
             CHECK(has_root == (mpz_sgn(a) == 0 || mpz_legendre(a, p) == 1));
-            if (has_root) { T_(sqr)(&r, &r); CHECK(T_(eq)(&r, &x)); }
+            if (has_root) {
+                T_(sqr)(&r, &r);
+                CHECK(T_(eq)(&r, &x));
+            }
             /* pow_public against GMP: exponent 0, 1, one limb, every limb
              * (its windows read every nibble, including leading zeros). */
             uint64_t e[T_(limbs)];
@@ -88,7 +113,8 @@ static void TEST_(run)(int iterations)
             mpz_import(ez, (size_t)e_limbs, -1, 8, 0, 0, e);
             T_(pow_public)(&r, &x, e, e_limbs);
             mpz_powm(want, a, ez, p);
-            TEST_(mpz_of)(got, &r); CHECK(mpz_cmp(got, want) == 0);
+            TEST_(mpz_of)(got, &r);
+            CHECK(mpz_cmp(got, want) == 0);
             mpz_clear(ez);
         }
 

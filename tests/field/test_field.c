@@ -17,28 +17,38 @@
 
 /* Fq2 against the definition (a0 + a1 u)(b0 + b1 u) with u^2 = -1, built
  * from base-field operations GMP has already vouched for. */
-#define FQ2_LAWS(F2, B)                                                      \
-    static void test_##F2(int iterations)                                    \
-    {                                                                        \
-        for (int i = 0; i < iterations; i++) {                               \
-            F2 a, b, r, s;                                                   \
-            B t0, t1;                                                        \
-            for (int k = 0; k < B##_limbs; k++) {                            \
-                a.c0.v[k] = test_rand64(); a.c1.v[k] = test_rand64();        \
-                b.c0.v[k] = test_rand64(); b.c1.v[k] = test_rand64();        \
-            }                                                                \
-            a.c0.v[B##_limbs - 1] >>= 4; a.c1.v[B##_limbs - 1] >>= 4;        \
-            b.c0.v[B##_limbs - 1] >>= 4; b.c1.v[B##_limbs - 1] >>= 4;        \
-            F2##_mul(&r, &a, &b);                                            \
-            B##_mul(&t0, &a.c0, &b.c0); B##_mul(&t1, &a.c1, &b.c1);          \
-            B##_sub(&s.c0, &t0, &t1);                                        \
-            B##_mul(&t0, &a.c0, &b.c1); B##_mul(&t1, &a.c1, &b.c0);          \
-            B##_add(&s.c1, &t0, &t1);                                        \
-            CHECK(F2##_eq(&r, &s));                                          \
-            F2##_sqr(&r, &a); F2##_mul(&s, &a, &a); CHECK(F2##_eq(&r, &s));  \
-            F2##_inv(&r, &a); F2##_mul(&s, &r, &a);                          \
-            F2##_one(&r); CHECK(F2##_eq(&r, &s));                            \
-        }                                                                    \
+#define FQ2_LAWS(F2, B)                                                                            \
+    static void test_##F2(int iterations)                                                          \
+    {                                                                                              \
+        for (int i = 0; i < iterations; i++) {                                                     \
+            F2 a, b, r, s;                                                                         \
+            B t0, t1;                                                                              \
+            for (int k = 0; k < B##_limbs; k++) {                                                  \
+                a.c0.v[k] = test_rand64();                                                         \
+                a.c1.v[k] = test_rand64();                                                         \
+                b.c0.v[k] = test_rand64();                                                         \
+                b.c1.v[k] = test_rand64();                                                         \
+            }                                                                                      \
+            a.c0.v[B##_limbs - 1] >>= 4;                                                           \
+            a.c1.v[B##_limbs - 1] >>= 4;                                                           \
+            b.c0.v[B##_limbs - 1] >>= 4;                                                           \
+            b.c1.v[B##_limbs - 1] >>= 4;                                                           \
+            F2##_mul(&r, &a, &b);                                                                  \
+            B##_mul(&t0, &a.c0, &b.c0);                                                            \
+            B##_mul(&t1, &a.c1, &b.c1);                                                            \
+            B##_sub(&s.c0, &t0, &t1);                                                              \
+            B##_mul(&t0, &a.c0, &b.c1);                                                            \
+            B##_mul(&t1, &a.c1, &b.c0);                                                            \
+            B##_add(&s.c1, &t0, &t1);                                                              \
+            CHECK(F2##_eq(&r, &s));                                                                \
+            F2##_sqr(&r, &a);                                                                      \
+            F2##_mul(&s, &a, &a);                                                                  \
+            CHECK(F2##_eq(&r, &s));                                                                \
+            F2##_inv(&r, &a);                                                                      \
+            F2##_mul(&s, &r, &a);                                                                  \
+            F2##_one(&r);                                                                          \
+            CHECK(F2##_eq(&r, &s));                                                                \
+        }                                                                                          \
     }
 FQ2_LAWS(bn254_fq2, bn254_fq)
 FQ2_LAWS(bls12_381_fq2, bls12_381_fq)

@@ -11,8 +11,8 @@
 typedef enum { KIND_ZKEY, KIND_WTNS, KIND_R1CS } kind;
 
 /* Parses buf as `k`; for r1cs also walks every constraint. */
-static int parse_as(kind k, const uint8_t *buf, size_t len, const char *name,
-                    char *err, size_t errlen)
+static int parse_as(kind k, const uint8_t *buf, size_t len, const char *name, char *err,
+                    size_t errlen)
 {
     zkey z;
     wtns w;
@@ -23,11 +23,9 @@ static int parse_as(kind k, const uint8_t *buf, size_t len, const char *name,
     case KIND_ZKEY: return zkey_parse(buf, len, name, &z, err, errlen);
     case KIND_WTNS: return wtns_parse(buf, len, name, &w, err, errlen);
     default:
-        if (r1cs_parse(buf, len, name, &r, err, errlen))
-            return -1;
+        if (r1cs_parse(buf, len, name, &r, err, errlen)) return -1;
         r1cs_iter_init(&it, &r);
-        while (r1cs_iter_next(&it, lc) == 1) {
-        }
+        while (r1cs_iter_next(&it, lc) == 1) {}
         return 0;
     }
 }
@@ -49,8 +47,7 @@ static const struct {
 #define N_SMALL (sizeof small_files / sizeof small_files[0])
 
 /* A prefix of a valid file always fails, and says why. */
-static void check_prefix(kind k, const uint8_t *full, size_t len,
-                         const char *name)
+static void check_prefix(kind k, const uint8_t *full, size_t len, const char *name)
 {
     char err[256];
     uint8_t *b = test_copy(full, len); /* exact size: ASan sees over-reads */
@@ -64,10 +61,8 @@ void test_group_truncation(void)
 {
     for (size_t i = 0; i < N_SMALL; i++) {
         size_t len;
-        uint8_t *full = test_load(test_fixture(small_files[i].curve,
-                                               small_files[i].circuit,
-                                               small_files[i].file),
-                                  &len);
+        uint8_t *full = test_load(
+            test_fixture(small_files[i].curve, small_files[i].circuit, small_files[i].file), &len);
         for (size_t n = 0; n < len; n++)
             check_prefix(small_files[i].k, full, n, small_files[i].file);
         free(full);
@@ -83,11 +78,9 @@ void test_group_truncation(void)
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         size_t len;
-        uint8_t *full = test_load(
-            test_fixture(big[i].curve, big[i].circuit, big[i].file), &len);
+        uint8_t *full = test_load(test_fixture(big[i].curve, big[i].circuit, big[i].file), &len);
         for (int t = 0; t < 8; t++)
-            check_prefix(big[i].k, full, (size_t)(test_rand() % len),
-                         big[i].file);
+            check_prefix(big[i].k, full, (size_t)(test_rand() % len), big[i].file);
         check_prefix(big[i].k, full, len - 1, big[i].file);
         free(full);
     }
@@ -98,8 +91,7 @@ static int corrupt_once(kind k, uint8_t *b, size_t len, const char *name)
 {
     char err[256] = "";
     int rc = parse_as(k, b, len, name, err, sizeof err);
-    if (rc)
-        CHECK_ERR(rc, err, name, "");
+    if (rc) CHECK_ERR(rc, err, name, "");
     return rc != 0;
 }
 
@@ -122,18 +114,17 @@ static void corrupt_file(kind k, const char *path, const char *name)
         free(c);
     }
     /* Point bytes are not validated here, so only some changes fail. */
-    CHECK(failed > 0 && failed < tried, "%s: %zu of %zu failed", name, failed,
-          tried);
+    CHECK(failed > 0 && failed < tried, "%s: %zu of %zu failed", name, failed, tried);
     free(b);
 }
 
 void test_group_corruption(void)
 {
     for (size_t i = 0; i < N_SMALL; i++)
-        corrupt_file(small_files[i].k,
-                     test_fixture(small_files[i].curve, small_files[i].circuit,
-                                  small_files[i].file),
-                     small_files[i].file);
+        corrupt_file(
+            small_files[i].k,
+            test_fixture(small_files[i].curve, small_files[i].circuit, small_files[i].file),
+            small_files[i].file);
 }
 
 /* ---- targeted damage ------------------------------------------------ */
@@ -143,8 +134,7 @@ static size_t body_of(const uint8_t *b, size_t len, uint32_t id)
 {
     binfile bf;
     char err[256];
-    if (binfile_parse(b, len, "x", NULL, 0, &bf, err, sizeof err) ||
-        !binfile_find(&bf, id)) {
+    if (binfile_parse(b, len, "x", NULL, 0, &bf, err, sizeof err) || !binfile_find(&bf, id)) {
         CHECK(0, "no section %u", id);
         return 0;
     }
@@ -164,41 +154,34 @@ typedef struct {
     const char *name;
 } target;
 
-static void expect_u32(const target *t, size_t off, uint32_t v,
-                       const char *want)
+static void expect_u32(const target *t, size_t off, uint32_t v, const char *want)
 {
     char err[256];
     uint8_t *b = test_copy(t->orig, t->len);
     test_put_u32(b + off, v);
-    CHECK_ERR(parse_as(t->k, b, t->len, t->name, err, sizeof err), err,
-              t->name, want);
+    CHECK_ERR(parse_as(t->k, b, t->len, t->name, err, sizeof err), err, t->name, want);
     free(b);
 }
 
-static void expect_u64(const target *t, size_t off, uint64_t v,
-                       const char *want)
+static void expect_u64(const target *t, size_t off, uint64_t v, const char *want)
 {
     char err[256];
     uint8_t *b = test_copy(t->orig, t->len);
     test_put_u64(b + off, v);
-    CHECK_ERR(parse_as(t->k, b, t->len, t->name, err, sizeof err), err,
-              t->name, want);
+    CHECK_ERR(parse_as(t->k, b, t->len, t->name, err, sizeof err), err, t->name, want);
     free(b);
 }
 
-static void expect_bytes(const target *t, size_t off, const uint8_t *v,
-                         size_t n, const char *want)
+static void expect_bytes(const target *t, size_t off, const uint8_t *v, size_t n, const char *want)
 {
     char err[256];
     uint8_t *b = test_copy(t->orig, t->len);
     memcpy(b + off, v, n);
-    CHECK_ERR(parse_as(t->k, b, t->len, t->name, err, sizeof err), err,
-              t->name, want);
+    CHECK_ERR(parse_as(t->k, b, t->len, t->name, err, sizeof err), err, t->name, want);
     free(b);
 }
 
-static void expect_container_errors(const target *t, const char *magic,
-                                    uint32_t last_id)
+static void expect_container_errors(const target *t, const char *magic, uint32_t last_id)
 {
     char want[64], err[256];
     snprintf(want, sizeof want, "not a %s file (bad magic)", magic);
@@ -206,43 +189,35 @@ static void expect_container_errors(const target *t, const char *magic,
     snprintf(want, sizeof want, "unsupported %s version 7", magic);
     expect_u32(t, 4, 7, want);
     expect_u32(t, 8, 1000, "too many sections (1000, at most 64)");
-    expect_u32(t, 8, formats_u32le(t->orig + 8) + 1,
-               "truncated section table");
+    expect_u32(t, 8, formats_u32le(t->orig + 8) + 1, "truncated section table");
     snprintf(want, sizeof want, "truncated section %u (expected", last_id);
     expect_u64(t, entry_of(t->orig, t->len, last_id) + 4, ~0ull, want);
     uint8_t *longer = malloc(t->len + 3);
     memcpy(longer, t->orig, t->len);
     memset(longer + t->len, 0, 3);
-    CHECK_ERR(parse_as(t->k, longer, t->len + 3, t->name, err, sizeof err),
-              err, t->name, "3 unexpected bytes after the last section");
+    CHECK_ERR(parse_as(t->k, longer, t->len + 3, t->name, err, sizeof err), err, t->name,
+              "3 unexpected bytes after the last section");
     free(longer);
 }
 
 static void zkey_header_errors(const target *t)
 {
     size_t h = body_of(t->orig, t->len, 2), nums = h + 4 + 32 + 4 + 32;
-    expect_u32(t, entry_of(t->orig, t->len, 9), 11,
-               "missing section 9 (H points)");
-    expect_u32(t, entry_of(t->orig, t->len, 10), 5,
-               "duplicate section 5 (A points)");
-    expect_u32(t, body_of(t->orig, t->len, 1), 2,
-               "PLONK proving key; g16 proves Groth16 only");
-    expect_u32(t, body_of(t->orig, t->len, 1), 10,
-               "FFLONK proving key; g16 proves Groth16 only");
-    expect_u32(t, body_of(t->orig, t->len, 1), 7,
-               "unknown proving system (protocol id 7)");
+    expect_u32(t, entry_of(t->orig, t->len, 9), 11, "missing section 9 (H points)");
+    expect_u32(t, entry_of(t->orig, t->len, 10), 5, "duplicate section 5 (A points)");
+    expect_u32(t, body_of(t->orig, t->len, 1), 2, "PLONK proving key; g16 proves Groth16 only");
+    expect_u32(t, body_of(t->orig, t->len, 1), 10, "FFLONK proving key; g16 proves Groth16 only");
+    expect_u32(t, body_of(t->orig, t->len, 1), 7, "unknown proving system (protocol id 7)");
     expect_u32(t, h, 33, "unsupported field element size");
     expect_u32(t, h, 40, "unsupported field element size");
     expect_u32(t, h + 4, 0x12345678, "unsupported curve");
     expect_u32(t, h + 4 + 32 + 4, 0x12345678,
                "scalar field modulus does not match the bn128 base field");
-    expect_u32(t, nums, 5,
-               "section 5 (A points) has 256 bytes, expected 320");
+    expect_u32(t, nums, 5, "section 5 (A points) has 256 bytes, expected 320");
     expect_u32(t, nums + 4, 4, "nPublic (4) must be less than nVars (4)");
     expect_u32(t, nums + 8, 3, "domain size 3 is not a power of two");
     expect_u32(t, nums + 8, 0, "domain size 0 is not a power of two");
-    expect_u32(t, nums + 8, 8,
-               "section 9 (H points) has 256 bytes, expected 512");
+    expect_u32(t, nums + 8, 8, "section 9 (H points) has 256 bytes, expected 512");
 }
 
 static void zkey_coef_errors(const target *t)
@@ -252,12 +227,9 @@ static void zkey_coef_errors(const target *t)
     const uint8_t *r = formats_field_modulus(FORMATS_FIELD_BN128_FR, &r_n8);
     expect_u32(t, c, 5, "section 4 (coefficients) has 180 bytes, expected 224");
     expect_u32(t, c + 4, 2, "coefficient 0: matrix 2 is not 0 (A) or 1 (B)");
-    expect_u32(t, c + 4 + 44 + 4, 4,
-               "coefficient 1: constraint 4 is outside the domain (4)");
-    expect_u32(t, c + 4 + 8, 4,
-               "coefficient 0: signal 4 is not below nVars (4)");
-    expect_bytes(t, c + 4 + 12, r, r_n8,
-                 "coefficient 0: value is not reduced modulo r");
+    expect_u32(t, c + 4 + 44 + 4, 4, "coefficient 1: constraint 4 is outside the domain (4)");
+    expect_u32(t, c + 4 + 8, 4, "coefficient 0: signal 4 is not below nVars (4)");
+    expect_bytes(t, c + 4 + 12, r, r_n8, "coefficient 0: value is not reduced modulo r");
 }
 
 static void wtns_errors(const target *t)
@@ -267,12 +239,9 @@ static void wtns_errors(const target *t)
     const uint8_t *r = formats_field_modulus(FORMATS_FIELD_BN128_FR, &n8);
     expect_u32(t, h, 12, "unsupported field element size 12 bytes");
     expect_u32(t, h, 40, "section 1 (header) has 40 bytes, expected 48");
-    expect_u32(t, h + 4 + 32, 5,
-               "section 2 (values) has 128 bytes, expected 160");
-    expect_bytes(t, v + 32, r, n8,
-                 "witness value 1 is not reduced modulo the prime");
-    expect_u32(t, entry_of(t->orig, t->len, 2), 3,
-               "missing section 2 (values)");
+    expect_u32(t, h + 4 + 32, 5, "section 2 (values) has 128 bytes, expected 160");
+    expect_bytes(t, v + 32, r, n8, "witness value 1 is not reduced modulo the prime");
+    expect_u32(t, entry_of(t->orig, t->len, 2), 3, "missing section 2 (values)");
 }
 
 static void r1cs_errors(const target *t)
@@ -282,23 +251,19 @@ static void r1cs_errors(const target *t)
     uint32_t n8;
     const uint8_t *r = formats_field_modulus(FORMATS_FIELD_BN128_FR, &n8);
     expect_u32(t, counts, 3, "1 + outputs + inputs (4) exceeds nWires (3)");
-    expect_u32(t, counts + 24, 2,
-               "section 2 (constraints) is truncated in constraint 1 of 2");
+    expect_u32(t, counts + 24, 2, "section 2 (constraints) is truncated in constraint 1 of 2");
     expect_u32(t, counts + 24, 0,
                "section 2 (constraints) has 120 extra bytes after 0 constraints");
-    expect_u32(t, c, 0xffffffffu,
-               "section 2 (constraints) is truncated in constraint 0 of 1");
+    expect_u32(t, c, 0xffffffffu, "section 2 (constraints) is truncated in constraint 0 of 1");
     expect_u32(t, c + 4, 4, "constraint 0: wire 4 is not below nWires (4)");
-    expect_bytes(t, c + 8, r, n8,
-                 "constraint 0: coefficient is not reduced modulo the prime");
-    expect_u32(t, counts, 5,
-               "section 3 (wire labels) has 32 bytes, expected 40");
+    expect_bytes(t, c + 8, r, n8, "constraint 0: coefficient is not reduced modulo the prime");
+    expect_u32(t, counts, 5, "section 3 (wire labels) has 32 bytes, expected 40");
     expect_u64(t, entry_of(t->orig, t->len, 3) + 4, 24,
                "8 unexpected bytes after the last section");
 }
 
-static void with_target(kind k, const char *file, void (*fn)(const target *),
-                        const char *magic, uint32_t last_id)
+static void with_target(kind k, const char *file, void (*fn)(const target *), const char *magic,
+                        uint32_t last_id)
 {
     target t = {k, NULL, 0, file};
     t.orig = test_load(test_fixture("bn128", "multiplier", file), &t.len);
@@ -324,7 +289,7 @@ static void wtns_large_unreduced(void)
     char err[256];
     wtns w;
     memcpy(rm1, r, n8);
-    rm1[0]--;   /* r is odd: no borrow */
+    rm1[0]--; /* r is odd: no borrow */
     memcpy(big, r, n8);
     big[31]++;
     memcpy(v + (size_t)7 * n8, rm1, n8);
@@ -374,8 +339,7 @@ static void check_patched_plonk(void)
     size_t len;
     char err[256];
     zkey z;
-    uint8_t *b = test_load(test_fixture("bn128", "multiplier", "circuit.zkey"),
-                           &len);
+    uint8_t *b = test_load(test_fixture("bn128", "multiplier", "circuit.zkey"), &len);
     const char *path = test_tmp("patched.zkey");
     test_write(path, b, len);
     CHECK(zkey_open(path, &z, err, sizeof err) == 0, "%s", err); /* baseline */
@@ -402,8 +366,7 @@ void test_group_files(void)
     open_expect(KIND_ZKEY, empty, "empty file");
     open_expect(KIND_WTNS, empty, "empty file");
     open_expect(KIND_R1CS, empty, "empty file");
-    open_expect(KIND_ZKEY, test_tmp("no-such.zkey"),
-                "No such file or directory");
+    open_expect(KIND_ZKEY, test_tmp("no-such.zkey"), "No such file or directory");
     open_expect(KIND_WTNS, test_tmpdir, "Is a directory");
     open_expect(KIND_ZKEY, test_fixture("bn128", "multiplier", "witness.wtns"),
                 "not a zkey file (bad magic)");
@@ -413,8 +376,7 @@ void test_group_files(void)
                 "not a r1cs file (bad magic)");
     const char *tiny = test_tmp("tiny.wtns");
     test_write(tiny, "wtns\2\0", 6);
-    open_expect(KIND_WTNS, tiny,
-                "truncated header (12 bytes needed, file has 6)");
+    open_expect(KIND_WTNS, tiny, "truncated header (12 bytes needed, file has 6)");
     check_patched_plonk();
     check_real_plonk_keys();
 }

@@ -17,13 +17,12 @@ static const struct {
     const char *name;
     void (*run)(void);
 } groups[] = {
-    {"fixtures", test_group_fixtures},   {"truncation", test_group_truncation},
+    {"fixtures", test_group_fixtures},     {"truncation", test_group_truncation},
     {"corruption", test_group_corruption}, {"targeted", test_group_targeted},
-    {"files", test_group_files},         {"writers", test_group_writers},
+    {"files", test_group_files},           {"writers", test_group_writers},
 };
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw)
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st;
     (void)flag;
@@ -34,8 +33,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 static void make_tmpdir(void)
 {
     const char *base = getenv("TMPDIR");
-    snprintf(test_tmpdir, 4096, "%s/g16-formats-XXXXXX",
-             base && *base ? base : "/tmp");
+    snprintf(test_tmpdir, 4096, "%s/g16-formats-XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(test_tmpdir)) {
         perror(test_tmpdir);
         exit(2);

@@ -29,8 +29,8 @@ void test_note(const char *fmt, ...)
     va_end(ap);
 }
 
-void test_check_err(const char *file, int line, int rc, const char *err,
-                    const char *name, const char *want)
+void test_check_err(const char *file, int line, int rc, const char *err, const char *name,
+                    const char *want)
 {
     size_t nl = strlen(name);
     if (rc == 0) {
@@ -38,8 +38,8 @@ void test_check_err(const char *file, int line, int rc, const char *err,
         test_note("wanted \"%s\"", want);
         return;
     }
-    if (strncmp(err, name, nl) != 0 || strncmp(err + nl, ": ", 2) != 0 ||
-        !strstr(err, want) || strchr(err, '\n')) {
+    if (strncmp(err, name, nl) != 0 || strncmp(err + nl, ": ", 2) != 0 || !strstr(err, want) ||
+        strchr(err, '\n')) {
         test_fail(file, line, "error message");
         test_note("got    \"%s\"", err);
         test_note("wanted \"%s: ...%s...\"", name, want);
@@ -69,19 +69,15 @@ uint8_t *test_load(const char *path, size_t *len)
 uint8_t *test_copy(const uint8_t *buf, size_t len)
 {
     uint8_t *c = malloc(len ? len : 1);
-    if (!c)
-        exit(2);
-    if (len)
-        memcpy(c, buf, len);
+    if (!c) exit(2);
+    if (len) memcpy(c, buf, len);
     return c;
 }
 
-const char *test_fixture(const char *curve, const char *circuit,
-                         const char *file)
+const char *test_fixture(const char *curve, const char *circuit, const char *file)
 {
     static char path[4096];
-    snprintf(path, sizeof path, "%s/%s/%s/%s", test_fixtures, curve, circuit,
-             file);
+    snprintf(path, sizeof path, "%s/%s/%s/%s", test_fixtures, curve, circuit, file);
     return path;
 }
 

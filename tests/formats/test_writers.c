@@ -20,16 +20,11 @@ static void wtns_round_trip(const char *curve, const char *circuit)
         return;
     }
     const char *out = test_tmp("rt.wtns");
-    CHECK(wtns_write(out, w.n8, w.prime, w.n_witness, w.values, err,
-                     sizeof err) == 0,
-          "%s", err);
+    CHECK(wtns_write(out, w.n8, w.prime, w.n_witness, w.values, err, sizeof err) == 0, "%s", err);
     size_t la, lb;
     uint8_t *a = test_load(src, &la), *b = test_load(out, &lb);
-    CHECK(la == lb && !memcmp(a, b, la), "%s/%s: rewrite differs", curve,
-          circuit);
-    CHECK(wtns_open(out, &back, err, sizeof err) == 0 &&
-              back.n_witness == w.n_witness,
-          "%s", err);
+    CHECK(la == lb && !memcmp(a, b, la), "%s/%s: rewrite differs", curve, circuit);
+    CHECK(wtns_open(out, &back, err, sizeof err) == 0 && back.n_witness == w.n_witness, "%s", err);
     wtns_close(&back);
     wtns_close(&w);
     free(a);
@@ -39,21 +34,18 @@ static void wtns_round_trip(const char *curve, const char *circuit)
 static void r1cs_compare(const r1cs *a, const r1cs *b, const char *what)
 {
     CHECK(a->n8 == b->n8 && !memcmp(a->prime, b->prime, a->n8), "%s", what);
-    CHECK(a->n_wires == b->n_wires && a->n_pub_out == b->n_pub_out &&
-              a->n_pub_in == b->n_pub_in && a->n_prv_in == b->n_prv_in &&
-              a->n_labels == b->n_labels &&
+    CHECK(a->n_wires == b->n_wires && a->n_pub_out == b->n_pub_out && a->n_pub_in == b->n_pub_in &&
+              a->n_prv_in == b->n_prv_in && a->n_labels == b->n_labels &&
               a->n_constraints == b->n_constraints,
           "%s: header numbers", what);
-    CHECK(a->size == b->size && !memcmp(a->constraints, b->constraints,
-                                        (size_t)a->size),
+    CHECK(a->size == b->size && !memcmp(a->constraints, b->constraints, (size_t)a->size),
           "%s: constraints", what);
 }
 
 static r1cs_desc desc_of(const r1cs *r)
 {
-    r1cs_desc d = {r->n8, r->prime, r->n_wires, r->n_pub_out, r->n_pub_in,
-                   r->n_prv_in, r->n_labels, r->n_constraints,
-                   r->constraints, r->size};
+    r1cs_desc d = {r->n8,       r->prime,    r->n_wires,       r->n_pub_out,   r->n_pub_in,
+                   r->n_prv_in, r->n_labels, r->n_constraints, r->constraints, r->size};
     return d;
 }
 
@@ -61,8 +53,7 @@ static void r1cs_round_trip(const char *curve, const char *circuit)
 {
     char err[256];
     r1cs r, back;
-    if (r1cs_open(test_fixture(curve, circuit, "circuit.r1cs"), &r, err,
-                  sizeof err)) {
+    if (r1cs_open(test_fixture(curve, circuit, "circuit.r1cs"), &r, err, sizeof err)) {
         CHECK(0, "%s", err);
         return;
     }
@@ -72,8 +63,7 @@ static void r1cs_round_trip(const char *curve, const char *circuit)
     if (r1cs_open(out, &back, err, sizeof err) == 0) {
         r1cs_compare(&r, &back, circuit);
         CHECK(back.wire_labels &&
-                  formats_u64le(back.wire_labels + 8ull * (r.n_wires - 1)) ==
-                      r.n_wires - 1,
+                  formats_u64le(back.wire_labels + 8ull * (r.n_wires - 1)) == r.n_wires - 1,
               "identity labels");
         r1cs_close(&back);
     } else {
@@ -87,8 +77,7 @@ static void r1cs_write_rejects(void)
 {
     char err[256];
     r1cs r;
-    if (r1cs_open(test_fixture("bn128", "multiplier", "circuit.r1cs"), &r,
-                  err, sizeof err)) {
+    if (r1cs_open(test_fixture("bn128", "multiplier", "circuit.r1cs"), &r, err, sizeof err)) {
         CHECK(0, "%s", err);
         return;
     }
@@ -96,8 +85,7 @@ static void r1cs_write_rejects(void)
     d.n_wires = 3; /* the constraint uses wire 3 */
     d.n_prv_in = 1;
     const char *out = test_tmp("bad.r1cs");
-    CHECK_ERR(r1cs_write(out, &d, err, sizeof err), err, out,
-              "wire 3 is not below nWires (3)");
+    CHECK_ERR(r1cs_write(out, &d, err, sizeof err), err, out, "wire 3 is not below nWires (3)");
     CHECK(access(out, F_OK) != 0, "no output left behind");
     d = desc_of(&r);
     d.n_prv_in = 3;
@@ -112,10 +100,8 @@ static int temp_files_left(void)
     DIR *d = opendir(test_tmpdir);
     struct dirent *e;
     int found = 0;
-    while (d && (e = readdir(d)))
-        found |= strstr(e->d_name, ".tmp.") != NULL;
-    if (d)
-        closedir(d);
+    while (d && (e = readdir(d))) found |= strstr(e->d_name, ".tmp.") != NULL;
+    if (d) closedir(d);
     return found;
 }
 
@@ -126,47 +112,38 @@ static void atomic_basics(void)
     const char *p = test_tmp("atomic.txt");
     mode_t old = umask(022);
     CHECK(atomic_write_file(p, "first", 5, err, sizeof err) == 0, "%s", err);
-    CHECK(atomic_write_file(p, "second!", 7, err, sizeof err) == 0, "%s",
-          err);
+    CHECK(atomic_write_file(p, "second!", 7, err, sizeof err) == 0, "%s", err);
     uint8_t *b = test_load(p, &len);
     CHECK(len == 7 && !memcmp(b, "second!", 7), "overwritten");
     free(b);
     struct stat st;
-    CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644, "mode %o",
-          (unsigned)st.st_mode & 0777);
+    CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644, "mode %o", (unsigned)st.st_mode & 0777);
     umask(old);
-    CHECK(atomic_write_file(test_tmp("empty.out"), "", 0, err, sizeof err) ==
-              0,
-          "%s", err);
+    CHECK(atomic_write_file(test_tmp("empty.out"), "", 0, err, sizeof err) == 0, "%s", err);
 }
 
 static void atomic_failures(void)
 {
     char err[256];
     const char *p = test_tmp("no/such/dir/out.json");
-    CHECK_ERR(atomic_write_file(p, "x", 1, err, sizeof err), err, p,
-              "No such file or directory");
+    CHECK_ERR(atomic_write_file(p, "x", 1, err, sizeof err), err, p, "No such file or directory");
     const char *dir = test_tmp("a-directory");
     mkdir(dir, 0755);
-    CHECK_ERR(atomic_write_file(dir, "x", 1, err, sizeof err), err, dir,
-              "Is a directory");
+    CHECK_ERR(atomic_write_file(dir, "x", 1, err, sizeof err), err, dir, "Is a directory");
     CHECK(!temp_files_left(), "temporary file removed");
     if (geteuid() != 0) { /* root ignores directory permissions */
         const char *ro = test_tmp("read-only");
         mkdir(ro, 0555);
         char path[4400];
         snprintf(path, sizeof path, "%s/out", ro);
-        CHECK_ERR(atomic_write_file(path, "x", 1, err, sizeof err), err, path,
-                  "Permission denied");
+        CHECK_ERR(atomic_write_file(path, "x", 1, err, sizeof err), err, path, "Permission denied");
     }
     atomic_file f;
-    CHECK(atomic_file_open(&f, test_tmp("aborted"), err, sizeof err) == 0,
-          "%s", err);
+    CHECK(atomic_file_open(&f, test_tmp("aborted"), err, sizeof err) == 0, "%s", err);
     CHECK(atomic_file_write(&f, "abc", 3, err, sizeof err) == 0, "%s", err);
     atomic_file_abort(&f);
     atomic_file_abort(&f); /* idempotent */
-    CHECK(access(test_tmp("aborted"), F_OK) != 0 && !temp_files_left(),
-          "abort leaves nothing");
+    CHECK(access(test_tmp("aborted"), F_OK) != 0 && !temp_files_left(), "abort leaves nothing");
 }
 
 void test_group_writers(void)

@@ -21,17 +21,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r1cs_lc lc[3];
     uint32_t n = 0;
     int rc;
-    if (r1cs_parse(data, size, "fuzz.r1cs", &r, err, sizeof err) != 0)
-        return 0;
+    if (r1cs_parse(data, size, "fuzz.r1cs", &r, err, sizeof err) != 0) return 0;
     r1cs_iter_init(&it, &r);
     while ((rc = r1cs_iter_next(&it, lc)) == 1) {
-        for (int k = 0; k < 3; k++)
-            touch_lc(&r, &lc[k]);
+        for (int k = 0; k < 3; k++) touch_lc(&r, &lc[k]);
         n++;
     }
     if (rc != 0 || n != r.n_constraints || it.pos != r.size)
         __builtin_trap(); /* parse-validated data must walk cleanly */
-    if (r.wire_labels && r.n_wires)
-        sink ^= r.wire_labels[8ull * r.n_wires - 1];
+    if (r.wire_labels && r.n_wires) sink ^= r.wire_labels[8ull * r.n_wires - 1];
     return 0;
 }

@@ -29,39 +29,45 @@ static inline void tl_scalar(uint8_t *out, int bits)
     for (int k = 0; k < 4; k++) v[k] = tl_rand();
     for (int k = 0; k < 4; k++) {
         int lo = 64 * k;
-        if (bits <= lo) v[k] = 0;
-        else if (bits < lo + 64) v[k] &= ((uint64_t)1 << (bits - lo)) - 1;
+        if (bits <= lo)
+            v[k] = 0;
+        else if (bits < lo + 64)
+            v[k] &= ((uint64_t)1 << (bits - lo)) - 1;
     }
     memcpy(out, v, 32);
 }
 
-#define TL_POINTS(G, FE)                                                           \
-    typedef struct { uint8_t *out; size_t n; uint64_t a, d; } G##_tl_ctx;          \
-    static void G##_tl_chunk(void *vctx, size_t begin, size_t end, int worker)     \
-    {                                                                              \
-        G##_tl_ctx *c = (G##_tl_ctx *)vctx;                                        \
-        G p, step;                                                                 \
-        G##_affine *aff = (G##_affine *)(c->out + begin * sizeof(G##_affine));      \
-        G *tmp = (G *)malloc((end - begin) * sizeof(G));                           \
-        FE *scratch = (FE *)malloc((end - begin) * sizeof(FE));                    \
-        uint64_t k0[4] = {c->a + begin * c->d, 0, 0, 0}, dd[4] = {c->d, 0, 0, 0};  \
-        (void)worker;                                                              \
-        G##_generator(&p);                                                         \
-        G##_mul(&step, &p, dd, 1);                                                 \
-        G##_mul(&p, &p, k0, 1);                                                    \
-        for (size_t i = begin; i < end; i++) {                                     \
-            tmp[i - begin] = p;                                                    \
-            G##_add(&p, &p, &step);                                                \
-        }                                                                          \
-        G##_batch_to_affine(aff, tmp, end - begin, scratch);                       \
-        free(tmp);                                                                 \
-        free(scratch);                                                             \
-    }                                                                              \
-    /* out[i] = (a + i d) G, affine zkey layout; a + i d < 2^64. */                \
-    static inline void G##_tl_points(uint8_t *out, size_t n, uint64_t a, uint64_t d)\
-    {                                                                              \
-        G##_tl_ctx c = {out, n, a, d};                                             \
-        parallel_for(n, 0, G##_tl_chunk, &c);                                      \
+#define TL_POINTS(G, FE)                                                                           \
+    typedef struct {                                                                               \
+        uint8_t *out;                                                                              \
+        size_t n;                                                                                  \
+        uint64_t a, d;                                                                             \
+    } G##_tl_ctx;                                                                                  \
+    static void G##_tl_chunk(void *vctx, size_t begin, size_t end, int worker)                     \
+    {                                                                                              \
+        G##_tl_ctx *c = (G##_tl_ctx *)vctx;                                                        \
+        G p, step;                                                                                 \
+        G##_affine *aff = (G##_affine *)(c->out + begin * sizeof(G##_affine));                     \
+        G *tmp = (G *)malloc((end - begin) * sizeof(G));                                           \
+        FE *scratch = (FE *)malloc((end - begin) * sizeof(FE));                                    \
+        uint64_t k0[4] = {c->a + begin * c->d, 0, 0, 0}, dd[4] = {c->d, 0, 0, 0};                  \
+        (void)worker;                                                                              \
+        G##_generator(&p);                                                                         \
+        G##_mul(&step, &p, dd, 1);                                                                 \
+        G##_mul(&p, &p, k0, 1);                                                                    \
+        for (size_t i = begin; i < end; i++) {                                                     \
+            tmp[i - begin] = p;                                                                    \
+            G##_add(&p, &p, &step);                                                                \
+        }                                                                                          \
+        G##_batch_to_affine(aff, tmp, end - begin, scratch);                                       \
+        free(tmp);                                                                                 \
+        free(scratch);                                                                             \
+    }                                                                                              \
+    /* out[i] = (a + i d) G, affine zkey layout; a + i d < 2^64. */                                \
+    static inline void G##_tl_points(uint8_t *out, size_t n, uint64_t a, uint64_t d)               \
+    {                                                                                              \
+        G##_tl_ctx c = {out, n, a, d};                                                             \
+        parallel_for(n, 0, G##_tl_chunk, &c);                                                      \
     }
 
 TL_POINTS(bn254_g1, bn254_fq)

@@ -27,7 +27,7 @@ static void r_minus(uint8_t *s, const uint64_t *order, uint64_t k)
 {
     uint64_t v[4];
     memcpy(v, order, 32);
-    v[0] -= k;    /* no borrow: the low limbs of both orders exceed 2 */
+    v[0] -= k; /* no borrow: the low limbs of both orders exceed 2 */
     memcpy(s, v, 32);
 }
 
@@ -41,47 +41,67 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
 {
     for (size_t i = 0; i < n; i++) {
         uint8_t *s = sc + 32 * i;
-        if (mode == 2) { r_minus(s, order, 1); continue; }
-        if (mode == 3) { memset(s, 0, 32); s[0] = tl_rand() & 1; continue; }
+        if (mode == 2) {
+            r_minus(s, order, 1);
+            continue;
+        }
+        if (mode == 3) {
+            memset(s, 0, 32);
+            s[0] = tl_rand() & 1;
+            continue;
+        }
         if (mode == 4) {
             uint64_t k = 1 + tl_rand() % 3;
-            if (tl_rand() & 1) r_minus(s, order, k); else { memset(s, 0, 32); s[0] = (uint8_t)k; }
+            if (tl_rand() & 1)
+                r_minus(s, order, k);
+            else {
+                memset(s, 0, 32);
+                s[0] = (uint8_t)k;
+            }
             if (i >= 3) memcpy(pts + i * psz, pts + (i % 3) * psz, psz);
             continue;
         }
-        if (tl_rand() % 8 == 0) tl_scalar(s, 256); else small_scalar(s);
+        if (tl_rand() % 8 == 0)
+            tl_scalar(s, 256);
+        else
+            small_scalar(s);
         if (mode != 1) continue;
         switch (tl_rand() % 6) {
         case 0: memset(s, 0, 32); break;
-        case 1: memset(s, 0, 32); s[0] = 1; break;
+        case 1:
+            memset(s, 0, 32);
+            s[0] = 1;
+            break;
         case 2: r_minus(s, order, 1); break;
-        case 3: if (i) memcpy(pts + i * psz, pts + (i - 1) * psz, psz); break;
+        case 3:
+            if (i) memcpy(pts + i * psz, pts + (i - 1) * psz, psz);
+            break;
         case 4: memset(pts + i * psz, 0, psz); break;
         default: break;
         }
     }
 }
 
-#define MSM_CHECK(G, CURVE, FN)                                                       \
-    static void G##_check(size_t n, int mode)                                         \
-    {                                                                                 \
-        size_t psz = sizeof(G##_affine);                                              \
-        uint8_t *pts = malloc(n * psz + 1), *sc = malloc(32 * n + 1), out[sizeof(G##_affine)]; \
-        G ref;                                                                        \
-        G##_affine ra;                                                                \
-        G##_tl_points(pts, n, 1 + tl_rand() % 1000003, 1 + tl_rand() % 1000003);      \
-        make_scalars(sc, pts, psz, n, mode, G##_order);                               \
-        G##_msm(&ref, pts, sc, n, 0);                                                 \
-        G##_to_affine(&ra, &ref);                                                     \
-        int rc = FN(CURVE, pts, sc, n, out, err, sizeof err);                         \
-        if (rc) fprintf(stderr, "%s\n", err);                                         \
-        CHECK(rc == 0);                                                               \
-        if (memcmp(out, &ra, psz) != 0) {                                             \
-            fprintf(stderr, #G " MSM mismatch: n=%zu mode=%d\n", n, mode);            \
-            CHECK(0);                                                                 \
-        }                                                                             \
-        free(pts);                                                                    \
-        free(sc);                                                                     \
+#define MSM_CHECK(G, CURVE, FN)                                                                    \
+    static void G##_check(size_t n, int mode)                                                      \
+    {                                                                                              \
+        size_t psz = sizeof(G##_affine);                                                           \
+        uint8_t *pts = malloc(n * psz + 1), *sc = malloc(32 * n + 1), out[sizeof(G##_affine)];     \
+        G ref;                                                                                     \
+        G##_affine ra;                                                                             \
+        G##_tl_points(pts, n, 1 + tl_rand() % 1000003, 1 + tl_rand() % 1000003);                   \
+        make_scalars(sc, pts, psz, n, mode, G##_order);                                            \
+        G##_msm(&ref, pts, sc, n, 0);                                                              \
+        G##_to_affine(&ra, &ref);                                                                  \
+        int rc = FN(CURVE, pts, sc, n, out, err, sizeof err);                                      \
+        if (rc) fprintf(stderr, "%s\n", err);                                                      \
+        CHECK(rc == 0);                                                                            \
+        if (memcmp(out, &ra, psz) != 0) {                                                          \
+            fprintf(stderr, #G " MSM mismatch: n=%zu mode=%d\n", n, mode);                         \
+            CHECK(0);                                                                              \
+        }                                                                                          \
+        free(pts);                                                                                 \
+        free(sc);                                                                                  \
     }
 
 #ifdef GPU_EMULATE
@@ -89,46 +109,51 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
 #else
 #define NTT_FN(c, d, l, f) gpu_ntt(c, d, l, f, err, sizeof err)
 #endif
-#define NTT_CHECK(FR, CURVE)                                                          \
-    static void FR##_ntt_check(unsigned log_n)                                        \
-    {                                                                                 \
-        size_t n = (size_t)1 << log_n, bytes = n * 32;                                \
-        FR *x = malloc(bytes), *y = malloc(bytes);                                    \
-        for (size_t i = 0; i < n; i++) small_scalar((uint8_t *)&x[i]);                \
-        static const int flags[4] = {0, GPU_NTT_INVERSE, -1, GPU_NTT_ROUND_TRIP};     \
-        for (int f = 0; f < 4; f++) {                                                 \
-            memcpy(y, x, bytes);                                                      \
-            int rc;                                                                   \
-            if (flags[f] >= 0) rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, flags[f]);   \
-            else rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_INVERSE) ||         \
-                      NTT_FN(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_COSET);             \
-            if (rc) fprintf(stderr, "%s\n", err);                                     \
-            CHECK(rc == 0);                                                           \
-            if (f == 0) FR##_ntt(x, log_n, 0);                                        \
-            else if (f == 1) FR##_intt(x, log_n, 0);                                  \
-            else FR##_coset_odd(x, log_n, 0);                                         \
-            if (memcmp(x, y, bytes) != 0) {                                           \
-                fprintf(stderr, #FR " NTT mismatch: log_n=%u kind=%d\n", log_n, f);   \
-                CHECK(0);                                                             \
-            }                                                                         \
-        }                                                                             \
-        free(x);                                                                      \
-        free(y);                                                                      \
+#define NTT_CHECK(FR, CURVE)                                                                       \
+    static void FR##_ntt_check(unsigned log_n)                                                     \
+    {                                                                                              \
+        size_t n = (size_t)1 << log_n, bytes = n * 32;                                             \
+        FR *x = malloc(bytes), *y = malloc(bytes);                                                 \
+        for (size_t i = 0; i < n; i++) small_scalar((uint8_t *)&x[i]);                             \
+        static const int flags[4] = {0, GPU_NTT_INVERSE, -1, GPU_NTT_ROUND_TRIP};                  \
+        for (int f = 0; f < 4; f++) {                                                              \
+            memcpy(y, x, bytes);                                                                   \
+            int rc;                                                                                \
+            if (flags[f] >= 0)                                                                     \
+                rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, flags[f]);                            \
+            else                                                                                   \
+                rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_INVERSE) ||                   \
+                     NTT_FN(CURVE, (uint8_t *)y, (int)log_n, GPU_NTT_COSET);                       \
+            if (rc) fprintf(stderr, "%s\n", err);                                                  \
+            CHECK(rc == 0);                                                                        \
+            if (f == 0)                                                                            \
+                FR##_ntt(x, log_n, 0);                                                             \
+            else if (f == 1)                                                                       \
+                FR##_intt(x, log_n, 0);                                                            \
+            else                                                                                   \
+                FR##_coset_odd(x, log_n, 0);                                                       \
+            if (memcmp(x, y, bytes) != 0) {                                                        \
+                fprintf(stderr, #FR " NTT mismatch: log_n=%u kind=%d\n", log_n, f);                \
+                CHECK(0);                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        free(x);                                                                                   \
+        free(y);                                                                                   \
     }
 
 NTT_CHECK(bn254_fr, FORMATS_CURVE_BN128)
 NTT_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
 
 /* Every group in every scalar mode (G2 and BLS12-381 at smaller sizes). */
-#define ALL_GROUPS                                                                    \
-    static void all_groups(size_t n_g1, size_t n_g2)                                  \
-    {                                                                                 \
-        for (int mode = 0; mode < MSM_MODES; mode++) {                                \
-            bn254_g1_check(n_g1, mode);                                               \
-            bls12_381_g1_check(n_g1 / 3 + 1, mode);                                   \
-            bn254_g2_check(n_g2, mode);                                               \
-            bls12_381_g2_check(n_g2 / 2 + 1, mode);                                   \
-        }                                                                             \
+#define ALL_GROUPS                                                                                 \
+    static void all_groups(size_t n_g1, size_t n_g2)                                               \
+    {                                                                                              \
+        for (int mode = 0; mode < MSM_MODES; mode++) {                                             \
+            bn254_g1_check(n_g1, mode);                                                            \
+            bls12_381_g1_check(n_g1 / 3 + 1, mode);                                                \
+            bn254_g2_check(n_g2, mode);                                                            \
+            bls12_381_g2_check(n_g2 / 2 + 1, mode);                                                \
+        }                                                                                          \
     }
 
 /* Tables of shift copies, every group and scalar mode: a few copies
@@ -136,17 +161,17 @@ NTT_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
  * more (one bucket set); window forces c (0: the cost model's).  Copies
  * are slow to make in the emulation (doublings, an inversion a batch of
  * 8), so it runs few. */
-#define COPIES_CHECKS                                                                 \
-    static void copies_checks(size_t n_g1, size_t n_g2, int window, const int *copies, \
-                              int ncopies)                                            \
-    {                                                                                 \
-        gpu_tune.msm_window = window;                                             \
-        for (int k = 0; k < ncopies; k++) {                                           \
-            test_copies = copies[k];                                                  \
-            all_groups(n_g1, n_g2);                                                   \
-        }                                                                             \
-        test_copies = 1;                                                              \
-        gpu_tune.msm_window = 0;                                                  \
+#define COPIES_CHECKS                                                                              \
+    static void copies_checks(size_t n_g1, size_t n_g2, int window, const int *copies,             \
+                              int ncopies)                                                         \
+    {                                                                                              \
+        gpu_tune.msm_window = window;                                                              \
+        for (int k = 0; k < ncopies; k++) {                                                        \
+            test_copies = copies[k];                                                               \
+            all_groups(n_g1, n_g2);                                                                \
+        }                                                                                          \
+        test_copies = 1;                                                                           \
+        gpu_tune.msm_window = 0;                                                                   \
     }
 
 /* The field sequences (the products, a b - c d, Fq2) on the device,
@@ -159,14 +184,14 @@ static void field_checks(int on_device, size_t n)
 }
 
 #ifdef GPU_EMULATE
-#define EMU(G)                                                                        \
-    static int G##_emu(int curve, const uint8_t *p, const uint8_t *s, size_t n,        \
-                       uint8_t *out, char *e, size_t el)                              \
-    {                                                                                 \
-        (void)curve;                                                                  \
-        if (gpu_##G##_msm_emulate_copies(p, s, n, test_copies, out) == 0) return 0;   \
-        snprintf(e, el, "emulation out of memory");                                   \
-        return -1;                                                                    \
+#define EMU(G)                                                                                     \
+    static int G##_emu(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out,      \
+                       char *e, size_t el)                                                         \
+    {                                                                                              \
+        (void)curve;                                                                               \
+        if (gpu_##G##_msm_emulate_copies(p, s, n, test_copies, out) == 0) return 0;                \
+        snprintf(e, el, "emulation out of memory");                                                \
+        return -1;                                                                                 \
     }
 EMU(bn254_g1)
 EMU(bn254_g2)
@@ -182,44 +207,53 @@ static const int few_copies[] = {2, 7}, one_group[] = {16};
 
 /* The proof's h (a, b from random coefficients, c = a b, coset round
  * trips, a b - c in plain form) against the CPU prover's recipe. */
-#define H_CHECK(FR, CURVE)                                                            \
-    static void FR##_h_check(unsigned log_n)                                          \
-    {                                                                                 \
-        size_t n = (size_t)1 << log_n, nv = 50, nc = 4 * n + 3;                       \
-        uint8_t *coefs = malloc(nc * 44), *w = malloc(nv * 32), *abc = malloc(3 * n * 32); \
-        FR *a = calloc(n, sizeof(FR)), *b = calloc(n, sizeof(FR)), *c = malloc(n * sizeof(FR)); \
-        uint32_t *row_ptr[2], *sig[2];                                                \
-        uint8_t *val[2];                                                              \
-        for (size_t i = 0; i < nv; i++) small_scalar(w + 32 * i);                     \
-        for (size_t i = 0; i < nc; i++) {                                             \
-            uint32_t e[3] = {(uint32_t)(tl_rand() & 1), (uint32_t)(tl_rand() % n),      \
-                             (uint32_t)(tl_rand() % nv)};                              \
-            FR v, x, *row;                                                            \
-            memcpy(coefs + 44 * i, e, 12);                                            \
-            small_scalar(coefs + 44 * i + 12);                                        \
-            memcpy(&v, coefs + 44 * i + 12, 32);                                      \
-            memcpy(&x, w + 32 * e[2], 32);                                            \
-            FR##_mul(&x, &v, &x);                                                     \
-            row = e[0] ? &b[e[1]] : &a[e[1]];                                         \
-            FR##_add(row, row, &x);                                                   \
-        }                                                                             \
-        for (size_t i = 0; i < n; i++) FR##_mul(&c[i], &a[i], &b[i]);                 \
-        FR##_coset_odd(a, log_n, 1);                                                  \
-        FR##_coset_odd(b, log_n, 1);                                                  \
-        FR##_coset_odd(c, log_n, 1);                                                  \
-        for (size_t i = 0; i < n; i++) {                                              \
-            FR##_mul(&a[i], &a[i], &b[i]);                                            \
-            FR##_sub(&a[i], &a[i], &c[i]);                                            \
-            FR##_to_plain(&a[i], &a[i]);                                              \
-        }                                                                             \
-        CHECK(gpu_coefs_csr(coefs, nc, n, row_ptr, sig, val) == 0);                   \
-        CHECK(gpu_build_h_emulate(CURVE, abc, row_ptr, sig, val, w, (int)log_n) == 0); \
-        if (memcmp(abc, a, n * 32) != 0) {                                            \
-            fprintf(stderr, #FR " h mismatch: log_n=%u\n", log_n);                    \
-            CHECK(0);                                                                 \
-        }                                                                             \
-        for (int m = 0; m < 2; m++) { free(row_ptr[m]); free(sig[m]); free(val[m]); }  \
-        free(coefs); free(w); free(abc); free(a); free(b); free(c);                   \
+#define H_CHECK(FR, CURVE)                                                                         \
+    static void FR##_h_check(unsigned log_n)                                                       \
+    {                                                                                              \
+        size_t n = (size_t)1 << log_n, nv = 50, nc = 4 * n + 3;                                    \
+        uint8_t *coefs = malloc(nc * 44), *w = malloc(nv * 32), *abc = malloc(3 * n * 32);         \
+        FR *a = calloc(n, sizeof(FR)), *b = calloc(n, sizeof(FR)), *c = malloc(n * sizeof(FR));    \
+        uint32_t *row_ptr[2], *sig[2];                                                             \
+        uint8_t *val[2];                                                                           \
+        for (size_t i = 0; i < nv; i++) small_scalar(w + 32 * i);                                  \
+        for (size_t i = 0; i < nc; i++) {                                                          \
+            uint32_t e[3] = {(uint32_t)(tl_rand() & 1), (uint32_t)(tl_rand() % n),                 \
+                             (uint32_t)(tl_rand() % nv)};                                          \
+            FR v, x, *row;                                                                         \
+            memcpy(coefs + 44 * i, e, 12);                                                         \
+            small_scalar(coefs + 44 * i + 12);                                                     \
+            memcpy(&v, coefs + 44 * i + 12, 32);                                                   \
+            memcpy(&x, w + 32 * e[2], 32);                                                         \
+            FR##_mul(&x, &v, &x);                                                                  \
+            row = e[0] ? &b[e[1]] : &a[e[1]];                                                      \
+            FR##_add(row, row, &x);                                                                \
+        }                                                                                          \
+        for (size_t i = 0; i < n; i++) FR##_mul(&c[i], &a[i], &b[i]);                              \
+        FR##_coset_odd(a, log_n, 1);                                                               \
+        FR##_coset_odd(b, log_n, 1);                                                               \
+        FR##_coset_odd(c, log_n, 1);                                                               \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            FR##_mul(&a[i], &a[i], &b[i]);                                                         \
+            FR##_sub(&a[i], &a[i], &c[i]);                                                         \
+            FR##_to_plain(&a[i], &a[i]);                                                           \
+        }                                                                                          \
+        CHECK(gpu_coefs_csr(coefs, nc, n, row_ptr, sig, val) == 0);                                \
+        CHECK(gpu_build_h_emulate(CURVE, abc, row_ptr, sig, val, w, (int)log_n) == 0);             \
+        if (memcmp(abc, a, n * 32) != 0) {                                                         \
+            fprintf(stderr, #FR " h mismatch: log_n=%u\n", log_n);                                 \
+            CHECK(0);                                                                              \
+        }                                                                                          \
+        for (int m = 0; m < 2; m++) {                                                              \
+            free(row_ptr[m]);                                                                      \
+            free(sig[m]);                                                                          \
+            free(val[m]);                                                                          \
+        }                                                                                          \
+        free(coefs);                                                                               \
+        free(w);                                                                                   \
+        free(abc);                                                                                 \
+        free(a);                                                                                   \
+        free(b);                                                                                   \
+        free(c);                                                                                   \
     }
 
 H_CHECK(bn254_fr, FORMATS_CURVE_BN128)
@@ -247,7 +281,7 @@ int main(void)
     }
     gpu_tune.msm_window = 0;
     copies_checks(300, 40, 0, few_copies, 2);
-    copies_checks(200, 30, 16, one_group, 1);   /* 16 windows of 16 bits */
+    copies_checks(200, 30, 16, one_group, 1); /* 16 windows of 16 bits */
     for (unsigned log_n = 0; log_n <= 12; log_n++) {
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
@@ -267,13 +301,13 @@ int main(void)
     return test_finish("test_gpu_emulate");
 }
 #else
-static int msm_g1(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out,
-                  char *e, size_t el)
+static int msm_g1(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out, char *e,
+                  size_t el)
 {
     return gpu_msm_copies(curve, 0, p, s, n, test_copies, out, e, el);
 }
-static int msm_g2(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out,
-                  char *e, size_t el)
+static int msm_g2(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out, char *e,
+                  size_t el)
 {
     return gpu_msm_copies(curve, 1, p, s, n, test_copies, out, e, el);
 }
@@ -284,7 +318,6 @@ MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, msm_g2)
 ALL_GROUPS
 COPIES_CHECKS
 static const int any_copies[] = {2, 5, 64};
-
 
 static double now(void)
 {
@@ -300,8 +333,8 @@ int main(void)
         return 77;
     }
     field_checks(1, 1 << 16);
-    static const size_t g1_sizes[] = {1, 2, 3, 5, 16, 100, 1000, 1024, 4099, 65536, 100003,
-                                      1 << 20, (1 << 20) + 7};
+    static const size_t g1_sizes[] = {1,    2,    3,     5,      16,      100,          1000,
+                                      1024, 4099, 65536, 100003, 1 << 20, (1 << 20) + 7};
     static const size_t g2_sizes[] = {1, 2, 7, 100, 1023, 8192, 70001};
     double t0 = now();
     for (size_t k = 0; k < sizeof g1_sizes / sizeof *g1_sizes; k++) {
@@ -312,7 +345,7 @@ int main(void)
             if (n <= 100003) bls12_381_g1_check(n, mode);
         }
     }
-    gpu_tune.msm_window = 21;   /* the largest window on a mid size */
+    gpu_tune.msm_window = 21; /* the largest window on a mid size */
     bn254_g1_check(300007, 1);
     bls12_381_g2_check(20011, 1);
     gpu_tune.msm_window = 0;
@@ -324,7 +357,7 @@ int main(void)
         }
     bn254_g2_check(1 << 18, 0);
     printf("G2 done (%.1f s)\n", now() - t0);
-    bn254_g1_check(1 << 22, 0);   /* the largest size the issue names */
+    bn254_g1_check(1 << 22, 0); /* the largest size the issue names */
     bn254_g1_check((1 << 22) + 5, 4);
     bls12_381_g1_check(1 << 22, 0);
     printf("2^22 done (%.1f s)\n", now() - t0);

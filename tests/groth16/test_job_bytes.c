@@ -65,11 +65,12 @@ static void check(const char *dir, int threads)
 {
     char err[512];
     size_t klen, wlen;
-    uint8_t *kbuf = read_file(dir, "circuit.zkey", &klen), *w = read_file(dir, "witness.wtns", &wlen);
+    uint8_t *kbuf = read_file(dir, "circuit.zkey", &klen),
+            *w = read_file(dir, "witness.wtns", &wlen);
     g16_key *key;
     CHECK(g16_key_open_buffer(kbuf, klen, dir, &key, err, sizeof err) == 0);
-    CHECK(prove(key, w, wlen, threads) == 0);                   /* warm-up */
-    malloc_trim(0);                   /* g16d's reaper does this after each proof */
+    CHECK(prove(key, w, wlen, threads) == 0); /* warm-up */
+    malloc_trim(0);                           /* g16d's reaper does this after each proof */
     CHECK(reset_hwm() == 0);
     long base = status_kb("VmRSS");
     CHECK(prove(key, w, wlen, threads) == 0);
@@ -86,12 +87,13 @@ static void check(const char *dir, int threads)
     CHECK(g16_key_job_bytes_on(key, G16_DEVICE_GPU, 0, threads) < est);
     CHECK(g16_key_job_bytes_on(key, G16_DEVICE_GPU, 1, threads) >
           g16_key_job_bytes_on(key, G16_DEVICE_GPU, 0, threads));
-    CHECK(g16_key_job_bytes_on(key, G16_DEVICE_AUTO, 0, threads) == est);  /* not on the GPU */
+    CHECK(g16_key_job_bytes_on(key, G16_DEVICE_AUTO, 0, threads) == est); /* not on the GPU */
     CHECK(est > g16_key_job_abc_bytes(key));
     /* device estimates: the copy holds the file's points and coefficients
      * (most of the file) plus the witness and a/b/c vectors; the MSMs'
      * sort buffers take at least 16 bytes per point and window */
-    size_t n = g16_key_domain_size(key), v = g16_key_n_vars(key), gk = g16_key_gpu_key_bytes(key, 0);
+    size_t n = g16_key_domain_size(key), v = g16_key_n_vars(key),
+           gk = g16_key_gpu_key_bytes(key, 0);
     printf("  gpu estimates: key copy %zu B (file %zu B), workspace %zu B\n", gk, klen,
            g16_key_gpu_workspace_bytes(key));
     CHECK(gk > klen / 2 + 3 * n * 32 && gk < klen + (v + 3 * n) * 32 + 16 * n);
@@ -107,7 +109,7 @@ static void check(const char *dir, int threads)
 
 int main(int argc, char **argv)
 {
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);   /* as g16d does */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* as g16d does */
     static const int threads[] = {1, 2, 8};
     for (int i = 1; i < argc; i++)
         for (int t = 0; t < 3; t++) check(argv[i], threads[t]);

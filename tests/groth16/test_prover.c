@@ -47,12 +47,13 @@ static void check_fixture(const char *fixtures, const char *curve, const char *c
     CHECK(g16_key_job_bytes(key) > g16_key_job_abc_bytes(key));
 
     char *proof[2], *pub[2];
-    for (int i = 0; i < 2; i++) {           /* one key, several witnesses */
+    for (int i = 0; i < 2; i++) { /* one key, several witnesses */
         g16_options opt;
         g16_options_default(&opt);
         opt.threads = 1 + i;
         g16_timings t;
-        CHECK(g16_prove(key, wtns, w_len, "w.wtns", &opt, &proof[i], &pub[i], &t, err, sizeof err) == 0);
+        CHECK(g16_prove(key, wtns, w_len, "w.wtns", &opt, &proof[i], &pub[i], &t, err,
+                        sizeof err) == 0);
         CHECK(strcmp(pub[i], want_public) == 0);
         CHECK(strstr(proof[i], "\"protocol\": \"groth16\"") != NULL);
         CHECK(t.total > 0);
@@ -123,9 +124,15 @@ static void check_fixture(const char *fixtures, const char *curve, const char *c
     CHECK(strstr(err, "short.wtns") != NULL);
     free(short_w);
 
-    for (int i = 0; i < 2; i++) { free(proof[i]); free(pub[i]); }
+    for (int i = 0; i < 2; i++) {
+        free(proof[i]);
+        free(pub[i]);
+    }
     g16_key_free(key);
-    free(key_buf); free(wtns); free(want_public); free(vk);
+    free(key_buf);
+    free(wtns);
+    free(want_public);
+    free(vk);
 }
 
 /* A witness of the other curve is refused with both names in the message. */
@@ -151,7 +158,7 @@ int main(int argc, char **argv)
 {
     const char *fixtures = argc > 1 ? argv[1] : "../shared/fixtures";
     static const char *const cases[][2] = {
-        {"bn128", "multiplier"}, {"bn128", "chain"}, {"bn128", "pubmany"},
+        {"bn128", "multiplier"},    {"bn128", "chain"},      {"bn128", "pubmany"},
         {"bls12381", "multiplier"}, {"bls12381", "pubmany"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

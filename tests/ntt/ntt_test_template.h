@@ -37,8 +37,8 @@ static void T_(poly_eval)(TFR *r, const TFR *a, size_t n, const TFR *x)
 }
 
 /* out_j = scale · sum_i a_i (shift·w^j)^i, the definition of every transform. */
-static void T_(naive_eval)(TFR *out, const TFR *a, unsigned log_n, const TFR *w,
-                           const TFR *shift, const TFR *scale)
+static void T_(naive_eval)(TFR *out, const TFR *a, unsigned log_n, const TFR *w, const TFR *shift,
+                           const TFR *scale)
 {
     size_t n = (size_t)1 << log_n;
     TFR x = *shift;
@@ -110,7 +110,12 @@ static void T_(test_naive)(void)
             CHECK(T_(coset_odd_shaped)(got, log_n, threads, &test_shapes[s]));
             CHECK(T_(vec_eq)(got, want_coset, n));
         }
-        free(x); free(want_ntt); free(want_intt); free(want_coset); free(coeffs); free(got);
+        free(x);
+        free(want_ntt);
+        free(want_intt);
+        free(want_coset);
+        free(coeffs);
+        free(got);
     }
 }
 
@@ -159,7 +164,11 @@ static void T_(test_large)(void)
         memcpy(coeffs, x, bytes);
         CHECK(T_(intt)(coeffs, log_n, 1));
         T_(spot_check)(x, fwd, coeffs, coset, log_n);
-        free(x); free(fwd); free(coeffs); free(coset); free(got);
+        free(x);
+        free(fwd);
+        free(coeffs);
+        free(coset);
+        free(got);
     }
 }
 

@@ -1,17 +1,17 @@
 /* Pairing and tower tests for one curve, stamped out by test_pairing.c.
  * Expects C (curve prefix: bn254, bls12_381). */
 
-#define C_(name) G16_CAT(C, _##name)
-#define FQ G16_CAT(C, _fq)
-#define FR G16_CAT(C, _fr)
-#define FQ12 G16_CAT(C, _fq12)
-#define G1 G16_CAT(C, _g1)
-#define G2 G16_CAT(C, _g2)
-#define FQ_(name) G16_CAT(C, _fq_##name)
-#define FR_(name) G16_CAT(C, _fr_##name)
+#define C_(name)    G16_CAT(C, _##name)
+#define FQ          G16_CAT(C, _fq)
+#define FR          G16_CAT(C, _fr)
+#define FQ12        G16_CAT(C, _fq12)
+#define G1          G16_CAT(C, _g1)
+#define G2          G16_CAT(C, _g2)
+#define FQ_(name)   G16_CAT(C, _fq_##name)
+#define FR_(name)   G16_CAT(C, _fr_##name)
 #define FQ12_(name) G16_CAT(C, _fq12_##name)
-#define G1_(name) G16_CAT(C, _g1_##name)
-#define G2_(name) G16_CAT(C, _g2_##name)
+#define G1_(name)   G16_CAT(C, _g1_##name)
+#define G2_(name)   G16_CAT(C, _g2_##name)
 
 /* A random element of Fq12 (not reduced from a uniform distribution, which
  * algebraic identities do not need). */
@@ -27,7 +27,7 @@ static void C_(rand_scalar)(FR *m, uint64_t s[4])
 {
     FR t;
     for (int i = 0; i < 4; i++) t.v[i] = test_rand64();
-    t.v[3] >>= 4;                              /* below r for both curves */
+    t.v[3] >>= 4; /* below r for both curves */
     FR_(from_plain)(m, &t);
     memcpy(s, t.v, sizeof t.v);
 }
@@ -39,18 +39,22 @@ static void C_(test_sparse)(const FQ12 *a, const FQ12 *b)
 {
     FQ12 l, c, d;
     G16_CAT(C, _fq12_zero)(&l);
-    l.c0.c0 = b->c0.c0; l.c1.c0 = b->c0.c1; l.c1.c1 = b->c0.c2;
+    l.c0.c0 = b->c0.c0;
+    l.c1.c0 = b->c0.c1;
+    l.c1.c1 = b->c0.c2;
     FQ12_(mul)(&c, a, &l);
     d = *a;
     FQ12_(mul_by_034)(&d, &l.c0.c0, &l.c1.c0, &l.c1.c1);
     CHECK(FQ12_(eq)(&c, &d));
     G16_CAT(C, _fq12_zero)(&l);
-    l.c0.c0 = b->c1.c0; l.c0.c1 = b->c1.c1; l.c1.c1 = b->c1.c2;
+    l.c0.c0 = b->c1.c0;
+    l.c0.c1 = b->c1.c1;
+    l.c1.c1 = b->c1.c2;
     FQ12_(mul)(&c, a, &l);
     d = *a;
     FQ12_(mul_by_014)(&d, &l.c0.c0, &l.c0.c1, &l.c1.c1);
     CHECK(FQ12_(eq)(&c, &d));
-    FQ12_(inv)(&c, a);                          /* easy part by hand */
+    FQ12_(inv)(&c, a); /* easy part by hand */
     FQ12_(conj)(&d, a);
     FQ12_(mul)(&c, &c, &d);
     FQ12_(frobenius)(&d, &c, 2);
@@ -67,25 +71,25 @@ static void C_(test_tower)(void)
     for (int i = 0; i < 4; i++) {
         C_(rand_fq12)(&a);
         C_(rand_fq12)(&b);
-        FQ12_(mul)(&c, &a, &b);                  /* commutative, a·b·b^-1 = a */
+        FQ12_(mul)(&c, &a, &b); /* commutative, a·b·b^-1 = a */
         FQ12_(mul)(&d, &b, &a);
         CHECK(FQ12_(eq)(&c, &d));
         FQ12_(inv)(&d, &b);
         FQ12_(mul)(&c, &c, &d);
         CHECK(FQ12_(eq)(&c, &a));
-        FQ12_(sqr)(&c, &a);                      /* sqr = mul */
+        FQ12_(sqr)(&c, &a); /* sqr = mul */
         FQ12_(mul)(&d, &a, &a);
         CHECK(FQ12_(eq)(&c, &d));
-        G16_CAT(C, _fq6_sqr)(&c.c0, &a.c1);      /* Fq6 sqr = mul */
+        G16_CAT(C, _fq6_sqr)(&c.c0, &a.c1); /* Fq6 sqr = mul */
         G16_CAT(C, _fq6_mul)(&d.c0, &a.c1, &a.c1);
         CHECK(G16_CAT(C, _fq6_eq)(&c.c0, &d.c0));
-        FQ12_(frobenius1)(&c, &a);               /* frobenius = p-th power */
+        FQ12_(frobenius1)(&c, &a); /* frobenius = p-th power */
         FQ12_(pow)(&d, &a, FQ_(modulus).v, FQ_(limbs));
         CHECK(FQ12_(eq)(&c, &d));
-        FQ12_(frobenius)(&c, &a, 6);             /* a^(p^6) = conj(a) */
+        FQ12_(frobenius)(&c, &a, 6); /* a^(p^6) = conj(a) */
         FQ12_(conj)(&d, &a);
         CHECK(FQ12_(eq)(&c, &d));
-        FQ12_(frobenius)(&c, &a, 12);            /* p^12: identity */
+        FQ12_(frobenius)(&c, &a, 12); /* p^12: identity */
         CHECK(FQ12_(eq)(&c, &a));
         FQ12_(mul)(&c, &a, &one);
         CHECK(FQ12_(eq)(&c, &a));
@@ -94,7 +98,7 @@ static void C_(test_tower)(void)
 }
 
 /* Random points aP, bQ with their scalars (P, Q the generators). */
-static void C_(rand_points)(G16_CAT(G1, _affine) *p, G16_CAT(G2, _affine) *q, FR *a, FR *b)
+static void C_(rand_points)(G16_CAT(G1, _affine) * p, G16_CAT(G2, _affine) * q, FR *a, FR *b)
 {
     uint64_t sa[4], sb[4];
     G1 pj;

@@ -19,37 +19,37 @@
 static const char *str_at(json_t *v, size_t i) { return json_string_value(json_array_get(v, i)); }
 
 /* Fq element from a JSON decimal string (0 on failure). */
-#define FROM_JSON(curve)                                                        \
-    static int curve##_fq_json(curve##_fq *r, json_t *s)                        \
-    {                                                                           \
-        const char *t = json_string_value(s);                                   \
-        return t && curve##_fq_from_dec(r, t, strlen(t));                       \
-    }                                                                           \
-    static int curve##_fq2_json(curve##_fq2 *r, json_t *a)                      \
-    {                                                                           \
-        return curve##_fq_json(&r->c0, json_array_get(a, 0)) &&                 \
-               curve##_fq_json(&r->c1, json_array_get(a, 1));                   \
-    }                                                                           \
-    /* e(alpha1, beta2) against vk_alphabeta_12 of one verification key. */     \
-    static int curve##_kat(json_t *vk)                                          \
-    {                                                                           \
-        curve##_g1_affine a;                                                    \
-        curve##_g2_affine b;                                                    \
-        curve##_fq12 want, got;                                                 \
-        json_t *a1 = json_object_get(vk, "vk_alpha_1");                         \
-        json_t *b2 = json_object_get(vk, "vk_beta_2");                          \
-        json_t *ab = json_object_get(vk, "vk_alphabeta_12");                    \
-        if (!curve##_fq_json(&a.x, json_array_get(a1, 0)) ||                    \
-            !curve##_fq_json(&a.y, json_array_get(a1, 1)) ||                    \
-            !curve##_fq2_json(&b.x, json_array_get(b2, 0)) ||                   \
-            !curve##_fq2_json(&b.y, json_array_get(b2, 1)))                     \
-            return 0;                                                           \
-        curve##_fq2 *w = (curve##_fq2 *)&want;                                  \
-        for (int i = 0; i < 6; i++)                                             \
-            if (!curve##_fq2_json(&w[i], json_array_get(json_array_get(ab, i / 3), i % 3))) \
-                return 0;                                                       \
-        curve##_pairing(&got, &a, &b);                                          \
-        return curve##_fq12_eq(&got, &want);                                    \
+#define FROM_JSON(curve)                                                                           \
+    static int curve##_fq_json(curve##_fq *r, json_t *s)                                           \
+    {                                                                                              \
+        const char *t = json_string_value(s);                                                      \
+        return t && curve##_fq_from_dec(r, t, strlen(t));                                          \
+    }                                                                                              \
+    static int curve##_fq2_json(curve##_fq2 *r, json_t *a)                                         \
+    {                                                                                              \
+        return curve##_fq_json(&r->c0, json_array_get(a, 0)) &&                                    \
+               curve##_fq_json(&r->c1, json_array_get(a, 1));                                      \
+    }                                                                                              \
+    /* e(alpha1, beta2) against vk_alphabeta_12 of one verification key. */                        \
+    static int curve##_kat(json_t *vk)                                                             \
+    {                                                                                              \
+        curve##_g1_affine a;                                                                       \
+        curve##_g2_affine b;                                                                       \
+        curve##_fq12 want, got;                                                                    \
+        json_t *a1 = json_object_get(vk, "vk_alpha_1");                                            \
+        json_t *b2 = json_object_get(vk, "vk_beta_2");                                             \
+        json_t *ab = json_object_get(vk, "vk_alphabeta_12");                                       \
+        if (!curve##_fq_json(&a.x, json_array_get(a1, 0)) ||                                       \
+            !curve##_fq_json(&a.y, json_array_get(a1, 1)) ||                                       \
+            !curve##_fq2_json(&b.x, json_array_get(b2, 0)) ||                                      \
+            !curve##_fq2_json(&b.y, json_array_get(b2, 1)))                                        \
+            return 0;                                                                              \
+        curve##_fq2 *w = (curve##_fq2 *)&want;                                                     \
+        for (int i = 0; i < 6; i++)                                                                \
+            if (!curve##_fq2_json(&w[i], json_array_get(json_array_get(ab, i / 3), i % 3)))        \
+                return 0;                                                                          \
+        curve##_pairing(&got, &a, &b);                                                             \
+        return curve##_fq12_eq(&got, &want);                                                       \
     }
 FROM_JSON(bn254)
 FROM_JSON(bls12_381)

@@ -19,7 +19,7 @@
 typedef struct {
     char dir[4096];
     int bls;
-    char *vk, *pub, *proof;   /* texts */
+    char *vk, *pub, *proof; /* texts */
 } fixture;
 
 static char *slurp(const char *dir, const char *file)
@@ -71,21 +71,30 @@ static void bump_signal(json_t *pub, const fixture *f)
     int i = bound_signal(f);
     const char *s = json_string_value(json_array_get(pub, (size_t)i));
     char buf[200];
-    snprintf(buf, sizeof buf, "1%s", s);   /* still below r for short signals */
+    snprintf(buf, sizeof buf, "1%s", s); /* still below r for short signals */
     json_array_set_new(pub, (size_t)i, json_string(buf));
 }
 
 static void signal_is_r(json_t *pub, const fixture *f)
 {
     char buf[200];
-    snprintf(buf, sizeof buf, "%s", f->bls ?
-             "52435875175126190479447740508185965837690552500527637822603658699938581184513" :
-             "21888242871839275222246405745257275088548364400416034343698204186575808495617");
+    snprintf(buf, sizeof buf, "%s",
+             f->bls
+                 ? "52435875175126190479447740508185965837690552500527637822603658699938581184513"
+                 : "21888242871839275222246405745257275088548364400416034343698204186575808495617");
     json_array_set_new(pub, 0, json_string(buf));
 }
 
-static void signal_not_decimal(json_t *pub, const fixture *f) { (void)f; json_array_set_new(pub, 0, json_string("0x21")); }
-static void extra_signal(json_t *pub, const fixture *f) { (void)f; json_array_append_new(pub, json_string("1")); }
+static void signal_not_decimal(json_t *pub, const fixture *f)
+{
+    (void)f;
+    json_array_set_new(pub, 0, json_string("0x21"));
+}
+static void extra_signal(json_t *pub, const fixture *f)
+{
+    (void)f;
+    json_array_append_new(pub, json_string("1"));
+}
 
 static void swap_a_c(json_t *proof, const fixture *f)
 {
@@ -119,13 +128,22 @@ static void wrong_curve(json_t *proof, const fixture *f)
     json_object_set_new(proof, "curve", json_string(f->bls ? "bn128" : "bls12381"));
 }
 
-static void unknown_curve(json_t *vk, const fixture *f) { (void)f; json_object_set_new(vk, "curve", json_string("secp256k1")); }
-static void no_ic(json_t *vk, const fixture *f) { (void)f; json_object_del(vk, "IC"); }
+static void unknown_curve(json_t *vk, const fixture *f)
+{
+    (void)f;
+    json_object_set_new(vk, "curve", json_string("secp256k1"));
+}
+static void no_ic(json_t *vk, const fixture *f)
+{
+    (void)f;
+    json_object_del(vk, "IC");
+}
 static void coord_too_big(json_t *proof, const fixture *f)
 {
     (void)f;
-    json_array_set_new(json_object_get(proof, "pi_c"), 1, json_string(
-        "99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999"));
+    json_array_set_new(json_object_get(proof, "pi_c"), 1,
+                       json_string("999999999999999999999999999999999999999999999999999999999999999"
+                                   "99999999999999999999999999999999999999999999999999999999"));
 }
 
 /* A point of E(Fq) outside G1: BLS12-381's G1 has cofactor > 1, so a
@@ -152,55 +170,56 @@ static void a_not_in_subgroup(json_t *proof, const fixture *f)
  * 0 when a has none; r must not alias a.  Only the tests need it, to make
  * a point of the twist E'(Fq2) outside G2 (both twists have huge
  * cofactors). */
-#define FQ2_SQRT(C)                                                               \
-    static int C##_fq2_sqrt_test(C##_fq2 *r, const C##_fq2 *a)                    \
-    {                                                                             \
-        uint64_t e[C##_fq_limbs];                                                 \
-        C##_fq2 a1, alpha, x0, one, t;                                            \
-        C##_fq_modulus_minus(e, 3);                                               \
-        C##_fq_shift_right(e, 2);                                                 \
-        C##_fq2_pow(&a1, a, e, C##_fq_limbs);                                     \
-        C##_fq2_mul(&x0, &a1, a);                                                 \
-        C##_fq2_mul(&alpha, &a1, &x0);                                            \
-        C##_fq2_one(&one);                                                        \
-        C##_fq2_add(&t, &alpha, &one);                                            \
-        if (C##_fq2_is_zero(&t)) {                 /* alpha = -1: x = u x0 */      \
-            C##_fq_neg(&r->c0, &x0.c1);                                           \
-            r->c1 = x0.c0;                                                        \
-        } else {                                                                  \
-            C##_fq_modulus_minus(e, 1);                                           \
-            C##_fq_shift_right(e, 1);                                             \
-            C##_fq2_pow(&t, &t, e, C##_fq_limbs);                                 \
-            C##_fq2_mul(r, &t, &x0);                                              \
-        }                                                                         \
-        C##_fq2_sqr(&t, r);                                                       \
-        return C##_fq2_eq(&t, a);                                                 \
-    }                                                                             \
-    /* The first twist point with x = k + u, k = 1, 2, ... (not in G2). */        \
-    static json_t *C##_twist_point_json(void)                                     \
-    {                                                                             \
-        C##_g2_affine q;                                                          \
-        C##_fq2 rhs;                                                              \
-        char s[4][160];                                                           \
-        for (uint64_t k = 1;; k++) {                                              \
-            C##_fq_from_u64(&q.x.c0, k);                                          \
-            C##_fq_from_u64(&q.x.c1, 1);                                          \
-            C##_fq2_sqr(&q.y, &q.x);                                              \
-            C##_fq2_mul(&q.y, &q.y, &q.x);                                        \
-            C##_fq2_add(&rhs, &q.y, &C##_g2_b);                                   \
-            if (C##_fq2_sqrt_test(&q.y, &rhs)) break;                             \
-        }                                                                         \
-        CHECK(C##_g2_affine_on_curve(&q) && !C##_g2_in_subgroup(&q));             \
-        C##_fq2_to_dec(s[0], s[1], &q.x);                                         \
-        C##_fq2_to_dec(s[2], s[3], &q.y);                                         \
-        return json_pack("[[ss][ss][ss]]", s[0], s[1], s[2], s[3], "1", "0");     \
+#define FQ2_SQRT(C)                                                                                \
+    static int C##_fq2_sqrt_test(C##_fq2 *r, const C##_fq2 *a)                                     \
+    {                                                                                              \
+        uint64_t e[C##_fq_limbs];                                                                  \
+        C##_fq2 a1, alpha, x0, one, t;                                                             \
+        C##_fq_modulus_minus(e, 3);                                                                \
+        C##_fq_shift_right(e, 2);                                                                  \
+        C##_fq2_pow(&a1, a, e, C##_fq_limbs);                                                      \
+        C##_fq2_mul(&x0, &a1, a);                                                                  \
+        C##_fq2_mul(&alpha, &a1, &x0);                                                             \
+        C##_fq2_one(&one);                                                                         \
+        C##_fq2_add(&t, &alpha, &one);                                                             \
+        if (C##_fq2_is_zero(&t)) { /* alpha = -1: x = u x0 */                                      \
+            C##_fq_neg(&r->c0, &x0.c1);                                                            \
+            r->c1 = x0.c0;                                                                         \
+        } else {                                                                                   \
+            C##_fq_modulus_minus(e, 1);                                                            \
+            C##_fq_shift_right(e, 1);                                                              \
+            C##_fq2_pow(&t, &t, e, C##_fq_limbs);                                                  \
+            C##_fq2_mul(r, &t, &x0);                                                               \
+        }                                                                                          \
+        C##_fq2_sqr(&t, r);                                                                        \
+        return C##_fq2_eq(&t, a);                                                                  \
+    }                                                                                              \
+    /* The first twist point with x = k + u, k = 1, 2, ... (not in G2). */                         \
+    static json_t *C##_twist_point_json(void)                                                      \
+    {                                                                                              \
+        C##_g2_affine q;                                                                           \
+        C##_fq2 rhs;                                                                               \
+        char s[4][160];                                                                            \
+        for (uint64_t k = 1;; k++) {                                                               \
+            C##_fq_from_u64(&q.x.c0, k);                                                           \
+            C##_fq_from_u64(&q.x.c1, 1);                                                           \
+            C##_fq2_sqr(&q.y, &q.x);                                                               \
+            C##_fq2_mul(&q.y, &q.y, &q.x);                                                         \
+            C##_fq2_add(&rhs, &q.y, &C##_g2_b);                                                    \
+            if (C##_fq2_sqrt_test(&q.y, &rhs)) break;                                              \
+        }                                                                                          \
+        CHECK(C##_g2_affine_on_curve(&q) && !C##_g2_in_subgroup(&q));                              \
+        C##_fq2_to_dec(s[0], s[1], &q.x);                                                          \
+        C##_fq2_to_dec(s[2], s[3], &q.y);                                                          \
+        return json_pack("[[ss][ss][ss]]", s[0], s[1], s[2], s[3], "1", "0");                      \
     }
 FQ2_SQRT(bn254)
 FQ2_SQRT(bls12_381)
 
 static void b_not_in_subgroup(json_t *proof, const fixture *f)
 {
-    json_object_set_new(proof, "pi_b", f->bls ? bls12_381_twist_point_json() : bn254_twist_point_json());
+    json_object_set_new(proof, "pi_b",
+                        f->bls ? bls12_381_twist_point_json() : bn254_twist_point_json());
 }
 
 static void expect(const fixture *f, const char *what, int which, edit_fn edit, int want)
@@ -209,10 +228,14 @@ static void expect(const fixture *f, const char *what, int which, edit_fn edit, 
     int rc = verify_edited(f, which, edit, err, sizeof err);
     if (rc != want) fprintf(stderr, "%s: %s: got %d, want %d (%s)\n", f->dir, what, rc, want, err);
     CHECK(rc == want);
-    CHECK(rc == 1 || err[0] != 0);   /* every rejection says why */
+    CHECK(rc == 1 || err[0] != 0); /* every rejection says why */
 }
 
-static void no_edit(json_t *root, const fixture *f) { (void)root; (void)f; }
+static void no_edit(json_t *root, const fixture *f)
+{
+    (void)root;
+    (void)f;
+}
 
 static double now(void)
 {
@@ -266,8 +289,10 @@ static void test_fixture(const fixture *f)
     CHECK(rc == 1);
     printf("  %-48s verify %.2f ms\n", f->dir, (t1 - t0) * 1e3);
     expect(f, "unchanged", 2, no_edit, 1);
-    if (bound_signal(f) >= 0) expect(f, "changed public signal", 1, bump_signal, 0);
-    else printf("  (every IC point past IC[0] is infinity: signals are not bound)\n");
+    if (bound_signal(f) >= 0)
+        expect(f, "changed public signal", 1, bump_signal, 0);
+    else
+        printf("  (every IC point past IC[0] is infinity: signals are not bound)\n");
     expect(f, "public signal = r", 1, signal_is_r, 0);
     expect(f, "public signal not decimal", 1, signal_not_decimal, -1);
     expect(f, "one signal too many", 1, extra_signal, -1);
@@ -300,7 +325,10 @@ static int run_curve(const char *curve)
         f.vk = slurp(f.dir, "verification_key.json");
         f.pub = slurp(f.dir, "public.json");
         f.proof = slurp(f.dir, "proof.json");
-        if (f.vk && f.pub && f.proof) { test_fixture(&f); n++; }
+        if (f.vk && f.pub && f.proof) {
+            test_fixture(&f);
+            n++;
+        }
         free(f.vk);
         free(f.pub);
         free(f.proof);

@@ -22,7 +22,11 @@ static char *slurp(const char *path, size_t *len)
     for (;;) {
         if (*len == cap) {
             char *b = realloc(buf, cap = cap ? 2 * cap : 4096);
-            if (!b) { free(buf); fclose(f); return NULL; }
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
             buf = b;
         }
         size_t n = fread(buf + *len, 1, cap - *len, f);
@@ -52,7 +56,8 @@ int main(int argc, char **argv)
     int rc = 1;
     if (!input)
         perror(argv[2]);
-    else if (g16_witness_calculate(c, input, len, argv[2], print_log, NULL, &wtns, &wlen, err, sizeof err))
+    else if (g16_witness_calculate(c, input, len, argv[2], print_log, NULL, &wtns, &wlen, err,
+                                   sizeof err))
         fprintf(stderr, "%s\n", err);
     else {
         rc = g16_write_file(argv[3], wtns, wlen, err, sizeof err) ? 1 : 0;

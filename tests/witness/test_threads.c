@@ -10,10 +10,10 @@
 #include "g16_witness.h"
 
 #define THREADS 4
-#define ROUNDS 24
+#define ROUNDS  24
 
 typedef struct {
-    uint8_t *wtns;       /* NULL: the call failed */
+    uint8_t *wtns; /* NULL: the call failed */
     size_t len;
     char err[256];
 } result;
@@ -62,10 +62,16 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) { fprintf(stderr, "usage: test_threads CHECK.wasm CACHE_DIR\n"); return 2; }
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_threads CHECK.wasm CACHE_DIR\n");
+        return 2;
+    }
     char err[512];
     g16_circuit *c;
-    if (g16_circuit_open(argv[1], argv[2], &c, err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
+    if (g16_circuit_open(argv[1], argv[2], &c, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
     circuit = c;
     int failing = 0;
     for (int i = 0; i < ROUNDS; i++) {
@@ -73,13 +79,19 @@ int main(int argc, char **argv)
         failing += !expected[i].wtns;
     }
     /* Rounds 10..23 fail the assert, and rounds 6 (a trap) too. */
-    if (failing != ROUNDS - 10 + 1) { fprintf(stderr, "%d rounds failed alone, expected 15\n", failing); return 1; }
+    if (failing != ROUNDS - 10 + 1) {
+        fprintf(stderr, "%d rounds failed alone, expected 15\n", failing);
+        return 1;
+    }
     pthread_t th[THREADS];
     for (int t = 0; t < THREADS; t++) pthread_create(&th[t], NULL, worker, (void *)(size_t)t);
     for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
     for (int i = 0; i < ROUNDS; i++) g16_witness_free(expected[i].wtns);
     g16_circuit_close(c);
-    if (mismatches) { fprintf(stderr, "%d mismatches\n", mismatches); return 1; }
+    if (mismatches) {
+        fprintf(stderr, "%d mismatches\n", mismatches);
+        return 1;
+    }
     printf("%d threads x %d rounds matched\n", THREADS, ROUNDS);
     return 0;
 }

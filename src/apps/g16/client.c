@@ -44,7 +44,7 @@ static const char k_help[] =
     "                               the daemon's memory timeline (memwatch CSV); --plot\n"
     "                               draws it with `memwatch plot`\n";
 
-static hc_target g_t;
+static g16_client_target g_t;
 
 static int fail(const char *fmt, const char *a, const char *b)
 {
@@ -55,10 +55,12 @@ static int fail(const char *fmt, const char *a, const char *b)
 }
 
 /* Sends one request; prints the daemon's error message on a non-2xx. */
-static int call(const char *method, const char *path, const char *body, double timeout, hc_response *r)
+static int call(const char *method, const char *path, const char *body, double timeout,
+                g16_client_response *r)
 {
     char err[512];
-    if (hc_request(&g_t, method, path, body, body ? strlen(body) : 0, timeout, r, err, sizeof err))
+    if (g16_client_request(&g_t, method, path, body, body ? strlen(body) : 0, timeout, r, err,
+                           sizeof err))
         return fail("%s%s", err, "");
     if (r->status >= 200 && r->status < 300) return 0;
     json_t *o = json_loads(r->body, 0, NULL);
@@ -67,17 +69,17 @@ static int call(const char *method, const char *path, const char *body, double t
     snprintf(code, sizeof code, "%d", r->status);
     fail("%s (HTTP %s)", msg ? msg : r->body, code);
     json_decref(o);
-    hc_response_free(r);
+    g16_client_response_free(r);
     return 1;
 }
 
 static int simple(const char *method, const char *path, const char *body)
 {
-    hc_response r;
+    g16_client_response r;
     if (call(method, path, body, 60, &r)) return 1;
     fputs(r.body, stdout);
     if (r.len && r.body[r.len - 1] != '\n') fputc('\n', stdout);
-    hc_response_free(&r);
+    g16_client_response_free(&r);
     return 0;
 }
 
@@ -109,7 +111,8 @@ static char *b64(const unsigned char *p, size_t n)
     char *o = malloc((n + 2) / 3 * 4 + 1), *q = o;
     if (!o) return NULL;
     for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+                     (i + 2 < n ? p[i + 2] : 0);
         *q++ = t[v >> 18 & 63];
         *q++ = t[v >> 12 & 63];
         *q++ = i + 1 < n ? t[v >> 6 & 63] : '=';
@@ -137,16 +140,25 @@ static int read_token(const char *path)
 static json_t *witness(const char *file, int upload)
 {
     char real[PATH_MAX];
-    if (!realpath(file, real)) { fail("%s: %s", file, strerror(errno)); return NULL; }
+    if (!realpath(file, real)) {
+        fail("%s: %s", file, strerror(errno));
+        return NULL;
+    }
     if (!upload) return json_string(real);
     const uint8_t *data;
     size_t len;
     char err[512];
     /* the library's reader: a FIFO or device is refused, not waited on */
-    if (g16_file_map(file, &data, &len, err, sizeof err)) { fail("%s%s", err, ""); return NULL; }
+    if (g16_file_map(file, &data, &len, err, sizeof err)) {
+        fail("%s%s", err, "");
+        return NULL;
+    }
     char *s = b64(data, len);
     g16_file_unmap(data, len);
-    if (!s) { fail("%s: %s", file, "out of memory"); return NULL; }
+    if (!s) {
+        fail("%s: %s", file, "out of memory");
+        return NULL;
+    }
     json_t *o = json_pack("{s:s}", "base64", s);
     free(s);
     return o;
@@ -168,7 +180,8 @@ static int save(const char *dir, json_t *job)
     for (size_t i = 0; i < json_array_size(parts); i++) {
         json_t *p = json_array_get(parts, i), *proof = json_object_get(p, "proof");
         if (!proof) continue;
-        if (write_json(dir, "proof", i, proof) || write_json(dir, "public", i, json_object_get(p, "public")))
+        if (write_json(dir, "proof", i, proof) ||
+            write_json(dir, "public", i, json_object_get(p, "public")))
             return 1;
     }
     return 0;
@@ -191,7 +204,7 @@ static int wait_job(const char *id, double timeout, const char *out, int strict)
         if (left < 0) left = 0;
         if (left > 300) left = 300;
         snprintf(path, sizeof path, "/v1/proofs/%s?wait=%.0f", id, left);
-        hc_response r;
+        g16_client_response r;
         if (call("GET", path, NULL, left + 60, &r)) return 1;
         json_t *job = json_loads(r.body, 0, NULL);
         int done = finished(job);
@@ -199,15 +212,17 @@ static int wait_job(const char *id, double timeout, const char *out, int strict)
             fputs(r.body, stdout);
             fputc('\n', stdout);
             const char *st = json_string_value(json_object_get(job, "state"));
-            int rc = out && save(out, job) ? 1 : !strict ? 0
+            int rc = out && save(out, job) ? 1
+                     : !strict             ? 0
                      : !done ? fail("job %s still %s at the timeout", id, st ? st : "?")
-                     : strcmp(st, "done") ? fail("job %s %s", id, st) : 0;
+                     : strcmp(st, "done") ? fail("job %s %s", id, st)
+                                          : 0;
             json_decref(job);
-            hc_response_free(&r);
+            g16_client_response_free(&r);
             return rc;
         }
         json_decref(job);
-        hc_response_free(&r);
+        g16_client_response_free(&r);
     }
 }
 
@@ -221,12 +236,18 @@ static int prove_args(int argc, char **argv, prove_opts *o, int *first)
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--upload")) o->upload = 1;
-        else if (!strcmp(a, "--wait")) o->wait = 1;
-        else if (i + 1 < argc && !strcmp(a, "--key")) o->key = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--out")) o->out = argv[++i];
-        else if (i + 1 < argc && !strcmp(a, "--priority")) o->priority = atoi(argv[++i]);
-        else return -1;
+        if (!strcmp(a, "--upload"))
+            o->upload = 1;
+        else if (!strcmp(a, "--wait"))
+            o->wait = 1;
+        else if (i + 1 < argc && !strcmp(a, "--key"))
+            o->key = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--out"))
+            o->out = argv[++i];
+        else if (i + 1 < argc && !strcmp(a, "--priority"))
+            o->priority = atoi(argv[++i]);
+        else
+            return -1;
     }
     *first = i;
     return o->key && i < argc ? 0 : -1;
@@ -237,19 +258,24 @@ static int prove(int argc, char **argv)
     prove_opts o = {0};
     int first;
     if (prove_args(argc, argv, &o, &first)) {
-        fputs("usage: g16 client prove --key NAME [--priority N] [--upload] [--wait] [--out DIR] WITNESS.wtns...\n", stderr);
+        fputs("usage: g16 client prove --key NAME [--priority N] [--upload] [--wait] [--out DIR] "
+              "WITNESS.wtns...\n",
+              stderr);
         return 2;
     }
     json_t *ws = json_array();
     for (int i = first; i < argc; i++) {
         json_t *w = witness(argv[i], o.upload);
-        if (!w) { json_decref(ws); return 1; }
+        if (!w) {
+            json_decref(ws);
+            return 1;
+        }
         json_array_append_new(ws, w);
     }
     json_t *req = json_pack("{s:s,s:o,s:i}", "key", o.key, "witnesses", ws, "priority", o.priority);
     char *body = json_dumps(req, JSON_COMPACT);
     json_decref(req);
-    hc_response r;
+    g16_client_response r;
     int rc = call("POST", "/v1/proofs", body, 300, &r);
     free(body);
     if (rc) return 1;
@@ -258,7 +284,7 @@ static int prove(int argc, char **argv)
     if (!o.wait || !id) printf("%s\n", id ? id : r.body);
     rc = o.wait && id ? wait_job(id, -1, o.out, 1) : 0;
     json_decref(ack);
-    hc_response_free(&r);
+    g16_client_response_free(&r);
     return rc;
 }
 
@@ -267,12 +293,16 @@ static int job_cmd(int argc, char **argv)
     const char *out = NULL;
     double timeout = -1;
     for (int i = 2; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--out")) out = argv[i + 1];
-        else if (!strcmp(argv[i], "--timeout")) timeout = atof(argv[i + 1]);
-        else argc = 0;
+        if (!strcmp(argv[i], "--out"))
+            out = argv[i + 1];
+        else if (!strcmp(argv[i], "--timeout"))
+            timeout = atof(argv[i + 1]);
+        else
+            argc = 0;
     }
     if (argc < 2 || argc % 2) {
-        fprintf(stderr, "usage: g16 client %s ID [--out DIR]%s\n", argv[0], strcmp(argv[0], "wait") ? "" : " [--timeout S]");
+        fprintf(stderr, "usage: g16 client %s ID [--out DIR]%s\n", argv[0],
+                strcmp(argv[0], "wait") ? "" : " [--timeout S]");
         return 2;
     }
     if (!strcmp(argv[0], "wait")) return wait_job(argv[1], timeout, out, 1);
@@ -288,7 +318,10 @@ static int plot(const char *csv, const char *svg)
     if (n > 0) {
         self[n] = 0;
         char *slash = strrchr(self, '/');
-        if (slash) { *slash = 0; snprintf(mw, sizeof mw, "%s/memwatch", self); }
+        if (slash) {
+            *slash = 0;
+            snprintf(mw, sizeof mw, "%s/memwatch", self);
+        }
         if (access(mw, X_OK)) snprintf(mw, sizeof mw, "memwatch");
     }
     pid_t pid = fork();
@@ -307,43 +340,61 @@ static int memory(int argc, char **argv)
     const char *since = "0", *out = NULL, *svg = NULL;
     int json = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (i + 1 < argc && !strcmp(argv[i], "--since")) since = argv[++i];
-        else if (i + 1 < argc && !strcmp(argv[i], "-o")) out = argv[++i];
-        else if (i + 1 < argc && !strcmp(argv[i], "--plot")) svg = argv[++i];
-        else { fputs("usage: g16 client memory [--since UNIX_S] [--json] [-o FILE] [--plot OUT.svg]\n", stderr); return 2; }
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--since"))
+            since = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-o"))
+            out = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--plot"))
+            svg = argv[++i];
+        else {
+            fputs("usage: g16 client memory [--since UNIX_S] [--json] [-o FILE] [--plot OUT.svg]\n",
+                  stderr);
+            return 2;
+        }
     }
     char path[128], tmp[] = "/tmp/g16-memory-XXXXXX";
-    snprintf(path, sizeof path, "/v1/memory?since=%s&format=%s", since, json && !svg ? "json" : "csv");
-    hc_response r;
+    snprintf(path, sizeof path, "/v1/memory?since=%s&format=%s", since,
+             json && !svg ? "json" : "csv");
+    g16_client_response r;
     if (call("GET", path, NULL, 60, &r)) return 1;
     int rc = 0;
     if (svg || out) {
         int fd = svg && !out ? mkstemp(tmp) : -1;
         const char *file = out ? out : tmp;
         FILE *f = fd >= 0 ? fdopen(fd, "w") : fopen(file, "w");
-        if (!f || fwrite(r.body, 1, r.len, f) != r.len || fclose(f)) rc = fail("%s: %s", file, "cannot write");
+        if (!f || fwrite(r.body, 1, r.len, f) != r.len || fclose(f))
+            rc = fail("%s: %s", file, "cannot write");
         if (!rc && svg) rc = plot(file, svg);
         if (!out) unlink(tmp);
-    } else fputs(r.body, stdout);
-    hc_response_free(&r);
+    } else
+        fputs(r.body, stdout);
+    g16_client_response_free(&r);
     return rc;
 }
 
 static int target(int *i, int argc, char **argv)
 {
     const char *env = getenv("G16D_SOCKET"), *x = getenv("XDG_RUNTIME_DIR");
-    if (env && *env) snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s", env);
-    else if (x && *x) snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s/g16d.sock", x);
-    else snprintf(g_t.socket_path, sizeof g_t.socket_path, "/tmp/g16d-%u/g16d.sock", (unsigned)getuid());
+    if (env && *env)
+        snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s", env);
+    else if (x && *x)
+        snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s/g16d.sock", x);
+    else
+        snprintf(g_t.socket_path, sizeof g_t.socket_path, "/tmp/g16d-%u/g16d.sock",
+                 (unsigned)getuid());
     for (; *i < argc && argv[*i][0] == '-'; (*i)++) {
         const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
         if (!v) return -1;
-        if (!strcmp(a, "--socket")) snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s", v);
-        else if (!strcmp(a, "--tcp")) g_t.port = atoi(v);
+        if (!strcmp(a, "--socket"))
+            snprintf(g_t.socket_path, sizeof g_t.socket_path, "%s", v);
+        else if (!strcmp(a, "--tcp"))
+            g_t.port = atoi(v);
         else if (!strcmp(a, "--token-file")) {
             if (read_token(v)) return -2;
-        } else return -1;
+        } else
+            return -1;
         (*i)++;
     }
     return 0;
@@ -352,10 +403,16 @@ static int target(int *i, int argc, char **argv)
 int cli_client(int argc, char **argv)
 {
     int i = 1;
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { fputs(k_help, stdout); return 0; }
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(k_help, stdout);
+        return 0;
+    }
     int t = target(&i, argc, argv);
     if (t == -2) return 1;
-    if (t || i >= argc) { fputs(k_help, stderr); return 2; }
+    if (t || i >= argc) {
+        fputs(k_help, stderr);
+        return 2;
+    }
     const char *c = argv[i];
     argc -= i;
     argv += i;

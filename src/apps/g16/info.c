@@ -21,9 +21,8 @@ static void print_sections(const g16_file_info *f)
     printf("  %4s %14s %14s\n", "id", "offset", "size");
     for (uint32_t i = 0; i < f->n_sections; i++) {
         const g16_file_section *s = &f->sections[i];
-        printf("  %4u %14llu %14llu  %s\n", s->id,
-               (unsigned long long)s->offset, (unsigned long long)s->size,
-               s->name);
+        printf("  %4u %14llu %14llu  %s\n", s->id, (unsigned long long)s->offset,
+               (unsigned long long)s->size, s->name);
     }
 }
 
@@ -55,8 +54,7 @@ static void print_r1cs(const g16_file_info *f)
     printf("public in:    %u\n", f->n_pub_in);
     printf("private in:   %u\n", f->n_prv_in);
     printf("labels:       %llu\n", (unsigned long long)f->n_labels);
-    if (f->custom_gates)
-        printf("custom gates: yes (PLONK only)\n");
+    if (f->custom_gates) printf("custom gates: yes (PLONK only)\n");
 }
 
 /* What was read is printed even when the file turned out damaged, the
@@ -69,8 +67,7 @@ static int info_file(const char *path)
     if (f.type[0]) {
         printf("file:         %s\n", path);
         printf("type:         %s, version %u\n", f.type, f.version);
-        if (!strcmp(f.type, "zkey"))
-            printf("protocol:     %s (%u)\n", f.protocol_name, f.protocol);
+        if (!strcmp(f.type, "zkey")) printf("protocol:     %s (%u)\n", f.protocol_name, f.protocol);
         if (f.typed && !strcmp(f.type, "zkey"))
             print_zkey(&f);
         else if (f.typed && !strcmp(f.type, "wtns"))
@@ -80,8 +77,7 @@ static int info_file(const char *path)
         print_sections(&f);
         fflush(stdout); /* keep the error after what was printed */
     }
-    if (rc)
-        fprintf(stderr, "g16 info: %s\n", err);
+    if (rc) fprintf(stderr, "g16 info: %s\n", err);
     return rc ? 1 : 0;
 }
 
@@ -92,15 +88,13 @@ int cli_info(int argc, char **argv)
         fputs(info_usage, stdout);
         return 0;
     }
-    if (argc > 1 && !strcmp(argv[1], "--"))
-        first = 2;
+    if (argc > 1 && !strcmp(argv[1], "--")) first = 2;
     if (first >= argc) {
         fputs(info_usage, stderr);
         return 2;
     }
     for (int i = first; i < argc; i++) {
-        if (i > first)
-            putchar('\n');
+        if (i > first) putchar('\n');
         rc |= info_file(argv[i]);
     }
     return rc;

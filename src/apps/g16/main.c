@@ -28,13 +28,16 @@ static const struct command commands[] = {
 #endif
     {"info", cli_info, "FILE...: print the header of a .zkey, .wtns or .r1cs file"},
 #ifdef G16_CLI_SETUP
-    {"setup", cli_setup, "--insecure-dev CIRCUIT.r1cs KEY.zkey: one-party setup (development only)"},
-    {"synth", cli_synth, "--constraints N --curve C --out DIR: write a synthetic circuit and witness"},
+    {"setup", cli_setup,
+     "--insecure-dev CIRCUIT.r1cs KEY.zkey: one-party setup (development only)"},
+    {"synth", cli_synth,
+     "--constraints N --curve C --out DIR: write a synthetic circuit and witness"},
     {"check", cli_check, "CIRCUIT.r1cs WITNESS.wtns: check that a witness satisfies a circuit"},
 #endif
 #ifdef G16_CLI_WTNS
     {"wtns", cli_wtns, "calculate CIRCUIT.wasm INPUT.json WITNESS.wtns: a witness from inputs"},
-    {"fullprove", cli_fullprove, "INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json: witness and proof"},
+    {"fullprove", cli_fullprove,
+     "INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json: witness and proof"},
 #endif
 #ifdef G16_CLI_CLIENT
     {"client", cli_client, "...: talk to a running g16d daemon"},
@@ -47,7 +50,8 @@ static void usage(FILE *out)
           "g16 proves Groth16 statements described by circom and snarkjs: it reads a\n"
           "snarkjs .zkey and a circom .wtns and writes proof.json / public.json that\n"
           "`snarkjs groth16 verify` accepts, on BN254 (bn128) and BLS12-381.\n\n"
-          "commands:\n", out);
+          "commands:\n",
+          out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n`g16 COMMAND --help` describes each command.\n", out);
@@ -55,7 +59,10 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) { usage(stderr); return 2; }
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return 0;

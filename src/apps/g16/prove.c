@@ -53,10 +53,14 @@ static const char prove_usage[] =
 
 static int parse_device(const char *s, int *device)
 {
-    if (!strcmp(s, "cpu")) *device = G16_DEVICE_CPU;
-    else if (!strcmp(s, "gpu")) *device = G16_DEVICE_GPU;
-    else if (!strcmp(s, "auto")) *device = G16_DEVICE_AUTO;
-    else return -1;
+    if (!strcmp(s, "cpu"))
+        *device = G16_DEVICE_CPU;
+    else if (!strcmp(s, "gpu"))
+        *device = G16_DEVICE_GPU;
+    else if (!strcmp(s, "auto"))
+        *device = G16_DEVICE_AUTO;
+    else
+        return -1;
     return 0;
 }
 
@@ -66,12 +70,24 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
     int npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(prove_usage, stdout); exit(0); }
-        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) { opt->verbose = 1; continue; }
-        if (!strcmp(a, "--g2-on-cpu")) { opt->g2_on_cpu = 1; continue; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(prove_usage, stdout);
+            exit(0);
+        }
+        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            opt->verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--g2-on-cpu")) {
+            opt->g2_on_cpu = 1;
+            continue;
+        }
         if (!strcmp(a, "--threads") || !strcmp(a, "--device") || !strcmp(a, "--repeat") ||
             !strcmp(a, "--gpu-copies")) {
-            if (i + 1 >= argc) { fprintf(stderr, "g16 prove: %s needs a value\n", a); return -1; }
+            if (i + 1 >= argc) {
+                fprintf(stderr, "g16 prove: %s needs a value\n", a);
+                return -1;
+            }
             const char *v = argv[++i];
             char *end;
             if (!strcmp(a, "--device")) {
@@ -81,22 +97,39 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
             }
             long t = strtol(v, &end, 10);
             if (!strcmp(a, "--gpu-copies")) {
-                if (*v && !*end && t >= 2 && t <= 32) { opt->gpu_msm_copies = (int)t; continue; }
-                fprintf(stderr, "g16 prove: --gpu-copies must be an integer from 2 to 32, not '%s'\n", v);
+                if (*v && !*end && t >= 2 && t <= 32) {
+                    opt->gpu_msm_copies = (int)t;
+                    continue;
+                }
+                fprintf(stderr,
+                        "g16 prove: --gpu-copies must be an integer from 2 to 32, not '%s'\n", v);
                 return -1;
             }
             int ok = *v && !*end && t > 0 && t <= 4096;
-            if (ok && !strcmp(a, "--repeat")) { *repeat = (int)t; continue; }
-            if (ok) { opt->threads = (int)t; continue; }
+            if (ok && !strcmp(a, "--repeat")) {
+                *repeat = (int)t;
+                continue;
+            }
+            if (ok) {
+                opt->threads = (int)t;
+                continue;
+            }
             fprintf(stderr, "g16 prove: %s must be an integer from 1 to 4096, not '%s'\n", a, v);
             return -1;
         }
-        if (a[0] == '-' && a[1]) { fprintf(stderr, "g16 prove: unknown option %s (see g16 prove --help)\n", a); return -1; }
-        if (npos == 4) { fprintf(stderr, "g16 prove: too many arguments (see g16 prove --help)\n"); return -1; }
+        if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "g16 prove: unknown option %s (see g16 prove --help)\n", a);
+            return -1;
+        }
+        if (npos == 4) {
+            fprintf(stderr, "g16 prove: too many arguments (see g16 prove --help)\n");
+            return -1;
+        }
         pos[npos++] = argv[i];
     }
     if (npos != 4) {
-        fprintf(stderr, "g16 prove: expected KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json (see g16 prove --help)\n");
+        fprintf(stderr, "g16 prove: expected KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json (see g16 "
+                        "prove --help)\n");
         return -1;
     }
     return 0;
@@ -110,12 +143,15 @@ static int cmp_double(const void *a, const void *b)
 
 /* repeat > 1: the whole proof again with the key already open (and
  * resident on the GPU after the first), the number a service sees. */
-static int prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_len, const char *name,
-                          const g16_options *opt, int repeat, char **proof, char **pub,
-                          char *err, size_t errlen)
+static int prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_len,
+                          const char *name, const g16_options *opt, int repeat, char **proof,
+                          char **pub, char *err, size_t errlen)
 {
     double *total = malloc(sizeof *total * (size_t)repeat);
-    if (!total) { snprintf(err, errlen, "%s: out of memory", name); return -1; }
+    if (!total) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        return -1;
+    }
     for (int i = 0; i < repeat; i++) {
         g16_timings t;
         free(*proof);
@@ -130,8 +166,8 @@ static int prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_l
     if (repeat > 1) {
         double first = total[0];
         qsort(total, (size_t)repeat, sizeof *total, cmp_double);
-        fprintf(stderr, "g16 prove: %d proofs: first %.4f s, median %.4f s, best %.4f s\n",
-                repeat, first, total[repeat / 2], total[0]);
+        fprintf(stderr, "g16 prove: %d proofs: first %.4f s, median %.4f s, best %.4f s\n", repeat,
+                first, total[repeat / 2], total[0]);
     }
     free(total);
     return 0;
@@ -143,7 +179,8 @@ static int check_key(const g16_key *key, const g16_options *opt, char *err, size
 {
     double t0 = cli_seconds();
     int rc = g16_key_check_points(key, opt->threads, err, errlen);
-    if (opt->verbose && !rc) fprintf(stderr, "g16 prove: key points checked in %.3f s\n", cli_seconds() - t0);
+    if (opt->verbose && !rc)
+        fprintf(stderr, "g16 prove: key points checked in %.3f s\n", cli_seconds() - t0);
     return rc;
 }
 
@@ -158,10 +195,10 @@ static int prove_files(const g16_options *opt, int repeat, char **pos, char **pr
     /* the witness mapping outlives every proof: no need to copy it */
     g16_options borrowed = *opt;
     borrowed.borrow_witness = 1;
-    int rc = g16_key_open(pos[0], &key, err, errlen) ||
-             check_key(key, opt, err, errlen) ||
-             g16_file_map(pos[1], &wtns, &wtns_len, err, errlen) ||
-             prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, proof, pub, err, errlen);
+    int rc =
+        g16_key_open(pos[0], &key, err, errlen) || check_key(key, opt, err, errlen) ||
+        g16_file_map(pos[1], &wtns, &wtns_len, err, errlen) ||
+        prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, proof, pub, err, errlen);
     g16_file_unmap(wtns, wtns_len);
     g16_key_free(key);
     return rc ? -1 : 0;
@@ -182,7 +219,7 @@ static void remove_pending_and_die(int sig)
 {
     for (int i = 0; i < pending_count; i++) unlink(pending_tmp[i]);
     signal(sig, SIG_DFL);
-    raise(sig);       /* delivered when the handler returns: the exit says which signal */
+    raise(sig); /* delivered when the handler returns: the exit says which signal */
 }
 
 static void cleanup_signal_set(sigset_t *set)
@@ -200,7 +237,7 @@ static void install_cleanup_handlers(void)
         if (sigaction(cleanup_signals[i], NULL, &old) || old.sa_handler == SIG_IGN) continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = remove_pending_and_die;
-        cleanup_signal_set(&sa.sa_mask);   /* one handler at a time */
+        cleanup_signal_set(&sa.sa_mask); /* one handler at a time */
         sigaction(cleanup_signals[i], &sa, NULL);
     }
 }
@@ -218,7 +255,8 @@ static int open_registered(const char *path, g16_output **out, char *err, size_t
     block_cleanup_signals(1);
     int rc = g16_output_open(path, out, err, errlen);
     if (!rc) {
-        snprintf(pending_tmp[pending_count], sizeof pending_tmp[0], "%s", g16_output_temp_path(*out));
+        snprintf(pending_tmp[pending_count], sizeof pending_tmp[0], "%s",
+                 g16_output_temp_path(*out));
         pending_count++;
     }
     block_cleanup_signals(0);
@@ -240,7 +278,7 @@ static int commit_both(g16_output **out, const char *proof_path, char *err, size
 static void free_outputs(g16_output **out)
 {
     block_cleanup_signals(1);
-    pending_count = 0;                 /* g16_output_free removes them itself */
+    pending_count = 0; /* g16_output_free removes them itself */
     block_cleanup_signals(0);
     g16_output_free(out[0]);
     g16_output_free(out[1]);

@@ -111,9 +111,14 @@ int cli_setup(int argc, char **argv)
     int insecure = 0, npos = 0;
     const char *pos[3] = {0}, *v;
     for (int i = 1; i < argc; i++) {
-        if (is_help(argv[i])) { fputs(setup_usage, stdout); return 0; }
-        if (!strcmp(argv[i], "--insecure-dev")) insecure = 1;
-        else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) opt.verbose = 1;
+        if (is_help(argv[i])) {
+            fputs(setup_usage, stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--insecure-dev"))
+            insecure = 1;
+        else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+            opt.verbose = 1;
         else if ((v = opt_value("setup", argc, argv, &i, "--seed"))) {
             opt.seed = count_arg("setup", "--seed", v, UINT64_MAX);
             opt.seeded = 1;
@@ -122,8 +127,10 @@ int cli_setup(int argc, char **argv)
         else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "g16 setup: unknown option '%s' (see g16 setup --help)\n", argv[i]);
             return 2;
-        } else if (npos < 3) pos[npos++] = argv[i];
-        else npos++;
+        } else if (npos < 3)
+            pos[npos++] = argv[i];
+        else
+            npos++;
     }
     if (npos != 2) {
         fprintf(stderr, "g16 setup: expected CIRCUIT.r1cs KEY.zkey (see g16 setup --help)\n");
@@ -154,9 +161,12 @@ typedef struct {
 /* snarkjs's curve names, and the other common spellings. */
 static int parse_curve(const char *v, const char **c)
 {
-    if (!strcmp(v, "bn128") || !strcmp(v, "bn254")) *c = "bn128";
-    else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12-381")) *c = "bls12381";
-    else return -1;
+    if (!strcmp(v, "bn128") || !strcmp(v, "bn254"))
+        *c = "bn128";
+    else if (!strcmp(v, "bls12381") || !strcmp(v, "bls12-381"))
+        *c = "bls12381";
+    else
+        return -1;
     return 0;
 }
 
@@ -168,10 +178,15 @@ static int parse_synth(int argc, char **argv, synth_args *a)
     a->p.n_public = 1;
     a->p.seed = 1;
     for (int i = 1; i < argc; i++) {
-        if (is_help(argv[i])) { fputs(synth_usage, stdout); return -1; }
-        if (!strcmp(argv[i], "--setup")) a->with_setup = 1;
+        if (is_help(argv[i])) {
+            fputs(synth_usage, stdout);
+            return -1;
+        }
+        if (!strcmp(argv[i], "--setup"))
+            a->with_setup = 1;
         else if ((v = opt_value("synth", argc, argv, &i, "--constraints"))) {
-            a->p.n_constraints = (uint32_t)count_arg("synth", "--constraints", v, G16_SYNTH_MAX_CONSTRAINTS);
+            a->p.n_constraints =
+                (uint32_t)count_arg("synth", "--constraints", v, G16_SYNTH_MAX_CONSTRAINTS);
             have_n = 1;
         } else if ((v = opt_value("synth", argc, argv, &i, "--public")))
             a->p.n_public = (uint32_t)count_arg("synth", "--public", v, G16_SYNTH_MAX_PUBLIC);
@@ -179,7 +194,8 @@ static int parse_synth(int argc, char **argv, synth_args *a)
             a->p.seed = count_arg("synth", "--seed", v, UINT64_MAX);
         else if ((v = opt_value("synth", argc, argv, &i, "--threads")))
             a->threads = (int)count_arg("synth", "--threads", v, 4096);
-        else if ((v = opt_value("synth", argc, argv, &i, "--out"))) a->out = v;
+        else if ((v = opt_value("synth", argc, argv, &i, "--out")))
+            a->out = v;
         else if ((v = opt_value("synth", argc, argv, &i, "--curve"))) {
             if (parse_curve(v, &a->p.curve)) {
                 fprintf(stderr, "g16 synth: --curve must be bn128 or bls12381, not '%s'\n", v);
@@ -187,12 +203,15 @@ static int parse_synth(int argc, char **argv, synth_args *a)
             }
             have_curve = 1;
         } else {
-            fprintf(stderr, "g16 synth: unexpected argument '%s' (see g16 synth --help)\n", argv[i]);
+            fprintf(stderr, "g16 synth: unexpected argument '%s' (see g16 synth --help)\n",
+                    argv[i]);
             return 2;
         }
     }
     if (!have_n || !have_curve || !a->out || !*a->out) {
-        fprintf(stderr, "g16 synth: --constraints, --curve and --out are required (see g16 synth --help)\n");
+        fprintf(
+            stderr,
+            "g16 synth: --constraints, --curve and --out are required (see g16 synth --help)\n");
         return 2;
     }
     if (a->p.n_constraints == 0) {
@@ -234,7 +253,10 @@ static int make_dirs(const char *path)
     for (char *s = p + 1; *s; s++) {
         if (*s != '/') continue;
         *s = 0;
-        if (mkdir(p, 0777) && errno != EEXIST) { free(p); return -1; }
+        if (mkdir(p, 0777) && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
         *s = '/';
     }
     int made = mkdir(p, 0777) == 0;
@@ -266,7 +288,8 @@ int cli_synth(int argc, char **argv)
         fprintf(stderr, "g16 synth: %s\n", err);
         if (made_dir > 0) rmdir(a.out);
     } else {
-        printf("wrote %s and %s%s\n", paths[0], paths[1], a.with_setup ? " (+ circuit.zkey, verification_key.json)" : "");
+        printf("wrote %s and %s%s\n", paths[0], paths[1],
+               a.with_setup ? " (+ circuit.zkey, verification_key.json)" : "");
     }
     for (int i = 0; i < 4; i++) free(paths[i]);
     return rc ? 1 : 0;
@@ -279,14 +302,19 @@ int cli_check(int argc, char **argv)
     int threads = 0, npos = 0;
     const char *pos[3] = {0}, *v;
     for (int i = 1; i < argc; i++) {
-        if (is_help(argv[i])) { fputs(check_usage, stdout); return 0; }
+        if (is_help(argv[i])) {
+            fputs(check_usage, stdout);
+            return 0;
+        }
         if ((v = opt_value("check", argc, argv, &i, "--threads")))
             threads = (int)count_arg("check", "--threads", v, 4096);
         else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "g16 check: unknown option '%s' (see g16 check --help)\n", argv[i]);
             return 2;
-        } else if (npos < 3) pos[npos++] = argv[i];
-        else npos++;
+        } else if (npos < 3)
+            pos[npos++] = argv[i];
+        else
+            npos++;
     }
     if (npos != 2) {
         fprintf(stderr, "g16 check: expected CIRCUIT.r1cs WITNESS.wtns (see g16 check --help)\n");

@@ -53,13 +53,22 @@ static int positional(int argc, char **argv, const char *usage, int n, char **po
     int npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage, stdout); return 1; }
-        if (timing && !strcmp(a, "--time")) { *timing = 1; continue; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 1;
+        }
+        if (timing && !strcmp(a, "--time")) {
+            *timing = 1;
+            continue;
+        }
         if (a[0] == '-' && a[1]) {
             fprintf(stderr, "g16 %s: unknown option %s (see g16 %s --help)\n", argv[0], a, argv[0]);
             return -1;
         }
-        if (npos == n) { fprintf(stderr, "g16 %s: too many arguments (see g16 %s --help)\n", argv[0], argv[0]); return -1; }
+        if (npos == n) {
+            fprintf(stderr, "g16 %s: too many arguments (see g16 %s --help)\n", argv[0], argv[0]);
+            return -1;
+        }
         pos[npos++] = argv[i];
     }
     if (npos == n) return 0;
@@ -75,13 +84,22 @@ int cli_verify(int argc, char **argv)
     int p = positional(argc, argv, verify_usage, 3, pos, &timing);
     if (p) return p > 0 ? 0 : 2;
     double t0 = cli_seconds();
-    if ((text[0] = read_text(pos[0], err, sizeof err)) && (text[1] = read_text(pos[1], err, sizeof err)) &&
+    if ((text[0] = read_text(pos[0], err, sizeof err)) &&
+        (text[1] = read_text(pos[1], err, sizeof err)) &&
         (text[2] = read_text(pos[2], err, sizeof err)))
-        rc = g16_verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], err, sizeof err);
+        rc = g16_verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], err,
+                                   sizeof err);
     if (timing) fprintf(stderr, "g16 verify: %.3f ms\n", (cli_seconds() - t0) * 1e3);
     for (int i = 0; i < 3; i++) free(text[i]);
-    if (rc == 1) { puts("OK"); return 0; }
-    if (rc == 0) { puts("INVALID"); fprintf(stderr, "g16 verify: %s\n", err); return 1; }
+    if (rc == 1) {
+        puts("OK");
+        return 0;
+    }
+    if (rc == 0) {
+        puts("INVALID");
+        fprintf(stderr, "g16 verify: %s\n", err);
+        return 1;
+    }
     fprintf(stderr, "g16 verify: %s\n", err);
     return 2;
 }
@@ -97,6 +115,9 @@ int cli_export_vk(int argc, char **argv)
              g16_write_file(pos[1], json, strlen(json), err, sizeof err);
     free(json);
     g16_key_free(key);
-    if (rc) { fprintf(stderr, "g16 export-vk: %s\n", err); return 1; }
+    if (rc) {
+        fprintf(stderr, "g16 export-vk: %s\n", err);
+        return 1;
+    }
     return 0;
 }

@@ -63,11 +63,11 @@ static const char fullprove_usage[] =
     "error.\n";
 
 typedef struct {
-    const char *cmd;        /* for messages: "g16 wtns calculate" */
+    const char *cmd; /* for messages: "g16 wtns calculate" */
     const char *usage;
     const char *pos[5];
     int npos, want;
-    char *cache_dir;        /* malloc'd */
+    char *cache_dir; /* malloc'd */
     int verbose;
     g16_options prove;
 } wtns_args;
@@ -105,7 +105,10 @@ static int option_value(wtns_args *a, const char *opt, const char *v)
         return 0;
     }
     for (size_t i = 0; !strcmp(opt, "--device") && i < 3; i++)
-        if (!strcmp(v, devices[i])) { a->prove.device = device_codes[i]; return 0; }
+        if (!strcmp(v, devices[i])) {
+            a->prove.device = device_codes[i];
+            return 0;
+        }
     fprintf(stderr, "%s: bad value '%s' for %s (see %s --help)\n", a->cmd, v, opt, a->cmd);
     return -1;
 }
@@ -115,8 +118,14 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
 {
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        if (!strcmp(s, "-h") || !strcmp(s, "--help")) { fputs(a->usage, stdout); return 1; }
-        if (!strcmp(s, "--verbose") || !strcmp(s, "-v")) { a->verbose = 1; continue; }
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+            fputs(a->usage, stdout);
+            return 1;
+        }
+        if (!strcmp(s, "--verbose") || !strcmp(s, "-v")) {
+            a->verbose = 1;
+            continue;
+        }
         int takes = !strcmp(s, "--cache-dir") ||
                     (prove_options && (!strcmp(s, "--threads") || !strcmp(s, "--device")));
         if (takes && i + 1 < argc) {
@@ -135,11 +144,13 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
         a->pos[a->npos++] = s;
     }
     if (a->npos != a->want) {
-        fprintf(stderr, "%s: expected %d file arguments (see %s --help)\n", a->cmd, a->want, a->cmd);
+        fprintf(stderr, "%s: expected %d file arguments (see %s --help)\n", a->cmd, a->want,
+                a->cmd);
         return -1;
     }
     if (!a->cache_dir && !(a->cache_dir = default_cache_dir())) {
-        fprintf(stderr, "%s: no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n", a->cmd);
+        fprintf(stderr, "%s: no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n",
+                a->cmd);
         return -1;
     }
     return 0;
@@ -160,7 +171,10 @@ static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
         size_t n = fread(buf + *len, 1, cap - *len, f);
         *len += n;
         if (n) continue;
-        if (!ferror(f)) { fclose(f); return buf; }
+        if (!ferror(f)) {
+            fclose(f);
+            return buf;
+        }
         break;
     }
     snprintf(err, errlen, "%s: %s", path, f ? "read error or out of memory" : strerror(errno));
@@ -185,8 +199,9 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
     char *input = read_text(input_path, &len, err, errlen);
     int rc = input ? g16_circuit_open(wasm_path, a->cache_dir, &c, err, errlen) : G16_ERR_IO;
     double t1 = now();
-    if (!rc) rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns,
-                                        wtns_len, err, errlen);
+    if (!rc)
+        rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns, wtns_len,
+                                   err, errlen);
     fflush(stdout);
     if (!rc && a->verbose)
         fprintf(stderr, "%s: circuit %s in %.3f s (%s), witness of %u values in %.3f s\n", a->cmd,
@@ -206,7 +221,10 @@ int cli_wtns(int argc, char **argv)
     }
     wtns_args a = {.cmd = "g16 wtns calculate", .usage = wtns_usage, .want = 3};
     int p = parse_args(&a, argc - 1, argv + 1, 0);
-    if (p) { free(a.cache_dir); return p > 0 ? 0 : 2; }
+    if (p) {
+        free(a.cache_dir);
+        return p > 0 ? 0 : 2;
+    }
     char err[1024];
     uint8_t *wtns = NULL;
     size_t len;
@@ -227,10 +245,11 @@ static int prove_and_write(const wtns_args *a, const uint8_t *wtns, size_t len, 
     int rc = g16_key_open(a->pos[2], &key, err, errlen);
     if (!rc) rc = g16_prove(key, wtns, len, a->pos[0], &a->prove, &proof, &pub, &t, err, errlen);
     if (!rc && a->verbose)
-        fprintf(stderr, "%s: proof in %.3f s on the %s\n", a->cmd, t.total, t.on_gpu ? "GPU" : "CPU");
+        fprintf(stderr, "%s: proof in %.3f s on the %s\n", a->cmd, t.total,
+                t.on_gpu ? "GPU" : "CPU");
     if (!rc) rc = g16_write_file(a->pos[3], proof, strlen(proof), err, errlen);
     if (!rc && (rc = g16_write_file(a->pos[4], pub, strlen(pub), err, errlen)))
-        unlink(a->pos[3]);      /* never leave a proof without its public signals */
+        unlink(a->pos[3]); /* never leave a proof without its public signals */
     free(proof);
     free(pub);
     g16_key_free(key);
@@ -242,7 +261,10 @@ int cli_fullprove(int argc, char **argv)
     wtns_args a = {.cmd = "g16 fullprove", .usage = fullprove_usage, .want = 5};
     g16_options_default(&a.prove);
     int p = parse_args(&a, argc, argv, 1);
-    if (p) { free(a.cache_dir); return p > 0 ? 0 : 2; }
+    if (p) {
+        free(a.cache_dir);
+        return p > 0 ? 0 : 2;
+    }
     a.prove.verbose = 0;
     char err[1024];
     uint8_t *wtns = NULL;

@@ -17,14 +17,19 @@
 int d_http_status(int code)
 {
     switch (code) {
-    case G16_OK: case D_ERR_EXISTS: return 200;   /* loading a loaded key again: nothing to do */
+    case G16_OK:
+    case D_ERR_EXISTS: return 200; /* loading a loaded key again: nothing to do */
     case G16_ERR_NOT_FOUND: return 404;
     case D_ERR_FORBIDDEN: return 403;
     case D_ERR_CONFLICT: return 409;
     case D_ERR_STOPPING: return 503;
-    case G16_ERR_TOO_LARGE: case G16_ERR_NOMEM: return 507;   /* beyond the budget or memory */
-    case G16_ERR_ARG: case G16_ERR_FORMAT: case G16_ERR_MISMATCH: case G16_ERR_UNSUPPORTED: return 400;
-    default: return 500;                                        /* IO, DEVICE, INTERNAL */
+    case G16_ERR_TOO_LARGE:
+    case G16_ERR_NOMEM: return 507; /* beyond the budget or memory */
+    case G16_ERR_ARG:
+    case G16_ERR_FORMAT:
+    case G16_ERR_MISMATCH:
+    case G16_ERR_UNSUPPORTED: return 400;
+    default: return 500; /* IO, DEVICE, INTERNAL */
     }
 }
 
@@ -45,7 +50,10 @@ void d_reply_error(d_reply *r, int status, const char *fmt, ...)
 
 static void reply_json(d_reply *r, int status, char *text)
 {
-    if (!text) { d_reply_error(r, 500, "out of memory"); return; }
+    if (!text) {
+        d_reply_error(r, 500, "out of memory");
+        return;
+    }
     r->status = status;
     r->body = text;
     r->content_type = "application/json";
@@ -59,15 +67,15 @@ static void reply_jansson(d_reply *r, int status, json_t *o)
 
 static json_t *key_json(const dkey *k)
 {
-    json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:b,s:s,s:I}", "name", k->name,
-                          "path", k->path, "curve", k->key ? g16_key_curve(k->key) : "loading",
-                          "bytes", (json_int_t)k->bytes,
-                          "n_vars", (json_int_t)(k->key ? g16_key_n_vars(k->key) : 0),
-                          "n_public", (json_int_t)(k->key ? g16_key_n_public(k->key) : 0),
-                          "domain_size", (json_int_t)(k->key ? g16_key_domain_size(k->key) : 0),
-                          "partition_bytes", (json_int_t)k->job_bytes, "pending", k->pending,
-                          "last_used", k->last_used, "self_verify", k->vk_json != NULL,
-                          "device", k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
+    json_t *o =
+        json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:b,s:s,s:I}", "name", k->name, "path",
+                  k->path, "curve", k->key ? g16_key_curve(k->key) : "loading", "bytes",
+                  (json_int_t)k->bytes, "n_vars", (json_int_t)(k->key ? g16_key_n_vars(k->key) : 0),
+                  "n_public", (json_int_t)(k->key ? g16_key_n_public(k->key) : 0), "domain_size",
+                  (json_int_t)(k->key ? g16_key_domain_size(k->key) : 0), "partition_bytes",
+                  (json_int_t)k->job_bytes, "pending", k->pending, "last_used", k->last_used,
+                  "self_verify", k->vk_json != NULL, "device", k->on_gpu ? "gpu" : "cpu",
+                  "device_bytes", (json_int_t)k->device_bytes);
     json_object_set_new(o, "host_pinned_bytes", json_integer((json_int_t)k->host_pinned));
     json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
     /* the loading thread fills these before it publishes k->key under mu */
@@ -99,10 +107,14 @@ static void keys_load(g16d *d, const d_request *rq, d_reply *r)
     const char *path = json_string_value(json_object_get(o, "path"));
     char err[D_ERR];
     int rc;
-    if (!o) d_reply_error(r, 400, "malformed JSON: line %d: %s", je.line, je.text);
-    else if (!name || !path) d_reply_error(r, 400, "expected {\"name\": NAME, \"path\": KEY.zkey}");
-    else if (!d_name_ok(name)) d_reply_error(r, 400, "key names are 1-127 of [A-Za-z0-9._-]");
-    else if ((rc = d_key_load(d, name, path, 1, err, sizeof err))) d_reply_error(r, d_http_status(rc), "%s", err);
+    if (!o)
+        d_reply_error(r, 400, "malformed JSON: line %d: %s", je.line, je.text);
+    else if (!name || !path)
+        d_reply_error(r, 400, "expected {\"name\": NAME, \"path\": KEY.zkey}");
+    else if (!d_name_ok(name))
+        d_reply_error(r, 400, "key names are 1-127 of [A-Za-z0-9._-]");
+    else if ((rc = d_key_load(d, name, path, 1, err, sizeof err)))
+        d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);
         dkey *k = d_key_find(d, name);
@@ -117,13 +129,16 @@ static void keys_evict(g16d *d, const char *name, d_reply *r)
 {
     char err[D_ERR];
     int rc = d_key_evict(d, name, err, sizeof err);
-    if (rc) d_reply_error(r, d_http_status(rc), "%s", err);
-    else reply_json(r, 200, strdup("{\"evicted\":true}"));
+    if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        reply_json(r, 200, strdup("{\"evicted\":true}"));
 }
 
 static void stage_json(json_t *o, const char *name, int workers, int busy, int queued)
 {
-    json_object_set_new(o, name, json_pack("{s:i,s:i,s:i}", "workers", workers, "busy", busy, "queued", queued));
+    json_object_set_new(
+        o, name, json_pack("{s:i,s:i,s:i}", "workers", workers, "busy", busy, "queued", queued));
 }
 
 static void status(g16d *d, d_reply *r)
@@ -137,31 +152,40 @@ static void status(g16d *d, d_reply *r)
         json_array_append_new(keys, key_json(k));
         device_bytes += k->device_bytes;
     }
-    stage_json(stages, "synthesis", d->cfg.workers[ST_SYNTH], d->busy[ST_SYNTH], d->nstate[P_QUEUED]);
+    stage_json(stages, "synthesis", d->cfg.workers[ST_SYNTH], d->busy[ST_SYNTH],
+               d->nstate[P_QUEUED]);
     stage_json(stages, "msm", d->cfg.workers[ST_MSM], d->busy[ST_MSM], d->nstate[P_SYNTHED]);
     stage_json(stages, "finalize", d->cfg.workers[ST_FINAL], d->busy[ST_FINAL], d->nstate[P_MSMED]);
     int active = 0, total = 0;
-    for (job *j = d->jobs; j; j = j->next) { total++; active += !d_job_terminal(j); }
-    json_t *o = json_pack("{s:i,s:f,s:{s:I,s:I,s:I,s:I,s:i},s:o,s:o,s:{s:i,s:i,s:i},s:{s:I,s:I},s:b}",
-        "pid", (int)getpid(), "uptime_s", d_now() - d->started,
-        "budget", "total", (json_int_t)d->cfg.budget, "reserved", (json_int_t)d->reserved,
-        "keys", (json_int_t)d->key_bytes, "available", (json_int_t)d_budget_free(d),
-        "partitions_holding", d->held_parts,
-        "stages", stages, "keys", keys, "jobs", "active", active, "total", total, "long_polls", d->long_polls,
-        "proofs", "done", (json_int_t)d->proofs_done, "failed", (json_int_t)d->proofs_failed,
-        "stopping", d->stopping);
-    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:b,s:i,s:I,s:{s:I,s:I}}", "proving",
-        d->use_gpu ? "gpu" : "cpu", "mode", device_mode(d->cfg.device), "g2_on_cpu",
-        d->use_gpu && d->cfg.g2_on_cpu, "gpu_copies", d->use_gpu ? d->cfg.gpu_copies : 0,
-        "key_bytes", (json_int_t)device_bytes,
-        "budget", "total", (json_int_t)d->dev_budget, "used", (json_int_t)d->dev_used));
+    for (job *j = d->jobs; j; j = j->next) {
+        total++;
+        active += !d_job_terminal(j);
+    }
+    json_t *o = json_pack(
+        "{s:i,s:f,s:{s:I,s:I,s:I,s:I,s:i},s:o,s:o,s:{s:i,s:i,s:i},s:{s:I,s:I},s:b}", "pid",
+        (int)getpid(), "uptime_s", d_now() - d->started, "budget", "total",
+        (json_int_t)d->cfg.budget, "reserved", (json_int_t)d->reserved, "keys",
+        (json_int_t)d->key_bytes, "available", (json_int_t)d_budget_free(d), "partitions_holding",
+        d->held_parts, "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
+        "long_polls", d->long_polls, "proofs", "done", (json_int_t)d->proofs_done, "failed",
+        (json_int_t)d->proofs_failed, "stopping", d->stopping);
+    json_object_set_new(o, "device",
+                        json_pack("{s:s,s:s,s:b,s:i,s:I,s:{s:I,s:I}}", "proving",
+                                  d->use_gpu ? "gpu" : "cpu", "mode", device_mode(d->cfg.device),
+                                  "g2_on_cpu", d->use_gpu && d->cfg.g2_on_cpu, "gpu_copies",
+                                  d->use_gpu ? d->cfg.gpu_copies : 0, "key_bytes",
+                                  (json_int_t)device_bytes, "budget", "total",
+                                  (json_int_t)d->dev_budget, "used", (json_int_t)d->dev_used));
     pthread_mutex_unlock(&d->mu);
-    json_object_set_new(o, "memory", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "rss", (json_int_t)s.rss_kb << 10,
-        "anon", (json_int_t)s.anon_kb << 10, "file", (json_int_t)s.file_kb << 10,
-        "shmem", (json_int_t)s.shmem_kb << 10, "peak", (json_int_t)s.hwm_kb << 10,
-        "locked", (json_int_t)s.locked_kb << 10, "pin_keys", d->cfg.pin_keys > 0));
-    if (s.gpu_kb >= 0)                  /* the process's whole GPU use, key copies and workspaces */
-        json_object_set_new(json_object_get(o, "memory"), "gpu", json_integer((json_int_t)s.gpu_kb << 10));
+    json_object_set_new(
+        o, "memory",
+        json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "rss", (json_int_t)s.rss_kb << 10, "anon",
+                  (json_int_t)s.anon_kb << 10, "file", (json_int_t)s.file_kb << 10, "shmem",
+                  (json_int_t)s.shmem_kb << 10, "peak", (json_int_t)s.hwm_kb << 10, "locked",
+                  (json_int_t)s.locked_kb << 10, "pin_keys", d->cfg.pin_keys > 0));
+    if (s.gpu_kb >= 0) /* the process's whole GPU use, key copies and workspaces */
+        json_object_set_new(json_object_get(o, "memory"), "gpu",
+                            json_integer((json_int_t)s.gpu_kb << 10));
     reply_jansson(r, 200, o);
 }
 
@@ -193,9 +217,13 @@ static void proof_cancel(g16d *d, const char *id, d_reply *r)
     int rc = j ? d_job_cancel(d, j) : 0;
     char *text = j ? d_job_json(d, j, 0) : NULL;
     pthread_mutex_unlock(&d->mu);
-    if (!j) d_reply_error(r, 404, "no job %s", id);
-    else if (rc) { free(text); d_reply_error(r, 409, "job %s has already finished", id); }
-    else reply_json(r, 200, text);
+    if (!j)
+        d_reply_error(r, 404, "no job %s", id);
+    else if (rc) {
+        free(text);
+        d_reply_error(r, 409, "job %s has already finished", id);
+    } else
+        reply_json(r, 200, text);
 }
 
 static void proofs_list(g16d *d, d_reply *r)
@@ -214,16 +242,24 @@ static void proof_submit(g16d *d, const d_request *rq, d_reply *r)
 {
     char err[D_ERR], *out = NULL;
     int rc = d_job_submit(d, rq->body, rq->len, &out, err, sizeof err);
-    if (rc) d_reply_error(r, d_http_status(rc), "%s", err);
-    else reply_json(r, 202, out);
+    if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        reply_json(r, 202, out);
 }
 
 static void memory(g16d *d, const d_request *rq, d_reply *r)
 {
     const char *s = rq->query(rq->qctx, "since"), *f = rq->query(rq->qctx, "format");
     double since = s ? strtod(s, NULL) : 0;
-    if (f && strcmp(f, "csv") && strcmp(f, "json")) { d_reply_error(r, 400, "format must be csv or json"); return; }
-    if (f && !strcmp(f, "json")) { reply_json(r, 200, d_memory_json(d, since)); return; }
+    if (f && strcmp(f, "csv") && strcmp(f, "json")) {
+        d_reply_error(r, 400, "format must be csv or json");
+        return;
+    }
+    if (f && !strcmp(f, "json")) {
+        reply_json(r, 200, d_memory_json(d, since));
+        return;
+    }
     r->body = d_memory_csv(d, since);
     r->status = r->body ? 200 : 500;
     r->content_type = "text/csv";
@@ -248,14 +284,15 @@ int d_api_blocks(const d_request *rq)
 {
     const char *p = rq->path;
     return (is(rq, "POST") && (!strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs"))) ||
-           (is(rq, "DELETE") && tail(p, "/v1/keys/")) || (is(rq, "GET") && !strcmp(p, "/v1/memory"));
+           (is(rq, "DELETE") && tail(p, "/v1/keys/")) ||
+           (is(rq, "GET") && !strcmp(p, "/v1/memory"));
 }
 
 double d_api_wait(const d_request *rq, const char **id)
 {
     const char *w = is(rq, "GET") ? rq->query(rq->qctx, "wait") : NULL;
     double wait = w ? strtod(w, NULL) : 0;
-    if (!(*id = tail(rq->path, "/v1/proofs/")) || !(wait > 0)) return 0;   /* NaN too */
+    if (!(*id = tail(rq->path, "/v1/proofs/")) || !(wait > 0)) return 0; /* NaN too */
     return wait > MAX_WAIT_S ? MAX_WAIT_S : wait;
 }
 
@@ -263,23 +300,33 @@ void d_api(g16d *d, const d_request *rq, d_reply *r)
 {
     const char *p = rq->path, *id;
     r->body = NULL;
-    if (!strcmp(p, "/v1/status") && is(rq, "GET")) status(d, r);
+    if (!strcmp(p, "/v1/status") && is(rq, "GET"))
+        status(d, r);
     else if (!strcmp(p, "/metrics") && is(rq, "GET")) {
         r->body = d_metrics_text(d);
         r->status = 200;
         r->content_type = "text/plain; version=0.0.4";
-    } else if (!strcmp(p, "/v1/memory") && is(rq, "GET")) memory(d, rq, r);
-    else if (!strcmp(p, "/v1/keys") && is(rq, "GET")) keys_list(d, r);
-    else if (!strcmp(p, "/v1/keys") && is(rq, "POST")) keys_load(d, rq, r);
-    else if ((id = tail(p, "/v1/keys/")) && is(rq, "DELETE")) keys_evict(d, id, r);
-    else if (!strcmp(p, "/v1/proofs") && is(rq, "POST")) proof_submit(d, rq, r);
-    else if (!strcmp(p, "/v1/proofs") && is(rq, "GET")) proofs_list(d, r);
-    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "GET")) proof_get(d, id, r);
-    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "DELETE")) proof_cancel(d, id, r);
+    } else if (!strcmp(p, "/v1/memory") && is(rq, "GET"))
+        memory(d, rq, r);
+    else if (!strcmp(p, "/v1/keys") && is(rq, "GET"))
+        keys_list(d, r);
+    else if (!strcmp(p, "/v1/keys") && is(rq, "POST"))
+        keys_load(d, rq, r);
+    else if ((id = tail(p, "/v1/keys/")) && is(rq, "DELETE"))
+        keys_evict(d, id, r);
+    else if (!strcmp(p, "/v1/proofs") && is(rq, "POST"))
+        proof_submit(d, rq, r);
+    else if (!strcmp(p, "/v1/proofs") && is(rq, "GET"))
+        proofs_list(d, r);
+    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "GET"))
+        proof_get(d, id, r);
+    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "DELETE"))
+        proof_cancel(d, id, r);
     else if (!strcmp(p, "/v1/status") || !strcmp(p, "/metrics") || !strcmp(p, "/v1/memory") ||
              !strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs") || tail(p, "/v1/keys/") ||
              tail(p, "/v1/proofs/"))
         d_reply_error(r, 405, "method %s not allowed on %s", rq->method, p);
-    else d_reply_error(r, 404, "no such endpoint: %s", p);
+    else
+        d_reply_error(r, 404, "no such endpoint: %s", p);
     if (!r->body) d_reply_error(r, 500, "out of memory");
 }

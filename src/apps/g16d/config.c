@@ -17,8 +17,8 @@ typedef int (*setter)(d_config *c, const char *v);
 enum { SET_REPORTED = -2 };
 
 typedef struct {
-    const char *name;   /* flag without "--", and the config-file key */
-    const char *arg;    /* NULL: a switch */
+    const char *name; /* flag without "--", and the config-file key */
+    const char *arg;  /* NULL: a switch */
     setter set;
     const char *help;
 } option;
@@ -43,10 +43,22 @@ int d_parse_size(const char *s, size_t *out)
     double mul = 1;
     switch (toupper((unsigned char)*end)) {
     case 0: break;
-    case 'K': mul = 1024.0; end++; break;
-    case 'M': mul = 1048576.0; end++; break;
-    case 'G': mul = 1073741824.0; end++; break;
-    case 'T': mul = 1099511627776.0; end++; break;
+    case 'K':
+        mul = 1024.0;
+        end++;
+        break;
+    case 'M':
+        mul = 1048576.0;
+        end++;
+        break;
+    case 'G':
+        mul = 1073741824.0;
+        end++;
+        break;
+    case 'T':
+        mul = 1099511627776.0;
+        end++;
+        break;
     case 'B': break;
     default: return -1;
     }
@@ -64,8 +76,14 @@ static int copy_str(char *dst, size_t len, const char *v)
     return 0;
 }
 
-static int set_socket(d_config *c, const char *v) { return copy_str(c->socket_path, sizeof c->socket_path, v); }
-static int set_state(d_config *c, const char *v) { return copy_str(c->state_dir, sizeof c->state_dir, v); }
+static int set_socket(d_config *c, const char *v)
+{
+    return copy_str(c->socket_path, sizeof c->socket_path, v);
+}
+static int set_state(d_config *c, const char *v)
+{
+    return copy_str(c->state_dir, sizeof c->state_dir, v);
+}
 static int set_allow(d_config *c, const char *v)
 {
     if (c->n_allow >= D_MAX_ALLOW) return -1;
@@ -80,8 +98,10 @@ static int set_token_file(d_config *c, const char *v)
     FILE *f = fopen(v, "r");
     if (!f) return -1;
     if (fstat(fileno(f), &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO))) {
-        fprintf(stderr, "g16d: %s: the token file is accessible by group or others (mode %04o): "
-                "chmod 600 it\n", v, (unsigned)(st.st_mode & 07777));
+        fprintf(stderr,
+                "g16d: %s: the token file is accessible by group or others (mode %04o): "
+                "chmod 600 it\n",
+                v, (unsigned)(st.st_mode & 07777));
         fclose(f);
         return SET_REPORTED;
     }
@@ -89,15 +109,27 @@ static int set_token_file(d_config *c, const char *v)
     fclose(f);
     if (!ok) return -1;
     c->token[strcspn(c->token, "\r\n")] = 0;
-    return strlen(c->token) >= 16 ? 0 : -1;   /* a short token is a mistake, not a secret */
+    return strlen(c->token) >= 16 ? 0 : -1; /* a short token is a mistake, not a secret */
 }
 static int set_budget(d_config *c, const char *v) { return d_parse_size(v, &c->budget); }
 static int set_margin(d_config *c, const char *v) { return d_parse_size(v, &c->budget_margin); }
-static int set_synth(d_config *c, const char *v) { return parse_int(v, 1, 32, &c->workers[ST_SYNTH]); }
+static int set_synth(d_config *c, const char *v)
+{
+    return parse_int(v, 1, 32, &c->workers[ST_SYNTH]);
+}
 static int set_msm(d_config *c, const char *v) { return parse_int(v, 1, 16, &c->workers[ST_MSM]); }
-static int set_final(d_config *c, const char *v) { return parse_int(v, 1, 8, &c->workers[ST_FINAL]); }
-static int set_msm_q(d_config *c, const char *v) { return parse_int(v, 1, 1024, &c->queue_depth[ST_MSM]); }
-static int set_final_q(d_config *c, const char *v) { return parse_int(v, 1, 1024, &c->queue_depth[ST_FINAL]); }
+static int set_final(d_config *c, const char *v)
+{
+    return parse_int(v, 1, 8, &c->workers[ST_FINAL]);
+}
+static int set_msm_q(d_config *c, const char *v)
+{
+    return parse_int(v, 1, 1024, &c->queue_depth[ST_MSM]);
+}
+static int set_final_q(d_config *c, const char *v)
+{
+    return parse_int(v, 1, 1024, &c->queue_depth[ST_FINAL]);
+}
 static int set_threads(d_config *c, const char *v) { return parse_int(v, 0, 1024, &c->threads); }
 static int set_body(d_config *c, const char *v) { return d_parse_size(v, &c->max_body); }
 static int set_double(double *out, const char *v)
@@ -111,39 +143,71 @@ static int set_double(double *out, const char *v)
 static int set_ttl(d_config *c, const char *v) { return set_double(&c->result_ttl, v); }
 static int set_fttl(d_config *c, const char *v) { return set_double(&c->fetched_ttl, v); }
 static int set_sample(d_config *c, const char *v) { return parse_int(v, 10, 60000, &c->sample_ms); }
-static int set_conns(d_config *c, const char *v) { return parse_int(v, 4, 65536, &c->max_connections); }
+static int set_conns(d_config *c, const char *v)
+{
+    return parse_int(v, 4, 65536, &c->max_connections);
+}
 static int set_verify(d_config *c, const char *v)
 {
-    if (!v || !strcmp(v, "true") || !strcmp(v, "1")) c->self_verify = 1;
-    else if (!strcmp(v, "false") || !strcmp(v, "0")) c->self_verify = 0;
-    else return -1;
+    if (!v || !strcmp(v, "true") || !strcmp(v, "1"))
+        c->self_verify = 1;
+    else if (!strcmp(v, "false") || !strcmp(v, "0"))
+        c->self_verify = 0;
+    else
+        return -1;
     return 0;
 }
-static int set_no_verify(d_config *c, const char *v) { (void)v; c->self_verify = 0; return 0; }
+static int set_no_verify(d_config *c, const char *v)
+{
+    (void)v;
+    c->self_verify = 0;
+    return 0;
+}
 static int set_device(d_config *c, const char *v)
 {
-    if (!strcmp(v, "auto")) c->device = G16_DEVICE_AUTO;
-    else if (!strcmp(v, "cpu")) c->device = G16_DEVICE_CPU;
-    else if (!strcmp(v, "gpu")) c->device = G16_DEVICE_GPU;
-    else return -1;
+    if (!strcmp(v, "auto"))
+        c->device = G16_DEVICE_AUTO;
+    else if (!strcmp(v, "cpu"))
+        c->device = G16_DEVICE_CPU;
+    else if (!strcmp(v, "gpu"))
+        c->device = G16_DEVICE_GPU;
+    else
+        return -1;
     return 0;
 }
-static int set_g2_cpu(d_config *c, const char *v) { (void)v; c->g2_on_cpu = 1; return 0; }
+static int set_g2_cpu(d_config *c, const char *v)
+{
+    (void)v;
+    c->g2_on_cpu = 1;
+    return 0;
+}
 static int set_copies(d_config *c, const char *v) { return parse_int(v, 2, 32, &c->gpu_copies); }
 static int set_dev_budget(d_config *c, const char *v)
 {
     return d_parse_size(v, &c->device_budget) || c->device_budget == 0 ? -1 : 0;
 }
-static int set_pin(d_config *c, const char *v) { (void)v; c->pin_keys = 1; return 0; }
-static int set_no_pin(d_config *c, const char *v) { (void)v; c->pin_keys = 0; return 0; }
+static int set_pin(d_config *c, const char *v)
+{
+    (void)v;
+    c->pin_keys = 1;
+    return 0;
+}
+static int set_no_pin(d_config *c, const char *v)
+{
+    (void)v;
+    c->pin_keys = 0;
+    return 0;
+}
 
 static const option k_opts[] = {
     {"socket", "PATH", set_socket,
      "Unix socket (mode 0600). Default $XDG_RUNTIME_DIR/g16d.sock, else /tmp/g16d-$UID/g16d.sock.\n"
-     "                         Its directory must be this user's (or root's) and writable by no one\n"
+     "                         Its directory must be this user's (or root's) and writable by no "
+     "one\n"
      "                         else; only a stale socket there (no daemon answers) is replaced"},
     {"state-dir", "DIR", set_state,
-     "jobs database, uploaded witnesses, memory trace. Default $XDG_STATE_HOME/g16d, else ~/.local/state/g16d"},
+     "jobs database, uploaded witnesses, memory trace. Default $XDG_STATE_HOME/g16d, else "
+     "~/.local/state/g16d"},
     {"allow-dir", "DIR", set_allow,
      "witness and key paths are read only under DIR (repeatable; none: only uploads)"},
     {"tcp-port", "PORT", set_port, "also listen on 127.0.0.1:PORT (needs --token-file)"},
@@ -151,31 +215,42 @@ static const option k_opts[] = {
      "bearer token (first line, >= 16 chars) that TCP clients must send; the file must not\n"
      "                         be accessible by group or others (chmod 600)"},
     {"memory-budget", "SIZE", set_budget,
-     "bytes the keys and in-flight proofs may use (512M, 8G, ...). Default MemAvailable minus the margin"},
-    {"budget-margin", "SIZE", set_margin, "kept free when the budget is derived (default 10%, at least 256M)"},
-    {"synth-workers", "N", set_synth, "synthesis workers (a, b, c + NTTs). Default max(2, cores/4)"},
+     "bytes the keys and in-flight proofs may use (512M, 8G, ...). Default MemAvailable minus the "
+     "margin"},
+    {"budget-margin", "SIZE", set_margin,
+     "kept free when the budget is derived (default 10%, at least 256M)"},
+    {"synth-workers", "N", set_synth,
+     "synthesis workers (a, b, c + NTTs). Default max(2, cores/4)"},
     {"msm-workers", "N", set_msm, "MSM workers. Default 1"},
     {"finalize-workers", "N", set_final, "finalize workers (assemble + self-verify). Default 1"},
     {"msm-queue", "N", set_msm_q,
      "synthesized partitions allowed to wait for an MSM worker. Default = synthesis workers"},
     {"finalize-queue", "N", set_final_q, "partitions allowed to wait for finalize. Default 4"},
     {"threads", "N", set_threads, "CPU threads per stage call. Default 0 = all cores"},
-    {"max-body", "SIZE", set_body, "largest request body accepted (refused from its headers; held outside the budget). Default 64M"},
-    {"result-ttl", "SECONDS", set_ttl, "finished results kept this long if never fetched. Default 86400"},
-    {"fetched-ttl", "SECONDS", set_fttl, "results kept this long after the first fetch. Default 600"},
+    {"max-body", "SIZE", set_body,
+     "largest request body accepted (refused from its headers; held outside the budget). Default "
+     "64M"},
+    {"result-ttl", "SECONDS", set_ttl,
+     "finished results kept this long if never fetched. Default 86400"},
+    {"fetched-ttl", "SECONDS", set_fttl,
+     "results kept this long after the first fetch. Default 600"},
     {"sample-interval", "MS", set_sample, "memory sampling period in milliseconds. Default 100"},
-    {"self-verify", "BOOL", set_verify, "verify every proof before returning it (true|false). Default true"},
+    {"self-verify", "BOOL", set_verify,
+     "verify every proof before returning it (true|false). Default true"},
     {"no-self-verify", NULL, set_no_verify, "same as --self-verify false"},
     {"max-connections", "N", set_conns,
      "concurrent HTTP connections; each is a socket, not a thread (a long-poll waits\n"
-     "                         without one), so /v1/status answers however many wait. Default 1024"},
+     "                         without one), so /v1/status answers however many wait. Default "
+     "1024"},
     {"device", "cpu|gpu|auto", set_device,
      "where proofs run: auto (default) = the GPU when this build has CUDA and a GPU is present,\n"
-     "                         else the CPU; gpu = refuse to start without one; cpu = never the GPU.\n"
+     "                         else the CPU; gpu = refuse to start without one; cpu = never the "
+     "GPU.\n"
      "                         On the GPU each key is loaded onto it at POST /v1/keys"},
     {"device-memory-budget", "SIZE", set_dev_budget,
      "GPU memory the keys on the GPU and their proofs' work buffers may use; a key\n"
-     "                         that does not fit evicts idle GPU keys (least recently used first),\n"
+     "                         that does not fit evicts idle GPU keys (least recently used "
+     "first),\n"
      "                         else is refused (507, --device gpu) or stays on the CPU (auto).\n"
      "                         Default: the GPU's free memory at startup (NVML) minus 10% (at\n"
      "                         least 512M); ignored when proofs run on the CPU"},
@@ -184,7 +259,8 @@ static const option k_opts[] = {
     {"gpu-copies", "N", set_copies,
      "keep N shift copies (2 to 32) of each GPU key's MSM points on the device: N times\n"
      "                         their device memory (charged to the device budget) and a slower\n"
-     "                         key load, for faster MSMs (BN254 2^24 proof 0.214 -> 0.185 s with 12)"},
+     "                         key load, for faster MSMs (BN254 2^24 proof 0.214 -> 0.185 s with "
+     "12)"},
     {"pin-keys", NULL, set_pin,
      "lock each key's bytes in RAM (mlock) so they are never paged out; a key that cannot be\n"
      "                         locked works unpinned and GET /v1/keys says why. Default: on when\n"
@@ -203,24 +279,29 @@ static void usage(FILE *f)
           "SIGTERM stops it gracefully (exit 0); jobs survive restarts (SQLite in --state-dir).\n\n"
           "options (each may also be set in the config file as `name = value`;\n"
           "flags override the file; # starts a comment):\n"
-          "  --config FILE          read options from FILE first\n", f);
+          "  --config FILE          read options from FILE first\n",
+          f);
     for (int i = 0; i < NOPTS; i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", k_opts[i].name, k_opts[i].arg ? " " : "",
                  k_opts[i].arg ? k_opts[i].arg : "");
-        if (strlen(left) > 22) fprintf(f, "  %s\n  %-22s %s\n", left, "", k_opts[i].help);
-        else fprintf(f, "  %-22s %s\n", left, k_opts[i].help);
+        if (strlen(left) > 22)
+            fprintf(f, "  %s\n  %-22s %s\n", left, "", k_opts[i].help);
+        else
+            fprintf(f, "  %-22s %s\n", left, k_opts[i].help);
     }
-    fputs("  --help                 this text\n\n"
-          "API: POST/GET /v1/keys, DELETE /v1/keys/NAME, POST /v1/proofs,\n"
-          "GET /v1/proofs/ID[?wait=S], DELETE /v1/proofs/ID, GET /v1/status, GET /metrics,\n"
-          "GET /v1/memory[?since=UNIX_S&format=csv|json].\n\n"
-          "environment:\n"
-          "  XDG_RUNTIME_DIR        the default socket's directory (else /tmp/g16d-$UID, which must\n"
-          "                         belong to this user and be writable by no one else)\n"
-          "  XDG_STATE_HOME, HOME   the default --state-dir\n"
-          "  MEMWATCH_NO_NVML       when set, NVML (libnvidia-ml) is never loaded: no GPU memory in\n"
-          "                         the memory trace and no default --device-memory-budget\n", f);
+    fputs(
+        "  --help                 this text\n\n"
+        "API: POST/GET /v1/keys, DELETE /v1/keys/NAME, POST /v1/proofs,\n"
+        "GET /v1/proofs/ID[?wait=S], DELETE /v1/proofs/ID, GET /v1/status, GET /metrics,\n"
+        "GET /v1/memory[?since=UNIX_S&format=csv|json].\n\n"
+        "environment:\n"
+        "  XDG_RUNTIME_DIR        the default socket's directory (else /tmp/g16d-$UID, which must\n"
+        "                         belong to this user and be writable by no one else)\n"
+        "  XDG_STATE_HOME, HOME   the default --state-dir\n"
+        "  MEMWATCH_NO_NVML       when set, NVML (libnvidia-ml) is never loaded: no GPU memory in\n"
+        "                         the memory trace and no default --device-memory-budget\n",
+        f);
 }
 
 static const option *find(const char *name)
@@ -235,7 +316,10 @@ static char *trim(char *s)
     while (isspace((unsigned char)*s)) s++;
     char *e = s + strlen(s);
     while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
-    if (e - s >= 2 && (*s == '"' || *s == '\'') && e[-1] == *s) { e[-1] = 0; s++; }
+    if (e - s >= 2 && (*s == '"' || *s == '\'') && e[-1] == *s) {
+        e[-1] = 0;
+        s++;
+    }
     return s;
 }
 
@@ -244,22 +328,30 @@ static int load_file(d_config *c, const char *path)
     FILE *f = fopen(path, "r");
     char line[2048];
     int no = 0;
-    if (!f) { fprintf(stderr, "g16d: %s: %s\n", path, strerror(errno)); return -1; }
+    if (!f) {
+        fprintf(stderr, "g16d: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
     while (fgets(line, sizeof line, f)) {
         no++;
         char *hash = strchr(line, '#');
         if (hash && !memchr(line, '"', (size_t)(hash - line))) *hash = 0;
         char *s = trim(line);
-        if (!*s || *s == '[') continue;          /* TOML tables are just grouping here */
+        if (!*s || *s == '[') continue; /* TOML tables are just grouping here */
         char *eq = strchr(s, '=');
-        if (!eq) { fprintf(stderr, "g16d: %s:%d: expected name = value\n", path, no); fclose(f); return -1; }
+        if (!eq) {
+            fprintf(stderr, "g16d: %s:%d: expected name = value\n", path, no);
+            fclose(f);
+            return -1;
+        }
         *eq = 0;
         const char *name = trim(s), *val = trim(eq + 1);
         const option *o = find(name);
         int rc = !o ? -1 : o->arg ? o->set(c, val) : strcmp(val, "true") ? -1 : o->set(c, NULL);
         if (rc) {
             if (rc != SET_REPORTED)
-                fprintf(stderr, "g16d: %s:%d: %s '%s'\n", path, no, o ? "bad value for" : "unknown option", name);
+                fprintf(stderr, "g16d: %s:%d: %s '%s'\n", path, no,
+                        o ? "bad value for" : "unknown option", name);
             fclose(f);
             return -1;
         }
@@ -271,8 +363,10 @@ static int load_file(d_config *c, const char *path)
 void d_default_socket(char *buf, size_t len)
 {
     const char *x = getenv("XDG_RUNTIME_DIR");
-    if (x && *x && strlen(x) + 10 < len) snprintf(buf, len, "%s/g16d.sock", x);
-    else snprintf(buf, len, "/tmp/g16d-%u/g16d.sock", (unsigned)getuid());
+    if (x && *x && strlen(x) + 10 < len)
+        snprintf(buf, len, "%s/g16d.sock", x);
+    else
+        snprintf(buf, len, "/tmp/g16d-%u/g16d.sock", (unsigned)getuid());
 }
 
 static void defaults(d_config *c)
@@ -292,18 +386,29 @@ static void defaults(d_config *c)
     c->device = G16_DEVICE_AUTO;
     c->pin_keys = -1;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    if (x && *x) snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);
-    else snprintf(c->state_dir, sizeof c->state_dir, "%s/.local/state/g16d", home ? home : "/tmp");
+    if (x && *x)
+        snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);
+    else
+        snprintf(c->state_dir, sizeof c->state_dir, "%s/.local/state/g16d", home ? home : "/tmp");
 }
 
 static int parse_flags(d_config *c, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--config")) { i++; continue; }
+        if (!strcmp(a, "--config")) {
+            i++;
+            continue;
+        }
         const option *o = strncmp(a, "--", 2) ? NULL : find(a + 2);
-        if (!o) { fprintf(stderr, "g16d: unknown option '%s' (see g16d --help)\n", a); return -1; }
-        if (o->arg && i + 1 >= argc) { fprintf(stderr, "g16d: %s needs %s\n", a, o->arg); return -1; }
+        if (!o) {
+            fprintf(stderr, "g16d: unknown option '%s' (see g16d --help)\n", a);
+            return -1;
+        }
+        if (o->arg && i + 1 >= argc) {
+            fprintf(stderr, "g16d: %s needs %s\n", a, o->arg);
+            return -1;
+        }
         const char *v = o->arg ? argv[++i] : NULL;
         int rc = o->set(c, v);
         if (rc == -1) fprintf(stderr, "g16d: bad value for %s: '%s'\n", a, v ? v : "");
@@ -324,7 +429,10 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
             return -1;
         }
         if (!strcmp(argv[i], "--config")) {
-            if (i + 1 >= argc) { fprintf(stderr, "g16d: --config needs FILE\n"); return -1; }
+            if (i + 1 >= argc) {
+                fprintf(stderr, "g16d: --config needs FILE\n");
+                return -1;
+            }
             if (load_file(c, argv[++i])) return -1;
         }
     }

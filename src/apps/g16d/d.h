@@ -21,17 +21,17 @@
 
 #include "g16.h"
 
-#define D_NAME_MAX 128
-#define D_ERR 512
+#define D_NAME_MAX  128
+#define D_ERR       512
 #define D_MAX_ALLOW 16
 
 /* Failure kinds of the daemon beyond g16_status's (from 100: never a
  * library code). */
 enum {
-    D_ERR_FORBIDDEN = 100,      /* a path outside --allow-dir */
-    D_ERR_CONFLICT,             /* a name taken by another key, a busy key, a finished job */
-    D_ERR_EXISTS,               /* the same key is already loaded: nothing to do */
-    D_ERR_STOPPING              /* the daemon is shutting down */
+    D_ERR_FORBIDDEN = 100, /* a path outside --allow-dir */
+    D_ERR_CONFLICT,        /* a name taken by another key, a busy key, a finished job */
+    D_ERR_EXISTS,          /* the same key is already loaded: nothing to do */
+    D_ERR_STOPPING         /* the daemon is shutting down */
 };
 
 enum { ST_SYNTH, ST_MSM, ST_FINAL, ST_COUNT };
@@ -41,49 +41,57 @@ typedef struct {
     char state_dir[1024];
     char allow_dir[D_MAX_ALLOW][1024];
     int n_allow;
-    int tcp_port;               /* 0: no TCP listener */
-    char token[256];            /* bearer token for TCP */
-    size_t budget;              /* bytes; 0: from MemAvailable */
+    int tcp_port;    /* 0: no TCP listener */
+    char token[256]; /* bearer token for TCP */
+    size_t budget;   /* bytes; 0: from MemAvailable */
     size_t budget_margin;
-    int workers[ST_COUNT];      /* synthesis, MSM, finalize */
-    int queue_depth[ST_COUNT];  /* [ST_MSM], [ST_FINAL]: parts allowed to wait */
-    int threads;                /* per stage call; <= 0: all cores */
+    int workers[ST_COUNT];     /* synthesis, MSM, finalize */
+    int queue_depth[ST_COUNT]; /* [ST_MSM], [ST_FINAL]: parts allowed to wait */
+    int threads;               /* per stage call; <= 0: all cores */
     size_t max_body;
-    double result_ttl;          /* seconds a finished result is kept */
-    double fetched_ttl;         /* seconds it is kept once fetched */
+    double result_ttl;  /* seconds a finished result is kept */
+    double fetched_ttl; /* seconds it is kept once fetched */
     int sample_ms;
     int self_verify;
     int max_connections;
-    int device;                 /* enum g16_device: where proofs run (--device) */
-    int g2_on_cpu;              /* GPU proofs run the B2 MSM on the CPU alongside */
-    int gpu_copies;             /* --gpu-copies: shift copies of a GPU key's points (0: none) */
-    int pin_keys;               /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
-    size_t device_budget;       /* --device-memory-budget; 0: derived at startup */
+    int device;           /* enum g16_device: where proofs run (--device) */
+    int g2_on_cpu;        /* GPU proofs run the B2 MSM on the CPU alongside */
+    int gpu_copies;       /* --gpu-copies: shift copies of a GPU key's points (0: none) */
+    int pin_keys;         /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
+    size_t device_budget; /* --device-memory-budget; 0: derived at startup */
 } d_config;
 
 typedef enum {
-    P_QUEUED, P_SYNTH, P_SYNTHED, P_MSM, P_MSMED, P_FINAL, P_DONE, P_FAILED, P_CANCELLED
+    P_QUEUED,
+    P_SYNTH,
+    P_SYNTHED,
+    P_MSM,
+    P_MSMED,
+    P_FINAL,
+    P_DONE,
+    P_FAILED,
+    P_CANCELLED
 } part_state;
 
 typedef struct dkey {
     char name[D_NAME_MAX];
     char path[1024];
     g16_key *key;
-    uint8_t *buf;               /* the .zkey bytes, resident (the key points into them), own pages */
+    uint8_t *buf; /* the .zkey bytes, resident (the key points into them), own pages */
     size_t buf_len;
-    int pinned;                 /* buf is mlock'ed */
-    char *pin_error;            /* why pinning failed; NULL if it did not (or was not asked) */
-    char *vk_json;              /* for self-verification; NULL if unavailable */
-    size_t bytes;               /* charged to the budget */
+    int pinned;                  /* buf is mlock'ed */
+    char *pin_error;             /* why pinning failed; NULL if it did not (or was not asked) */
+    char *vk_json;               /* for self-verification; NULL if unavailable */
+    size_t bytes;                /* charged to the budget */
     size_t job_bytes, abc_bytes; /* a partition's host reservation, and what synthesis gives back */
-    int on_gpu;                 /* resident on the GPU: its jobs prove there (and only there) */
-    size_t device_bytes;        /* GPU memory the key holds */
-    size_t host_pinned;         /* on the GPU: its pinned witness buffer, charged beside bytes */
-    size_t dev_charge;          /* charged to the device budget: its copy + its proofs' workspace
+    int on_gpu;                  /* resident on the GPU: its jobs prove there (and only there) */
+    size_t device_bytes;         /* GPU memory the key holds */
+    size_t host_pinned;          /* on the GPU: its pinned witness buffer, charged beside bytes */
+    size_t dev_charge;           /* charged to the device budget: its copy + its proofs' workspace
                                    (while it uploads: the estimate of both) */
-    char *gpu_error;            /* why an AUTO daemon keeps it on the CPU; NULL if it did not */
+    char *gpu_error;             /* why an AUTO daemon keeps it on the CPU; NULL if it did not */
     double last_used;
-    int pending;                /* unfinished partitions that need it */
+    int pending; /* unfinished partitions that need it */
     struct dkey *next;
 } dkey;
 
@@ -93,10 +101,10 @@ typedef struct {
     struct job *job;
     int idx;
     part_state state;
-    char *wtns_path;            /* where the witness is read at synthesis */
+    char *wtns_path; /* where the witness is read at synthesis */
     size_t wtns_bytes;
-    int uploaded;               /* wtns_path is ours (state dir): delete with the job */
-    size_t reserved;            /* budget bytes held now */
+    int uploaded;    /* wtns_path is ours (state dir): delete with the job */
+    size_t reserved; /* budget bytes held now */
     g16_job *gj;
     char *proof, *pub, *error, *timings; /* timings: JSON object text */
     double t_queued, t_stage, wait_s, synth_s, msm_s, final_s, verify_s;
@@ -111,7 +119,7 @@ typedef struct job {
     double created, finished, fetched;
     int nparts, nterminal, nfailed;
     int cancelled;
-    dkey *k;                    /* valid while a partition is unfinished (pinned by k->pending) */
+    dkey *k; /* valid while a partition is unfinished (pinned by k->pending) */
     part *parts;
     struct job *next;
 } job;
@@ -126,14 +134,14 @@ typedef struct {
 typedef struct d_sample {
     double unix_s;
     int64_t rss_kb, anon_kb, file_kb, shmem_kb, hwm_kb, locked_kb;
-    int64_t gpu_kb;             /* this process's GPU memory (NVML); -1: unknown */
+    int64_t gpu_kb; /* this process's GPU memory (NVML); -1: unknown */
     int64_t reserved_kb, held_parts;
     int queued[ST_COUNT], busy[ST_COUNT];
 } d_sample;
 
 typedef struct reap {
     g16_job *gj;
-    part *p;                    /* reservation to release (NULL: none) */
+    part *p; /* reservation to release (NULL: none) */
     size_t bytes;
     struct reap *next;
 } reap;
@@ -145,18 +153,18 @@ typedef struct g16d {
     dkey *keys;
     job *jobs;
     int64_t next_seq;
-    int use_gpu;                /* keys go to the GPU at load (--device gpu, or auto with a GPU) */
+    int use_gpu; /* keys go to the GPU at load (--device gpu, or auto with a GPU) */
     size_t reserved, key_bytes;
     size_t dev_budget, dev_used; /* device memory budget (0: none) and the GPU keys' charges */
-    int held_parts;             /* partitions holding a reservation */
-    int nstate[P_CANCELLED + 1];    /* partitions in each state (kept by d_set_state) */
+    int held_parts;              /* partitions holding a reservation */
+    int nstate[P_CANCELLED + 1]; /* partitions in each state (kept by d_set_state) */
     int busy[ST_COUNT];
-    int long_polls;             /* long-polls parked by the HTTP layer, waiting for a job */
+    int long_polls; /* long-polls parked by the HTTP layer, waiting for a job */
     int stopping, stopped_workers;
     uint64_t proofs_done, proofs_failed, jobs_submitted;
-    histo hist[ST_COUNT + 1];   /* + budget wait */
+    histo hist[ST_COUNT + 1]; /* + budget wait */
     reap *reap_head, *reap_tail;
-    void *db;                   /* sqlite3 */
+    void *db; /* sqlite3 */
     /* telemetry (own lock: the sampler must not wait for the pipeline) */
     pthread_mutex_t tmu;
     pthread_cond_t tcv;
@@ -165,7 +173,7 @@ typedef struct g16d {
     d_sample *ring;
     size_t ring_cap, ring_n, ring_pos;
     int64_t peak_since_scrape_kb;
-    void *mw;                   /* mw_writer */
+    void *mw; /* mw_writer */
     char trace_path[1100];
     pthread_t workers[64];
     int n_workers;
@@ -214,8 +222,8 @@ size_t d_budget_free(const g16d *d);
 /* devbudget.c: the device memory budget's decision, pure so it is
  * testable without a GPU.  A key resident on the GPU as it sees it: */
 typedef struct {
-    size_t bytes;               /* its charge: device memory its eviction gives back */
-    int busy;                   /* unfinished partitions need it (or it is loading): kept */
+    size_t bytes; /* its charge: device memory its eviction gives back */
+    int busy;     /* unfinished partitions need it (or it is loading): kept */
     double last_used;
 } d_dev_key;
 /* Which of keys[0..n) to evict so that need more bytes fit in budget (0:
@@ -275,12 +283,12 @@ void d_http_stop(d_http *h);
 /* api.c */
 typedef struct {
     int status;
-    char *body;                 /* malloc'd */
+    char *body; /* malloc'd */
     const char *content_type;
 } d_reply;
 typedef struct {
     const char *method, *path;
-    const char *(*query)(void *ctx, const char *name);   /* a ?name= argument or NULL */
+    const char *(*query)(void *ctx, const char *name); /* a ?name= argument or NULL */
     void *qctx;
     const char *body;
     size_t len;
@@ -294,6 +302,7 @@ int d_api_blocks(const d_request *rq);
 double d_api_wait(const d_request *rq, const char **id);
 /* The HTTP status of a failure kind (g16_status or D_ERR_*). */
 int d_http_status(int code);
-void d_reply_error(d_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void d_reply_error(d_reply *r, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -5,12 +5,11 @@
 
 #include "d.h"
 
-int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *victims,
-              int *nvictims)
+int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *victims, int *nvictims)
 {
     size_t used = 0;
     *nvictims = 0;
-    if (budget == 0) return 0;                     /* no device budget */
+    if (budget == 0) return 0; /* no device budget */
     for (int i = 0; i < n; i++) used += keys[i].bytes;
     while (used + need > budget || used + need < used) {
         int v = -1;
@@ -19,7 +18,7 @@ int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *vic
             for (int j = 0; j < *nvictims; j++) taken |= victims[j] == i;
             if (!keys[i].busy && !taken && (v < 0 || keys[i].last_used < keys[v].last_used)) v = i;
         }
-        if (v < 0) {                               /* even every idle key is not enough */
+        if (v < 0) { /* even every idle key is not enough */
             *nvictims = 0;
             return -1;
         }

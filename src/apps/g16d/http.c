@@ -37,17 +37,17 @@ typedef struct {
 typedef struct req {
     char *buf;
     size_t len, cap;
-    int too_big;                /* chunked beyond --max-body: its body is dropped */
-    int answered;               /* refused from its headers (401, 413): never served */
+    int too_big;  /* chunked beyond --max-body: its body is dropped */
+    int answered; /* refused from its headers (401, 413): never served */
     struct d_http *h;
     struct MHD_Connection *c;
-    d_request rq;               /* what a thread of its own serves */
-    d_reply reply;              /* its reply, once has_reply */
+    d_request rq;  /* what a thread of its own serves */
+    d_reply reply; /* its reply, once has_reply */
     int has_reply;
-    int resumed;                /* a parked long-poll whose wait is over */
-    const char *job_id;         /* while parked: the job waited for, until when */
+    int resumed;        /* a parked long-poll whose wait is over */
+    const char *job_id; /* while parked: the job waited for, until when */
     double deadline;
-    struct req *next;           /* in d_http.parked */
+    struct req *next; /* in d_http.parked */
 } req;
 
 struct d_http {
@@ -55,11 +55,11 @@ struct d_http {
     struct MHD_Daemon *ud, *td;
     int ufd;
     front uf, tf;
-    req *parked;                /* suspended long-polls (d->mu) */
-    int waker_stop;             /* (d->mu) */
+    req *parked;    /* suspended long-polls (d->mu) */
+    int waker_stop; /* (d->mu) */
     int waker_started;
     pthread_t waker;
-    pthread_mutex_t tmu;        /* requests on threads of their own: */
+    pthread_mutex_t tmu; /* requests on threads of their own: */
     pthread_cond_t tcv;
     int threads, closing;
 };
@@ -68,8 +68,12 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, d_reply *r)
 {
     size_t n = r->body ? strlen(r->body) : 0;
     struct MHD_Response *resp = MHD_create_response_from_buffer(n, r->body, MHD_RESPMEM_MUST_FREE);
-    if (!resp) { free(r->body); return MHD_NO; }
-    MHD_add_response_header(resp, "Content-Type", r->content_type ? r->content_type : "application/json");
+    if (!resp) {
+        free(r->body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type",
+                            r->content_type ? r->content_type : "application/json");
     enum MHD_Result rc = MHD_queue_response(c, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return rc;
@@ -90,7 +94,8 @@ static int token_ok(const char *want, const char *header)
     const char *got = header + sizeof prefix - 1;
     size_t n = strlen(want), m = strlen(got);
     unsigned diff = (unsigned)(n ^ m);
-    for (size_t i = 0; i < n; i++) diff |= (unsigned char)want[i] ^ (unsigned char)(i < m ? got[i] : 0);
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)want[i] ^ (unsigned char)(i < m ? got[i] : 0);
     return diff == 0;
 }
 
@@ -102,14 +107,16 @@ static enum MHD_Result on_headers(front *f, struct MHD_Connection *c, void **con
     req *r = calloc(1, sizeof *r);
     if (!r) return MHD_NO;
     *con_cls = r;
-    if (f->tcp && !token_ok(d->cfg.token, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"))) {
+    if (f->tcp &&
+        !token_ok(d->cfg.token, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"))) {
         r->answered = 1;
         return send_error(c, 401, "missing or wrong bearer token");
     }
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     if (cl && strtoull(cl, NULL, 10) > d->cfg.max_body) {
         char msg[128];
-        snprintf(msg, sizeof msg, "request body of %s bytes exceeds --max-body (%zu bytes)", cl, d->cfg.max_body);
+        snprintf(msg, sizeof msg, "request body of %s bytes exceeds --max-body (%zu bytes)", cl,
+                 d->cfg.max_body);
         r->answered = 1;
         return send_error(c, 413, msg);
     }
@@ -119,7 +126,7 @@ static enum MHD_Result on_headers(front *f, struct MHD_Connection *c, void **con
 static void take_body(g16d *d, req *r, const char *data, size_t n)
 {
     if (r->too_big || r->answered) return;
-    if (r->len + n > d->cfg.max_body) {         /* chunked and too long: stop keeping it */
+    if (r->len + n > d->cfg.max_body) { /* chunked and too long: stop keeping it */
         r->too_big = 1;
         free(r->buf);
         r->buf = NULL;
@@ -130,7 +137,10 @@ static void take_body(g16d *d, req *r, const char *data, size_t n)
         size_t cap = r->cap ? r->cap : 4096;
         while (cap < r->len + n + 1) cap *= 2;
         char *b = realloc(r->buf, cap);
-        if (!b) { r->too_big = 1; return; }
+        if (!b) {
+            r->too_big = 1;
+            return;
+        }
         r->buf = b;
         r->cap = cap;
     }
@@ -157,13 +167,13 @@ static int park(d_http *h, req *r, struct MHD_Connection *c, const d_request *rq
     int parked = !h->waker_stop && d_job_waitable(d, id);
     if (parked) {
         r->c = c;
-        r->job_id = id;                 /* the URL lives as long as the request */
+        r->job_id = id; /* the URL lives as long as the request */
         r->deadline = d_now() + wait;
         r->next = h->parked;
         h->parked = r;
         d->long_polls++;
         MHD_suspend_connection(c);
-        pthread_cond_broadcast(&d->changed);    /* the waker's next deadline may be this one */
+        pthread_cond_broadcast(&d->changed); /* the waker's next deadline may be this one */
     }
     pthread_mutex_unlock(&d->mu);
     return parked;
@@ -203,13 +213,13 @@ static void *waker(void *arg)
         req *ready = due(h, d_now(), &next);
         if (ready) {
             pthread_mutex_unlock(&d->mu);
-            while (ready) {             /* r may be freed once resumed: next first */
+            while (ready) { /* r may be freed once resumed: next first */
                 req *r = ready;
                 ready = r->next;
                 MHD_resume_connection(r->c);
             }
             pthread_mutex_lock(&d->mu);
-            continue;                   /* rescan: changes while unlocked were not waited for */
+            continue; /* rescan: changes while unlocked were not waited for */
         }
         if (h->waker_stop) break;
         struct timespec ts;
@@ -237,7 +247,8 @@ static void *serve_blocking(void *arg)
 /* Serves the request on a thread of its own, its connection suspended
  * meanwhile.  tmu is held from the thread's start to the suspension, so
  * the thread cannot resume a connection not yet suspended. */
-static enum MHD_Result serve_on_thread(d_http *h, req *r, struct MHD_Connection *c, const d_request *rq)
+static enum MHD_Result serve_on_thread(d_http *h, req *r, struct MHD_Connection *c,
+                                       const d_request *rq)
 {
     pthread_attr_t a;
     pthread_t t;
@@ -254,7 +265,10 @@ static enum MHD_Result serve_on_thread(d_http *h, req *r, struct MHD_Connection 
     }
     pthread_mutex_unlock(&h->tmu);
     pthread_attr_destroy(&a);
-    if (rc) return send_error(c, 503, h->closing ? "g16d is shutting down" : "cannot start a thread for this request");
+    if (rc)
+        return send_error(c, 503,
+                          h->closing ? "g16d is shutting down"
+                                     : "cannot start a thread for this request");
     return MHD_YES;
 }
 
@@ -272,12 +286,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
-    if (r->answered) return MHD_YES;            /* its 401 or 413 is already queued */
+    if (r->answered) return MHD_YES; /* its 401 or 413 is already queued */
     if (r->too_big) return send_error(c, 413, "request body exceeds --max-body");
-    if (r->has_reply) {                         /* back from its own thread */
+    if (r->has_reply) { /* back from its own thread */
         d_reply rep = r->reply;
         r->has_reply = 0;
-        r->reply.body = NULL;                   /* the response owns it now */
+        r->reply.body = NULL; /* the response owns it now */
         return send_reply(c, &rep);
     }
     d_request rq = {method, url, query, c, r->buf ? r->buf : "", r->len};
@@ -288,11 +302,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return send_reply(c, &rep);
 }
 
-static void on_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t)
+static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
+                    enum MHD_RequestTerminationCode t)
 {
     req *r = *con_cls;
-    (void)cls; (void)c; (void)t;
-    if (r) { free(r->buf); free(r->reply.body); free(r); }
+    (void)cls;
+    (void)c;
+    (void)t;
+    if (r) {
+        free(r->buf);
+        free(r->reply.body);
+        free(r);
+    }
     *con_cls = NULL;
 }
 
@@ -303,18 +324,26 @@ static void on_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MH
 static int check_dir(const char *dir, char *err, size_t errlen)
 {
     struct stat st;
-    if (stat(dir, &st) != 0) { d_errf(err, errlen, "%s: %s", dir, strerror(errno)); return -1; }
-    if (!S_ISDIR(st.st_mode)) { d_errf(err, errlen, "%s: not a directory", dir); return -1; }
+    if (stat(dir, &st) != 0) {
+        d_errf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        d_errf(err, errlen, "%s: not a directory", dir);
+        return -1;
+    }
     if (st.st_uid != geteuid() && st.st_uid != 0) {
-        d_errf(err, errlen, "%s: the socket's directory belongs to uid %u, not to this user (uid %u): "
-               "refusing to listen there (remove it, or choose another --socket)", dir,
-               (unsigned)st.st_uid, (unsigned)geteuid());
+        d_errf(err, errlen,
+               "%s: the socket's directory belongs to uid %u, not to this user (uid %u): "
+               "refusing to listen there (remove it, or choose another --socket)",
+               dir, (unsigned)st.st_uid, (unsigned)geteuid());
         return -1;
     }
     if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        d_errf(err, errlen, "%s: the socket's directory is writable by %s (mode %04o): refusing to "
-               "listen there (chmod go-w it, or choose another --socket)", dir,
-               st.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(st.st_mode & 07777));
+        d_errf(err, errlen,
+               "%s: the socket's directory is writable by %s (mode %04o): refusing to "
+               "listen there (chmod go-w it, or choose another --socket)",
+               dir, st.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(st.st_mode & 07777));
         return -1;
     }
     return 0;
@@ -334,18 +363,26 @@ static int clear_path(const struct sockaddr_un *a, char *err, size_t errlen)
         return -1;
     }
     if (!S_ISSOCK(st.st_mode)) {
-        d_errf(err, errlen, "%s: exists and is not a socket: refusing to replace it (remove it, or "
-               "choose another --socket)", path);
+        d_errf(err, errlen,
+               "%s: exists and is not a socket: refusing to replace it (remove it, or "
+               "choose another --socket)",
+               path);
         return -1;
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), e = 0;
-    if (fd < 0) { d_errf(err, errlen, "socket: %s", strerror(errno)); return -1; }
+    if (fd < 0) {
+        d_errf(err, errlen, "socket: %s", strerror(errno));
+        return -1;
+    }
     if (connect(fd, (const struct sockaddr *)a, sizeof *a) != 0) e = errno;
     close(fd);
     if (e == ECONNREFUSED && (unlink(path) == 0 || errno == ENOENT)) return 0;
-    if (e == ECONNREFUSED) d_errf(err, errlen, "%s: cannot remove the stale socket: %s", path, strerror(errno));
-    else if (e == 0) d_errf(err, errlen, "%s: another g16d is already listening there", path);
-    else d_errf(err, errlen, "%s: cannot tell whether a g16d listens there: %s", path, strerror(e));
+    if (e == ECONNREFUSED)
+        d_errf(err, errlen, "%s: cannot remove the stale socket: %s", path, strerror(errno));
+    else if (e == 0)
+        d_errf(err, errlen, "%s: another g16d is already listening there", path);
+    else
+        d_errf(err, errlen, "%s: cannot tell whether a g16d listens there: %s", path, strerror(e));
     return -1;
 }
 
@@ -353,13 +390,19 @@ static int bind_unix(const char *path, char *err, size_t errlen)
 {
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     char dir[sizeof a.sun_path];
-    if (strlen(path) >= sizeof a.sun_path) { d_errf(err, errlen, "%s: socket path too long", path); return -1; }
+    if (strlen(path) >= sizeof a.sun_path) {
+        d_errf(err, errlen, "%s: socket path too long", path);
+        return -1;
+    }
     snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
     snprintf(dir, sizeof dir, "%s", path);
-    if (d_mkdirs(dirname(dir), 0700)) { d_errf(err, errlen, "%s: cannot create its directory: %s", path, strerror(errno)); return -1; }
+    if (d_mkdirs(dirname(dir), 0700)) {
+        d_errf(err, errlen, "%s: cannot create its directory: %s", path, strerror(errno));
+        return -1;
+    }
     if (check_dir(dir, err, errlen) || clear_path(&a, err, errlen)) return -1;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    mode_t old = umask(0177);                   /* born 0600: no window where others may connect */
+    mode_t old = umask(0177); /* born 0600: no window where others may connect */
     int rc = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&a, sizeof a);
     umask(old);
     if (rc || chmod(path, 0600) || listen(fd, 128)) {
@@ -380,8 +423,8 @@ static struct MHD_Daemon *start(d_http *h, front *f, int fd, int port)
                                 MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned)h->d->cfg.max_connections,
                                 MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_END);
-    return MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, f, MHD_OPTION_SOCK_ADDR, &lo,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
+    return MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, f, MHD_OPTION_SOCK_ADDR,
+                            &lo, MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)h->d->cfg.max_connections,
                             MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_END);
 }
@@ -389,14 +432,20 @@ static struct MHD_Daemon *start(d_http *h, front *f, int fd, int port)
 d_http *d_http_start(g16d *d, char *err, size_t errlen)
 {
     d_http *h = calloc(1, sizeof *h);
-    if (!h) { d_errf(err, errlen, "out of memory"); return NULL; }
+    if (!h) {
+        d_errf(err, errlen, "out of memory");
+        return NULL;
+    }
     h->d = d;
     h->uf = (front){h, 0};
     h->tf = (front){h, 1};
     pthread_mutex_init(&h->tmu, NULL);
     pthread_cond_init(&h->tcv, NULL);
     h->ufd = bind_unix(d->cfg.socket_path, err, errlen);
-    if (h->ufd < 0) { d_http_stop(h); return NULL; }
+    if (h->ufd < 0) {
+        d_http_stop(h);
+        return NULL;
+    }
     if (pthread_create(&h->waker, NULL, waker, h)) {
         d_errf(err, errlen, "cannot start the long-poll thread");
         d_http_stop(h);
@@ -452,8 +501,10 @@ void d_http_stop(d_http *h)
 {
     if (!h) return;
     drain(h);
-    if (h->ud) MHD_stop_daemon(h->ud);          /* closes the listening socket it was given */
-    else if (h->ufd >= 0) close(h->ufd);
+    if (h->ud)
+        MHD_stop_daemon(h->ud); /* closes the listening socket it was given */
+    else if (h->ufd >= 0)
+        close(h->ufd);
     if (h->td) MHD_stop_daemon(h->td);
     if (h->ufd >= 0) unlink(h->d->cfg.socket_path);
     pthread_mutex_destroy(&h->tmu);

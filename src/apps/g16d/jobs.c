@@ -57,14 +57,18 @@ static int witness_path(g16d *d, const g16_key *key, part *p, const char *path, 
     int rc = d_path_allowed(&d->cfg, path, real, sizeof real);
     if (rc) {
         d_errf(err, errlen, "witness %d: %s: %s", p->idx, path,
-               rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)" : strerror(errno));
+               rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)"
+                                     : strerror(errno));
         return rc;
     }
     if ((rc = g16_witness_check_file(key, real, &p->wtns_bytes, e2, sizeof e2))) {
         d_errf(err, errlen, "witness %d: %s", p->idx, e2);
         return rc;
     }
-    if (!(p->wtns_path = strdup(real))) { d_errf(err, errlen, "out of memory"); return G16_ERR_NOMEM; }
+    if (!(p->wtns_path = strdup(real))) {
+        d_errf(err, errlen, "out of memory");
+        return G16_ERR_NOMEM;
+    }
     return G16_OK;
 }
 
@@ -90,26 +94,33 @@ static int witness_upload(g16d *d, const g16_key *key, const char *id, part *p, 
     }
     p->wtns_bytes = len;
     p->uploaded = 1;
-    if (!(p->wtns_path = strdup(path))) { d_errf(err, errlen, "out of memory"); return G16_ERR_NOMEM; }
+    if (!(p->wtns_path = strdup(path))) {
+        d_errf(err, errlen, "out of memory");
+        return G16_ERR_NOMEM;
+    }
     return G16_OK;
 }
 
 /* A string starting with '/' is a path; otherwise base64 of a .wtns.  An
  * object may say which: {"path": ...} or {"base64": ...}. */
-static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, json_t *v,
-                       char *err, size_t errlen)
+static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, json_t *v, char *err,
+                       size_t errlen)
 {
     const char *path = NULL, *b64 = NULL;
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
-        if (s[0] == '/') path = s; else b64 = s;
+        if (s[0] == '/')
+            path = s;
+        else
+            b64 = s;
     } else if (json_is_object(v)) {
         path = json_string_value(json_object_get(v, "path"));
         b64 = json_string_value(json_object_get(v, "base64"));
     }
     if (path && path[0] == '/') return witness_path(d, key, p, path, err, errlen);
     if (b64) return witness_upload(d, key, id, p, b64, err, errlen);
-    d_errf(err, errlen, "witness %d: expected an absolute path, base64 or {\"path\"|\"base64\": ...}", p->idx);
+    d_errf(err, errlen,
+           "witness %d: expected an absolute path, base64 or {\"path\"|\"base64\": ...}", p->idx);
     return G16_ERR_ARG;
 }
 
@@ -121,9 +132,16 @@ static int pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size
     pthread_mutex_lock(&d->mu);
     dkey *k = d_key_find(d, name);
     int rc = G16_OK;
-    if (d->stopping) { rc = D_ERR_STOPPING; d_errf(err, errlen, "g16d is shutting down"); }
-    else if (!k || !k->key) { rc = G16_ERR_NOT_FOUND; d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name); }
-    else { k->pending += n; k->last_used = d_now(); }
+    if (d->stopping) {
+        rc = D_ERR_STOPPING;
+        d_errf(err, errlen, "g16d is shutting down");
+    } else if (!k || !k->key) {
+        rc = G16_ERR_NOT_FOUND;
+        d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name);
+    } else {
+        k->pending += n;
+        k->last_used = d_now();
+    }
     pthread_mutex_unlock(&d->mu);
     *out = rc ? NULL : k;
     return rc;
@@ -135,16 +153,23 @@ static int parse_request(const char *body, size_t len, json_t **root, const char
 {
     json_error_t je;
     *root = json_loadb(body, len, 0, &je);
-    if (!*root) { d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text); return G16_ERR_ARG; }
+    if (!*root) {
+        d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text);
+        return G16_ERR_ARG;
+    }
     *key = json_string_value(json_object_get(*root, "key"));
     *ws = json_object_get(*root, "witnesses");
     json_t *pr = json_object_get(*root, "priority");
-    if (!json_is_object(*root) || !*key) { d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\": [...]}"); return G16_ERR_ARG; }
+    if (!json_is_object(*root) || !*key) {
+        d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\": [...]}");
+        return G16_ERR_ARG;
+    }
     if (!json_is_array(*ws) || json_array_size(*ws) == 0 || json_array_size(*ws) > MAX_PARTS) {
         d_errf(err, errlen, "\"witnesses\" must be an array of 1 to %d witnesses", MAX_PARTS);
         return G16_ERR_ARG;
     }
-    if (pr && (!json_is_integer(pr) || json_integer_value(pr) < -1000000 || json_integer_value(pr) > 1000000)) {
+    if (pr && (!json_is_integer(pr) || json_integer_value(pr) < -1000000 ||
+               json_integer_value(pr) > 1000000)) {
         d_errf(err, errlen, "\"priority\" must be an integer in [-1000000, 1000000]");
         return G16_ERR_ARG;
     }
@@ -155,13 +180,20 @@ static int parse_request(const char *body, size_t len, json_t **root, const char
 static job *new_job(const char *key, int n, int prio)
 {
     job *j = calloc(1, sizeof *j);
-    if (!j || !(j->parts = calloc((size_t)n, sizeof *j->parts))) { free(j); return NULL; }
+    if (!j || !(j->parts = calloc((size_t)n, sizeof *j->parts))) {
+        free(j);
+        return NULL;
+    }
     d_random_id(j->id);
     snprintf(j->key, sizeof j->key, "%s", key);
     j->nparts = n;
     j->priority = prio;
     j->created = d_now();
-    for (int i = 0; i < n; i++) { j->parts[i].job = j; j->parts[i].idx = i; j->parts[i].t_queued = j->created; }
+    for (int i = 0; i < n; i++) {
+        j->parts[i].job = j;
+        j->parts[i].idx = i;
+        j->parts[i].t_queued = j->created;
+    }
     return j;
 }
 
@@ -177,13 +209,16 @@ static int check_all(g16d *d, dkey *k, job *j, json_t *ws, char *err, size_t err
 {
     size_t maxw = 0;
     for (int i = 0; i < j->nparts; i++) {
-        int rc = add_witness(d, k->key, j->id, &j->parts[i], json_array_get(ws, (size_t)i), err, errlen);
+        int rc =
+            add_witness(d, k->key, j->id, &j->parts[i], json_array_get(ws, (size_t)i), err, errlen);
         if (rc) return rc;
         if (j->parts[i].wtns_bytes > maxw) maxw = j->parts[i].wtns_bytes;
     }
-    size_t need = k->job_bytes + maxw, room = d->cfg.budget > k->bytes ? d->cfg.budget - k->bytes : 0;
+    size_t need = k->job_bytes + maxw,
+           room = d->cfg.budget > k->bytes ? d->cfg.budget - k->bytes : 0;
     if (need > room) {
-        d_errf(err, errlen, "a partition needs %zu bytes but the budget leaves %zu beside the key", need, room);
+        d_errf(err, errlen, "a partition needs %zu bytes but the budget leaves %zu beside the key",
+               need, room);
         return G16_ERR_TOO_LARGE;
     }
     return G16_OK;
@@ -214,17 +249,25 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
     int rc = parse_request(body, len, &root, &key, &ws, &prio, err, errlen);
     int n = rc ? 0 : (int)json_array_size(ws);
     if (!rc) rc = pin_key(d, key, n, &k, err, errlen);
-    if (!rc && !(j = new_job(key, n, prio))) { rc = G16_ERR_NOMEM; d_errf(err, errlen, "out of memory"); }
+    if (!rc && !(j = new_job(key, n, prio))) {
+        rc = G16_ERR_NOMEM;
+        d_errf(err, errlen, "out of memory");
+    }
     if (!rc) rc = check_all(d, k, j, ws, err, errlen);
     json_decref(root);
     if (rc) {
-        if (k) { pthread_mutex_lock(&d->mu); k->pending -= n; pthread_mutex_unlock(&d->mu); }
+        if (k) {
+            pthread_mutex_lock(&d->mu);
+            k->pending -= n;
+            pthread_mutex_unlock(&d->mu);
+        }
         if (j) unlink_uploads(j);
         d_job_free(j);
         return rc;
     }
     enqueue(d, j, k);
-    if (asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0) *out = NULL;
+    if (asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0)
+        *out = NULL;
     return G16_OK;
 }
 
@@ -250,14 +293,15 @@ char *d_job_json(g16d *d, job *j, int with_results)
     (void)d;
     int done = 0;
     for (int i = 0; i < j->nparts; i++) done += j->parts[i].state == P_DONE;
-    json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", j->id, "key", j->key,
-                          "priority", j->priority, "state", d_job_state(j), "created", j->created,
-                          "partitions_total", j->nparts, "partitions_done", done,
-                          "partitions_failed", j->nfailed);
+    json_t *o =
+        json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", j->id, "key", j->key, "priority",
+                  j->priority, "state", d_job_state(j), "created", j->created, "partitions_total",
+                  j->nparts, "partitions_done", done, "partitions_failed", j->nfailed);
     if (j->finished > 0) json_object_set_new(o, "finished", json_real(j->finished));
     json_t *arr = json_array();
     int results = with_results && d_job_terminal(j);
-    for (int i = 0; i < j->nparts; i++) json_array_append_new(arr, part_json(&j->parts[i], results));
+    for (int i = 0; i < j->nparts; i++)
+        json_array_append_new(arr, part_json(&j->parts[i], results));
     json_object_set_new(o, "partitions", arr);
     char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
     json_decref(o);
@@ -272,7 +316,8 @@ int d_job_cancel(g16d *d, job *j)
     j->cancelled = 1;
     for (int i = 0; i < j->nparts; i++) {
         part *p = &j->parts[i];
-        if (p->state == P_QUEUED) d_part_finish(d, p, P_CANCELLED, NULL);
+        if (p->state == P_QUEUED)
+            d_part_finish(d, p, P_CANCELLED, NULL);
         else if (p->state == P_SYNTHED || p->state == P_MSMED) {
             d_reap(d, p->gj, p, p->reserved);
             p->gj = NULL;
@@ -288,7 +333,7 @@ static int expired(const g16d *d, const job *j, double now)
 {
     if (!d_job_terminal(j)) return 0;
     for (int i = 0; i < j->nparts; i++)
-        if (j->parts[i].reserved || j->parts[i].gj) return 0;   /* the reaper still owes memory */
+        if (j->parts[i].reserved || j->parts[i].gj) return 0; /* the reaper still owes memory */
     if (j->fetched > 0 && now - j->fetched > d->cfg.fetched_ttl) return 1;
     return now - j->finished > d->cfg.result_ttl;
 }
@@ -298,7 +343,10 @@ void d_jobs_purge(g16d *d, double now)
 {
     for (job **pp = &d->jobs; *pp;) {
         job *j = *pp;
-        if (!expired(d, j, now)) { pp = &j->next; continue; }
+        if (!expired(d, j, now)) {
+            pp = &j->next;
+            continue;
+        }
         *pp = j->next;
         for (int i = 0; i < j->nparts; i++) d->nstate[j->parts[i].state]--;
         d_store_job_delete(d, j);

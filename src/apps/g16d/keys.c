@@ -42,7 +42,10 @@ void d_key_free(dkey *k)
 static void unlink_key(g16d *d, dkey *k)
 {
     for (dkey **pp = &d->keys; *pp; pp = &(*pp)->next)
-        if (*pp == k) { *pp = k->next; break; }
+        if (*pp == k) {
+            *pp = k->next;
+            break;
+        }
     d->key_bytes -= k->bytes + k->host_pinned;
     d->dev_used -= k->dev_charge;
     d_store_key(d, k, 0);
@@ -50,8 +53,10 @@ static void unlink_key(g16d *d, dkey *k)
 
 static void evict(g16d *d, dkey *k, const char *budget)
 {
-    fprintf(stderr, "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
-            "budget\n", k->name, k->bytes, k->dev_charge, budget);
+    fprintf(stderr,
+            "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
+            "budget\n",
+            k->name, k->bytes, k->dev_charge, budget);
     unlink_key(d, k);
     d_key_free(k);
 }
@@ -63,7 +68,8 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep)
     while (d_budget_free(d) < need) {
         dkey *victim = NULL;
         for (dkey *k = d->keys; k; k = k->next)
-            if (k != keep && k->pending == 0 && k->key && (!victim || k->last_used < victim->last_used))
+            if (k != keep && k->pending == 0 && k->key &&
+                (!victim || k->last_used < victim->last_used))
                 victim = k;
         if (!victim) return -1;
         evict(d, victim, "memory");
@@ -92,9 +98,11 @@ static int device_room(g16d *d, dkey *self, size_t need, char *why, size_t whyle
                 who[n++] = k;
             }
         rc = d_dev_fit(d->dev_budget, dk, n, need, victims, &nv);
-        if (rc) d_errf(why, whylen, "its estimated %zu bytes of device memory (copy and proof workspace) "
-                       "do not fit the %zu-byte device budget, %zu of it held by keys in use",
-                       need, d->dev_budget, d->dev_used);
+        if (rc)
+            d_errf(why, whylen,
+                   "its estimated %zu bytes of device memory (copy and proof workspace) "
+                   "do not fit the %zu-byte device budget, %zu of it held by keys in use",
+                   need, d->dev_budget, d->dev_used);
         for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "device memory");
     }
     if (rc == 0) {
@@ -132,7 +140,7 @@ static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
 static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
 {
     char e2[D_ERR], why[D_ERR];
-    int rc = G16_ERR_TOO_LARGE;          /* no room in one of the budgets */
+    int rc = G16_ERR_TOO_LARGE; /* no room in one of the budgets */
     size_t ws = g16_key_gpu_workspace_bytes(key);
     size_t plan = g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
     pthread_mutex_lock(&d->mu);
@@ -155,7 +163,10 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
         k->host_pinned = rc == 0 ? g16_key_gpu_host_bytes(key) : 0;
         d->key_bytes += k->host_pinned;
         pthread_mutex_unlock(&d->mu);
-        if (rc == 0) { k->on_gpu = 1; return G16_OK; }
+        if (rc == 0) {
+            k->on_gpu = 1;
+            return G16_OK;
+        }
     }
     if (d->cfg.device == G16_DEVICE_GPU) {
         d_errf(err, errlen, "%s (--device gpu)", e2);
@@ -174,14 +185,18 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
  * and its listing says why. */
 static void pin(dkey *k)
 {
-    if (syscall(SYS_mlock, k->buf, k->buf_len) == 0) { k->pinned = 1; return; }
+    if (syscall(SYS_mlock, k->buf, k->buf_len) == 0) {
+        k->pinned = 1;
+        return;
+    }
     int e = errno;
     struct rlimit rl;
     char why[D_ERR];
     if (!d_cap_ipc_lock() && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        d_errf(why, sizeof why, "mlock of %zu bytes: %s (RLIMIT_MEMLOCK is %llu bytes and there "
-               "is no CAP_IPC_LOCK: raise it with ulimit -l or systemd's LimitMEMLOCK=)", k->buf_len,
-               strerror(e), (unsigned long long)rl.rlim_cur);
+        d_errf(why, sizeof why,
+               "mlock of %zu bytes: %s (RLIMIT_MEMLOCK is %llu bytes and there "
+               "is no CAP_IPC_LOCK: raise it with ulimit -l or systemd's LimitMEMLOCK=)",
+               k->buf_len, strerror(e), (unsigned long long)rl.rlim_cur);
     else
         d_errf(why, sizeof why, "mlock of %zu bytes: %s", k->buf_len, strerror(e));
     fprintf(stderr, "g16d: key %s is not pinned: %s\n", k->name, why);
@@ -228,14 +243,17 @@ static int charge(g16d *d, dkey *k, char *err, size_t errlen)
     int rc = G16_OK;
     if (old) {
         rc = strcmp(old->path, k->path) ? D_ERR_CONFLICT : D_ERR_EXISTS;
-        d_errf(err, errlen, "key %s is already loaded%s", k->name, rc == D_ERR_CONFLICT ? " from another path" : "");
+        d_errf(err, errlen, "key %s is already loaded%s", k->name,
+               rc == D_ERR_CONFLICT ? " from another path" : "");
     } else if (d_key_make_room(d, k->bytes, NULL)) {
         rc = G16_ERR_TOO_LARGE;
-        d_errf(err, errlen, "%s: key needs %zu bytes but only %zu of the %zu-byte budget are free "
-               "(busy keys cannot be evicted)", k->path, k->bytes, d_budget_free(d), d->cfg.budget);
+        d_errf(err, errlen,
+               "%s: key needs %zu bytes but only %zu of the %zu-byte budget are free "
+               "(busy keys cannot be evicted)",
+               k->path, k->bytes, d_budget_free(d), d->cfg.budget);
     } else {
         d->key_bytes += k->bytes;
-        k->next = d->keys;               /* listed at once so a second load of the name waits its turn */
+        k->next = d->keys; /* listed at once so a second load of the name waits its turn */
         d->keys = k;
     }
     pthread_mutex_unlock(&d->mu);
@@ -255,7 +273,8 @@ static int key_file(g16d *d, dkey *k, const char *path, char *err, size_t errlen
     int rc = d_path_allowed(&d->cfg, path, k->path, sizeof k->path);
     if (rc) {
         d_errf(err, errlen, "%s: %s", path,
-               rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)" : strerror(errno));
+               rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)"
+                                     : strerror(errno));
         return rc;
     }
     if (stat(k->path, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -269,11 +288,17 @@ static int key_file(g16d *d, dkey *k, const char *path, char *err, size_t errlen
 int d_key_load(g16d *d, const char *name, const char *path, int persist, char *err, size_t errlen)
 {
     dkey *k = calloc(1, sizeof *k);
-    if (!k) { d_errf(err, errlen, "out of memory"); return G16_ERR_NOMEM; }
+    if (!k) {
+        d_errf(err, errlen, "out of memory");
+        return G16_ERR_NOMEM;
+    }
     snprintf(k->name, sizeof k->name, "%s", name);
     int rc = key_file(d, k, path, err, errlen);
     if (!rc) rc = charge(d, k, err, errlen);
-    if (rc) { free(k); return rc; }
+    if (rc) {
+        free(k);
+        return rc;
+    }
     rc = open_key(d, k, err, errlen);
     pthread_mutex_lock(&d->mu);
     if (rc) {
@@ -293,10 +318,13 @@ int d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
     pthread_mutex_lock(&d->mu);
     dkey *k = d_key_find(d, name);
     int rc = G16_OK;
-    if (!k) { rc = G16_ERR_NOT_FOUND; d_errf(err, errlen, "no key named %s", name); }
-    else if (k->pending || !k->key) {
+    if (!k) {
+        rc = G16_ERR_NOT_FOUND;
+        d_errf(err, errlen, "no key named %s", name);
+    } else if (k->pending || !k->key) {
         rc = D_ERR_CONFLICT;
-        d_errf(err, errlen, "key %s is %s", name, k->key ? "needed by unfinished partitions" : "still loading");
+        d_errf(err, errlen, "key %s is %s", name,
+               k->key ? "needed by unfinished partitions" : "still loading");
     } else {
         unlink_key(d, k);
         d_key_free(k);

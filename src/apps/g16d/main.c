@@ -45,10 +45,12 @@ static void resolve_pinning(d_config *c)
                  (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= c->budget);
     c->pin_keys = d_cap_ipc_lock() || lim_ok;
     if (!c->pin_keys)
-        fprintf(stderr, "g16d: warning: keys are not pinned in RAM: RLIMIT_MEMLOCK (%llu bytes) is "
-                "below the %zu-byte budget and there is no CAP_IPC_LOCK (raise it with ulimit -l or "
-                "LimitMEMLOCK=; --pin-keys pins what fits, --no-pin-keys silences this)\n",
-                (unsigned long long)rl.rlim_cur, c->budget);
+        fprintf(
+            stderr,
+            "g16d: warning: keys are not pinned in RAM: RLIMIT_MEMLOCK (%llu bytes) is "
+            "below the %zu-byte budget and there is no CAP_IPC_LOCK (raise it with ulimit -l or "
+            "LimitMEMLOCK=; --pin-keys pins what fits, --no-pin-keys silences this)\n",
+            (unsigned long long)rl.rlim_cur, c->budget);
 }
 
 /* Decided once, before any key loads: every key of this daemon then lives
@@ -58,7 +60,8 @@ static int resolve_device(g16d *d, char *err, size_t errlen)
 {
     int gpu = d->cfg.device != G16_DEVICE_CPU && g16_gpu_available();
     if (d->cfg.device == G16_DEVICE_GPU && !gpu) {
-        d_errf(err, errlen, "--device gpu: no usable GPU (this build has no CUDA backend, or no CUDA GPU "
+        d_errf(err, errlen,
+               "--device gpu: no usable GPU (this build has no CUDA backend, or no CUDA GPU "
                "of compute capability 9.0 or later is present)");
         return -1;
     }
@@ -81,7 +84,8 @@ static void resolve_device_budget(g16d *d)
     } else if (d->cfg.device_budget) {
         d->dev_budget = d->cfg.device_budget;
     } else if (mw_gpu_free_memory(0, &avail, why, sizeof why)) {
-        fprintf(stderr, "g16d: warning: no device memory budget: %s (set --device-memory-budget)\n", why);
+        fprintf(stderr, "g16d: warning: no device memory budget: %s (set --device-memory-budget)\n",
+                why);
     } else {
         size_t margin = avail / 10 > ((size_t)512 << 20) ? avail / 10 : (size_t)512 << 20;
         d->dev_budget = avail > margin ? avail - margin : avail / 2;
@@ -93,7 +97,7 @@ static void resolve_device_budget(g16d *d)
  * or the connection limit comes down to what fits, saying so. */
 static void fit_connections(d_config *c)
 {
-    const rlim_t own = 64;              /* database, trace, sockets, keys being read */
+    const rlim_t own = 64; /* database, trace, sockets, keys being read */
     rlim_t need = (rlim_t)c->max_connections + own;
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) return;
@@ -101,8 +105,10 @@ static void fit_connections(d_config *c)
     setrlimit(RLIMIT_NOFILE, &rl);
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) return;
     int fit = rl.rlim_cur > own + 4 ? (int)(rl.rlim_cur - own) : 4;
-    fprintf(stderr, "g16d: warning: --max-connections %d lowered to %d: RLIMIT_NOFILE is %llu (raise it "
-            "with ulimit -n or LimitNOFILE=)\n", c->max_connections, fit, (unsigned long long)rl.rlim_cur);
+    fprintf(stderr,
+            "g16d: warning: --max-connections %d lowered to %d: RLIMIT_NOFILE is %llu (raise it "
+            "with ulimit -n or LimitNOFILE=)\n",
+            c->max_connections, fit, (unsigned long long)rl.rlim_cur);
     c->max_connections = fit;
 }
 
@@ -110,11 +116,15 @@ static int lock_state(g16d *d, char *err, size_t errlen)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s/wtns", d->cfg.state_dir);
-    if (d_mkdirs(path, 0700)) { d_errf(err, errlen, "%s: %s", path, strerror(errno)); return -1; }
+    if (d_mkdirs(path, 0700)) {
+        d_errf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
     snprintf(path, sizeof path, "%s/g16d.lock", d->cfg.state_dir);
     d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX | LOCK_NB)) {
-        d_errf(err, errlen, "%s: %s", path, errno == EWOULDBLOCK ? "another g16d uses this state directory" : strerror(errno));
+        d_errf(err, errlen, "%s: %s", path,
+               errno == EWOULDBLOCK ? "another g16d uses this state directory" : strerror(errno));
         return -1;
     }
     return 0;
@@ -137,7 +147,11 @@ static void init(g16d *d)
 static void teardown(g16d *d)
 {
     d_store_close(d);
-    while (d->jobs) { job *j = d->jobs; d->jobs = j->next; d_job_free(j); }
+    while (d->jobs) {
+        job *j = d->jobs;
+        d->jobs = j->next;
+        d_job_free(j);
+    }
     while (d->keys) {
         dkey *k = d->keys;
         d->keys = k->next;
@@ -173,19 +187,28 @@ static int serve(g16d *d)
         return 1;
     }
     d_http *h = d_http_start(d, err, sizeof err);
-    if (!h) { fprintf(stderr, "g16d: %s\n", err); d_workers_stop(d); d_telemetry_stop(d); return 1; }
-    fprintf(stderr, "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, proving on %s%s, "
-            "--pin-keys %s, state %s)\n", d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH],
+    if (!h) {
+        fprintf(stderr, "g16d: %s\n", err);
+        d_workers_stop(d);
+        d_telemetry_stop(d);
+        return 1;
+    }
+    fprintf(stderr,
+            "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, proving on %s%s, "
+            "--pin-keys %s, state %s)\n",
+            d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH],
             d->cfg.workers[ST_MSM], d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
             d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.pin_keys ? "on" : "off",
             d->cfg.state_dir);
     int sig = wait_signal();
-    fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n", strsignal(sig));
+    fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n",
+            strsignal(sig));
     d_http_quiesce(h);
     d_workers_stop(d);
     d_http_stop(h);
     d_telemetry_stop(d);
-    fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n", d->nstate[P_QUEUED]);
+    fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n",
+            d->nstate[P_QUEUED]);
     return 0;
 }
 

@@ -56,7 +56,7 @@ static void reserve(g16d *d, part *p, size_t bytes)
 void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes)
 {
     reap *r = calloc(1, sizeof *r);
-    if (!r) {                           /* no memory for the note: do it here */
+    if (!r) { /* no memory for the note: do it here */
         g16_job_free(gj);
         if (p) d_release(d, p, bytes);
         return;
@@ -64,7 +64,10 @@ void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes)
     r->gj = gj;
     r->p = p;
     r->bytes = bytes;
-    if (d->reap_tail) d->reap_tail->next = r; else d->reap_head = r;
+    if (d->reap_tail)
+        d->reap_tail->next = r;
+    else
+        d->reap_head = r;
     d->reap_tail = r;
     pthread_cond_signal(&d->reap_cv);
 }
@@ -107,7 +110,7 @@ static void *reaper(void *arg)
         if (!d->reap_head) d->reap_tail = NULL;
         pthread_mutex_unlock(&d->mu);
         g16_job_free(r->gj);
-        malloc_trim(0);                 /* give arena memory back, or RSS ratchets up */
+        malloc_trim(0); /* give arena memory back, or RSS ratchets up */
         pthread_mutex_lock(&d->mu);
         if (r->p) d_release(d, r->p, r->bytes);
         free(r);
@@ -125,7 +128,10 @@ void d_part_finish(g16d *d, part *p, part_state st, const char *error)
     d_set_state(d, p, st);
     if (error && !p->error) p->error = strdup(error);
     j->nterminal++;
-    if (st == P_FAILED) { j->nfailed++; d->proofs_failed++; }
+    if (st == P_FAILED) {
+        j->nfailed++;
+        d->proofs_failed++;
+    }
     if (st == P_DONE) d->proofs_done++;
     if (j->k) {
         j->k->pending--;
@@ -148,7 +154,10 @@ static part *best(g16d *d, part_state want)
     for (job *j = d->jobs; j; j = j->next) {
         if (j->nterminal == j->nparts || (b && j->priority <= b->job->priority)) continue;
         for (int i = 0; i < j->nparts; i++)
-            if (j->parts[i].state == want) { b = &j->parts[i]; break; }
+            if (j->parts[i].state == want) {
+                b = &j->parts[i];
+                break;
+            }
     }
     return b;
 }
@@ -159,12 +168,13 @@ static part *pick_synth(g16d *d)
 {
     if (d->stopping || d->nstate[P_SYNTHED] >= d->cfg.queue_depth[ST_MSM]) return NULL;
     part *p;
-    while ((p = best(d, P_QUEUED)) && (!p->job->k || !p->job->k->key))   /* its key failed to reload */
+    while ((p = best(d, P_QUEUED)) &&
+           (!p->job->k || !p->job->k->key)) /* its key failed to reload */
         d_part_finish(d, p, P_FAILED, "the key of this job is not loaded (reload it and resubmit)");
     if (!p) return NULL;
     dkey *k = p->job->k;
     size_t need = synth_need(p);
-    if (d_budget_free(d) < need && d_key_make_room(d, need, k)) return NULL;   /* wait */
+    if (d_budget_free(d) < need && d_key_make_room(d, need, k)) return NULL; /* wait */
     reserve(d, p, need);
     return p;
 }
@@ -215,9 +225,11 @@ static char *timings_json(const part *p)
 {
     const g16_timings *t = &p->t;
     char *s = NULL;
-    if (asprintf(&s, "{\"wait_s\":%.6f,\"synthesis_s\":%.6f,\"msm_s\":%.6f,\"finalize_s\":%.6f,"
+    if (asprintf(&s,
+                 "{\"wait_s\":%.6f,\"synthesis_s\":%.6f,\"msm_s\":%.6f,\"finalize_s\":%.6f,"
                  "\"verify_s\":%.6f,\"read_s\":%.6f,\"abc_s\":%.6f,\"ntt_s\":%.6f,\"msm_a_s\":%.6f,"
-                 "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_s\":%.6f,"
+                 "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_"
+                 "s\":%.6f,"
                  "\"transfer_s\":%.6f,\"device\":\"%s\"}",
                  p->wait_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read, t->abc, t->ntt,
                  t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish, t->transfer,
@@ -257,18 +269,28 @@ static int run_stage(g16d *d, int stage, part *p, char *err, size_t errlen)
 static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, double secs)
 {
     d_histo_add(&d->hist[stage], secs);
-    if (stage == ST_SYNTH) p->synth_s = secs; else if (stage == ST_MSM) p->msm_s = secs; else p->final_s = secs;
+    if (stage == ST_SYNTH)
+        p->synth_s = secs;
+    else if (stage == ST_MSM)
+        p->msm_s = secs;
+    else
+        p->final_s = secs;
     if (p->gj) p->t = *g16_job_timings(p->gj);
     if (rc || p->job->cancelled || stage == ST_FINAL) {
-        part_state st = rc ? P_FAILED : p->job->cancelled && stage != ST_FINAL ? P_CANCELLED : P_DONE;
-        if (st == P_DONE) { free(p->timings); p->timings = timings_json(p); }
+        part_state st = rc                                       ? P_FAILED
+                        : p->job->cancelled && stage != ST_FINAL ? P_CANCELLED
+                                                                 : P_DONE;
+        if (st == P_DONE) {
+            free(p->timings);
+            p->timings = timings_json(p);
+        }
         if (rc) fprintf(stderr, "g16d: %s\n", err);
         d_reap(d, p->gj, p, p->reserved);
         p->gj = NULL;
         d_part_finish(d, p, st, rc ? err : NULL);
         return;
     }
-    if (stage == ST_SYNTH)               /* a, b, c are freed: their share goes back */
+    if (stage == ST_SYNTH) /* a, b, c are freed: their share goes back */
         d_release(d, p, p->job->k->abc_bytes + p->wtns_bytes);
     d_set_state(d, p, k_after[stage]);
     p->t_stage = d_now();
@@ -287,7 +309,10 @@ static void *worker(void *arg)
             pthread_cond_wait(&d->work, &d->mu);
         }
         double t0 = d_now();
-        if (c->stage == ST_SYNTH) { p->wait_s = t0 - p->t_queued; d_histo_add(&d->hist[ST_COUNT], p->wait_s); }
+        if (c->stage == ST_SYNTH) {
+            p->wait_s = t0 - p->t_queued;
+            d_histo_add(&d->hist[ST_COUNT], p->wait_s);
+        }
         d_set_state(d, p, k_running[c->stage]);
         d->busy[c->stage]++;
         pthread_cond_broadcast(&d->changed);

@@ -33,7 +33,8 @@ int d_store_open(g16d *d, char *err, size_t errlen)
     char path[1100];
     sqlite3 *db;
     snprintf(path, sizeof path, "%s/jobs.db", d->cfg.state_dir);
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+    if (sqlite3_open_v2(path, &db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         NULL) != SQLITE_OK) {
         d_errf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
         sqlite3_close(db);
@@ -73,8 +74,10 @@ static void run(g16d *d, sqlite3_stmt *st, const char *what)
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
-    if (s) sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-    else sqlite3_bind_null(st, i);
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
 }
 
 void d_store_key(g16d *d, const dkey *k, int present)
@@ -89,8 +92,9 @@ void d_store_key(g16d *d, const dkey *k, int present)
 
 static void insert_part(g16d *d, const part *p)
 {
-    sqlite3_stmt *st = prep(d, "INSERT OR REPLACE INTO parts(job, idx, wtns, wtns_bytes, uploaded, state)"
-                               " VALUES(?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *st =
+        prep(d, "INSERT OR REPLACE INTO parts(job, idx, wtns, wtns_bytes, uploaded, state)"
+                " VALUES(?, ?, ?, ?, ?, ?)");
     if (!st) return;
     bind_text(st, 1, p->job->id);
     sqlite3_bind_int(st, 2, p->idx);
@@ -105,8 +109,9 @@ static void insert_part(g16d *d, const part *p)
 void d_store_job(g16d *d, const job *j)
 {
     sqlite3_exec(DB(d), "BEGIN", NULL, NULL, NULL);
-    sqlite3_stmt *st = prep(d, "INSERT OR REPLACE INTO jobs(id, key, priority, seq, created, finished,"
-                               " fetched, cancelled) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *st =
+        prep(d, "INSERT OR REPLACE INTO jobs(id, key, priority, seq, created, finished,"
+                " fetched, cancelled) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
     if (st) {
         bind_text(st, 1, j->id);
         bind_text(st, 2, j->key);
@@ -124,8 +129,9 @@ void d_store_job(g16d *d, const job *j)
 
 void d_store_part(g16d *d, const part *p)
 {
-    sqlite3_stmt *st = prep(d, "UPDATE parts SET state = ?, error = ?, proof = ?, public = ?, timings = ?"
-                               " WHERE job = ? AND idx = ?");
+    sqlite3_stmt *st =
+        prep(d, "UPDATE parts SET state = ?, error = ?, proof = ?, public = ?, timings = ?"
+                " WHERE job = ? AND idx = ?");
     if (!st) return;
     bind_text(st, 1, d_state_name(p->state));
     bind_text(st, 2, p->error);
@@ -139,7 +145,8 @@ void d_store_part(g16d *d, const part *p)
 
 void d_store_job_state(g16d *d, const job *j)
 {
-    sqlite3_stmt *st = prep(d, "UPDATE jobs SET finished = ?, fetched = ?, cancelled = ? WHERE id = ?");
+    sqlite3_stmt *st =
+        prep(d, "UPDATE jobs SET finished = ?, fetched = ?, cancelled = ? WHERE id = ?");
     if (!st) return;
     sqlite3_bind_double(st, 1, j->finished);
     sqlite3_bind_double(st, 2, j->fetched);
@@ -151,9 +158,15 @@ void d_store_job_state(g16d *d, const job *j)
 void d_store_job_delete(g16d *d, const job *j)
 {
     sqlite3_stmt *st = prep(d, "DELETE FROM parts WHERE job = ?");
-    if (st) { bind_text(st, 1, j->id); run(d, st, "delete partitions"); }
+    if (st) {
+        bind_text(st, 1, j->id);
+        run(d, st, "delete partitions");
+    }
     st = prep(d, "DELETE FROM jobs WHERE id = ?");
-    if (st) { bind_text(st, 1, j->id); run(d, st, "delete job"); }
+    if (st) {
+        bind_text(st, 1, j->id);
+        run(d, st, "delete job");
+    }
 }
 
 static char *col(sqlite3_stmt *st, int i)
@@ -166,13 +179,14 @@ static part_state state_of(const char *s)
 {
     for (int i = P_DONE; i <= P_CANCELLED; i++)
         if (s && !strcmp(s, d_state_name((part_state)i))) return (part_state)i;
-    return P_QUEUED;                    /* anything unfinished runs again */
+    return P_QUEUED; /* anything unfinished runs again */
 }
 
 static void restore_parts(g16d *d, job *j)
 {
-    sqlite3_stmt *st = prep(d, "SELECT idx, wtns, wtns_bytes, uploaded, state, error, proof, public,"
-                               " timings FROM parts WHERE job = ? ORDER BY idx");
+    sqlite3_stmt *st =
+        prep(d, "SELECT idx, wtns, wtns_bytes, uploaded, state, error, proof, public,"
+                " timings FROM parts WHERE job = ? ORDER BY idx");
     if (!st) return;
     bind_text(st, 1, j->id);
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -203,7 +217,10 @@ static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
     if (sqlite3_step(c) == SQLITE_ROW) n = sqlite3_column_int(c, 0);
     sqlite3_finalize(c);
     job *j = calloc(1, sizeof *j);
-    if (!j || n <= 0 || !(j->parts = calloc((size_t)n, sizeof *j->parts))) { free(j); return; }
+    if (!j || n <= 0 || !(j->parts = calloc((size_t)n, sizeof *j->parts))) {
+        free(j);
+        return;
+    }
     snprintf(j->id, sizeof j->id, "%s", (const char *)sqlite3_column_text(st, 0));
     snprintf(j->key, sizeof j->key, "%s", (const char *)sqlite3_column_text(st, 1));
     j->priority = sqlite3_column_int(st, 2);
@@ -217,11 +234,19 @@ static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
     j->k = d_key_find(d, j->key);
     for (int i = 0; i < n; i++) {
         part *p = &j->parts[i];
-        if (!p->job) { p->job = j; p->idx = i; p->state = P_FAILED; p->error = strdup("lost partition"); }
+        if (!p->job) {
+            p->job = j;
+            p->idx = i;
+            p->state = P_FAILED;
+            p->error = strdup("lost partition");
+        }
         if (p->state == P_QUEUED && j->cancelled) p->state = P_CANCELLED;
         d->nstate[p->state]++;
-        if (p->state >= P_DONE) { j->nterminal++; j->nfailed += p->state == P_FAILED; }
-        else if (j->k) j->k->pending++;
+        if (p->state >= P_DONE) {
+            j->nterminal++;
+            j->nfailed += p->state == P_FAILED;
+        } else if (j->k)
+            j->k->pending++;
     }
     if (j->seq >= d->next_seq) d->next_seq = j->seq + 1;
     **tail = j;
@@ -232,7 +257,10 @@ static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
 int d_store_restore(g16d *d, char *err, size_t errlen)
 {
     sqlite3_stmt *st = prep(d, "SELECT name, path FROM keys");
-    if (!st) { d_errf(err, errlen, "%s/jobs.db: %s", d->cfg.state_dir, sqlite3_errmsg(DB(d))); return -1; }
+    if (!st) {
+        d_errf(err, errlen, "%s/jobs.db: %s", d->cfg.state_dir, sqlite3_errmsg(DB(d)));
+        return -1;
+    }
     while (sqlite3_step(st) == SQLITE_ROW) {
         char name[D_NAME_MAX], path[1024], e2[D_ERR];
         snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(st, 0));
@@ -241,13 +269,18 @@ int d_store_restore(g16d *d, char *err, size_t errlen)
             fprintf(stderr, "g16d: not reloading key %s: %s\n", name, e2);
     }
     sqlite3_finalize(st);
-    st = prep(d, "SELECT id, key, priority, seq, created, finished, fetched, cancelled FROM jobs ORDER BY seq");
+    st = prep(d, "SELECT id, key, priority, seq, created, finished, fetched, cancelled FROM jobs "
+                 "ORDER BY seq");
     if (!st) return -1;
     job **tail = &d->jobs;
     while (*tail) tail = &(*tail)->next;
     int n = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) { restore_job(d, st, &tail); n++; }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        restore_job(d, st, &tail);
+        n++;
+    }
     sqlite3_finalize(st);
-    if (n) fprintf(stderr, "g16d: restored %d jobs (%d partitions to run)\n", n, d->nstate[P_QUEUED]);
+    if (n)
+        fprintf(stderr, "g16d: restored %d jobs (%d partitions to run)\n", n, d->nstate[P_QUEUED]);
     return 0;
 }

@@ -15,12 +15,12 @@
 #include "d.h"
 #include "g16_memwatch.h"
 
-#define RING_CAP 36000
+#define RING_CAP       36000
 #define ROTATE_SAMPLES 200000
 
 static const char *const k_extra[] = {"budget_kb", "reserved_kb", "keys_kb", "held_parts",
-                                      "q_synth", "busy_synth", "q_msm", "busy_msm",
-                                      "q_final", "busy_final"};
+                                      "q_synth",   "busy_synth",  "q_msm",   "busy_msm",
+                                      "q_final",   "busy_final"};
 enum { NEXTRA = sizeof k_extra / sizeof k_extra[0] };
 
 static pthread_t g_thread;
@@ -47,8 +47,8 @@ void d_histo_add(histo *h, double v)
  * bands show waiting and overlap without hand-tuned thresholds. */
 static const char *phase_of(const d_sample *s)
 {
-    static const char *const names[8] = {"idle", "synth", "msm", "synth+msm", "final",
-                                         "synth+final", "msm+final", "all"};
+    static const char *const names[8] = {"idle",  "synth",       "msm",       "synth+msm",
+                                         "final", "synth+final", "msm+final", "all"};
     int m = (s->busy[ST_SYNTH] > 0) | (s->busy[ST_MSM] > 0) << 1 | (s->busy[ST_FINAL] > 0) << 2;
     if (!m && s->queued[ST_SYNTH]) return "waiting";
     return names[m];
@@ -77,13 +77,21 @@ static void record(g16d *d, const mw_sample *ms, d_sample *s, int64_t keys_kb)
     s->hwm_kb = ms->total.hwm;
     s->locked_kb = ms->total.lck;
     s->gpu_kb = ms->gpu_kb;
-    int64_t extra[NEXTRA] = {(int64_t)(d->cfg.budget >> 10), s->reserved_kb, keys_kb, s->held_parts,
-                             s->queued[0], s->busy[0], s->queued[1], s->busy[1], s->queued[2], s->busy[2]};
+    int64_t extra[NEXTRA] = {(int64_t)(d->cfg.budget >> 10),
+                             s->reserved_kb,
+                             keys_kb,
+                             s->held_parts,
+                             s->queued[0],
+                             s->busy[0],
+                             s->queued[1],
+                             s->busy[1],
+                             s->queued[2],
+                             s->busy[2]};
     pthread_mutex_lock(&d->tmu);
     if (d->mw && mw_writer_sample(d->mw, ms, phase_of(s), extra)) {
         fprintf(stderr, "g16d: %s\n", mw_writer_error(d->mw));
         mw_writer_close(d->mw);
-        d->mw = NULL;                   /* the in-memory timeline goes on */
+        d->mw = NULL; /* the in-memory timeline goes on */
     }
     d->ring[d->ring_pos] = *s;
     d->ring_pos = (d->ring_pos + 1) % d->ring_cap;
@@ -102,7 +110,10 @@ static void open_trace(g16d *d)
 static void sleep_until(g16d *d, struct timespec *next)
 {
     next->tv_nsec += (long)d->cfg.sample_ms * 1000000L;
-    while (next->tv_nsec >= 1000000000L) { next->tv_nsec -= 1000000000L; next->tv_sec++; }
+    while (next->tv_nsec >= 1000000000L) {
+        next->tv_nsec -= 1000000000L;
+        next->tv_sec++;
+    }
     pthread_mutex_lock(&d->tmu);
     while (!d->tstop && pthread_cond_timedwait(&d->tcv, &d->tmu, next) != ETIMEDOUT) {}
     pthread_mutex_unlock(&d->tmu);
@@ -124,7 +135,7 @@ static void *sampler(void *arg)
         int64_t keys_kb;
         snapshot(d, &s, &keys_kb);
         if (mw_take(g_target, &ms, 0)) record(d, &ms, &s, keys_kb);
-        if (++n % ROTATE_SAMPLES == 0) {           /* bound the file: start a fresh one */
+        if (++n % ROTATE_SAMPLES == 0) { /* bound the file: start a fresh one */
             pthread_mutex_lock(&d->tmu);
             mw_writer_close(d->mw);
             open_trace(d);
@@ -140,14 +151,23 @@ int d_telemetry_start(g16d *d, char *err, size_t errlen)
     pid_t me = getpid();
     char e2[MW_ERRLEN];
     g_target = mw_open(&me, 1, 0, e2, sizeof e2);
-    if (!g_target) { d_errf(err, errlen, "memwatch: %s", e2); return -1; }
-    mw_disable_reset(g_target);         /* VmHWM must stay the lifetime peak the budget promises */
+    if (!g_target) {
+        d_errf(err, errlen, "memwatch: %s", e2);
+        return -1;
+    }
+    mw_disable_reset(g_target); /* VmHWM must stay the lifetime peak the budget promises */
     d->ring_cap = RING_CAP;
     d->ring = calloc(d->ring_cap, sizeof *d->ring);
-    if (!d->ring) { d_errf(err, errlen, "out of memory for the memory timeline"); return -1; }
+    if (!d->ring) {
+        d_errf(err, errlen, "out of memory for the memory timeline");
+        return -1;
+    }
     snprintf(d->trace_path, sizeof d->trace_path, "%s/memory.csv", d->cfg.state_dir);
     open_trace(d);
-    if (pthread_create(&g_thread, NULL, sampler, d)) { d_errf(err, errlen, "cannot start the sampler"); return -1; }
+    if (pthread_create(&g_thread, NULL, sampler, d)) {
+        d_errf(err, errlen, "cannot start the sampler");
+        return -1;
+    }
     return 0;
 }
 
@@ -193,7 +213,10 @@ char *d_memory_csv(g16d *d, double since)
     char *out = NULL, *line = NULL;
     size_t outlen = 0, cap = 0;
     FILE *mem = open_memstream(&out, &outlen), *f = fopen(d->trace_path, "r");
-    if (!mem) { if (f) fclose(f); return NULL; }
+    if (!mem) {
+        if (f) fclose(f);
+        return NULL;
+    }
     for (int first = 1; f && getline(&line, &cap, f) > 0; first = 0)
         if (first || strtod(line, NULL) >= since) fputs(line, mem);
     free(line);
@@ -204,10 +227,11 @@ char *d_memory_csv(g16d *d, double since)
 
 static void sample_json(FILE *m, const d_sample *s)
 {
-    fprintf(m, "{\"t\":%.3f,\"rss_kb\":%lld,\"anon_kb\":%lld,\"file_kb\":%lld,\"shmem_kb\":%lld,"
-               "\"hwm_kb\":%lld,\"reserved_kb\":%lld,\"held_parts\":%lld,"
-               "\"queued\":{\"synthesis\":%d,\"msm\":%d,\"finalize\":%d},"
-               "\"busy\":{\"synthesis\":%d,\"msm\":%d,\"finalize\":%d},\"phase\":\"%s\"}",
+    fprintf(m,
+            "{\"t\":%.3f,\"rss_kb\":%lld,\"anon_kb\":%lld,\"file_kb\":%lld,\"shmem_kb\":%lld,"
+            "\"hwm_kb\":%lld,\"reserved_kb\":%lld,\"held_parts\":%lld,"
+            "\"queued\":{\"synthesis\":%d,\"msm\":%d,\"finalize\":%d},"
+            "\"busy\":{\"synthesis\":%d,\"msm\":%d,\"finalize\":%d},\"phase\":\"%s\"}",
             s->unix_s, (long long)s->rss_kb, (long long)s->anon_kb, (long long)s->file_kb,
             (long long)s->shmem_kb, (long long)s->hwm_kb, (long long)s->reserved_kb,
             (long long)s->held_parts, s->queued[0], s->queued[1], s->queued[2], s->busy[0],
@@ -220,7 +244,8 @@ char *d_memory_json(g16d *d, double since)
     size_t len = 0;
     FILE *m = open_memstream(&out, &len);
     if (!m) return NULL;
-    fprintf(m, "{\"interval_ms\":%d,\"budget_bytes\":%zu,\"samples\":[", d->cfg.sample_ms, d->cfg.budget);
+    fprintf(m, "{\"interval_ms\":%d,\"budget_bytes\":%zu,\"samples\":[", d->cfg.sample_ms,
+            d->cfg.budget);
     pthread_mutex_lock(&d->tmu);
     size_t start = (d->ring_pos + d->ring_cap - d->ring_n) % d->ring_cap;
     int first = 1;

@@ -27,7 +27,10 @@ void d_abs_time(struct timespec *ts, double t)
 {
     ts->tv_sec = (time_t)t;
     ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
-    if (ts->tv_nsec >= 1000000000L) { ts->tv_sec++; ts->tv_nsec -= 1000000000L; }
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
     if (ts->tv_nsec < 0) ts->tv_nsec = 0;
 }
 
@@ -58,8 +61,8 @@ void d_unmap_file(uint8_t *buf, size_t len)
  * O_NONBLOCK: a FIFO (or a device) put where a file was named would
  * otherwise hold this thread in open() until a writer comes; fstat then
  * refuses it. */
-static int read_file(const char *path, size_t max, int pages, uint8_t **out, size_t *len,
-                     char *err, size_t errlen)
+static int read_file(const char *path, size_t max, int pages, uint8_t **out, size_t *len, char *err,
+                     size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st;
@@ -71,7 +74,8 @@ static int read_file(const char *path, size_t max, int pages, uint8_t **out, siz
         return e == ENOENT || e == ENOTDIR ? G16_ERR_NOT_FOUND : G16_ERR_IO;
     }
     if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-        d_errf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? "file too large" : "not a regular file");
+        d_errf(err, errlen, "%s: %s", path,
+               S_ISREG(st.st_mode) ? "file too large" : "not a regular file");
         close(fd);
         return S_ISREG(st.st_mode) ? G16_ERR_TOO_LARGE : G16_ERR_ARG;
     }
@@ -86,7 +90,10 @@ static int read_file(const char *path, size_t max, int pages, uint8_t **out, siz
     close(fd);
     if (!buf || got != n) {
         d_errf(err, errlen, "%s: %s", path, buf ? "short read" : "out of memory");
-        if (pages) d_unmap_file(buf, n); else free(buf);
+        if (pages)
+            d_unmap_file(buf, n);
+        else
+            free(buf);
         return buf ? G16_ERR_IO : G16_ERR_NOMEM;
     }
     *out = buf;
@@ -144,9 +151,15 @@ int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen)
     for (size_t i = 0; i < inlen; i++) {
         unsigned char ch = (unsigned char)in[i];
         if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') continue;
-        if (ch == '=') { pad++; continue; }
+        if (ch == '=') {
+            pad++;
+            continue;
+        }
         int v = b64_value(ch);
-        if (v < 0 || pad) { free(buf); return -1; }
+        if (v < 0 || pad) {
+            free(buf);
+            return -1;
+        }
         acc = acc << 6 | (uint32_t)v;
         bits += 6;
         if (bits >= 8) {
@@ -154,7 +167,10 @@ int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen)
             buf[n++] = (uint8_t)(acc >> bits);
         }
     }
-    if (bits >= 6 || pad > 2) { free(buf); return -1; }
+    if (bits >= 6 || pad > 2) {
+        free(buf);
+        return -1;
+    }
     *out = buf;
     *outlen = n;
     return 0;
@@ -166,8 +182,9 @@ void d_random_id(char out[33])
     size_t got = 0;
     while (got < sizeof r) {
         ssize_t k = getrandom(r + got, sizeof r - got, 0);
-        if (k > 0) got += (size_t)k;
-        else if (errno != EINTR) {      /* never expected: fall back to time + pid */
+        if (k > 0)
+            got += (size_t)k;
+        else if (errno != EINTR) { /* never expected: fall back to time + pid */
             uint64_t t = (uint64_t)(d_now() * 1e9) ^ ((uint64_t)getpid() << 32);
             memcpy(r, &t, sizeof t);
             break;
@@ -191,9 +208,9 @@ int d_mkdirs(const char *path, int mode)
 
 const char *d_state_name(part_state s)
 {
-    static const char *const names[] = {"queued", "synthesis", "waiting-msm", "msm",
-                                        "waiting-finalize", "finalize", "done", "failed",
-                                        "cancelled"};
+    static const char *const names[] = {"queued", "synthesis",        "waiting-msm",
+                                        "msm",    "waiting-finalize", "finalize",
+                                        "done",   "failed",           "cancelled"};
     return names[s];
 }
 

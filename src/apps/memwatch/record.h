@@ -6,11 +6,11 @@
 #include "cli.h"
 
 typedef struct {
-  double interval, pss_every;
-  const char *out, *mark_file, *mark_regex, *mark_log, *pgrep;
-  pid_t pid;
-  int per_process, live, no_reset, no_gpu;
-  char **cmd;
+    double interval, pss_every;
+    const char *out, *mark_file, *mark_regex, *mark_log, *pgrep;
+    pid_t pid;
+    int per_process, live, no_reset, no_gpu;
+    char **cmd;
 } rec_opts;
 
 /* 0: ok; -1: --help was printed; else an exit status (message printed). */

@@ -57,185 +57,189 @@ static const char k_help[] =
     "if killed by signal N); 0 for --pid/--pgrep; 2 on errors (one line on\n"
     "stderr); 127 if COMMAND cannot be run.\n";
 
-static int want_arg(int argc, char **argv, int i) {
-  if (i + 1 < argc) return 0;
-  return mw_fail("record: %s needs a value (see memwatch record --help)",
-                 argv[i]);
+static int want_arg(int argc, char **argv, int i)
+{
+    if (i + 1 < argc) return 0;
+    return mw_fail("record: %s needs a value (see memwatch record --help)", argv[i]);
 }
 
-static int parse_pid(const char *s, pid_t *pid) {
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || v <= 0 || v > INT_MAX)
-    return mw_fail("record: --pid '%s': not a process id", s);
-  *pid = (pid_t)v;
-  return 0;
+static int parse_pid(const char *s, pid_t *pid)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v <= 0 || v > INT_MAX)
+        return mw_fail("record: --pid '%s': not a process id", s);
+    *pid = (pid_t)v;
+    return 0;
 }
 
-static int parse_one(rec_opts *o, int argc, char **argv, int *i) {
-  const char *a = argv[*i];
-  static const char *const flags[] = {"--per-process", "--live", "--no-reset",
-                                      "--no-gpu"};
-  int *fl[] = {&o->per_process, &o->live, &o->no_reset, &o->no_gpu};
-  for (int k = 0; k < 4; k++)
-    if (strcmp(a, flags[k]) == 0) return *fl[k] = 1, 0;
-  if (want_arg(argc, argv, *i)) return MW_EXIT_ERR;
-  const char *v = argv[++*i];
-  if (strcmp(a, "--interval") == 0)
-    return mw_parse_duration(a, v, &o->interval) ? MW_EXIT_ERR : 0;
-  if (strcmp(a, "--pss") == 0)
-    return mw_parse_duration(a, v, &o->pss_every) ? MW_EXIT_ERR : 0;
-  if (strcmp(a, "--pid") == 0) return parse_pid(v, &o->pid);
-  const char **s[] = {&o->out, &o->mark_file, &o->mark_regex, &o->mark_log,
-                      &o->pgrep};
-  static const char *const names[] = {"--out", "--mark-file", "--mark-regex",
-                                      "--mark-log", "--pgrep"};
-  for (int k = 0; k < 5; k++)
-    if (strcmp(a, names[k]) == 0) return *s[k] = v, 0;
-  return mw_fail("record: unknown option '%s' (see memwatch record --help)", a);
+static int parse_one(rec_opts *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    static const char *const flags[] = {"--per-process", "--live", "--no-reset", "--no-gpu"};
+    int *fl[] = {&o->per_process, &o->live, &o->no_reset, &o->no_gpu};
+    for (int k = 0; k < 4; k++)
+        if (strcmp(a, flags[k]) == 0) return *fl[k] = 1, 0;
+    if (want_arg(argc, argv, *i)) return MW_EXIT_ERR;
+    const char *v = argv[++*i];
+    if (strcmp(a, "--interval") == 0)
+        return mw_parse_duration(a, v, &o->interval) ? MW_EXIT_ERR : 0;
+    if (strcmp(a, "--pss") == 0) return mw_parse_duration(a, v, &o->pss_every) ? MW_EXIT_ERR : 0;
+    if (strcmp(a, "--pid") == 0) return parse_pid(v, &o->pid);
+    const char **s[] = {&o->out, &o->mark_file, &o->mark_regex, &o->mark_log, &o->pgrep};
+    static const char *const names[] = {"--out", "--mark-file", "--mark-regex", "--mark-log",
+                                        "--pgrep"};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(a, names[k]) == 0) return *s[k] = v, 0;
+    return mw_fail("record: unknown option '%s' (see memwatch record --help)", a);
 }
 
-static int check_opts(const rec_opts *o) {
-  int ntargets = (o->pid > 0) + (o->pgrep != NULL) + (o->cmd != NULL);
-  if (ntargets != 1)
-    return mw_fail("record: give exactly one of --pid, --pgrep, -- COMMAND");
-  if (!o->mark_regex != !o->mark_log)
-    return mw_fail("record: --mark-regex and --mark-log go together");
-  return 0;
+static int check_opts(const rec_opts *o)
+{
+    int ntargets = (o->pid > 0) + (o->pgrep != NULL) + (o->cmd != NULL);
+    if (ntargets != 1) return mw_fail("record: give exactly one of --pid, --pgrep, -- COMMAND");
+    if (!o->mark_regex != !o->mark_log)
+        return mw_fail("record: --mark-regex and --mark-log go together");
+    return 0;
 }
 
-int rec_parse(rec_opts *o, int argc, char **argv) {
-  *o = (rec_opts){.interval = 0.1, .out = "trace.csv"};
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(k_help, stdout);
-      return -1;
+int rec_parse(rec_opts *o, int argc, char **argv)
+{
+    *o = (rec_opts){.interval = 0.1, .out = "trace.csv"};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(k_help, stdout);
+            return -1;
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            if (i + 1 == argc) return mw_fail("record: '--' without a COMMAND");
+            o->cmd = argv + i + 1;
+            break;
+        }
+        int rc = parse_one(o, argc, argv, &i);
+        if (rc) return rc;
     }
-    if (strcmp(argv[i], "--") == 0) {
-      if (i + 1 == argc) return mw_fail("record: '--' without a COMMAND");
-      o->cmd = argv + i + 1;
-      break;
-    }
-    int rc = parse_one(o, argc, argv, &i);
-    if (rc) return rc;
-  }
-  return check_opts(o);
+    return check_opts(o);
 }
 
 /* ---- --pgrep ---- */
 
-static int read_cmdline(pid_t pid, char *buf, size_t n) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  ssize_t len = read(fd, buf, n - 1);
-  close(fd);
-  if (len <= 0) return -1; /* kernel threads have no command line */
-  for (ssize_t i = 0; i < len; i++)
-    if (buf[i] == 0) buf[i] = ' ';
-  buf[len] = 0;
-  return 0;
+static int read_cmdline(pid_t pid, char *buf, size_t n)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t len = read(fd, buf, n - 1);
+    close(fd);
+    if (len <= 0) return -1; /* kernel threads have no command line */
+    for (ssize_t i = 0; i < len; i++)
+        if (buf[i] == 0) buf[i] = ' ';
+    buf[len] = 0;
+    return 0;
 }
 
-static pid_t ppid_of(pid_t pid) {
-  char path[64], buf[512];
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  FILE *f = fopen(path, "re");
-  if (!f) return -1;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = 0;
-  char *p = strrchr(buf, ')');
-  int pp;
-  char st;
-  return p && sscanf(p + 1, " %c %d", &st, &pp) == 2 ? pp : -1;
+static pid_t ppid_of(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    int pp;
+    char st;
+    return p && sscanf(p + 1, " %c %d", &st, &pp) == 2 ? pp : -1;
 }
 
 /* memwatch's own command line (and its shell's) contain the pattern. */
-static int is_self_or_ancestor(pid_t pid) {
-  for (pid_t p = getpid(); p > 0; p = ppid_of(p))
-    if (p == pid) return 1;
-  return 0;
+static int is_self_or_ancestor(pid_t pid)
+{
+    for (pid_t p = getpid(); p > 0; p = ppid_of(p))
+        if (p == pid) return 1;
+    return 0;
 }
 
-static int has_matched_ancestor(pid_t pid, const pid_t *m, int n) {
-  for (pid_t p = ppid_of(pid); p > 1; p = ppid_of(p))
-    for (int i = 0; i < n; i++)
-      if (m[i] == p) return 1;
-  return 0;
+static int has_matched_ancestor(pid_t pid, const pid_t *m, int n)
+{
+    for (pid_t p = ppid_of(pid); p > 1; p = ppid_of(p))
+        for (int i = 0; i < n; i++)
+            if (m[i] == p) return 1;
+    return 0;
 }
 
-static int scan_matches(regex_t *re, pid_t **out, int *n) {
-  DIR *d = opendir("/proc");
-  if (!d) return mw_fail("/proc: cannot list: %s", strerror(errno));
-  int cap = 0;
-  struct dirent *e;
-  char cmd[8192];
-  while ((e = readdir(d))) {
-    if (!isdigit((unsigned char)e->d_name[0])) continue;
-    pid_t pid = (pid_t)atoi(e->d_name);
-    if (read_cmdline(pid, cmd, sizeof cmd) != 0 || is_self_or_ancestor(pid))
-      continue;
-    if (regexec(re, cmd, 0, NULL, 0) != 0) continue;
-    if (mw_grow(out, &cap, *n + 1, sizeof **out) == 0) (*out)[(*n)++] = pid;
-  }
-  closedir(d);
-  return 0;
+static int scan_matches(regex_t *re, pid_t **out, int *n)
+{
+    DIR *d = opendir("/proc");
+    if (!d) return mw_fail("/proc: cannot list: %s", strerror(errno));
+    int cap = 0;
+    struct dirent *e;
+    char cmd[8192];
+    while ((e = readdir(d))) {
+        if (!isdigit((unsigned char)e->d_name[0])) continue;
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (read_cmdline(pid, cmd, sizeof cmd) != 0 || is_self_or_ancestor(pid)) continue;
+        if (regexec(re, cmd, 0, NULL, 0) != 0) continue;
+        if (mw_grow(out, &cap, *n + 1, sizeof **out) == 0) (*out)[(*n)++] = pid;
+    }
+    closedir(d);
+    return 0;
 }
 
-int rec_pgrep(const char *pattern, pid_t **roots, int *nroots) {
-  regex_t re;
-  if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
-    return mw_fail("record: --pgrep '%s': not a valid regular expression",
-                   pattern);
-  pid_t *m = NULL;
-  int n = 0;
-  int rc = scan_matches(&re, &m, &n);
-  regfree(&re);
-  /* Descendants are sampled through their ancestor: count them once. */
-  *nroots = 0;
-  *roots = malloc((size_t)(n ? n : 1) * sizeof **roots);
-  for (int i = 0; rc == 0 && *roots && i < n; i++)
-    if (!has_matched_ancestor(m[i], m, n)) (*roots)[(*nroots)++] = m[i];
-  free(m);
-  if (rc == 0 && *nroots == 0)
-    rc = mw_fail("record: --pgrep '%s': no process matches", pattern);
-  return rc;
+int rec_pgrep(const char *pattern, pid_t **roots, int *nroots)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return mw_fail("record: --pgrep '%s': not a valid regular expression", pattern);
+    pid_t *m = NULL;
+    int n = 0;
+    int rc = scan_matches(&re, &m, &n);
+    regfree(&re);
+    /* Descendants are sampled through their ancestor: count them once. */
+    *nroots = 0;
+    *roots = malloc((size_t)(n ? n : 1) * sizeof **roots);
+    for (int i = 0; rc == 0 && *roots && i < n; i++)
+        if (!has_matched_ancestor(m[i], m, n)) (*roots)[(*nroots)++] = m[i];
+    free(m);
+    if (rc == 0 && *nroots == 0) rc = mw_fail("record: --pgrep '%s': no process matches", pattern);
+    return rc;
 }
 
 /* ---- launching ---- */
 
-static void child_exec(const rec_opts *o, const char *mark_abs, int errfd) {
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  signal(SIGPIPE, SIG_DFL);
-  if (mark_abs) setenv("MEMWATCH_MARK_FILE", mark_abs, 1);
-  execvp(o->cmd[0], o->cmd);
-  int e = errno;
-  if (write(errfd, &e, sizeof e) != (ssize_t)sizeof e) _exit(127);
-  _exit(127);
+static void child_exec(const rec_opts *o, const char *mark_abs, int errfd)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    if (mark_abs) setenv("MEMWATCH_MARK_FILE", mark_abs, 1);
+    execvp(o->cmd[0], o->cmd);
+    int e = errno;
+    if (write(errfd, &e, sizeof e) != (ssize_t)sizeof e) _exit(127);
+    _exit(127);
 }
 
 /* The pipe closes on exec; an errno arriving through it means exec failed. */
-int rec_launch(const rec_opts *o, const char *mark_abs, pid_t *child) {
-  int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0) return mw_fail("pipe: %s", strerror(errno));
-  pid_t pid = fork();
-  if (pid < 0) return mw_fail("fork: %s", strerror(errno));
-  if (pid == 0) child_exec(o, mark_abs, p[1]);
-  close(p[1]);
-  int e = 0;
-  ssize_t n;
-  while ((n = read(p[0], &e, sizeof e)) < 0 && errno == EINTR) {
-  }
-  close(p[0]);
-  if (n == (ssize_t)sizeof e) {
-    waitpid(pid, NULL, 0);
-    mw_fail("record: cannot run '%s': %s", o->cmd[0], strerror(e));
-    return 127;
-  }
-  *child = pid;
-  return 0;
+int rec_launch(const rec_opts *o, const char *mark_abs, pid_t *child)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) return mw_fail("pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) return mw_fail("fork: %s", strerror(errno));
+    if (pid == 0) child_exec(o, mark_abs, p[1]);
+    close(p[1]);
+    int e = 0;
+    ssize_t n;
+    while ((n = read(p[0], &e, sizeof e)) < 0 && errno == EINTR) {}
+    close(p[0]);
+    if (n == (ssize_t)sizeof e) {
+        waitpid(pid, NULL, 0);
+        mw_fail("record: cannot run '%s': %s", o->cmd[0], strerror(e));
+        return 127;
+    }
+    *child = pid;
+    return 0;
 }

@@ -24,7 +24,7 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-static int dial(const hc_target *t, double timeout_s, char *err, size_t errlen)
+static int dial(const g16_client_target *t, double timeout_s, char *err, size_t errlen)
 {
     int fd;
     int rc;
@@ -40,12 +40,16 @@ static int dial(const hc_target *t, double timeout_s, char *err, size_t errlen)
         rc = fd < 0 ? -1 : connect(fd, (struct sockaddr *)&a, sizeof a);
     }
     if (rc) {
-        if (t->port > 0) errf(err, errlen, "127.0.0.1:%d: cannot connect: %s", t->port, strerror(errno));
-        else errf(err, errlen, "%s: cannot connect: %s (is g16d running?)", t->socket_path, strerror(errno));
+        if (t->port > 0)
+            errf(err, errlen, "127.0.0.1:%d: cannot connect: %s", t->port, strerror(errno));
+        else
+            errf(err, errlen, "%s: cannot connect: %s (is g16d running?)", t->socket_path,
+                 strerror(errno));
         if (fd >= 0) close(fd);
         return -1;
     }
-    struct timeval tv = {(time_t)timeout_s, (suseconds_t)((timeout_s - (double)(time_t)timeout_s) * 1e6)};
+    struct timeval tv = {(time_t)timeout_s,
+                         (suseconds_t)((timeout_s - (double)(time_t)timeout_s) * 1e6)};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     return fd;
 }
@@ -69,12 +73,18 @@ static char *read_all(int fd, size_t *len)
     while (buf) {
         if (n + 1 >= cap) {
             char *b = realloc(buf, cap *= 2);
-            if (!b) { free(buf); return NULL; }
+            if (!b) {
+                free(buf);
+                return NULL;
+            }
             buf = b;
         }
         ssize_t k = recv(fd, buf + n, cap - n - 1, 0);
         if (k < 0 && errno == EINTR) continue;
-        if (k < 0) { free(buf); return NULL; }
+        if (k < 0) {
+            free(buf);
+            return NULL;
+        }
         if (k == 0) break;
         n += (size_t)k;
     }
@@ -83,7 +93,7 @@ static char *read_all(int fd, size_t *len)
     return buf;
 }
 
-static int parse(char *raw, size_t n, hc_response *r)
+static int parse(char *raw, size_t n, g16_client_response *r)
 {
     char *sep = strstr(raw, "\r\n\r\n");
     if (strncmp(raw, "HTTP/1.", 7) || !sep) return -1;
@@ -97,15 +107,17 @@ static int parse(char *raw, size_t n, hc_response *r)
     return r->status >= 100 ? 0 : -1;
 }
 
-int hc_request(const hc_target *t, const char *method, const char *path, const char *body,
-               size_t len, double timeout_s, hc_response *r, char *err, size_t errlen)
+int g16_client_request(const g16_client_target *t, const char *method, const char *path,
+                       const char *body, size_t len, double timeout_s, g16_client_response *r,
+                       char *err, size_t errlen)
 {
     char head[1024], auth[300] = "";
     memset(r, 0, sizeof *r);
     int fd = dial(t, timeout_s, err, errlen);
     if (fd < 0) return -1;
     if (t->token[0]) snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", t->token);
-    int h = snprintf(head, sizeof head, "%s %s HTTP/1.1\r\nHost: g16d\r\nConnection: close\r\n%s"
+    int h = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: g16d\r\nConnection: close\r\n%s"
                      "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n",
                      method, path, auth, body ? len : 0);
     size_t rawlen = 0;
@@ -114,16 +126,18 @@ int hc_request(const hc_target *t, const char *method, const char *path, const c
         raw = read_all(fd, &rawlen);
     close(fd);
     if (!raw || parse(raw, rawlen, r)) {
-        errf(err, errlen, "%s %s: %s", method, path, raw ? "malformed reply from g16d" : "no reply from g16d (timed out or connection lost)");
+        errf(err, errlen, "%s %s: %s", method, path,
+             raw ? "malformed reply from g16d"
+                 : "no reply from g16d (timed out or connection lost)");
         free(raw);
-        hc_response_free(r);
+        g16_client_response_free(r);
         return -1;
     }
     free(raw);
     return 0;
 }
 
-void hc_response_free(hc_response *r)
+void g16_client_response_free(g16_client_response *r)
 {
     free(r->body);
     r->body = NULL;

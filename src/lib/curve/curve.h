@@ -24,33 +24,59 @@
 
 #include "field/field.h"
 
-#define CURVE bn254_g1
+#define CURVE    bn254_g1
 #define CURVE_FE bn254_fq
-#define CURVE_B {{BN254_G1_B}}
+#define CURVE_B                                                                                    \
+    {                                                                                              \
+        {                                                                                          \
+            BN254_G1_B                                                                             \
+        }                                                                                          \
+    }
 #define CURVE_GEN_X BN254_G1_GEN_X
 #define CURVE_GEN_Y BN254_G1_GEN_Y
 #define CURVE_ORDER BN254_FR_P
 #include "curve/curve_template.h"
 
-#define CURVE bn254_g2
+#define CURVE    bn254_g2
 #define CURVE_FE bn254_fq2
-#define CURVE_B {{{BN254_G2_B_C0}}, {{BN254_G2_B_C1}}}
+#define CURVE_B                                                                                    \
+    {                                                                                              \
+        {{BN254_G2_B_C0}},                                                                         \
+        {                                                                                          \
+            {                                                                                      \
+                BN254_G2_B_C1                                                                      \
+            }                                                                                      \
+        }                                                                                          \
+    }
 #define CURVE_GEN_X BN254_G2_GEN_X
 #define CURVE_GEN_Y BN254_G2_GEN_Y
 #define CURVE_ORDER BN254_FR_P
 #include "curve/curve_template.h"
 
-#define CURVE bls12_381_g1
+#define CURVE    bls12_381_g1
 #define CURVE_FE bls12_381_fq
-#define CURVE_B {{BLS12_381_G1_B}}
+#define CURVE_B                                                                                    \
+    {                                                                                              \
+        {                                                                                          \
+            BLS12_381_G1_B                                                                         \
+        }                                                                                          \
+    }
 #define CURVE_GEN_X BLS12_381_G1_GEN_X
 #define CURVE_GEN_Y BLS12_381_G1_GEN_Y
 #define CURVE_ORDER BLS12_381_FR_P
 #include "curve/curve_template.h"
 
-#define CURVE bls12_381_g2
+#define CURVE    bls12_381_g2
 #define CURVE_FE bls12_381_fq2
-#define CURVE_B {{{BLS12_381_G2_B_C0}}, {{BLS12_381_G2_B_C1}}}
+#define CURVE_B                                                                                    \
+    {                                                                                              \
+        {{BLS12_381_G2_B_C0}},                                                                     \
+        {                                                                                          \
+            {                                                                                      \
+                BLS12_381_G2_B_C1                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
 #define CURVE_GEN_X BLS12_381_G2_GEN_X
 #define CURVE_GEN_Y BLS12_381_G2_GEN_Y
 #define CURVE_ORDER BLS12_381_FR_P

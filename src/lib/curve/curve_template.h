@@ -2,12 +2,16 @@
  * Expects CURVE (prefix), CURVE_FE (coordinate field prefix), CURVE_B,
  * CURVE_GEN_X, CURVE_GEN_Y (initializers) and CURVE_ORDER (limbs of r). */
 
-#define G_(name) G16_CAT(CURVE, _##name)
+#define G_(name)  G16_CAT(CURVE, _##name)
 #define FE_(name) G16_CAT(CURVE_FE, _##name)
-#define G_AFFINE G16_CAT(CURVE, _affine)
+#define G_AFFINE  G16_CAT(CURVE, _affine)
 
-typedef struct { CURVE_FE x, y; } G_AFFINE;
-typedef struct { CURVE_FE x, y, z; } CURVE;
+typedef struct {
+    CURVE_FE x, y;
+} G_AFFINE;
+typedef struct {
+    CURVE_FE x, y, z;
+} CURVE;
 
 static const CURVE_FE G_(b) = CURVE_B;
 static const G_AFFINE G_(generator_affine) = {CURVE_GEN_X, CURVE_GEN_Y};
@@ -29,7 +33,10 @@ static inline int G_(affine_is_infinity)(const G_AFFINE *p)
 
 static inline void G_(from_affine)(CURVE *r, const G_AFFINE *a)
 {
-    if (G_(affine_is_infinity)(a)) { G_(set_infinity)(r); return; }
+    if (G_(affine_is_infinity)(a)) {
+        G_(set_infinity)(r);
+        return;
+    }
     r->x = a->x;
     r->y = a->y;
     FE_(one)(&r->z);
@@ -46,7 +53,10 @@ static inline void G_(neg)(CURVE *r, const CURVE *p)
 static inline void G_(dbl)(CURVE *r, const CURVE *p)
 {
     CURVE_FE a, b, c, d, e, f, t;
-    if (G_(is_infinity)(p)) { *r = *p; return; }
+    if (G_(is_infinity)(p)) {
+        *r = *p;
+        return;
+    }
     FE_(sqr)(&a, &p->x);
     FE_(sqr)(&b, &p->y);
     FE_(sqr)(&c, &b);
@@ -58,7 +68,7 @@ static inline void G_(dbl)(CURVE *r, const CURVE *p)
     FE_(dbl)(&e, &a);
     FE_(add)(&e, &e, &a);
     FE_(sqr)(&f, &e);
-    FE_(mul)(&r->z, &p->y, &p->z);      /* before r->y is written: r may be p */
+    FE_(mul)(&r->z, &p->y, &p->z); /* before r->y is written: r may be p */
     FE_(dbl)(&r->z, &r->z);
     FE_(dbl)(&t, &d);
     FE_(sub)(&r->x, &f, &t);
@@ -91,8 +101,14 @@ static inline void G_(add_finish)(CURVE *r, const CURVE_FE *u1, const CURVE_FE *
 static inline void G_(add)(CURVE *r, const CURVE *p, const CURVE *q)
 {
     CURVE_FE z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, z;
-    if (G_(is_infinity)(p)) { *r = *q; return; }
-    if (G_(is_infinity)(q)) { *r = *p; return; }
+    if (G_(is_infinity)(p)) {
+        *r = *q;
+        return;
+    }
+    if (G_(is_infinity)(q)) {
+        *r = *p;
+        return;
+    }
     FE_(sqr)(&z1z1, &p->z);
     FE_(sqr)(&z2z2, &q->z);
     FE_(mul)(&u1, &p->x, &z2z2);
@@ -104,7 +120,10 @@ static inline void G_(add)(CURVE *r, const CURVE *p, const CURVE *q)
     FE_(sub)(&h, &u2, &u1);
     FE_(sub)(&rr, &s2, &s1);
     if (FE_(is_zero)(&h)) {
-        if (FE_(is_zero)(&rr)) G_(dbl)(r, p); else G_(set_infinity)(r);
+        if (FE_(is_zero)(&rr))
+            G_(dbl)(r, p);
+        else
+            G_(set_infinity)(r);
         return;
     }
     FE_(dbl)(&rr, &rr);
@@ -122,8 +141,14 @@ static inline void G_(add)(CURVE *r, const CURVE *p, const CURVE *q)
 static inline void G_(add_affine)(CURVE *r, const CURVE *p, const G_AFFINE *q)
 {
     CURVE_FE z1z1, u2, s2, h, hh, i, j, rr, z, u1, s1;
-    if (G_(affine_is_infinity)(q)) { *r = *p; return; }
-    if (G_(is_infinity)(p)) { G_(from_affine)(r, q); return; }
+    if (G_(affine_is_infinity)(q)) {
+        *r = *p;
+        return;
+    }
+    if (G_(is_infinity)(p)) {
+        G_(from_affine)(r, q);
+        return;
+    }
     FE_(sqr)(&z1z1, &p->z);
     FE_(mul)(&u2, &q->x, &z1z1);
     FE_(mul)(&s2, &q->y, &p->z);
@@ -131,7 +156,10 @@ static inline void G_(add_affine)(CURVE *r, const CURVE *p, const G_AFFINE *q)
     FE_(sub)(&h, &u2, &p->x);
     FE_(sub)(&rr, &s2, &p->y);
     if (FE_(is_zero)(&h)) {
-        if (FE_(is_zero)(&rr)) G_(dbl)(r, p); else G_(set_infinity)(r);
+        if (FE_(is_zero)(&rr))
+            G_(dbl)(r, p);
+        else
+            G_(set_infinity)(r);
         return;
     }
     FE_(dbl)(&rr, &rr);
@@ -168,7 +196,11 @@ static inline int G_(eq)(const CURVE *p, const CURVE *q)
 static inline void G_(to_affine)(G_AFFINE *r, const CURVE *p)
 {
     CURVE_FE zi, zi2;
-    if (G_(is_infinity)(p)) { FE_(zero)(&r->x); FE_(zero)(&r->y); return; }
+    if (G_(is_infinity)(p)) {
+        FE_(zero)(&r->x);
+        FE_(zero)(&r->y);
+        return;
+    }
     FE_(inv)(&zi, &p->z);
     FE_(sqr)(&zi2, &zi);
     FE_(mul)(&r->x, &p->x, &zi2);
@@ -188,7 +220,11 @@ static inline void G_(batch_to_affine)(G_AFFINE *out, const CURVE *in, size_t n,
     }
     FE_(inv)(&inv, &acc);
     for (size_t k = n; k-- > 0;) {
-        if (G_(is_infinity)(&in[k])) { FE_(zero)(&out[k].x); FE_(zero)(&out[k].y); continue; }
+        if (G_(is_infinity)(&in[k])) {
+            FE_(zero)(&out[k].x);
+            FE_(zero)(&out[k].y);
+            continue;
+        }
         FE_(mul)(&zi, &inv, &scratch[k]);
         FE_(mul)(&inv, &inv, &in[k].z);
         FE_(sqr)(&zi2, &zi);

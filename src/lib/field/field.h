@@ -51,7 +51,8 @@
  * registers).
  * Everything else, and builds with -DG16_NO_ASM, use the portable
  * unsigned __int128 code below.  Both are tested against GMP. */
-#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__) && !defined(G16_NO_ASM)
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__) &&                 \
+    !defined(G16_NO_ASM)
 #define G16_FIELD_ASM 1
 #include "field/field_asm_x86.h"
 #else
@@ -98,7 +99,10 @@ static inline unsigned char g16_subb(unsigned char c, uint64_t a, uint64_t b, ui
  * stall that made add and the end of mul 2-3x slower (measured). */
 static inline uint64_t g16_select(unsigned char c, uint64_t a, uint64_t b)
 {
-    __asm__("testb %[c], %[c]\n\tcmovnzq %[a], %[b]" : [b] "+r"(b) : [c] "q"(c), [a] "rm"(a) : "cc");
+    __asm__("testb %[c], %[c]\n\tcmovnzq %[a], %[b]"
+            : [b] "+r"(b)
+            : [c] "q"(c), [a] "rm"(a)
+            : "cc");
     return b;
 }
 #else
@@ -122,47 +126,47 @@ static inline unsigned char g16_subb(unsigned char c, uint64_t a, uint64_t b, ui
 #endif
 
 #define G16_CAT_(a, b) a##b
-#define G16_CAT(a, b) G16_CAT_(a, b)
+#define G16_CAT(a, b)  G16_CAT_(a, b)
 
 typedef unsigned __int128 g16_u128;
 
-#define FIELD bn254_fq
-#define FIELD_N BN254_FQ_LIMBS
-#define FIELD_P BN254_FQ_P
-#define FIELD_R2 BN254_FQ_R2
+#define FIELD     bn254_fq
+#define FIELD_N   BN254_FQ_LIMBS
+#define FIELD_P   BN254_FQ_P
+#define FIELD_R2  BN254_FQ_R2
 #define FIELD_ONE BN254_FQ_ONE
 #define FIELD_INV BN254_FQ_INV
 #include "field/field_template.h"
 
-#define FIELD bn254_fr
-#define FIELD_N BN254_FR_LIMBS
-#define FIELD_P BN254_FR_P
-#define FIELD_R2 BN254_FR_R2
+#define FIELD     bn254_fr
+#define FIELD_N   BN254_FR_LIMBS
+#define FIELD_P   BN254_FR_P
+#define FIELD_R2  BN254_FR_R2
 #define FIELD_ONE BN254_FR_ONE
 #define FIELD_INV BN254_FR_INV
 #include "field/field_template.h"
 
-#define FIELD bls12_381_fq
-#define FIELD_N BLS12_381_FQ_LIMBS
-#define FIELD_P BLS12_381_FQ_P
-#define FIELD_R2 BLS12_381_FQ_R2
+#define FIELD     bls12_381_fq
+#define FIELD_N   BLS12_381_FQ_LIMBS
+#define FIELD_P   BLS12_381_FQ_P
+#define FIELD_R2  BLS12_381_FQ_R2
 #define FIELD_ONE BLS12_381_FQ_ONE
 #define FIELD_INV BLS12_381_FQ_INV
 #include "field/field_template.h"
 
-#define FIELD bls12_381_fr
-#define FIELD_N BLS12_381_FR_LIMBS
-#define FIELD_P BLS12_381_FR_P
-#define FIELD_R2 BLS12_381_FR_R2
+#define FIELD     bls12_381_fr
+#define FIELD_N   BLS12_381_FR_LIMBS
+#define FIELD_P   BLS12_381_FR_P
+#define FIELD_R2  BLS12_381_FR_R2
 #define FIELD_ONE BLS12_381_FR_ONE
 #define FIELD_INV BLS12_381_FR_INV
 #include "field/field_template.h"
 
-#define FQ2 bn254_fq2
+#define FQ2      bn254_fq2
 #define FQ2_BASE bn254_fq
 #include "field/fq2_template.h"
 
-#define FQ2 bls12_381_fq2
+#define FQ2      bls12_381_fq2
 #define FQ2_BASE bls12_381_fq
 #include "field/fq2_template.h"
 

@@ -3,48 +3,136 @@
 #define G16_FIELD_PARAMS_H
 
 #define BN254_FQ_LIMBS 4
-#define BN254_FQ_BITS 254
-#define BN254_FQ_P 0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL
-#define BN254_FQ_R2 0xf32cfc5b538afa89ULL, 0xb5e71911d44501fbULL, 0x47ab1eff0a417ff6ULL, 0x06d89f71cab8351fULL
-#define BN254_FQ_ONE 0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL
+#define BN254_FQ_BITS  254
+#define BN254_FQ_P                                                                                 \
+    0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL
+#define BN254_FQ_R2                                                                                \
+    0xf32cfc5b538afa89ULL, 0xb5e71911d44501fbULL, 0x47ab1eff0a417ff6ULL, 0x06d89f71cab8351fULL
+#define BN254_FQ_ONE                                                                               \
+    0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL
 #define BN254_FQ_INV 0x87d20782e4866389ULL
 
 #define BN254_FR_LIMBS 4
-#define BN254_FR_BITS 254
-#define BN254_FR_P 0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL
-#define BN254_FR_R2 0x1bb8e645ae216da7ULL, 0x53fe3ab1e35c59e3ULL, 0x8c49833d53bb8085ULL, 0x0216d0b17f4e44a5ULL
-#define BN254_FR_ONE 0xac96341c4ffffffbULL, 0x36fc76959f60cd29ULL, 0x666ea36f7879462eULL, 0x0e0a77c19a07df2fULL
+#define BN254_FR_BITS  254
+#define BN254_FR_P                                                                                 \
+    0x43e1f593f0000001ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL
+#define BN254_FR_R2                                                                                \
+    0x1bb8e645ae216da7ULL, 0x53fe3ab1e35c59e3ULL, 0x8c49833d53bb8085ULL, 0x0216d0b17f4e44a5ULL
+#define BN254_FR_ONE                                                                               \
+    0xac96341c4ffffffbULL, 0x36fc76959f60cd29ULL, 0x666ea36f7879462eULL, 0x0e0a77c19a07df2fULL
 #define BN254_FR_INV 0xc2e1f593efffffffULL
 
 #define BLS12_381_FQ_LIMBS 6
-#define BLS12_381_FQ_BITS 381
-#define BLS12_381_FQ_P 0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL
-#define BLS12_381_FQ_R2 0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL
-#define BLS12_381_FQ_ONE 0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL
+#define BLS12_381_FQ_BITS  381
+#define BLS12_381_FQ_P                                                                             \
+    0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,    \
+        0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL
+#define BLS12_381_FQ_R2                                                                            \
+    0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL,    \
+        0x9a793e85b519952dULL, 0x11988fe592cae3aaULL
+#define BLS12_381_FQ_ONE                                                                           \
+    0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL,    \
+        0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL
 #define BLS12_381_FQ_INV 0x89f3fffcfffcfffdULL
 
 #define BLS12_381_FR_LIMBS 4
-#define BLS12_381_FR_BITS 255
-#define BLS12_381_FR_P 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL
-#define BLS12_381_FR_R2 0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, 0x0748d9d99f59ff11ULL
-#define BLS12_381_FR_ONE 0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL
+#define BLS12_381_FR_BITS  255
+#define BLS12_381_FR_P                                                                             \
+    0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL
+#define BLS12_381_FR_R2                                                                            \
+    0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, 0x0748d9d99f59ff11ULL
+#define BLS12_381_FR_ONE                                                                           \
+    0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL
 #define BLS12_381_FR_INV 0xfffffffeffffffffULL
 
-#define BN254_G1_B 0x7a17caa950ad28d7ULL, 0x1f6ac17ae15521b9ULL, 0x334bea4e696bd284ULL, 0x2a1f6744ce179d8eULL
-#define BN254_G2_B_C0 0x3bf938e377b802a8ULL, 0x020b1b273633535dULL, 0x26b7edf049755260ULL, 0x2514c6324384a86dULL
-#define BN254_G2_B_C1 0x38e7ecccd1dcff67ULL, 0x65f0b37d93ce0d3eULL, 0xd749d0dd22ac00aaULL, 0x0141b9ce4a688d4dULL
+#define BN254_G1_B                                                                                 \
+    0x7a17caa950ad28d7ULL, 0x1f6ac17ae15521b9ULL, 0x334bea4e696bd284ULL, 0x2a1f6744ce179d8eULL
+#define BN254_G2_B_C0                                                                              \
+    0x3bf938e377b802a8ULL, 0x020b1b273633535dULL, 0x26b7edf049755260ULL, 0x2514c6324384a86dULL
+#define BN254_G2_B_C1                                                                              \
+    0x38e7ecccd1dcff67ULL, 0x65f0b37d93ce0d3eULL, 0xd749d0dd22ac00aaULL, 0x0141b9ce4a688d4dULL
 
-#define BLS12_381_G1_B 0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL
-#define BLS12_381_G2_B_C0 0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL
-#define BLS12_381_G2_B_C1 0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL
+#define BLS12_381_G1_B                                                                             \
+    0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,    \
+        0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL
+#define BLS12_381_G2_B_C0                                                                          \
+    0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,    \
+        0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL
+#define BLS12_381_G2_B_C1                                                                          \
+    0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL,    \
+        0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL
 
-#define BN254_G1_GEN_X {{0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL}}
-#define BN254_G1_GEN_Y {{0xa6ba871b8b1e1b3aULL, 0x14f1d651eb8e167bULL, 0xccdd46def0f28c58ULL, 0x1c14ef83340fbe5eULL}}
-#define BN254_G2_GEN_X {{{0x8e83b5d102bc2026ULL, 0xdceb1935497b0172ULL, 0xfbb8264797811adfULL, 0x19573841af96503bULL}}, {{0xafb4737da84c6140ULL, 0x6043dd5a5802d8c4ULL, 0x09e950fc52a02f86ULL, 0x14fef0833aea7b6bULL}}}
-#define BN254_G2_GEN_Y {{{0x619dfa9d886be9f6ULL, 0xfe7fd297f59e9b78ULL, 0xff9e1a62231b7dfeULL, 0x28fd7eebae9e4206ULL}}, {{0x64095b56c71856eeULL, 0xdc57f922327d3cbbULL, 0x55f935be33351076ULL, 0x0da4a0e693fd6482ULL}}}
-#define BLS12_381_G1_GEN_X {{0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL, 0xf0ae6acdf3d0e747ULL, 0xedce6ecc21dbf440ULL, 0x120177419e0bfb75ULL}}
-#define BLS12_381_G1_GEN_Y {{0xbaac93d50ce72271ULL, 0x8c22631a7918fd8eULL, 0xdd595f13570725ceULL, 0x51ac582950405194ULL, 0x0e1c8c3fad0059c0ULL, 0x0bbc3efc5008a26aULL}}
-#define BLS12_381_G2_GEN_X {{{0xf5f28fa202940a10ULL, 0xb3f5fb2687b4961aULL, 0xa1a893b53e2ae580ULL, 0x9894999d1a3caee9ULL, 0x6f67b7631863366bULL, 0x058191924350bcd7ULL}}, {{0xa5a9c0759e23f606ULL, 0xaaa0c59dbccd60c3ULL, 0x3bb17e18e2867806ULL, 0x1b1ab6cc8541b367ULL, 0xc2b6ed0ef2158547ULL, 0x11922a097360edf3ULL}}}
-#define BLS12_381_G2_GEN_Y {{{0x4c730af860494c4aULL, 0x597cfa1f5e369c5aULL, 0xe7e6856caa0a635aULL, 0xbbefb5e96e0d495fULL, 0x07d3a975f0ef25a2ULL, 0x0083fd8e7e80dae5ULL}}, {{0xadc0fc92df64b05dULL, 0x18aa270a2b1461dcULL, 0x86adac6a3be4eba0ULL, 0x79495c4ec93da33aULL, 0xe7175850a43ccaedULL, 0x0b2bc2a163de1bf2ULL}}}
+#define BN254_G1_GEN_X                                                                             \
+    {                                                                                              \
+        {                                                                                          \
+            0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL,                   \
+                0x0e0a77c19a07df2fULL                                                              \
+        }                                                                                          \
+    }
+#define BN254_G1_GEN_Y                                                                             \
+    {                                                                                              \
+        {                                                                                          \
+            0xa6ba871b8b1e1b3aULL, 0x14f1d651eb8e167bULL, 0xccdd46def0f28c58ULL,                   \
+                0x1c14ef83340fbe5eULL                                                              \
+        }                                                                                          \
+    }
+#define BN254_G2_GEN_X                                                                             \
+    {                                                                                              \
+        {{0x8e83b5d102bc2026ULL, 0xdceb1935497b0172ULL, 0xfbb8264797811adfULL,                     \
+          0x19573841af96503bULL}},                                                                 \
+        {                                                                                          \
+            {                                                                                      \
+                0xafb4737da84c6140ULL, 0x6043dd5a5802d8c4ULL, 0x09e950fc52a02f86ULL,               \
+                    0x14fef0833aea7b6bULL                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#define BN254_G2_GEN_Y                                                                             \
+    {                                                                                              \
+        {{0x619dfa9d886be9f6ULL, 0xfe7fd297f59e9b78ULL, 0xff9e1a62231b7dfeULL,                     \
+          0x28fd7eebae9e4206ULL}},                                                                 \
+        {                                                                                          \
+            {                                                                                      \
+                0x64095b56c71856eeULL, 0xdc57f922327d3cbbULL, 0x55f935be33351076ULL,               \
+                    0x0da4a0e693fd6482ULL                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#define BLS12_381_G1_GEN_X                                                                         \
+    {                                                                                              \
+        {                                                                                          \
+            0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL,                   \
+                0xf0ae6acdf3d0e747ULL, 0xedce6ecc21dbf440ULL, 0x120177419e0bfb75ULL                \
+        }                                                                                          \
+    }
+#define BLS12_381_G1_GEN_Y                                                                         \
+    {                                                                                              \
+        {                                                                                          \
+            0xbaac93d50ce72271ULL, 0x8c22631a7918fd8eULL, 0xdd595f13570725ceULL,                   \
+                0x51ac582950405194ULL, 0x0e1c8c3fad0059c0ULL, 0x0bbc3efc5008a26aULL                \
+        }                                                                                          \
+    }
+#define BLS12_381_G2_GEN_X                                                                         \
+    {                                                                                              \
+        {{0xf5f28fa202940a10ULL, 0xb3f5fb2687b4961aULL, 0xa1a893b53e2ae580ULL,                     \
+          0x9894999d1a3caee9ULL, 0x6f67b7631863366bULL, 0x058191924350bcd7ULL}},                   \
+        {                                                                                          \
+            {                                                                                      \
+                0xa5a9c0759e23f606ULL, 0xaaa0c59dbccd60c3ULL, 0x3bb17e18e2867806ULL,               \
+                    0x1b1ab6cc8541b367ULL, 0xc2b6ed0ef2158547ULL, 0x11922a097360edf3ULL            \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#define BLS12_381_G2_GEN_Y                                                                         \
+    {                                                                                              \
+        {{0x4c730af860494c4aULL, 0x597cfa1f5e369c5aULL, 0xe7e6856caa0a635aULL,                     \
+          0xbbefb5e96e0d495fULL, 0x07d3a975f0ef25a2ULL, 0x0083fd8e7e80dae5ULL}},                   \
+        {                                                                                          \
+            {                                                                                      \
+                0xadc0fc92df64b05dULL, 0x18aa270a2b1461dcULL, 0x86adac6a3be4eba0ULL,               \
+                    0x79495c4ec93da33aULL, 0xe7175850a43ccaedULL, 0x0b2bc2a163de1bf2ULL            \
+            }                                                                                      \
+        }                                                                                          \
+    }
 
 #endif

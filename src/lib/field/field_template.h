@@ -7,7 +7,9 @@
 
 #define F_(name) G16_CAT(FIELD, _##name)
 
-typedef struct { uint64_t v[FIELD_N]; } FIELD;
+typedef struct {
+    uint64_t v[FIELD_N];
+} FIELD;
 
 static const FIELD F_(modulus) = {{FIELD_P}};
 static const FIELD F_(r2) = {{FIELD_R2}};
@@ -67,7 +69,8 @@ G16_HOT_INLINE void F_(sub)(FIELD *r, const FIELD *a, const FIELD *b)
     unsigned char borrow = 0, carry = 0;
     for (int i = 0; i < FIELD_N; i++) borrow = g16_subb(borrow, a->v[i], b->v[i], &d[i]);
     uint64_t mask = (uint64_t)0 - borrow; /* add p back when it went negative */
-    for (int i = 0; i < FIELD_N; i++) carry = g16_addc(carry, d[i], F_(modulus).v[i] & mask, &r->v[i]);
+    for (int i = 0; i < FIELD_N; i++)
+        carry = g16_addc(carry, d[i], F_(modulus).v[i] & mask, &r->v[i]);
 }
 
 G16_HOT_INLINE void F_(dbl)(FIELD *r, const FIELD *a) { F_(add)(r, a, a); }
@@ -177,8 +180,10 @@ static inline void F_(pow_public)(FIELD *r, const FIELD *a, const uint64_t *e, i
         if (started)
             for (int k = 0; k < 4; k++) F_(sqr)(&acc, &acc);
         if (d) {
-            if (started) F_(mul)(&acc, &acc, &tab[d]);
-            else acc = tab[d];
+            if (started)
+                F_(mul)(&acc, &acc, &tab[d]);
+            else
+                acc = tab[d];
             started = 1;
         }
     }
@@ -213,13 +218,19 @@ static inline int F_(legendre)(const FIELD *a)
  * Returns 1 and a root in r, or 0 when a is not a square. */
 static inline int F_(sqrt)(FIELD *r, const FIELD *a)
 {
-    if (F_(is_zero)(a)) { F_(zero)(r); return 1; }
+    if (F_(is_zero)(a)) {
+        F_(zero)(r);
+        return 1;
+    }
     if (F_(legendre)(a) != 1) return 0;
     uint64_t q[FIELD_N];
     int s = 0;
     F_(modulus_minus)(q, 1);
-    while (!(q[0] & 1)) { F_(shift_right)(q, 1); s++; }
-    FIELD z;                         /* any non-residue */
+    while (!(q[0] & 1)) {
+        F_(shift_right)(q, 1);
+        s++;
+    }
+    FIELD z; /* any non-residue */
     for (uint64_t k = 2;; k++) {
         F_(from_u64)(&z, k);
         if (F_(legendre)(&z) == -1) break;
@@ -227,7 +238,7 @@ static inline int F_(sqrt)(FIELD *r, const FIELD *a)
     FIELD c, t, x, b;
     F_(pow)(&c, &z, q, FIELD_N);
     F_(pow)(&t, a, q, FIELD_N);
-    uint64_t q1[FIELD_N];            /* (q + 1) / 2 */
+    uint64_t q1[FIELD_N]; /* (q + 1) / 2 */
     memcpy(q1, q, sizeof q1);
     F_(shift_right)(q1, 1);
     for (int i = 0; i < FIELD_N && ++q1[i] == 0; i++) /* q odd: (q+1)/2 = (q>>1) + 1 */
@@ -238,7 +249,10 @@ static inline int F_(sqrt)(FIELD *r, const FIELD *a)
     while (!F_(eq)(&t, &one)) {
         int i = 0;
         FIELD t2 = t;
-        while (!F_(eq)(&t2, &one)) { F_(sqr)(&t2, &t2); i++; }
+        while (!F_(eq)(&t2, &one)) {
+            F_(sqr)(&t2, &t2);
+            i++;
+        }
         b = c;
         for (int j = 0; j < s - i - 1; j++) F_(sqr)(&b, &b);
         s = i;
@@ -279,7 +293,7 @@ static inline void F_(to_dec)(char *out, const FIELD *a)
     char digits[8 * FIELD_N * 3 + 1];
     int n = 0;
     F_(to_plain)(&t, a);
-    do {                             /* divide by 10^19 repeatedly */
+    do { /* divide by 10^19 repeatedly */
         g16_u128 rem = 0;
         for (int i = FIELD_N - 1; i >= 0; i--) {
             g16_u128 cur = (rem << 64) | t.v[i];
@@ -288,7 +302,10 @@ static inline void F_(to_dec)(char *out, const FIELD *a)
         }
         uint64_t chunk = (uint64_t)rem;
         int last = F_(is_zero)(&t);
-        for (int d = 0; d < 19 && (!last || chunk); d++) { digits[n++] = (char)('0' + chunk % 10); chunk /= 10; }
+        for (int d = 0; d < 19 && (!last || chunk); d++) {
+            digits[n++] = (char)('0' + chunk % 10);
+            chunk /= 10;
+        }
         if (last) break;
     } while (1);
     if (n == 0) digits[n++] = '0';

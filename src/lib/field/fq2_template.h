@@ -6,14 +6,30 @@
 #define E_(name) G16_CAT(FQ2, _##name)
 #define B_(name) G16_CAT(FQ2_BASE, _##name)
 
-typedef struct { FQ2_BASE c0, c1; } FQ2;
+typedef struct {
+    FQ2_BASE c0, c1;
+} FQ2;
 
-static inline void E_(zero)(FQ2 *r) { B_(zero)(&r->c0); B_(zero)(&r->c1); }
-static inline void E_(one)(FQ2 *r) { B_(one)(&r->c0); B_(zero)(&r->c1); }
+static inline void E_(zero)(FQ2 *r)
+{
+    B_(zero)(&r->c0);
+    B_(zero)(&r->c1);
+}
+static inline void E_(one)(FQ2 *r)
+{
+    B_(one)(&r->c0);
+    B_(zero)(&r->c1);
+}
 static inline void E_(copy)(FQ2 *r, const FQ2 *a) { *r = *a; }
 static inline int E_(is_zero)(const FQ2 *a) { return B_(is_zero)(&a->c0) & B_(is_zero)(&a->c1); }
-static inline int E_(eq)(const FQ2 *a, const FQ2 *b) { return B_(eq)(&a->c0, &b->c0) & B_(eq)(&a->c1, &b->c1); }
-static inline int E_(is_canonical)(const FQ2 *a) { return B_(is_canonical)(&a->c0) & B_(is_canonical)(&a->c1); }
+static inline int E_(eq)(const FQ2 *a, const FQ2 *b)
+{
+    return B_(eq)(&a->c0, &b->c0) & B_(eq)(&a->c1, &b->c1);
+}
+static inline int E_(is_canonical)(const FQ2 *a)
+{
+    return B_(is_canonical)(&a->c0) & B_(is_canonical)(&a->c1);
+}
 
 G16_HOT_INLINE void E_(add)(FQ2 *r, const FQ2 *a, const FQ2 *b)
 {

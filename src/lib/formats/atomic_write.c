@@ -13,12 +13,11 @@
 
 static atomic_uint tmp_counter;
 
-static int fail_errno(atomic_file *f, const char *path, int e, char *err,
-                      size_t errlen)
+static int fail_errno(atomic_file *f, const char *path, int e, char *err, size_t errlen)
 {
     formats_fail(err, errlen, path, "%s", strerror(e));
     errno = e; /* for callers that classify the failure */
-    if (f) /* after formatting: path may be f->path */
+    if (f)     /* after formatting: path may be f->path */
         atomic_file_abort(f);
     return -1;
 }
@@ -29,17 +28,13 @@ static int create_temp(atomic_file *f)
 {
     size_t n = strlen(f->path) + 64;
     f->tmp_path = malloc(n);
-    if (!f->tmp_path)
-        return ENOMEM;
+    if (!f->tmp_path) return ENOMEM;
     for (int tries = 0; tries < 100; tries++) {
         snprintf(f->tmp_path, n, "%s.tmp.%ld.%u", f->path, (long)getpid(),
                  atomic_fetch_add(&tmp_counter, 1));
-        f->fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                     0666);
-        if (f->fd >= 0)
-            return 0;
-        if (errno != EEXIST)
-            break;
+        f->fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (f->fd >= 0) return 0;
+        if (errno != EEXIST) break;
     }
     int e = errno;
     free(f->tmp_path);
@@ -47,31 +42,25 @@ static int create_temp(atomic_file *f)
     return e;
 }
 
-int atomic_file_open(atomic_file *f, const char *path, char *err,
-                     size_t errlen)
+int atomic_file_open(atomic_file *f, const char *path, char *err, size_t errlen)
 {
     f->fd = -1;
     f->tmp_path = NULL;
     f->path = strdup(path);
-    if (!f->path)
-        return fail_errno(NULL, path, ENOMEM, err, errlen);
+    if (!f->path) return fail_errno(NULL, path, ENOMEM, err, errlen);
     int e = create_temp(f);
-    if (e)
-        return fail_errno(f, path, e, err, errlen);
+    if (e) return fail_errno(f, path, e, err, errlen);
     return 0;
 }
 
-int atomic_file_write(atomic_file *f, const void *data, size_t len,
-                      char *err, size_t errlen)
+int atomic_file_write(atomic_file *f, const void *data, size_t len, char *err, size_t errlen)
 {
     const char *p = data;
     while (len > 0) {
         ssize_t n = write(f->fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) /* 0 cannot happen for a regular file; treat as full */
-            return fail_errno(f, f->path, n < 0 ? errno : ENOSPC, err,
-                              errlen);
+            return fail_errno(f, f->path, n < 0 ? errno : ENOSPC, err, errlen);
         p += n;
         len -= (size_t)n;
     }
@@ -83,8 +72,7 @@ int atomic_file_write(atomic_file *f, const void *data, size_t len,
 static void sync_parent_dir(const char *path)
 {
     char *copy = strdup(path);
-    if (!copy)
-        return;
+    if (!copy) return;
     int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
@@ -95,14 +83,11 @@ static void sync_parent_dir(const char *path)
 
 int atomic_file_commit(atomic_file *f, char *err, size_t errlen)
 {
-    if (fsync(f->fd) != 0)
-        return fail_errno(f, f->path, errno, err, errlen);
+    if (fsync(f->fd) != 0) return fail_errno(f, f->path, errno, err, errlen);
     int rc = close(f->fd);
     f->fd = -1;
-    if (rc != 0)
-        return fail_errno(f, f->path, errno, err, errlen);
-    if (rename(f->tmp_path, f->path) != 0)
-        return fail_errno(f, f->path, errno, err, errlen);
+    if (rc != 0) return fail_errno(f, f->path, errno, err, errlen);
+    if (rename(f->tmp_path, f->path) != 0) return fail_errno(f, f->path, errno, err, errlen);
     sync_parent_dir(f->path);
     free(f->tmp_path);
     f->tmp_path = NULL;
@@ -113,11 +98,9 @@ int atomic_file_commit(atomic_file *f, char *err, size_t errlen)
 void atomic_file_abort(atomic_file *f)
 {
     int e = errno; /* callers format errno after aborting */
-    if (f->fd >= 0)
-        close(f->fd);
+    if (f->fd >= 0) close(f->fd);
     f->fd = -1;
-    if (f->tmp_path)
-        unlink(f->tmp_path);
+    if (f->tmp_path) unlink(f->tmp_path);
     free(f->tmp_path);
     f->tmp_path = NULL;
     free(f->path);
@@ -125,12 +108,10 @@ void atomic_file_abort(atomic_file *f)
     errno = e;
 }
 
-int atomic_write_file(const char *path, const void *data, size_t len,
-                      char *err, size_t errlen)
+int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     atomic_file f;
-    if (atomic_file_open(&f, path, err, errlen) ||
-        atomic_file_write(&f, data, len, err, errlen) ||
+    if (atomic_file_open(&f, path, err, errlen) || atomic_file_write(&f, data, len, err, errlen) ||
         atomic_file_commit(&f, err, errlen))
         return -1;
     return 0;

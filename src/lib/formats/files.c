@@ -55,7 +55,11 @@ int g16_file_read_text(const char *path, size_t max_len, char **text, char *err,
     }
     /* one byte more than its size: a file that grew is seen to, not cut */
     char *buf = malloc((size_t)st.st_size + 2);
-    if (!buf) { close(fd); formats_fail(err, errlen, path, "out of memory"); return G16_ERR_NOMEM; }
+    if (!buf) {
+        close(fd);
+        formats_fail(err, errlen, path, "out of memory");
+        return G16_ERR_NOMEM;
+    }
     int rc = read_all(fd, buf, (size_t)st.st_size + 1, &got);
     int e = errno;
     close(fd);
@@ -82,7 +86,10 @@ int g16_output_open(const char *path, g16_output **out, char *err, size_t errlen
 {
     g16_output *o = malloc(sizeof *o);
     *out = NULL;
-    if (!o) { formats_fail(err, errlen, path, "out of memory"); return G16_ERR_NOMEM; }
+    if (!o) {
+        formats_fail(err, errlen, path, "out of memory");
+        return G16_ERR_NOMEM;
+    }
     if (atomic_file_open(&o->f, path, err, errlen)) {
         int e = errno;
         free(o);

@@ -42,8 +42,7 @@ extern "C" {
 
 static inline uint32_t formats_u32le(const uint8_t *p)
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static inline uint64_t formats_u64le(const uint8_t *p)
@@ -106,18 +105,16 @@ typedef struct {
  * ("<name>: not a zkey file (bad magic)") and its version must be in
  * 1..max_version.  Checks every section lies inside the buffer and that
  * no bytes follow the last one. */
-int binfile_parse(const uint8_t *buf, size_t len, const char *name,
-                  const char *magic, uint32_t max_version, binfile *out,
-                  char *err, size_t errlen);
+int binfile_parse(const uint8_t *buf, size_t len, const char *name, const char *magic,
+                  uint32_t max_version, binfile *out, char *err, size_t errlen);
 
 /* The section with this id, or NULL (first one if duplicated). */
 const binfile_section *binfile_find(const binfile *bf, uint32_t id);
 
 /* Required, unique section: sets *body and *size or reports
  * "missing section N (what)" / "duplicate section N (what)". */
-int binfile_section_body(const binfile *bf, uint32_t id, const char *what,
-                         const char *name, const uint8_t **body,
-                         uint64_t *size, char *err, size_t errlen);
+int binfile_section_body(const binfile *bf, uint32_t id, const char *what, const char *name,
+                         const uint8_t **body, uint64_t *size, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Read-only file mapping.                                              */
@@ -129,8 +126,7 @@ typedef struct {
 
 /* mmap(PROT_READ, MAP_PRIVATE) a regular file.  Errors: "<path>:
  * <strerror>" or "<path>: not a regular file", errno set. */
-int formats_map_file(const char *path, formats_mapping *m, char *err,
-                     size_t errlen);
+int formats_map_file(const char *path, formats_mapping *m, char *err, size_t errlen);
 void formats_unmap_file(formats_mapping *m);
 
 /* ------------------------------------------------------------------ */
@@ -146,20 +142,20 @@ enum {
 typedef struct {
     uint32_t protocol; /* ZKEY_PROTOCOL_GROTH16 */
     formats_curve curve;
-    uint32_t n8q;       /* base field element bytes (32 or 48) */
-    const uint8_t *q;   /* base field modulus */
-    uint32_t n8r;       /* scalar field element bytes (32) */
-    const uint8_t *r;   /* scalar field modulus */
-    uint32_t n_vars;    /* signals, including the constant 1 */
-    uint32_t n_public;  /* public signals, excluding the constant 1 */
+    uint32_t n8q;         /* base field element bytes (32 or 48) */
+    const uint8_t *q;     /* base field modulus */
+    uint32_t n8r;         /* scalar field element bytes (32) */
+    const uint8_t *r;     /* scalar field modulus */
+    uint32_t n_vars;      /* signals, including the constant 1 */
+    uint32_t n_public;    /* public signals, excluding the constant 1 */
     uint32_t domain_size; /* power of two */
     uint32_t log2_domain;
     /* Verification-key points, Montgomery form: G1 = x,y (2*n8q bytes),
      * G2 = x.c0,x.c1,y.c0,y.c1 (4*n8q bytes). */
     const uint8_t *alpha1, *beta1, *beta2, *gamma2, *delta1, *delta2;
-    const uint8_t *ic;      /* n_public+1 G1 points */
+    const uint8_t *ic; /* n_public+1 G1 points */
     uint32_t n_coefs;
-    const uint8_t *coefs;   /* n_coefs entries of ZKEY_COEF_SIZE(n8r) bytes */
+    const uint8_t *coefs;     /* n_coefs entries of ZKEY_COEF_SIZE(n8r) bytes */
     const uint8_t *a_points;  /* n_vars G1 */
     const uint8_t *b1_points; /* n_vars G1 */
     const uint8_t *b2_points; /* n_vars G2 */
@@ -181,13 +177,12 @@ typedef struct {
 static inline zkey_coef zkey_coef_at(const zkey *z, uint32_t i)
 {
     const uint8_t *e = z->coefs + (size_t)i * ZKEY_COEF_SIZE(z->n8r);
-    zkey_coef c = {formats_u32le(e), formats_u32le(e + 4),
-                   formats_u32le(e + 8), e + 12};
+    zkey_coef c = {formats_u32le(e), formats_u32le(e + 4), formats_u32le(e + 8), e + 12};
     return c;
 }
 
-int zkey_parse(const uint8_t *buf, size_t len, const char *name, zkey *out,
-               char *err, size_t errlen);
+int zkey_parse(const uint8_t *buf, size_t len, const char *name, zkey *out, char *err,
+               size_t errlen);
 int zkey_open(const char *path, zkey *out, char *err, size_t errlen);
 void zkey_close(zkey *z);
 const char *zkey_protocol_name(uint32_t protocol);
@@ -198,22 +193,22 @@ const char *zkey_protocol_name(uint32_t protocol);
 typedef struct {
     uint32_t version;
     uint32_t n8;
-    const uint8_t *prime;   /* the scalar field modulus r */
-    formats_curve curve;    /* of prime; FORMATS_CURVE_UNKNOWN is allowed */
+    const uint8_t *prime; /* the scalar field modulus r */
+    formats_curve curve;  /* of prime; FORMATS_CURVE_UNKNOWN is allowed */
     uint32_t n_witness;
-    const uint8_t *values;  /* n_witness values of n8 bytes, each < prime */
+    const uint8_t *values; /* n_witness values of n8 bytes, each < prime */
     binfile file;
     formats_mapping map;
 } wtns;
 
-int wtns_parse(const uint8_t *buf, size_t len, const char *name, wtns *out,
-               char *err, size_t errlen);
+int wtns_parse(const uint8_t *buf, size_t len, const char *name, wtns *out, char *err,
+               size_t errlen);
 int wtns_open(const char *path, wtns *out, char *err, size_t errlen);
 void wtns_close(wtns *w);
 
 /* Writes a version-2 .wtns atomically.  values: n * n8 bytes, plain form. */
-int wtns_write(const char *path, uint32_t n8, const uint8_t *prime,
-               uint32_t n, const uint8_t *values, char *err, size_t errlen);
+int wtns_write(const char *path, uint32_t n8, const uint8_t *prime, uint32_t n,
+               const uint8_t *values, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* .r1cs (circom constraint system).                                    */
@@ -222,8 +217,8 @@ typedef struct {
     uint32_t version;
     uint32_t n8;
     const uint8_t *prime;
-    formats_curve curve;      /* of prime; unknown allowed */
-    uint32_t n_wires;         /* including the constant 1 */
+    formats_curve curve; /* of prime; unknown allowed */
+    uint32_t n_wires;    /* including the constant 1 */
     uint32_t n_pub_out, n_pub_in, n_prv_in;
     uint64_t n_labels;
     uint32_t n_constraints;
@@ -236,8 +231,8 @@ typedef struct {
     formats_mapping map;
 } r1cs;
 
-int r1cs_parse(const uint8_t *buf, size_t len, const char *name, r1cs *out,
-               char *err, size_t errlen);
+int r1cs_parse(const uint8_t *buf, size_t len, const char *name, r1cs *out, char *err,
+               size_t errlen);
 int r1cs_open(const char *path, r1cs *out, char *err, size_t errlen);
 void r1cs_close(r1cs *r);
 
@@ -249,14 +244,12 @@ typedef struct {
 
 #define R1CS_TERM_SIZE(n8) (4u + (uint32_t)(n8))
 
-static inline uint32_t r1cs_term_wire(const r1cs *r, const r1cs_lc *lc,
-                                      uint32_t i)
+static inline uint32_t r1cs_term_wire(const r1cs *r, const r1cs_lc *lc, uint32_t i)
 {
     return formats_u32le(lc->terms + (size_t)i * R1CS_TERM_SIZE(r->n8));
 }
 
-static inline const uint8_t *r1cs_term_value(const r1cs *r, const r1cs_lc *lc,
-                                             uint32_t i)
+static inline const uint8_t *r1cs_term_value(const r1cs *r, const r1cs_lc *lc, uint32_t i)
 {
     return lc->terms + (size_t)i * R1CS_TERM_SIZE(r->n8) + 4;
 }
@@ -287,8 +280,7 @@ typedef struct {
 
 /* Writes a version-1 .r1cs atomically, with sections 1, 2 and an identity
  * wire-to-label map (section 3).  Checks the constraints first. */
-int r1cs_write(const char *path, const r1cs_desc *d, char *err,
-               size_t errlen);
+int r1cs_write(const char *path, const r1cs_desc *d, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Atomic output files.                                                 */
@@ -296,8 +288,7 @@ int r1cs_write(const char *path, const r1cs_desc *d, char *err,
 /* Writes to "<path>.tmp.<pid>.<n>" in the same directory, fsyncs, renames
  * over path.  On failure the temporary file is removed and err says
  * "<path>: <strerror>". */
-int atomic_write_file(const char *path, const void *data, size_t len,
-                      char *err, size_t errlen);
+int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* The same, streamed: open, write any number of times, then commit (or
  * abort to give up).  A failed write or commit removes the temporary file
@@ -308,10 +299,8 @@ typedef struct {
     char *tmp_path;
 } atomic_file;
 
-int atomic_file_open(atomic_file *f, const char *path, char *err,
-                     size_t errlen);
-int atomic_file_write(atomic_file *f, const void *data, size_t len,
-                      char *err, size_t errlen);
+int atomic_file_open(atomic_file *f, const char *path, char *err, size_t errlen);
+int atomic_file_write(atomic_file *f, const void *data, size_t len, char *err, size_t errlen);
 int atomic_file_commit(atomic_file *f, char *err, size_t errlen);
 void atomic_file_abort(atomic_file *f);
 

@@ -10,38 +10,32 @@ _Static_assert(G16_FILE_MAX_SECTIONS == BINFILE_MAX_SECTIONS, "one section limit
 static const char *section_name(const char *magic, uint32_t id)
 {
     static const char *const zkey_names[] = {
-        NULL, "protocol", "header", "IC", "coefficients", "A points",
+        NULL,        "protocol",  "header",   "IC",       "coefficients", "A points",
         "B1 points", "B2 points", "C points", "H points", "contributions"};
     static const char *const wtns_names[] = {NULL, "header", "values"};
-    static const char *const r1cs_names[] = {
-        NULL, "header", "constraints", "wire labels", "custom gates",
-        "custom gate uses"};
+    static const char *const r1cs_names[] = {NULL,          "header",       "constraints",
+                                             "wire labels", "custom gates", "custom gate uses"};
 #define PICK(tab) (id < sizeof tab / sizeof tab[0] && tab[id] ? tab[id] : "")
-    if (!strcmp(magic, "zkey"))
-        return PICK(zkey_names);
-    if (!strcmp(magic, "wtns"))
-        return PICK(wtns_names);
-    if (!strcmp(magic, "r1cs"))
-        return PICK(r1cs_names);
+    if (!strcmp(magic, "zkey")) return PICK(zkey_names);
+    if (!strcmp(magic, "wtns")) return PICK(wtns_names);
+    if (!strcmp(magic, "r1cs")) return PICK(r1cs_names);
     return "";
 #undef PICK
 }
 
 /* The type is taken from the magic, so a file that is not an iden3 file
  * at all gets a plain "not a ... file" instead of a container error. */
-static int check_magic(const formats_mapping *m, const char *path, char *err,
-                       size_t errlen)
+static int check_magic(const formats_mapping *m, const char *path, char *err, size_t errlen)
 {
     char magic[5] = {0};
-    if (m->len == 0)
-        return formats_fail(err, errlen, path, "empty file");
+    if (m->len == 0) return formats_fail(err, errlen, path, "empty file");
     for (size_t i = 0; i < 4 && i < m->len; i++) {
         uint8_t c = ((const uint8_t *)m->addr)[i];
         magic[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
     }
     if (strcmp(magic, "zkey") && strcmp(magic, "wtns") && strcmp(magic, "r1cs"))
-        return formats_fail(err, errlen, path,
-                            "not a zkey, wtns or r1cs file (magic \"%s\")", magic);
+        return formats_fail(err, errlen, path, "not a zkey, wtns or r1cs file (magic \"%s\")",
+                            magic);
     return 0;
 }
 
@@ -94,8 +88,8 @@ static void fill_r1cs(const r1cs *r, g16_file_info *info)
 }
 
 /* The typed parse of a file whose container was read. */
-static int fill_typed(const formats_mapping *m, const char *path, g16_file_info *info,
-                      char *err, size_t errlen)
+static int fill_typed(const formats_mapping *m, const char *path, g16_file_info *info, char *err,
+                      size_t errlen)
 {
     if (!strcmp(info->type, "zkey")) {
         zkey z;
@@ -121,8 +115,7 @@ int g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t 
     formats_mapping m;
     binfile bf;
     memset(info, 0, sizeof *info);
-    if (formats_map_file(path, &m, err, errlen))
-        return formats_status_of_errno(errno);
+    if (formats_map_file(path, &m, err, errlen)) return formats_status_of_errno(errno);
     int rc = G16_ERR_FORMAT;
     /* Any version: the typed parser says if it is unsupported. */
     if (!check_magic(&m, path, err, errlen) &&

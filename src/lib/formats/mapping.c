@@ -9,8 +9,7 @@
 #include <unistd.h>
 #include "formats_internal.h"
 
-int formats_open_regular(const char *path, struct stat *st, char *err,
-                         size_t errlen)
+int formats_open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 {
     /* O_NONBLOCK: opening a FIFO for reading would wait for a writer,
      * forever if none comes; this way it opens at once and fstat refuses
@@ -23,23 +22,19 @@ int formats_open_regular(const char *path, struct stat *st, char *err,
         return fd;
     else if (fd >= 0)
         e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
-    if (fd >= 0)
-        close(fd);
-    formats_fail(err, errlen, path, "%s",
-                 e == EINVAL ? "not a regular file" : strerror(e));
+    if (fd >= 0) close(fd);
+    formats_fail(err, errlen, path, "%s", e == EINVAL ? "not a regular file" : strerror(e));
     errno = e;
     return -1;
 }
 
-int formats_map_file(const char *path, formats_mapping *m, char *err,
-                     size_t errlen)
+int formats_map_file(const char *path, formats_mapping *m, char *err, size_t errlen)
 {
     m->addr = NULL;
     m->len = 0;
     struct stat st;
     int fd = formats_open_regular(path, &st, err, errlen);
-    if (fd < 0)
-        return -1;
+    if (fd < 0) return -1;
     if ((uint64_t)st.st_size > SIZE_MAX) {
         close(fd);
         errno = EFBIG;
@@ -64,8 +59,7 @@ int formats_map_file(const char *path, formats_mapping *m, char *err,
 
 void formats_unmap_file(formats_mapping *m)
 {
-    if (m->addr)
-        munmap(m->addr, m->len);
+    if (m->addr) munmap(m->addr, m->len);
     m->addr = NULL;
     m->len = 0;
 }

@@ -18,7 +18,9 @@
 
 #define F_(name) G16_CAT(DF, _##name)
 
-typedef struct { uint32_t v[DF_N]; } DF;
+typedef struct {
+    uint32_t v[DF_N];
+} DF;
 
 static __constant__ uint64_t F_(p64)[DF_N / 2] = {DF_P};
 static __constant__ uint64_t F_(one64)[DF_N / 2] = {DF_ONE};
@@ -249,8 +251,8 @@ static HD void F_(abs_row)(uint32_t *E, uint32_t *Q, const uint32_t *v, uint32_t
  * before each reduction row.  With two products a row's value stays below
  * 3p + 3 2^32 p < 2^(32 (N + 1)) when p < 2^(32 N) / 3.1 (DF_ROWS2), and
  * the result, (a b + c d + M p) / R < 2 p^2 / R + p, below 2p. */
-static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d,
-                            const DF *e, const DF *f, const DF *g, const DF *h)
+static HD void F_(cios_abs)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d, const DF *e,
+                            const DF *f, const DF *g, const DF *h)
 {
     uint32_t E[2 * DF_N], Q[2 * DF_N], pv[DF_N], t[DF_N], low = 0;
 #pragma unroll
@@ -300,8 +302,8 @@ static HD void F_(mul_sum2)(DF *r, const DF *a, const DF *b, const DF *c, const 
 /* r = (a b + c d + e f + g h) / R through one set of reduction rows where
  * p < 2^(32 N) / 5.1 (DF_ROWS4: a row stays below 5p + 5 2^32 p, the
  * result below 4 p^2 / R + p < 2p), else two sums of two. */
-static HD void F_(mul_sum4)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d,
-                            const DF *e, const DF *f, const DF *g, const DF *h)
+static HD void F_(mul_sum4)(DF *r, const DF *a, const DF *b, const DF *c, const DF *d, const DF *e,
+                            const DF *f, const DF *g, const DF *h)
 {
     DF t;
     if (!DF_ROWS4) {
@@ -364,8 +366,10 @@ static HD void F_(span_chain)(uint32_t *W, int off, const uint32_t *v, uint32_t 
     G16_CARRY;
 #pragma unroll
     for (int j = j0; j <= j1; j += 2) {
-        if (j == j0) MAD_LO_CC(W[i + j - off], v[j], s);
-        else MADC_LO_CC(W[i + j - off], v[j], s);
+        if (j == j0)
+            MAD_LO_CC(W[i + j - off], v[j], s);
+        else
+            MADC_LO_CC(W[i + j - off], v[j], s);
         if (j == j1 && lo_last) return;
         MADC_HI_CC(W[i + j + 1 - off], v[j], s);
     }
@@ -444,7 +448,7 @@ static HD void F_(mul_shoup)(DF *r, const DF *x, const DF *w, const DF *wq)
  * butterfly).  mul_shoup_lazy takes any x < 4p: x w - q p < 4p^2 / R + p
  * < 2p with the exact q, < 3p with q one short, so one subtraction of p
  * leaves [0, 2p). */
-static HD int F_(lazy_ok)(void) { return DF_ROWS4; }   /* p < R / 5.1 */
+static HD int F_(lazy_ok)(void) { return DF_ROWS4; } /* p < R / 5.1 */
 
 static HD void F_(mul_shoup_lazy)(DF *r, const DF *x, const DF *w, const DF *wq)
 {
@@ -532,7 +536,7 @@ static __host__ __device__ __noinline__ void F_(inv)(DF *r, const DF *a)
     F_(one)(&acc);
     for (int i = 32 * DF_N - 1; i >= 0; i--) {
         uint32_t e = F_(p)(i / 32);
-        if (i / 32 == 0) e -= 2;    /* p is odd and > 2: no borrow */
+        if (i / 32 == 0) e -= 2; /* p is odd and > 2: no borrow */
         F_(sqr)(&acc, &acc);
         if ((e >> (i % 32)) & 1) F_(mul)(&acc, &acc, &base);
     }

@@ -7,14 +7,21 @@
 #define E_(name) G16_CAT(DQ2, _##name)
 #define B_(name) G16_CAT(DQ2_BASE, _##name)
 
-typedef struct { DQ2_BASE c0, c1; } DQ2;
+typedef struct {
+    DQ2_BASE c0, c1;
+} DQ2;
 
-static HD void E_(zero)(DQ2 *r) { B_(zero)(&r->c0); B_(zero)(&r->c1); }
-static HD void E_(one)(DQ2 *r) { B_(one)(&r->c0); B_(zero)(&r->c1); }
-static HD int E_(is_zero)(const DQ2 *a)
+static HD void E_(zero)(DQ2 *r)
 {
-    return B_(is_zero)(&a->c0) & B_(is_zero)(&a->c1);
+    B_(zero)(&r->c0);
+    B_(zero)(&r->c1);
 }
+static HD void E_(one)(DQ2 *r)
+{
+    B_(one)(&r->c0);
+    B_(zero)(&r->c1);
+}
+static HD int E_(is_zero)(const DQ2 *a) { return B_(is_zero)(&a->c0) & B_(is_zero)(&a->c1); }
 static HD int E_(eq)(const DQ2 *a, const DQ2 *b)
 {
     return B_(eq)(&a->c0, &b->c0) & B_(eq)(&a->c1, &b->c1);

@@ -7,12 +7,16 @@
  * (EFD: madd-2008-s, add-2008-s, dbl-2008-s-1, mdbl-2008-s-1; a = 0).
  * Infinity is ZZ = 0 in XYZZ and x = y = 0 in affine form (zkey layout). */
 
-#define P_(name) G16_CAT(DG, _##name)
+#define P_(name)  G16_CAT(DG, _##name)
 #define FE_(name) G16_CAT(DG_FE, _##name)
-#define DG_AFF G16_CAT(DG, _aff)
+#define DG_AFF    G16_CAT(DG, _aff)
 
-typedef struct { DG_FE x, y; } DG_AFF;
-typedef struct { DG_FE x, y, zz, zzz; } DG;
+typedef struct {
+    DG_FE x, y;
+} DG_AFF;
+typedef struct {
+    DG_FE x, y, zz, zzz;
+} DG;
 
 static HD void P_(set_inf)(DG *p)
 {
@@ -30,10 +34,7 @@ static HD void P_(zero_all)(DG *p)
 
 static HD int P_(is_inf)(const DG *p) { return FE_(is_zero)(&p->zz); }
 
-static HD int P_(aff_is_inf)(const DG_AFF *a)
-{
-    return FE_(is_zero)(&a->x) & FE_(is_zero)(&a->y);
-}
+static HD int P_(aff_is_inf)(const DG_AFF *a) { return FE_(is_zero)(&a->x) & FE_(is_zero)(&a->y); }
 
 static HD void P_(from_aff)(DG *r, const DG_AFF *a)
 {
@@ -107,13 +108,19 @@ static __host__ __device__ void P_(add_aff)(DG *p, const DG_AFF *a)
 {
     DG_FE u2, s2, pp, ppp, q, t;
     if (P_(aff_is_inf)(a)) return;
-    if (P_(is_inf)(p)) { P_(from_aff)(p, a); return; }
+    if (P_(is_inf)(p)) {
+        P_(from_aff)(p, a);
+        return;
+    }
     FE_(mul)(&u2, &a->x, &p->zz);
     FE_(mul)(&s2, &a->y, &p->zzz);
-    FE_(sub)(&u2, &u2, &p->x);          /* P */
-    FE_(sub)(&s2, &s2, &p->y);          /* R */
+    FE_(sub)(&u2, &u2, &p->x); /* P */
+    FE_(sub)(&s2, &s2, &p->y); /* R */
     if (FE_(is_zero)(&u2)) {
-        if (FE_(is_zero)(&s2)) *p = P_(dbl_aff_v)(*a); else P_(set_inf)(p);
+        if (FE_(is_zero)(&s2))
+            *p = P_(dbl_aff_v)(*a);
+        else
+            P_(set_inf)(p);
         return;
     }
     FE_(sqr)(&pp, &u2);
@@ -142,15 +149,18 @@ static __host__ __device__ __noinline__ DG P_(add_v)(DG p_, DG q_)
     FE_(mul)(&u2, &q->x, &p->zz);
     FE_(mul)(&s1, &p->y, &q->zzz);
     FE_(mul)(&s2, &q->y, &p->zzz);
-    FE_(sub)(&u2, &u2, &u1);            /* P */
-    FE_(sub)(&s2, &s2, &s1);            /* R */
+    FE_(sub)(&u2, &u2, &u1); /* P */
+    FE_(sub)(&s2, &s2, &s1); /* R */
     if (FE_(is_zero)(&u2)) {
-        if (FE_(is_zero)(&s2)) P_(dbl)(p, p); else P_(set_inf)(p);
+        if (FE_(is_zero)(&s2))
+            P_(dbl)(p, p);
+        else
+            P_(set_inf)(p);
         return p_;
     }
     FE_(sqr)(&pp, &u2);
     FE_(mul)(&ppp, &pp, &u2);
-    FE_(mul)(&u1, &u1, &pp);            /* Q */
+    FE_(mul)(&u1, &u1, &pp); /* Q */
     FE_(mul)(&p->zz, &p->zz, &q->zz);
     FE_(mul)(&p->zz, &p->zz, &pp);
     FE_(mul)(&p->zzz, &p->zzz, &q->zzz);
@@ -191,7 +201,11 @@ static HD void P_(fe_inv)(DG_FE *r, const DG_FE *a) { FE_(inv)(r, a); }
 static __host__ __device__ void P_(to_aff)(DG_AFF *r, const DG *p)
 {
     DG_FE i, t;
-    if (P_(is_inf)(p)) { FE_(zero)(&r->x); FE_(zero)(&r->y); return; }
+    if (P_(is_inf)(p)) {
+        FE_(zero)(&r->x);
+        FE_(zero)(&r->y);
+        return;
+    }
     FE_(mul)(&i, &p->zz, &p->zzz);
     FE_(inv)(&i, &i);
     FE_(mul)(&t, &i, &p->zzz);

@@ -16,8 +16,7 @@ static gpu_ws ws_msm[4], ws_io;
 static cudaStream_t stream;
 static int stream_ready;
 
-extern "C" int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err,
-                          size_t errlen)
+extern "C" int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t errlen)
 {
     if (bytes == 0) bytes = 16;
     if (ws->cap[slot] < bytes) {
@@ -74,7 +73,10 @@ extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)
 extern "C" void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st)
 {
     if (!p->on || p->n >= 16) return;
-    if (cudaEventCreate(&p->ev[p->n]) != cudaSuccess) { p->on = 0; return; }
+    if (cudaEventCreate(&p->ev[p->n]) != cudaSuccess) {
+        p->on = 0;
+        return;
+    }
     p->name[p->n] = name;
     cudaEventRecord(p->ev[p->n++], st);
 }
@@ -105,9 +107,10 @@ extern "C" int gpu_available(void)
     static int known = -1;
     if (known < 0) {
         int n = 0, major = 0;
-        known = cudaGetDeviceCount(&n) == cudaSuccess && n > 0 &&
-                cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) ==
-                    cudaSuccess && major >= 9;
+        known =
+            cudaGetDeviceCount(&n) == cudaSuccess && n > 0 &&
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess &&
+            major >= 9;
         if (known) cudaDeviceSetLimit(cudaLimitStackSize, 4096);
     }
     return known;
@@ -133,12 +136,18 @@ static int ensure_stream(char *err, size_t errlen)
 extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
 {
     gpu_msm_copies_ops o;
-#define COPIES_OPS(G) (o.window = G##_copies_window, o.build = G##_shift_copies, \
-                       o.start = G##_msm_start_copies)
+#define COPIES_OPS(G)                                                                              \
+    (o.window = G##_copies_window, o.build = G##_shift_copies, o.start = G##_msm_start_copies)
     if (curve == FORMATS_CURVE_BN128) {
-        if (g2) COPIES_OPS(gpu_bn254_g2); else COPIES_OPS(gpu_bn254_g1);
+        if (g2)
+            COPIES_OPS(gpu_bn254_g2);
+        else
+            COPIES_OPS(gpu_bn254_g1);
     } else {
-        if (g2) COPIES_OPS(gpu_bls12_381_g2); else COPIES_OPS(gpu_bls12_381_g1);
+        if (g2)
+            COPIES_OPS(gpu_bls12_381_g2);
+        else
+            COPIES_OPS(gpu_bls12_381_g1);
     }
 #undef COPIES_OPS
     return o;
@@ -160,15 +169,15 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
     GPU_CK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, stream));
     gpu_msm_pending pend;
     gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
-    int c = ops.window(n, copies);   /* copies <= 1: the plain MSM's window */
-    if (copies > 1) {                /* the table, built for this call */
+    int c = ops.window(n, copies); /* copies <= 1: the plain MSM's window */
+    if (copies > 1) {              /* the table, built for this call */
         void *dt;
         if (gpu_ws_get(&ws_io, 3, (size_t)copies * n * pb, &dt, err, errlen) ||
             ops.build(dp, n, c, copies, dt, stream, err, errlen))
             return -1;
         dp = dt;
     }
-    gpu_ws *ws = &ws_msm[(curve == FORMATS_CURVE_BLS12381) * 2 + g2];   /* a set a group */
+    gpu_ws *ws = &ws_msm[(curve == FORMATS_CURVE_BLS12381) * 2 + g2]; /* a set a group */
     return ops.start(dp, copies, c, (const uint32_t *)ds, n, ws, stream, &pend, err, errlen) ||
            gpu_msm_wait(&pend, out, err, errlen);
 }

@@ -57,10 +57,10 @@ size_t gpu_g2_bytes(int curve);
 
 /* out = sum scalars[i] * points[i]; host buffers; out is an affine point
  * (gpu_g1_bytes / gpu_g2_bytes bytes). */
-int gpu_msm_g1(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,
-               uint8_t *out, char *err, size_t errlen);
-int gpu_msm_g2(int curve, const uint8_t *points, const uint8_t *scalars, size_t n,
-               uint8_t *out, char *err, size_t errlen);
+int gpu_msm_g1(int curve, const uint8_t *points, const uint8_t *scalars, size_t n, uint8_t *out,
+               char *err, size_t errlen);
+int gpu_msm_g2(int curve, const uint8_t *points, const uint8_t *scalars, size_t n, uint8_t *out,
+               char *err, size_t errlen);
 
 /* In-place NTT of 2^log_n Fr elements (host buffer), flags GPU_NTT_*. */
 int gpu_ntt(int curve, uint8_t *data, int log_n, int flags, char *err, size_t errlen);
@@ -70,13 +70,13 @@ typedef struct gpu_key gpu_key;
 
 typedef struct {
     formats_curve curve;
-    const uint8_t *a, *b1, *b2, *c, *h;   /* zkey sections 5..9 (points) */
-    size_t n_vars;             /* points in a, b1, b2 */
-    size_t n_public;           /* c holds n_vars - n_public - 1 points */
-    int domain_log;            /* h holds 2^domain_log points */
-    const uint8_t *coefs;      /* zkey section 4 entries (after the count) */
+    const uint8_t *a, *b1, *b2, *c, *h; /* zkey sections 5..9 (points) */
+    size_t n_vars;                      /* points in a, b1, b2 */
+    size_t n_public;                    /* c holds n_vars - n_public - 1 points */
+    int domain_log;                     /* h holds 2^domain_log points */
+    const uint8_t *coefs;               /* zkey section 4 entries (after the count) */
     size_t n_coefs;
-    int msm_copies;            /* > 1: each MSM's points as a table of this many
+    int msm_copies; /* > 1: each MSM's points as a table of this many
                                 * shift copies (copy k = 2^(c k) P), built at
                                 * upload: that many times the points' device
                                 * memory for MSMs ~12% faster at 2^24
@@ -107,8 +107,8 @@ typedef struct {
  * (G2), c = sum_{i > n_public} w_i C_i, h = sum h_j H_j.  b2 may be NULL to
  * skip the G2 MSM (the caller runs it on the CPU).  timings may be NULL. */
 int gpu_prove_msms(gpu_key *key, const uint8_t *witness, uint8_t *a_out, uint8_t *b1_out,
-                   uint8_t *b2_out, uint8_t *c_out, uint8_t *h_out,
-                   gpu_prove_timings *timings, char *err, size_t errlen);
+                   uint8_t *b2_out, uint8_t *c_out, uint8_t *h_out, gpu_prove_timings *timings,
+                   char *err, size_t errlen);
 
 /* Frees the cached work buffers (they grow to the largest call). */
 void gpu_release(void);

@@ -14,19 +14,18 @@
 typedef struct {
     void *ptr[GPU_WS_SLOTS];
     size_t cap[GPU_WS_SLOTS];
-    void *host;        /* pinned host memory (cudaMallocHost), grow-only */
+    void *host; /* pinned host memory (cudaMallocHost), grow-only */
     size_t host_cap;
 } gpu_ws;
 
-
-#define GPU_CK(call)                                                          \
-    do {                                                                      \
-        cudaError_t e_ = (call);                                              \
-        if (e_ != cudaSuccess) {                                              \
-            snprintf(err, errlen, "gpu: %s: %s (%s:%d)", #call,               \
-                     cudaGetErrorString(e_), __FILE__, __LINE__);             \
-            return -1;                                                        \
-        }                                                                     \
+#define GPU_CK(call)                                                                               \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            snprintf(err, errlen, "gpu: %s: %s (%s:%d)", #call, cudaGetErrorString(e_), __FILE__,  \
+                     __LINE__);                                                                    \
+            return -1;                                                                             \
+        }                                                                                          \
     } while (0)
 
 #define GPU_CK_LAUNCH() GPU_CK(cudaGetLastError())
@@ -34,11 +33,11 @@ typedef struct {
 /* The backend's choices that tests and benchmarks may change, here and
  * never in the environment; the product runs the defaults (all zero). */
 typedef struct {
-    int msm_window;   /* in [3, 21] (up to 24 for tables of shift copies):
+    int msm_window; /* in [3, 21] (up to 24 for tables of shift copies):
                        * every MSM uses this window instead of the cost
                        * model's, so small inputs exercise the large windows
                        * (tests, window sweeps); else the cost model's */
-    int profile;      /* 1: each MSM and NTT prints its phase times to
+    int profile;    /* 1: each MSM and NTT prints its phase times to
                        * stderr (gpu_prof; benchmarks) */
 } gpu_tuning;
 
@@ -53,15 +52,15 @@ typedef struct {
 
 /* MSM over device buffers: points in zkey layout, scalars as 8 x u32 plain
  * little-endian; out receives the affine result (host memory). */
-typedef int (*gpu_msm_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
-                          uint8_t *out, gpu_ws *ws, cudaStream_t st, char *err, size_t errlen);
+typedef int (*gpu_msm_fn)(const void *d_points, const uint32_t *d_scalars, size_t n, uint8_t *out,
+                          gpu_ws *ws, cudaStream_t st, char *err, size_t errlen);
 
 /* An MSM whose device part is enqueued on st (gpu_*_msm_start_copies) and whose
  * window sums will land in host (pinned, in ws): nw XYZZ points, then the
  * ones slot.  gpu_msm_wait waits for st and finishes on the host.  Each
  * MSM in flight needs its own ws. */
 typedef struct {
-    int curve, g2, c, nw;    /* nw == 0: empty MSM, the result is infinity */
+    int curve, g2, c, nw; /* nw == 0: empty MSM, the result is infinity */
     cudaStream_t st;
     void *host;
     gpu_prof prof;
@@ -84,10 +83,10 @@ void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
 /* Waits for the stream, prints "what: name ms, ..." and frees the events. */
 void gpu_prof_end(gpu_prof *p, const char *what);
-int gpu_bn254_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
-                         cudaStream_t, char *, size_t);
-int gpu_bn254_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
-                         cudaStream_t, char *, size_t);
+int gpu_bn254_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *, cudaStream_t,
+                         char *, size_t);
+int gpu_bn254_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *, cudaStream_t,
+                         char *, size_t);
 int gpu_bls12_381_g1_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
                              cudaStream_t, char *, size_t);
 int gpu_bls12_381_g2_msm_dev(const void *, const uint32_t *, size_t, uint8_t *, gpu_ws *,
@@ -107,16 +106,16 @@ typedef int (*gpu_msm_start_copies_fn)(const void *d_table, int copies, int c,
                                        size_t errlen);
 typedef struct {
     int (*window)(size_t n, int copies);
-    int (*build)(const void *d_points, size_t n, int c, int copies, void *d_table,
-                 cudaStream_t st, char *err, size_t errlen);
+    int (*build)(const void *d_points, size_t n, int c, int copies, void *d_table, cudaStream_t st,
+                 char *err, size_t errlen);
     gpu_msm_start_copies_fn start;
 } gpu_msm_copies_ops;
 gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2);
-#define GPU_MSM_COPIES_DECL(G)                                                            \
-    int G##_copies_window(size_t n, int copies);                                          \
-    int G##_shift_copies(const void *, size_t, int, int, void *, cudaStream_t, char *, size_t); \
-    int G##_msm_start_copies(const void *, int, int, const uint32_t *, size_t, gpu_ws *,  \
-                             cudaStream_t, gpu_msm_pending *, char *, size_t);            \
+#define GPU_MSM_COPIES_DECL(G)                                                                     \
+    int G##_copies_window(size_t n, int copies);                                                   \
+    int G##_shift_copies(const void *, size_t, int, int, void *, cudaStream_t, char *, size_t);    \
+    int G##_msm_start_copies(const void *, int, int, const uint32_t *, size_t, gpu_ws *,           \
+                             cudaStream_t, gpu_msm_pending *, char *, size_t);                     \
     int G##_msm_emulate_copies(const uint8_t *, const uint8_t *, size_t, int, uint8_t *);
 /* gpu_msm_g1 / _g2 through a table of copies built for the call (tests). */
 int gpu_msm_copies(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
@@ -143,9 +142,8 @@ int gpu_field_check(int on_device, size_t n, char *err, size_t errlen);
  * the CPU (tests). */
 int gpu_coefs_csr(const uint8_t *coefs, size_t n_coefs, size_t n, uint32_t *row_ptr[2],
                   uint32_t *sig[2], uint8_t *val[2]);
-int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_ptr[2],
-                        uint32_t *const sig[2], uint8_t *const val[2], const uint8_t *w,
-                        int log_n);
+int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_ptr[2], uint32_t *const sig[2],
+                        uint8_t *const val[2], const uint8_t *w, int log_n);
 
 /* NTT over a device buffer of 2^log_n Montgomery Fr elements. */
 int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaStream_t st, char *err,
@@ -163,10 +161,10 @@ void gpu_ntt_release(void);
 int gpu_build_ab_dev(int curve, void *out, const uint32_t *row_ptr, const uint32_t *sig,
                      const void *val, const void *w, size_t rows, cudaStream_t st, char *err,
                      size_t errlen);
-int gpu_mul_into_dev(int curve, void *c, const void *a, const void *b, size_t n,
-                     cudaStream_t st, char *err, size_t errlen);
-int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c, size_t n,
-                     cudaStream_t st, char *err, size_t errlen);
+int gpu_mul_into_dev(int curve, void *c, const void *a, const void *b, size_t n, cudaStream_t st,
+                     char *err, size_t errlen);
+int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c, size_t n, cudaStream_t st,
+                     char *err, size_t errlen);
 #ifdef __cplusplus
 }
 #endif

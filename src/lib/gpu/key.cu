@@ -17,19 +17,18 @@ enum { EV_START, EV_W, EV_ABC, EV_NTT, EV_MSM, N_EV = EV_MSM + 2 * N_MSM };
 struct gpu_key {
     int curve, log_n;
     size_t n_vars, n_public, n, bytes;
-    void *pts[5];                    /* a, b1, b2, c, h (tables of copies[i] shift copies) */
-    int copies[5], window[5];        /* copies 1: plain points, the cost model's window */
-    uint32_t *row_ptr[2], *sig[2];   /* A and B coefficients by row (CSR) */
+    void *pts[5];                  /* a, b1, b2, c, h (tables of copies[i] shift copies) */
+    int copies[5], window[5];      /* copies 1: plain points, the cost model's window */
+    uint32_t *row_ptr[2], *sig[2]; /* A and B coefficients by row (CSR) */
     void *val[2];
-    void *w, *abc;                   /* witness; a, b, c work vectors */
-    void *w_pinned;                  /* host staging for the witness (pinned) */
-    cudaStream_t st, mst[N_MSM];     /* st: witness, a/b/c, NTTs, H; mst: the others */
+    void *w, *abc;               /* witness; a, b, c work vectors */
+    void *w_pinned;              /* host staging for the witness (pinned) */
+    cudaStream_t st, mst[N_MSM]; /* st: witness, a/b/c, NTTs, H; mst: the others */
     cudaEvent_t ev[N_EV];
-    gpu_ws ws[N_MSM];                /* one set of work buffers per MSM in flight */
+    gpu_ws ws[N_MSM]; /* one set of work buffers per MSM in flight */
 };
 
-static int dev_copy(gpu_key *k, void **dst, const void *src, size_t bytes, char *err,
-                    size_t errlen)
+static int dev_copy(gpu_key *k, void **dst, const void *src, size_t bytes, char *err, size_t errlen)
 {
     GPU_CK(cudaMalloc(dst, bytes ? bytes : 16));
     if (src && bytes) GPU_CK(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
@@ -40,13 +39,14 @@ static int dev_copy(gpu_key *k, void **dst, const void *src, size_t bytes, char 
 /* Counting sort of the zkey's coefficients by (matrix, row) on the host,
  * once per key, so each row is summed by one device thread without atomics.
  * Fills row_ptr[m] (n + 1), sig[m], val[m] (malloc'd); 0 or -1 (memory). */
-extern "C" int gpu_coefs_csr(const uint8_t *coefs, size_t n_coefs, size_t n,
-                             uint32_t *row_ptr[2], uint32_t *sig[2], uint8_t *val[2])
+extern "C" int gpu_coefs_csr(const uint8_t *coefs, size_t n_coefs, size_t n, uint32_t *row_ptr[2],
+                             uint32_t *sig[2], uint8_t *val[2])
 {
     const size_t esz = 12 + 32;
     uint32_t *fill[2] = {NULL, NULL};
     int ok = 1;
-    for (int m = 0; m < 2; m++) row_ptr[m] = (uint32_t *)calloc(n + 1, 4), sig[m] = NULL, val[m] = NULL;
+    for (int m = 0; m < 2; m++)
+        row_ptr[m] = (uint32_t *)calloc(n + 1, 4), sig[m] = NULL, val[m] = NULL;
     ok = row_ptr[0] && row_ptr[1];
     for (size_t i = 0; ok && i < n_coefs; i++) {
         uint32_t mc[2];
@@ -84,14 +84,18 @@ static int upload_coefs(gpu_key *k, const gpu_key_desc *d, char *err, size_t err
         rc = dev_copy(k, (void **)&k->row_ptr[m], row_ptr[m], (k->n + 1) * 4, err, errlen) ||
              dev_copy(k, (void **)&k->sig[m], sig[m], (size_t)row_ptr[m][k->n] * 4, err, errlen) ||
              dev_copy(k, &k->val[m], val[m], (size_t)row_ptr[m][k->n] * 32, err, errlen);
-    for (int m = 0; m < 2; m++) { free(row_ptr[m]); free(sig[m]); free(val[m]); }
+    for (int m = 0; m < 2; m++) {
+        free(row_ptr[m]);
+        free(sig[m]);
+        free(val[m]);
+    }
     return rc ? -1 : 0;
 }
 
 /* MSM i's points, as a table of shift copies when asked (built in place:
  * copy 0 is the points themselves). */
-static int upload_points(gpu_key *k, int i, const uint8_t *src, size_t n, size_t psz,
-                         int copies, char *err, size_t errlen)
+static int upload_points(gpu_key *k, int i, const uint8_t *src, size_t n, size_t psz, int copies,
+                         char *err, size_t errlen)
 {
     gpu_msm_copies_ops ops = gpu_msm_copies_for(k->curve, i == MSM_B2);
     k->copies[i] = copies > 1 && n > 0 ? copies : 1;
@@ -151,7 +155,11 @@ extern "C" void gpu_key_free(gpu_key *k)
 {
     if (!k) return;
     for (int i = 0; i < 5; i++) cudaFree(k->pts[i]);
-    for (int m = 0; m < 2; m++) { cudaFree(k->row_ptr[m]); cudaFree(k->sig[m]); cudaFree(k->val[m]); }
+    for (int m = 0; m < 2; m++) {
+        cudaFree(k->row_ptr[m]);
+        cudaFree(k->sig[m]);
+        cudaFree(k->val[m]);
+    }
     cudaFree(k->w);
     cudaFree(k->abc);
     cudaFreeHost(k->w_pinned);
@@ -199,7 +207,7 @@ static pthread_mutex_t key_lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct {
     gpu_key *k;
     const uint8_t *src;
-    int device, failed;   /* new threads start on device 0: use the caller's */
+    int device, failed; /* new threads start on device 0: use the caller's */
 } upload_ctx;
 
 static void upload_slice(void *arg, size_t begin, size_t end, int worker)
@@ -207,8 +215,7 @@ static void upload_slice(void *arg, size_t begin, size_t end, int worker)
     upload_ctx *u = (upload_ctx *)arg;
     const size_t chunk = (size_t)4 << 20;
     (void)worker;
-    if (cudaSetDevice(u->device) != cudaSuccess)
-        __atomic_store_n(&u->failed, 1, __ATOMIC_RELAXED);
+    if (cudaSetDevice(u->device) != cudaSuccess) __atomic_store_n(&u->failed, 1, __ATOMIC_RELAXED);
     for (size_t at = begin * 32; at < end * 32; at += chunk) {
         size_t len = end * 32 - at < chunk ? end * 32 - at : chunk;
         memcpy((uint8_t *)u->k->w_pinned + at, u->src + at, len);
@@ -259,8 +266,8 @@ static double ev_seconds(gpu_key *k, int a, int b)
  * builds a/b/c and runs the NTTs, then H follows on st.  The MSMs' short
  * serial phases (partial levels, bucket sums) then overlap the others'
  * heavy kernels instead of idling the device. */
-static int prove_locked(gpu_key *k, const uint8_t *witness, uint8_t *outs[5],
-                        gpu_prove_timings *tm, char *err, size_t errlen)
+static int prove_locked(gpu_key *k, const uint8_t *witness, uint8_t *outs[5], gpu_prove_timings *tm,
+                        char *err, size_t errlen)
 {
     gpu_msm_pending pend[N_MSM];
     const int order[N_MSM - 1] = {MSM_B2, MSM_A, MSM_B1, MSM_C};
@@ -290,8 +297,8 @@ static int prove_locked(gpu_key *k, const uint8_t *witness, uint8_t *outs[5],
     return 0;
 }
 
-extern "C" int gpu_prove_msms(gpu_key *k, const uint8_t *witness, uint8_t *a_out,
-                              uint8_t *b1_out, uint8_t *b2_out, uint8_t *c_out, uint8_t *h_out,
+extern "C" int gpu_prove_msms(gpu_key *k, const uint8_t *witness, uint8_t *a_out, uint8_t *b1_out,
+                              uint8_t *b2_out, uint8_t *c_out, uint8_t *h_out,
                               gpu_prove_timings *timings, char *err, size_t errlen)
 {
     gpu_prove_timings tm;
@@ -299,7 +306,7 @@ extern "C" int gpu_prove_msms(gpu_key *k, const uint8_t *witness, uint8_t *a_out
     memset(&tm, 0, sizeof tm);
     pthread_mutex_lock(&key_lock);
     int rc = prove_locked(k, witness, outs, &tm, err, errlen);
-    if (rc) {   /* MSMs already enqueued must not outlive the failed proof:
+    if (rc) { /* MSMs already enqueued must not outlive the failed proof:
                  * the next one reuses their buffers */
         cudaStreamSynchronize(k->st);
         for (int i = 0; i < N_MSM; i++) cudaStreamSynchronize(k->mst[i]);

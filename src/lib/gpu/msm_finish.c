@@ -17,37 +17,37 @@
 /* XYZZ (x = X/ZZ, y = Y/ZZZ) to Jacobian without an inversion:
  * Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZ^3 ZZZ^2 (then X/Z^2 = X/ZZ and
  * Y/Z^3 = Y/ZZZ); ZZ = 0 (infinity) gives Z = 0. */
-#define GPU_HORNER(G, FE)                                                                   \
-    static void G##_from_xyzz(G *r, const uint8_t *src)                                     \
-    {                                                                                       \
-        FE x, y, zz, zzz, t, u;                                                             \
-        memcpy(&x, src, sizeof(FE));                                                        \
-        memcpy(&y, src + sizeof(FE), sizeof(FE));                                           \
-        memcpy(&zz, src + 2 * sizeof(FE), sizeof(FE));                                      \
-        memcpy(&zzz, src + 3 * sizeof(FE), sizeof(FE));                                     \
-        FE##_mul(&r->z, &zz, &zzz);                                                         \
-        FE##_mul(&t, &r->z, &zzz);                  /* ZZ ZZZ^2 */                          \
-        FE##_mul(&r->x, &x, &t);                                                            \
-        FE##_sqr(&u, &zz);                                                                  \
-        FE##_mul(&u, &u, &t);                       /* ZZ^3 ZZZ^2 */                        \
-        FE##_mul(&r->y, &y, &u);                                                            \
-    }                                                                                       \
-    static void G##_horner(const uint8_t *xyzz, int nw, int c, uint8_t *out)               \
-    {                                                                                       \
-        const size_t step = 4 * sizeof(FE);                                                 \
-        G r, s;                                                                             \
-        G##_affine a;                                                                       \
-        G##_set_infinity(&r);                                                               \
-        for (int w = nw - 1; w >= 0; w--) {                                                 \
-            for (int k = 0; k < c && w < nw - 1; k++) G##_dbl(&r, &r);                      \
-            G##_from_xyzz(&s, xyzz + (size_t)w * step);                                     \
-            G##_add(&r, &r, &s);                                                            \
-        }                                                                                   \
-        G##_from_xyzz(&s, xyzz + (size_t)nw * step);                                        \
-        G##_add(&r, &r, &s);                                                                \
-        G##_to_affine(&a, &r);                                                              \
-        memcpy(out, &a.x, sizeof(FE));                                                      \
-        memcpy(out + sizeof(FE), &a.y, sizeof(FE));                                         \
+#define GPU_HORNER(G, FE)                                                                          \
+    static void G##_from_xyzz(G *r, const uint8_t *src)                                            \
+    {                                                                                              \
+        FE x, y, zz, zzz, t, u;                                                                    \
+        memcpy(&x, src, sizeof(FE));                                                               \
+        memcpy(&y, src + sizeof(FE), sizeof(FE));                                                  \
+        memcpy(&zz, src + 2 * sizeof(FE), sizeof(FE));                                             \
+        memcpy(&zzz, src + 3 * sizeof(FE), sizeof(FE));                                            \
+        FE##_mul(&r->z, &zz, &zzz);                                                                \
+        FE##_mul(&t, &r->z, &zzz); /* ZZ ZZZ^2 */                                                  \
+        FE##_mul(&r->x, &x, &t);                                                                   \
+        FE##_sqr(&u, &zz);                                                                         \
+        FE##_mul(&u, &u, &t); /* ZZ^3 ZZZ^2 */                                                     \
+        FE##_mul(&r->y, &y, &u);                                                                   \
+    }                                                                                              \
+    static void G##_horner(const uint8_t *xyzz, int nw, int c, uint8_t *out)                       \
+    {                                                                                              \
+        const size_t step = 4 * sizeof(FE);                                                        \
+        G r, s;                                                                                    \
+        G##_affine a;                                                                              \
+        G##_set_infinity(&r);                                                                      \
+        for (int w = nw - 1; w >= 0; w--) {                                                        \
+            for (int k = 0; k < c && w < nw - 1; k++) G##_dbl(&r, &r);                             \
+            G##_from_xyzz(&s, xyzz + (size_t)w * step);                                            \
+            G##_add(&r, &r, &s);                                                                   \
+        }                                                                                          \
+        G##_from_xyzz(&s, xyzz + (size_t)nw * step);                                               \
+        G##_add(&r, &r, &s);                                                                       \
+        G##_to_affine(&a, &r);                                                                     \
+        memcpy(out, &a.x, sizeof(FE));                                                             \
+        memcpy(out + sizeof(FE), &a.y, sizeof(FE));                                                \
     }
 
 GPU_HORNER(bn254_g1, bn254_fq)
@@ -57,13 +57,19 @@ GPU_HORNER(bls12_381_g2, bls12_381_fq2)
 
 void gpu_msm_horner(int curve, int g2, const uint8_t *xyzz, int nw, int c, uint8_t *out)
 {
-    if (nw == 0) {   /* an empty MSM: infinity, all zero bytes */
+    if (nw == 0) { /* an empty MSM: infinity, all zero bytes */
         memset(out, 0, g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve));
         return;
     }
     if (curve == FORMATS_CURVE_BN128) {
-        if (g2) bn254_g2_horner(xyzz, nw, c, out); else bn254_g1_horner(xyzz, nw, c, out);
+        if (g2)
+            bn254_g2_horner(xyzz, nw, c, out);
+        else
+            bn254_g1_horner(xyzz, nw, c, out);
     } else {
-        if (g2) bls12_381_g2_horner(xyzz, nw, c, out); else bls12_381_g1_horner(xyzz, nw, c, out);
+        if (g2)
+            bls12_381_g2_horner(xyzz, nw, c, out);
+        else
+            bls12_381_g1_horner(xyzz, nw, c, out);
     }
 }

@@ -25,7 +25,7 @@
 
 #define M_(name) G16_CAT(MSM_NAME, _##name)
 #define P_(name) G16_CAT(DG, _##name)
-#define AFF G16_CAT(DG, _aff)
+#define AFF      G16_CAT(DG, _aff)
 
 static __constant__ uint64_t M_(r64)[4] = {MSM_R};
 static const uint64_t M_(r64h)[4] = {MSM_R};
@@ -44,38 +44,40 @@ static HD uint32_t M_(r32)(int j)
  * earlier in the same kernel (that cache is not coherent with it).  VSTORE:
  * a struct copy compiles to 4-byte accesses (docs/gpu-notes.md, NTT v3). */
 #ifdef __CUDA_ARCH__
-#define VLOAD_WITH(dst, src, type, fetch)                                    \
-    do {                                                                     \
-        union { type t; uint4 u[sizeof(type) / 16]; } v_;                    \
-        const uint4 *s_ = (const uint4 *)(src);                              \
-        _Pragma("unroll") for (int k_ = 0; k_ < (int)(sizeof(type) / 16); k_++) \
-            v_.u[k_] = fetch(s_ + k_);                                       \
-        (dst) = v_.t;                                                        \
+#define VLOAD_WITH(dst, src, type, fetch)                                                          \
+    do {                                                                                           \
+        union {                                                                                    \
+            type t;                                                                                \
+            uint4 u[sizeof(type) / 16];                                                            \
+        } v_;                                                                                      \
+        const uint4 *s_ = (const uint4 *)(src);                                                    \
+        _Pragma("unroll") for (int k_ = 0; k_ < (int)(sizeof(type) / 16); k_++) v_.u[k_] =         \
+            fetch(s_ + k_);                                                                        \
+        (dst) = v_.t;                                                                              \
     } while (0)
-#define FETCH_PLAIN(p) (*(p))
-#define VLOAD(dst, src, type) VLOAD_WITH(dst, src, type, __ldg)
+#define FETCH_PLAIN(p)           (*(p))
+#define VLOAD(dst, src, type)    VLOAD_WITH(dst, src, type, __ldg)
 #define VLOAD_RW(dst, src, type) VLOAD_WITH(dst, src, type, FETCH_PLAIN)
-#define VSTORE(dst, src, type)                                               \
-    do {                                                                     \
-        union { type t; uint4 u[sizeof(type) / 16]; } v_;                    \
-        uint4 *d_ = (uint4 *)(dst);                                          \
-        v_.t = (src);                                                        \
-        _Pragma("unroll") for (int k_ = 0; k_ < (int)(sizeof(type) / 16); k_++) \
-            d_[k_] = v_.u[k_];                                               \
+#define VSTORE(dst, src, type)                                                                     \
+    do {                                                                                           \
+        union {                                                                                    \
+            type t;                                                                                \
+            uint4 u[sizeof(type) / 16];                                                            \
+        } v_;                                                                                      \
+        uint4 *d_ = (uint4 *)(dst);                                                                \
+        v_.t = (src);                                                                              \
+        _Pragma("unroll") for (int k_ = 0; k_ < (int)(sizeof(type) / 16); k_++) d_[k_] = v_.u[k_]; \
     } while (0)
 #else
-#define VLOAD(dst, src, type) ((dst) = *(src))
+#define VLOAD(dst, src, type)    ((dst) = *(src))
 #define VLOAD_RW(dst, src, type) ((dst) = *(src))
-#define VSTORE(dst, src, type) (*(dst) = (src))
+#define VSTORE(dst, src, type)   (*(dst) = (src))
 #endif
 
 /* Each kernel is a body run for one thread index (host and device) plus a
  * __global__ wrapper, so msm_emulate can run the same code on the CPU. */
-#define KERNEL_1D(name, params, args)                                        \
-    static __global__ void name params                                      \
-    {                                                                        \
-        G16_CAT(name, _body) args;                                           \
-    }
+#define KERNEL_1D(name, params, args)                                                              \
+    static __global__ void name params { G16_CAT(name, _body) args; }
 #define TID ((size_t)blockIdx.x * blockDim.x + threadIdx.x)
 
 static __host__ __device__ int M_(geq_r)(const uint32_t *s)
@@ -120,7 +122,12 @@ static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t 
         int off = w * c, limb = off >> 5, sh = off & 31;
         uint64_t word = (((uint64_t)s[limb + 1] << 32) | s[limb]) >> sh;
         uint32_t d = ((uint32_t)word & ((1u << c) - 1)) + carry, neg = 0;
-        if (d > nb) { d = (1u << c) - d; neg = 1; carry = 1; } else carry = 0;
+        if (d > nb) {
+            d = (1u << c) - d;
+            neg = 1;
+            carry = 1;
+        } else
+            carry = 0;
         uint32_t key = d ? (uint32_t)(w / copies) * nb + d - 1 : sent;
         if (special) key = (w == 0 && s[0] == 1) ? ones : sent;
         keys[(size_t)w * n + i] = key;
@@ -129,8 +136,9 @@ static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t 
     }
 }
 
-KERNEL_1D(M_(digits), (const uint32_t *scalars, size_t n, int c, int nw, int copies,
-                       uint32_t *keys, uint32_t *vals),
+KERNEL_1D(M_(digits),
+          (const uint32_t *scalars, size_t n, int c, int nw, int copies, uint32_t *keys,
+           uint32_t *vals),
           (scalars, n, c, nw, copies, keys, vals, TID))
 
 /* Copy k of point i is 2^(c k) P_i: c doublings a copy, made affine
@@ -168,8 +176,8 @@ static __host__ __device__ void M_(shift_batch)(DG *q, int c, int m, AFF *slot, 
     P_(fe_inv)(&inv, &acc);
     for (int b = m - 1; b >= 0; b--) {
         AFF s = slot[b * stride];
-        P_(fe_mul)(&t, &inv, &pre[b]);   /* 1 / d[b] */
-        P_(fe_mul)(&inv, &inv, &d[b]);   /* 1 / (d[0] .. d[b - 1]) */
+        P_(fe_mul)(&t, &inv, &pre[b]); /* 1 / d[b] */
+        P_(fe_mul)(&inv, &inv, &d[b]); /* 1 / (d[0] .. d[b - 1]) */
         P_(fe_mul)(&s.x, &s.x, &t);
         P_(fe_mul)(&s.y, &s.y, &t);
         slot[b * stride] = s;
@@ -183,7 +191,7 @@ static __host__ __device__ void M_(shift_copies_body)(const AFF *pts, size_t n, 
     AFF a = pts[i];
     DG q;
     table[i] = a;
-    if (P_(aff_is_inf)(&a)) {   /* every copy of infinity is infinity */
+    if (P_(aff_is_inf)(&a)) { /* every copy of infinity is infinity */
         for (int k = 1; k < copies; k++) table[(size_t)k * n + i] = a;
         return;
     }
@@ -205,13 +213,19 @@ static HD void M_(load_signed)(AFF *a, const AFF *pts, uint32_t v)
 
 /* Marks the partial slots of segment t that no cut run filled: flag 0,
  * infinity, and the segment's first key, which keeps the list sorted. */
-static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_t t, uint32_t first_key,
-                                       int wrote_head, int wrote_tail)
+static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_t t,
+                                                uint32_t first_key, int wrote_head, int wrote_tail)
 {
     DG inf;
     P_(zero_all)(&inf);
-    if (!wrote_head) { pkeys[2 * t] = first_key << 1; ppts[2 * t] = inf; }
-    if (!wrote_tail) { pkeys[2 * t + 1] = first_key << 1; ppts[2 * t + 1] = inf; }
+    if (!wrote_head) {
+        pkeys[2 * t] = first_key << 1;
+        ppts[2 * t] = inf;
+    }
+    if (!wrote_tail) {
+        pkeys[2 * t + 1] = first_key << 1;
+        ppts[2 * t + 1] = inf;
+    }
 }
 
 /* Sums the runs of the sorted entries [0, m) (keys, and vals: signed
@@ -223,9 +237,9 @@ static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_
  * thread of a warp adds in lockstep (a loop per run made a warp wait at
  * each run's end for its longest run: a third of the accumulation,
  * docs/gpu-notes.md v4). */
-static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const AFF *pts,
-                             size_t m, int head, uint32_t last_next, uint32_t first_key,
-                             DG *buckets, uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t)
+static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const AFF *pts, size_t m,
+                             int head, uint32_t last_next, uint32_t first_key, DG *buckets,
+                             uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t)
 {
     uint32_t k = m ? keys[0] : sent;
     int wrote_head = 0, wrote_tail = 0, open = 0;
@@ -249,28 +263,32 @@ static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const A
         P_(set_inf)(&acc);
         k = next;
     }
-    if (open) {   /* the last run goes on in the next segment */
+    if (open) { /* the last run goes on in the next segment */
         int slot = head ? 0 : 1;
         pkeys[2 * t + slot] = k << 1 | 1;
         ppts[2 * t + slot] = acc;
-        if (head) wrote_head = 1; else wrote_tail = 1;
+        if (head)
+            wrote_head = 1;
+        else
+            wrote_tail = 1;
     }
     M_(fill_unused)(pkeys, ppts, t, first_key, wrote_head, wrote_tail);
 }
 
 /* Level 1: entries (key, signed point index) sorted by key, seg a thread. */
-static __host__ __device__ void M_(acc_first_body)(uint32_t *keys, const uint32_t *vals,
-                                                   size_t e, size_t seg, const AFF *pts,
-                                                   DG *buckets, uint32_t sent, uint32_t *pkeys,
-                                                   DG *ppts, size_t t)
+static __host__ __device__ void M_(acc_first_body)(uint32_t *keys, const uint32_t *vals, size_t e,
+                                                   size_t seg, const AFF *pts, DG *buckets,
+                                                   uint32_t sent, uint32_t *pkeys, DG *ppts,
+                                                   size_t t)
 {
     size_t start = t * seg, end = start + seg;
     if (start >= e) return;
     if (end > e) end = e;
     uint32_t k = keys[start], first_key = k < sent ? k : sent;
     int head = start > 0 && keys[start - 1] == k;
-    M_(acc_chain)(keys + start, vals + start, pts, end - start, head,
-                  end < e ? keys[end] : sent, first_key, buckets, sent, pkeys, ppts, t);
+    M_(acc_chain)
+    (keys + start, vals + start, pts, end - start, head, end < e ? keys[end] : sent, first_key,
+     buckets, sent, pkeys, ppts, t);
 }
 
 /* Where MSM_ACC_CAPPED is 1 the kernel's registers are capped so
@@ -286,10 +304,9 @@ static __host__ __device__ void M_(acc_first_body)(uint32_t *keys, const uint32_
 #else
 #define MSM_ACC_BOUNDS
 #endif
-static __global__ void MSM_ACC_BOUNDS M_(acc_first)(uint32_t *keys, const uint32_t *vals,
-                                                    size_t e, size_t seg, const AFF *pts,
-                                                    DG *buckets, uint32_t sent, uint32_t *pkeys,
-                                                    DG *ppts)
+static __global__ void MSM_ACC_BOUNDS M_(acc_first)(uint32_t *keys, const uint32_t *vals, size_t e,
+                                                    size_t seg, const AFF *pts, DG *buckets,
+                                                    uint32_t sent, uint32_t *pkeys, DG *ppts)
 {
     M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID);
 }
@@ -333,13 +350,17 @@ static __host__ __device__ void M_(acc_next_body)(const uint32_t *keys, const DG
         int slot = head ? 0 : 1;
         okeys[2 * t + slot] = k << 1 | real;
         opts[2 * t + slot] = acc;
-        if (head) wrote_head = 1; else wrote_tail = 1;
+        if (head)
+            wrote_head = 1;
+        else
+            wrote_tail = 1;
     }
     M_(fill_unused)(okeys, opts, t, first_key, wrote_head, wrote_tail);
 }
 
-KERNEL_1D(M_(acc_next), (const uint32_t *keys, const DG *pts, size_t e, size_t seg, DG *buckets,
-                         uint32_t sent, uint32_t *okeys, DG *opts),
+KERNEL_1D(M_(acc_next),
+          (const uint32_t *keys, const DG *pts, size_t e, size_t seg, DG *buckets, uint32_t sent,
+           uint32_t *okeys, DG *opts),
           (keys, pts, e, seg, buckets, sent, okeys, opts, TID))
 
 /* Step 4, the bucket sums: window w's sum_b (b + 1) B_b over its nb
@@ -386,8 +407,8 @@ static __host__ __device__ void M_(bucket_sums_body)(const DG *buckets, int nw, 
     accs[t] = acc;
 }
 
-KERNEL_1D(M_(bucket_sums), (const DG *buckets, int nw, uint32_t nb, uint32_t len, DG *segs,
-                            DG *accs),
+KERNEL_1D(M_(bucket_sums),
+          (const DG *buckets, int nw, uint32_t nb, uint32_t len, DG *segs, DG *accs),
           (buckets, nw, nb, len, segs, accs, TID))
 
 /* Level 2: segs[w][s2] += L (sum_j (s2 L2 + j) A_{s2 L2 + j}), j < L2. */
@@ -400,7 +421,7 @@ static __host__ __device__ void M_(bucket_scale_body)(const DG *accs, int nw, ui
     uint32_t s2 = (uint32_t)(t % n2);
     const DG *a = accs + (t / n2) * nseg + (size_t)s2 * len2;
     DG acc, sum, q;
-    M_(running_sum)(a + 1, (int)len2 - 1, &acc, &sum);   /* weights j; A_0 only joins acc */
+    M_(running_sum)(a + 1, (int)len2 - 1, &acc, &sum); /* weights j; A_0 only joins acc */
     VLOAD(q, a, DG);
     P_(add)(&acc, &q);
     if (s2) {
@@ -412,8 +433,8 @@ static __host__ __device__ void M_(bucket_scale_body)(const DG *accs, int nw, ui
     P_(add)(dst, &sum);
 }
 
-KERNEL_1D(M_(bucket_scale), (const DG *accs, int nw, uint32_t nseg, uint32_t len, uint32_t len2,
-                             DG *segs),
+KERNEL_1D(M_(bucket_scale),
+          (const DG *accs, int nw, uint32_t nseg, uint32_t len, uint32_t len2, DG *segs),
           (accs, nw, nseg, len, len2, segs, TID))
 
 static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t nseg, uint32_t half,
@@ -426,7 +447,7 @@ static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t ns
     P_(add)(&base[i], &q);
 }
 
-KERNEL_1D(M_(add_pairs), (DG *segs, int nw, uint32_t nseg, uint32_t half),
+KERNEL_1D(M_(add_pairs), (DG * segs, int nw, uint32_t nseg, uint32_t half),
           (segs, nw, nseg, half, TID))
 
 /* The window: msm_plan.h's cost model for n points stored as copies shift
@@ -439,8 +460,20 @@ extern "C" int G16_CAT(MSM_NAME, _copies_window)(size_t n, int copies)
     return gpu_msm_plan_window(n, MSM_RBITS, copies);
 }
 
-enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1, WS_PK2,
-       WS_PP2, WS_SEGS, WS_ACCS };
+enum {
+    WS_KEYS,
+    WS_VALS,
+    WS_KEYS2,
+    WS_VALS2,
+    WS_TEMP,
+    WS_BUCKETS,
+    WS_PK1,
+    WS_PP1,
+    WS_PK2,
+    WS_PP2,
+    WS_SEGS,
+    WS_ACCS
+};
 
 /* Partial lists after level 1 are reduced LEVEL_SEG entries a thread: the
  * list shrinks 4x a level, each level a chain of 8 dependent additions.
@@ -449,9 +482,9 @@ enum { WS_KEYS, WS_VALS, WS_KEYS2, WS_VALS2, WS_TEMP, WS_BUCKETS, WS_PK1, WS_PP1
 #define LEVEL_SEG 8
 
 /* Steps 3 and 4 of the pipeline (after the sort), up to the window sums. */
-static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
-                      DG *buckets, int c, int nw, gpu_ws *ws, cudaStream_t st, gpu_prof *prof,
-                      DG **segs_out, uint32_t *nseg_out, char *err, size_t errlen)
+static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts, DG *buckets,
+                      int c, int nw, gpu_ws *ws, cudaStream_t st, gpu_prof *prof, DG **segs_out,
+                      uint32_t *nseg_out, char *err, size_t errlen)
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
     size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
@@ -465,7 +498,7 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
         pp[k] = (DG *)v;
     }
     M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts, buckets,
-                                                               sent, pk[0], pp[0]);
+                                                                sent, pk[0], pp[0]);
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "acc", st);
     for (int cur = 0, level = 1; nt > 1; cur ^= 1, level++) {
@@ -484,13 +517,13 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
     DG *segs = (DG *)v;
     if (gpu_ws_get(ws, WS_ACCS, total * sizeof(DG), &v, err, errlen)) return -1;
     DG *accs = (DG *)v;
-    M_(bucket_sums)<<<(unsigned)((total + 127) / 128), 128, 0, st>>>(buckets, nw, nb, bp.len,
-                                                                     segs, accs);
+    M_(bucket_sums)<<<(unsigned)((total + 127) / 128), 128, 0, st>>>(buckets, nw, nb, bp.len, segs,
+                                                                     accs);
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "buckets", st);
     if (nseg > 1) {
-        M_(bucket_scale)<<<(unsigned)((total2 + 127) / 128), 128, 0, st>>>(
-            accs, nw, nseg, bp.len, bp.len2, segs);
+        M_(bucket_scale)<<<(unsigned)((total2 + 127) / 128), 128, 0, st>>>(accs, nw, nseg, bp.len,
+                                                                           bp.len2, segs);
         GPU_CK_LAUNCH();
     }
     gpu_prof_mark(prof, "scale", st);
@@ -511,10 +544,9 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
  * points) and c is the window the table was made for (ignored when
  * copies = 1: the cost model's). */
 extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int copies, int c,
-                                                    const uint32_t *d_scalars, size_t n,
-                                                    gpu_ws *ws, cudaStream_t st,
-                                                    gpu_msm_pending *pend, char *err,
-                                                    size_t errlen)
+                                                    const uint32_t *d_scalars, size_t n, gpu_ws *ws,
+                                                    cudaStream_t st, gpu_msm_pending *pend,
+                                                    char *err, size_t errlen)
 {
     if (copies <= 1) {
         copies = 1;
@@ -530,8 +562,8 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int co
     pend->curve = MSM_CURVE;
     pend->g2 = MSM_G2;
     pend->st = st;
-    pend->c = c * copies;   /* Horner's shift from one window group to the next */
-    if (n == 0) return 0;   /* nw = 0: the sum is infinity */
+    pend->c = c * copies; /* Horner's shift from one window group to the next */
+    if (n == 0) return 0; /* nw = 0: the sum is infinity */
     if (e > 0x7fffffffu || (size_t)copies * n > 0x7fffffffu) {
         snprintf(err, errlen, "gpu: MSM of %zu points is too large", n);
         return -1;
@@ -553,7 +585,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int co
     gpu_prof_begin(&pend->prof, st);
     GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
     M_(digits)<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_scalars, n, c, nw, copies,
-                                                           (uint32_t *)k1, (uint32_t *)v1);
+                                                            (uint32_t *)k1, (uint32_t *)v1);
     GPU_CK_LAUNCH();
     gpu_prof_mark(&pend->prof, "digits", st);
     GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
@@ -561,8 +593,8 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int co
     gpu_prof_mark(&pend->prof, "sort", st);
     DG *segs;
     uint32_t nseg;
-    if (M_(reduce)((uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points, (DG *)bk,
-                   c, ng, ws, st, &pend->prof, &segs, &nseg, err, errlen))
+    if (M_(reduce)((uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points, (DG *)bk, c, ng,
+                   ws, st, &pend->prof, &segs, &nseg, err, errlen))
         return -1;
     uint8_t *host = (uint8_t *)pend->host;
     GPU_CK(cudaMemcpy2DAsync(host, sizeof(DG), segs, nseg * sizeof(DG), sizeof(DG), (size_t)ng,
@@ -595,8 +627,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_dev)(const void *d_points, const uint32_t 
                                            char *err, size_t errlen)
 {
     gpu_msm_pending p;
-    if (G16_CAT(MSM_NAME, _msm_start_copies)(d_points, 1, 0, d_scalars, n, ws, st, &p, err,
-                                             errlen))
+    if (G16_CAT(MSM_NAME, _msm_start_copies)(d_points, 1, 0, d_scalars, n, ws, st, &p, err, errlen))
         return -1;
     return gpu_msm_wait(&p, out, err, errlen);
 }
@@ -611,9 +642,8 @@ static int M_(cmp_entry)(const void *a, const void *b)
  * as the kernels (qsort in place of CUB): lets tests check the kernels'
  * logic on a machine without a GPU.  Slow; for small n only.  Returns 0, or
  * -1 when memory runs out. */
-extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
-                                                      const uint8_t *scalars, size_t n,
-                                                      int copies, uint8_t *out)
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points, const uint8_t *scalars,
+                                                      size_t n, int copies, uint8_t *out)
 {
     if (copies < 1) copies = 1;
     int c = G16_CAT(MSM_NAME, _copies_window)(n, copies);
@@ -621,13 +651,16 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
     int ng = (nw + copies - 1) / copies;
     size_t e = (size_t)nw * n, nt, seg = gpu_msm_plan_first_seg(e);
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)ng * nb + 1;
-    if (n == 0) { memset(out, 0, sizeof(AFF)); return 0; }
+    if (n == 0) {
+        memset(out, 0, sizeof(AFF));
+        return 0;
+    }
     AFF *table = (AFF *)malloc((size_t)copies * n * sizeof(AFF));
     if (!table) return -1;
     for (size_t i = 0; i < n; i++)
         M_(shift_copies_body)((const AFF *)points, n, c, copies, table, i);
     points = (const uint8_t *)table;
-    nw = ng;   /* from here on, as the device's reduce: one window a group */
+    nw = ng; /* from here on, as the device's reduce: one window a group */
     nt = (e + seg - 1) / seg;
     uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
     uint64_t *ent = (uint64_t *)malloc(e * 8);
@@ -639,22 +672,23 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
     DG *segs = (DG *)malloc(((size_t)nw * nseg + 1) * sizeof(DG));
     DG *accs = (DG *)malloc((size_t)nw * nseg * sizeof(DG));
     int rc = -1;
-    if (!keys || !vals || !ent || !pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs ||
-        !accs)
+    if (!keys || !vals || !ent || !pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs || !accs)
         goto done;
-    for (size_t i = 0; i < n; i++)
-        M_(digits_body)((const uint32_t *)scalars, n, c, gpu_msm_plan_windows(MSM_RBITS, c),
-                        copies, keys, vals, i);
+    for (size_t i = 0; i < n; i++) M_(digits_body)
+    ((const uint32_t *)scalars, n, c, gpu_msm_plan_windows(MSM_RBITS, c), copies, keys, vals, i);
     for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
     qsort(ent, e, 8, M_(cmp_entry));
-    for (size_t i = 0; i < e; i++) { keys[i] = (uint32_t)(ent[i] >> 32); vals[i] = (uint32_t)ent[i]; }
+    for (size_t i = 0; i < e; i++) {
+        keys[i] = (uint32_t)(ent[i] >> 32);
+        vals[i] = (uint32_t)ent[i];
+    }
     for (size_t t = 0; t < nt; t++)
         M_(acc_first_body)(keys, vals, e, seg, (const AFF *)points, bk, sent, pk[0], pp[0], t);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
-        for (size_t t = 0; t < nt; t++)
-            M_(acc_next_body)(pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
+        for (size_t t = 0; t < nt; t++) M_(acc_next_body)
+        (pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
     }
     for (size_t t = 0; t < (size_t)nw * nseg; t++)
         M_(bucket_sums_body)(bk, nw, nb, bp.len, segs, accs, t);
@@ -667,8 +701,17 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points,
     gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)segs, nw, c * copies, out);
     rc = 0;
 done:
-    free(keys); free(vals); free(ent); free(pk[0]); free(pk[1]); free(pp[0]); free(pp[1]);
-    free(bk); free(segs); free(accs); free(table);
+    free(keys);
+    free(vals);
+    free(ent);
+    free(pk[0]);
+    free(pk[1]);
+    free(pp[0]);
+    free(pp[1]);
+    free(bk);
+    free(segs);
+    free(accs);
+    free(table);
     return rc;
 }
 

@@ -17,11 +17,11 @@ typedef struct {
 /* The butterflies' product (ntt_template.cuh, N_(twiddle_mul)). */
 enum { NTT_MONT, NTT_SHOUP };
 
-#define NF d_bn254_fr
+#define NF       d_bn254_fr
 #define NTT_NAME ntt_bn254
 #include "gpu/ntt_template.cuh"
 
-#define NF d_bls12_381_fr
+#define NF       d_bls12_381_fr
 #define NTT_NAME ntt_bls12_381
 #include "gpu/ntt_template.cuh"
 
@@ -70,7 +70,7 @@ static int ntt_warps(const ntt_pass *ps)
 typedef struct {
     int curve, log_n;
     void *tw, *itw, *cos, *icos, *cosbr, *inv_n;
-    void *stab[2][9];   /* [inverse][k]: Shoup small tables (ntt_template.cuh) */
+    void *stab[2][9]; /* [inverse][k]: Shoup small tables (ntt_template.cuh) */
 } ntt_tables;
 
 /* The butterflies' product: Shoup's where the field allows it (BN254's
@@ -86,8 +86,8 @@ static int ntt_mode(int curve)
  * one step on the data, with tables from the same memory. */
 typedef struct {
     void *ctx;
-    void (*pass)(void *ctx, const ntt_pass *ps, const void *tw, const void *stab,
-                 const void *scale, int dit);
+    void (*pass)(void *ctx, const ntt_pass *ps, const void *tw, const void *stab, const void *scale,
+                 int dit);
     void (*bitrev)(void *ctx, const void *scale);
     void (*mul_table)(void *ctx, const void *tab);
 } ntt_ops;
@@ -96,11 +96,12 @@ static void ntt_sequence(const ntt_ops *o, int L, int flags, const ntt_tables *t
 {
     ntt_pass ps[4];
     int np = ntt_plan(L, ps), inv = flags & GPU_NTT_INVERSE, coset = flags & GPU_NTT_COSET;
-    if (L == 0) return;   /* n = 1: every variant is the identity */
+    if (L == 0) return; /* n = 1: every variant is the identity */
     if (flags & GPU_NTT_ROUND_TRIP) {
         for (int i = 0; i < np; i++)
             o->pass(o->ctx, &ps[i], t->itw, t->stab[1][ps[i].k], i == np - 1 ? t->cosbr : NULL, 0);
-        for (int i = np - 1; i >= 0; i--) o->pass(o->ctx, &ps[i], t->tw, t->stab[0][ps[i].k], NULL, 1);
+        for (int i = np - 1; i >= 0; i--)
+            o->pass(o->ctx, &ps[i], t->tw, t->stab[0][ps[i].k], NULL, 1);
         return;
     }
     if (coset && !inv) o->mul_table(o->ctx, t->cos);
@@ -118,7 +119,7 @@ static void host_powers_tables(int curve, const uint8_t *base, size_t count, uin
                                uint8_t **hi_out, size_t *nhi)
 {
     uint8_t big[32];
-    gpu_host_powers(curve, base, 4097, lo);   /* lo[4096] = base^4096 */
+    gpu_host_powers(curve, base, 4097, lo); /* lo[4096] = base^4096 */
     memcpy(big, lo + 4096 * 32, 32);
     *nhi = (count + 4095) / 4096;
     *hi_out = (uint8_t *)malloc(*nhi * 32);
@@ -153,8 +154,7 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
                                                  (d_bn254_fr *)dhi, count);
         if (brev_log) ntt_bn254_bitrev<<<blocks, 256, 0, st>>>((d_bn254_fr *)*dst, brev_log, NULL);
     } else {
-        ntt_bls12_381_expand<<<blocks, 256, 0, st>>>((d_bls12_381_fr *)*dst,
-                                                     (d_bls12_381_fr *)dlo,
+        ntt_bls12_381_expand<<<blocks, 256, 0, st>>>((d_bls12_381_fr *)*dst, (d_bls12_381_fr *)dlo,
                                                      (d_bls12_381_fr *)dhi, count);
         if (brev_log)
             ntt_bls12_381_bitrev<<<blocks, 256, 0, st>>>((d_bls12_381_fr *)*dst, brev_log, NULL);
@@ -189,8 +189,12 @@ static int build_shoup_tables(ntt_tables *t, cudaStream_t st, char *err, size_t 
 
 static void free_tables(ntt_tables *t)
 {
-    cudaFree(t->tw); cudaFree(t->itw); cudaFree(t->cos); cudaFree(t->icos);
-    cudaFree(t->cosbr); cudaFree(t->inv_n);
+    cudaFree(t->tw);
+    cudaFree(t->itw);
+    cudaFree(t->cos);
+    cudaFree(t->icos);
+    cudaFree(t->cosbr);
+    cudaFree(t->inv_n);
     for (int inv = 0; inv < 2; inv++)
         for (int k = 0; k < 9; k++) cudaFree(t->stab[inv][k]);
     memset(t, 0, sizeof *t);
@@ -205,7 +209,7 @@ static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, 
         if (tables[i].tw && tables[i].curve == curve && tables[i].log_n == log_n) t = &tables[i];
     for (int i = 0; i < 4 && !t; i++)
         if (!tables[i].tw) t = &tables[i];
-    if (!t) {   /* evict the first: sizes rarely change within a process */
+    if (!t) { /* evict the first: sizes rarely change within a process */
         t = &tables[0];
         free_tables(t);
     }
@@ -213,7 +217,7 @@ static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, 
     int inv = !rt && (flags & GPU_NTT_INVERSE);
     int need_cos = coset && !inv && !t->cos, need_icos = coset && inv && !t->icos;
     int need_cosbr = rt && !t->cosbr;
-    if (t->tw && !need_cos && !need_icos && !need_cosbr) return t;   /* every proof after the first */
+    if (t->tw && !need_cos && !need_icos && !need_cosbr) return t; /* every proof after the first */
     uint8_t w[32], iw[32], g[32], ig[32], inv_n[32];
     size_t n = (size_t)1 << log_n, half = n / 2 ? n / 2 : 1;
     if (gpu_host_root(curve, log_n, 0, w) || gpu_host_root(curve, log_n, 1, iw) ||
@@ -263,67 +267,68 @@ typedef struct {
     int log_n, mode;
 } host_ctx;
 
-#define NTT_OPS(NAME, FT)                                                               \
-    static void NAME##_dev_pass(void *c, const ntt_pass *ps, const void *tw,            \
-                                const void *stab, const void *scale, int dit)           \
-    {                                                                                   \
-        dev_ctx *d = (dev_ctx *)c;                                                      \
-        int cnt = (1 << ps->mlog) << ps->k, wb = ps->warp ? ntt_warps(ps) : 1;          \
-        unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt / (size_t)wb);      \
-        size_t smem = sizeof(FT) * (size_t)(wb * cnt + NAME##_small_count(ps, d->mode)); \
-        unsigned thr = ps->warp ? 32u * (unsigned)wb                                    \
-                       : cnt < 4 ? 1 : cnt / 4 < 256 ? cnt / 4 : 256;                    \
-        void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =            \
-            d->mode == NTT_SHOUP ? (ps->warp ? NAME##_pass_warp_shoup : NAME##_pass_shoup) \
-                                 : (ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont); \
-        if (smem > 48 * 1024)   /* above the default dynamic shared memory */         \
-            cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,        \
-                                 (int)smem);                                            \
-        k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,  \
-                                    (const FT *)scale, dit);                            \
-        gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                            \
-    }                                                                                   \
-    static void NAME##_dev_bitrev(void *c, const void *scale)                           \
-    {                                                                                   \
-        dev_ctx *d = (dev_ctx *)c;                                                      \
-        unsigned nb = (unsigned)((((size_t)1 << d->log_n) + 255) / 256);                \
-        if (d->log_n >= NTT_TILE_MIN_LOG)                                               \
-            NAME##_bitrev_tiles<<<1u << (d->log_n - 8), 256, 0, d->st>>>(               \
-                (FT *)d->x, d->log_n, (const FT *)scale);                               \
-        else                                                                            \
-            NAME##_bitrev<<<nb, 256, 0, d->st>>>((FT *)d->x, d->log_n, (const FT *)scale); \
-        gpu_prof_mark(&d->prof, "bitrev", d->st);                                       \
-    }                                                                                   \
-    static void NAME##_dev_mul_table(void *c, const void *tab)                          \
-    {                                                                                   \
-        dev_ctx *d = (dev_ctx *)c;                                                      \
-        size_t n = (size_t)1 << d->log_n;                                               \
-        NAME##_mul_table<<<(unsigned)((n + 255) / 256), 256, 0, d->st>>>(               \
-            (FT *)d->x, (const FT *)tab, n);                                            \
-        gpu_prof_mark(&d->prof, "coset", d->st);                                        \
-    }                                                                                   \
-    static void NAME##_host_pass(void *c, const ntt_pass *ps, const void *tw,           \
-                                 const void *stab, const void *scale, int dit)          \
-    {                                                                                   \
-        host_ctx *h = (host_ctx *)c;                                                    \
-        NAME##_pass_host((FT *)h->x, ps, (const FT *)tw, (const FT *)stab,              \
-                         (const FT *)scale, dit, h->mode, (FT *)h->sh);                 \
-    }                                                                                   \
-    static void NAME##_host_bitrev(void *c, const void *scale)                          \
-    {                                                                                   \
-        host_ctx *h = (host_ctx *)c;                                                    \
-        if (h->log_n >= NTT_TILE_MIN_LOG) {                                             \
-            NAME##_bitrev_tiles_host((FT *)h->x, h->log_n, (const FT *)scale);          \
-            return;                                                                     \
-        }                                                                               \
-        for (size_t i = 0; i < (size_t)1 << h->log_n; i++)                              \
-            NAME##_bitrev_body((FT *)h->x, h->log_n, (const FT *)scale, i);             \
-    }                                                                                   \
-    static void NAME##_host_mul_table(void *c, const void *tab)                         \
-    {                                                                                   \
-        host_ctx *h = (host_ctx *)c;                                                    \
-        size_t n = (size_t)1 << h->log_n;                                               \
-        for (size_t t = 0; t < n; t++) NAME##_mul_table_body((FT *)h->x, (const FT *)tab, n, t); \
+#define NTT_OPS(NAME, FT)                                                                          \
+    static void NAME##_dev_pass(void *c, const ntt_pass *ps, const void *tw, const void *stab,     \
+                                const void *scale, int dit)                                        \
+    {                                                                                              \
+        dev_ctx *d = (dev_ctx *)c;                                                                 \
+        int cnt = (1 << ps->mlog) << ps->k, wb = ps->warp ? ntt_warps(ps) : 1;                     \
+        unsigned nb = (unsigned)(((size_t)1 << ps->L) / (size_t)cnt / (size_t)wb);                 \
+        size_t smem = sizeof(FT) * (size_t)(wb * cnt + NAME##_small_count(ps, d->mode));           \
+        unsigned thr = ps->warp        ? 32u * (unsigned)wb                                        \
+                       : cnt < 4       ? 1                                                         \
+                       : cnt / 4 < 256 ? cnt / 4                                                   \
+                                       : 256;                                                      \
+        void (*k)(FT *, ntt_pass, const FT *, const FT *, const FT *, int) =                       \
+            d->mode == NTT_SHOUP ? (ps->warp ? NAME##_pass_warp_shoup : NAME##_pass_shoup)         \
+                                 : (ps->warp ? NAME##_pass_warp_mont : NAME##_pass_mont);          \
+        if (smem > 48 * 1024) /* above the default dynamic shared memory */                        \
+            cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);       \
+        k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,             \
+                                    (const FT *)scale, dit);                                       \
+        gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                                       \
+    }                                                                                              \
+    static void NAME##_dev_bitrev(void *c, const void *scale)                                      \
+    {                                                                                              \
+        dev_ctx *d = (dev_ctx *)c;                                                                 \
+        unsigned nb = (unsigned)((((size_t)1 << d->log_n) + 255) / 256);                           \
+        if (d->log_n >= NTT_TILE_MIN_LOG)                                                          \
+            NAME##_bitrev_tiles<<<1u << (d->log_n - 8), 256, 0, d->st>>>((FT *)d->x, d->log_n,     \
+                                                                         (const FT *)scale);       \
+        else                                                                                       \
+            NAME##_bitrev<<<nb, 256, 0, d->st>>>((FT *)d->x, d->log_n, (const FT *)scale);         \
+        gpu_prof_mark(&d->prof, "bitrev", d->st);                                                  \
+    }                                                                                              \
+    static void NAME##_dev_mul_table(void *c, const void *tab)                                     \
+    {                                                                                              \
+        dev_ctx *d = (dev_ctx *)c;                                                                 \
+        size_t n = (size_t)1 << d->log_n;                                                          \
+        NAME##_mul_table<<<(unsigned)((n + 255) / 256), 256, 0, d->st>>>((FT *)d->x,               \
+                                                                         (const FT *)tab, n);      \
+        gpu_prof_mark(&d->prof, "coset", d->st);                                                   \
+    }                                                                                              \
+    static void NAME##_host_pass(void *c, const ntt_pass *ps, const void *tw, const void *stab,    \
+                                 const void *scale, int dit)                                       \
+    {                                                                                              \
+        host_ctx *h = (host_ctx *)c;                                                               \
+        NAME##_pass_host((FT *)h->x, ps, (const FT *)tw, (const FT *)stab, (const FT *)scale, dit, \
+                         h->mode, (FT *)h->sh);                                                    \
+    }                                                                                              \
+    static void NAME##_host_bitrev(void *c, const void *scale)                                     \
+    {                                                                                              \
+        host_ctx *h = (host_ctx *)c;                                                               \
+        if (h->log_n >= NTT_TILE_MIN_LOG) {                                                        \
+            NAME##_bitrev_tiles_host((FT *)h->x, h->log_n, (const FT *)scale);                     \
+            return;                                                                                \
+        }                                                                                          \
+        for (size_t i = 0; i < (size_t)1 << h->log_n; i++)                                         \
+            NAME##_bitrev_body((FT *)h->x, h->log_n, (const FT *)scale, i);                        \
+    }                                                                                              \
+    static void NAME##_host_mul_table(void *c, const void *tab)                                    \
+    {                                                                                              \
+        host_ctx *h = (host_ctx *)c;                                                               \
+        size_t n = (size_t)1 << h->log_n;                                                          \
+        for (size_t t = 0; t < n; t++) NAME##_mul_table_body((FT *)h->x, (const FT *)tab, n, t);   \
     }
 
 NTT_OPS(ntt_bn254, d_bn254_fr)
@@ -373,7 +378,12 @@ extern "C" int gpu_ntt_emulate(int curve, uint8_t *data, int log_n, int flags)
     ntt_ops bls = {&h, ntt_bls12_381_host_pass, ntt_bls12_381_host_bitrev,
                    ntt_bls12_381_host_mul_table};
     ntt_sequence(curve == FORMATS_CURVE_BN128 ? &bn : &bls, log_n, flags, &t);
-    free(tw); free(itw); free(cos); free(icos); free(cosbr); free(sh);
+    free(tw);
+    free(itw);
+    free(cos);
+    free(icos);
+    free(cosbr);
+    free(sh);
     for (int inv = 0; inv < 2; inv++)
         for (int k = 0; k < 9; k++) free(t.stab[inv][k]);
     return 0;
@@ -407,9 +417,8 @@ extern "C" int gpu_build_ab_dev(int curve, void *out, const uint32_t *row_ptr, c
 {
     unsigned blocks = (unsigned)((rows + 127) / 128);
     if (curve == FORMATS_CURVE_BN128)
-        ntt_bn254_build_ab<<<blocks, 128, 0, st>>>((d_bn254_fr *)out, row_ptr, sig,
-                                                   (const d_bn254_fr *)val,
-                                                   (const d_bn254_fr *)w, rows);
+        ntt_bn254_build_ab<<<blocks, 128, 0, st>>>(
+            (d_bn254_fr *)out, row_ptr, sig, (const d_bn254_fr *)val, (const d_bn254_fr *)w, rows);
     else
         ntt_bls12_381_build_ab<<<blocks, 128, 0, st>>>((d_bls12_381_fr *)out, row_ptr, sig,
                                                        (const d_bls12_381_fr *)val,
@@ -426,9 +435,8 @@ extern "C" int gpu_mul_into_dev(int curve, void *c, const void *a, const void *b
         ntt_bn254_mul_into<<<blocks, 256, 0, st>>>((d_bn254_fr *)c, (const d_bn254_fr *)a,
                                                    (const d_bn254_fr *)b, n);
     else
-        ntt_bls12_381_mul_into<<<blocks, 256, 0, st>>>((d_bls12_381_fr *)c,
-                                                       (const d_bls12_381_fr *)a,
-                                                       (const d_bls12_381_fr *)b, n);
+        ntt_bls12_381_mul_into<<<blocks, 256, 0, st>>>(
+            (d_bls12_381_fr *)c, (const d_bls12_381_fr *)a, (const d_bls12_381_fr *)b, n);
     GPU_CK_LAUNCH();
     return 0;
 }
@@ -441,9 +449,8 @@ extern "C" int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c
         ntt_bn254_join_abc<<<blocks, 256, 0, st>>>((d_bn254_fr *)a, (const d_bn254_fr *)b,
                                                    (const d_bn254_fr *)c, n);
     else
-        ntt_bls12_381_join_abc<<<blocks, 256, 0, st>>>((d_bls12_381_fr *)a,
-                                                       (const d_bls12_381_fr *)b,
-                                                       (const d_bls12_381_fr *)c, n);
+        ntt_bls12_381_join_abc<<<blocks, 256, 0, st>>>(
+            (d_bls12_381_fr *)a, (const d_bls12_381_fr *)b, (const d_bls12_381_fr *)c, n);
     GPU_CK_LAUNCH();
     return 0;
 }
@@ -452,8 +459,8 @@ extern "C" int gpu_join_abc_dev(int curve, void *a, const void *b, const void *c
  * kernels' code, from a CSR (row_ptr[m]: n + 1 entries) as key.cu uploads
  * it; h (n elements, plain) is written over abc's first third (tests). */
 extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_ptr[2],
-                                   uint32_t *const sig[2], uint8_t *const val[2],
-                                   const uint8_t *w, int log_n)
+                                   uint32_t *const sig[2], uint8_t *const val[2], const uint8_t *w,
+                                   int log_n)
 {
     size_t n = (size_t)1 << log_n, vb = n * 32;
     for (int m = 0; m < 3; m++)
@@ -469,13 +476,11 @@ extern "C" int gpu_build_h_emulate(int curve, uint8_t *abc, uint32_t *const row_
                 ntt_bn254_mul_into_body((d_bn254_fr *)(abc + 2 * vb), (d_bn254_fr *)abc,
                                         (d_bn254_fr *)(abc + vb), n, r);
             else
-                ntt_bls12_381_mul_into_body((d_bls12_381_fr *)(abc + 2 * vb),
-                                            (d_bls12_381_fr *)abc,
+                ntt_bls12_381_mul_into_body((d_bls12_381_fr *)(abc + 2 * vb), (d_bls12_381_fr *)abc,
                                             (d_bls12_381_fr *)(abc + vb), n, r);
         }
     for (int m = 0; m < 3; m++)
-        if (gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_ROUND_TRIP))
-            return -1;
+        if (gpu_ntt_emulate(curve, abc + m * vb, log_n, GPU_NTT_ROUND_TRIP)) return -1;
     for (size_t t = 0; t < n; t++) {
         if (curve == FORMATS_CURVE_BN128)
             ntt_bn254_join_abc_body((d_bn254_fr *)abc, (d_bn254_fr *)(abc + vb),

@@ -8,7 +8,7 @@
  * the prover's coset round trip is DIF then DIT passes, no bit reversal.
  * Twiddles: a table of omega^t, t < n/2, built once per size. */
 
-#define N_(name) G16_CAT(NTT_NAME, _##name)
+#define N_(name)   G16_CAT(NTT_NAME, _##name)
 #define NFE_(name) G16_CAT(NF, _##name)
 
 /* Element copies through 16-byte vectors.  NF is a struct of 32-bit limbs
@@ -21,7 +21,10 @@
 static __host__ __device__ __forceinline__ NF N_(ld)(const NF *p)
 {
 #ifdef __CUDA_ARCH__
-    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+    union {
+        NF t;
+        uint4 u[sizeof(NF) / 16];
+    } v;
 #pragma unroll
     for (int i = 0; i < (int)(sizeof(NF) / 16); i++) v.u[i] = ((const uint4 *)p)[i];
     return v.t;
@@ -32,7 +35,10 @@ static __host__ __device__ __forceinline__ NF N_(ld)(const NF *p)
 static __host__ __device__ __forceinline__ void N_(st)(NF *p, NF x)
 {
 #ifdef __CUDA_ARCH__
-    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+    union {
+        NF t;
+        uint4 u[sizeof(NF) / 16];
+    } v;
     v.t = x;
 #pragma unroll
     for (int i = 0; i < (int)(sizeof(NF) / 16); i++) ((uint4 *)p)[i] = v.u[i];
@@ -48,7 +54,10 @@ static __host__ __device__ __forceinline__ void N_(st)(NF *p, NF x)
  * on one bank group (two wavefronts for one of data). */
 static __host__ __device__ __forceinline__ NF N_(sp_ld)(const NF *base, int count, int i)
 {
-    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+    union {
+        NF t;
+        uint4 u[sizeof(NF) / 16];
+    } v;
 #pragma unroll
     for (int h = 0; h < (int)(sizeof(NF) / 16); h++) {
 #ifdef __CUDA_ARCH__
@@ -61,7 +70,10 @@ static __host__ __device__ __forceinline__ NF N_(sp_ld)(const NF *base, int coun
 }
 static __host__ __device__ __forceinline__ void N_(sp_st)(NF *base, int count, int i, NF x)
 {
-    union { NF t; uint4 u[sizeof(NF) / 16]; } v;
+    union {
+        NF t;
+        uint4 u[sizeof(NF) / 16];
+    } v;
     v.t = x;
 #pragma unroll
     for (int h = 0; h < (int)(sizeof(NF) / 16); h++) {
@@ -146,8 +158,8 @@ static __host__ __device__ size_t N_(pass_addr)(const ntt_pass *ps, size_t block
 
 /* v *= beta^r for the element at shared index idx: w^((lo r) 2^s0), an
  * exponent below n; tw holds w^t for t < n/2 and w^(n/2) = -1. */
-static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block,
-                                                   int idx, const NF *tw)
+static __host__ __device__ void N_(column_twiddle)(const ntt_pass *ps, NF *v, size_t block, int idx,
+                                                   const NF *tw)
 {
     size_t lo = N_(column)(ps, block, idx);
     size_t r = (size_t)(G16_BREV64((unsigned long long)(idx >> ps->mlog)) >> (64 - ps->k));
@@ -210,12 +222,11 @@ static __host__ __device__ void N_(load)(const ntt_pass *ps, NF *sh, const NF *x
 }
 
 static __host__ __device__ void N_(store)(const ntt_pass *ps, const NF *sh, NF *x, size_t block,
-                                          int idx, const NF *tw, const NF *scale, int dit,
-                                          int lazy)
+                                          int idx, const NF *tw, const NF *scale, int dit, int lazy)
 {
     size_t a = N_(pass_addr)(ps, block, idx);
     NF v = N_(sp_ld)(sh, (1 << ps->mlog) << ps->k, N_(slot)(ps, idx));
-    if (lazy) NFE_(reduce)(&v, v.v);   /* [0, 2p) -> [0, p) */
+    if (lazy) NFE_(reduce)(&v, v.v); /* [0, 2p) -> [0, p) */
     if (!dit) N_(column_twiddle)(ps, &v, block, idx, tw);
     if (!dit && scale) {
         NF f = N_(ld)(&scale[a]);
@@ -250,8 +261,10 @@ static __host__ __device__ __forceinline__ void N_(twiddle_mul)(NF *v, const NF 
     NF w = N_(sp_ld)(stw, count, t);
     if (mode == NTT_SHOUP) {
         NF wq = N_(sp_ld)(stw, count, ntw + t);
-        if (N_(lazy)(mode)) NFE_(mul_shoup_lazy)(v, v, &w, &wq);
-        else NFE_(mul_shoup)(v, v, &w, &wq);
+        if (N_(lazy)(mode))
+            NFE_(mul_shoup_lazy)(v, v, &w, &wq);
+        else
+            NFE_(mul_shoup)(v, v, &w, &wq);
     } else {
         NFE_(mul)(v, v, &w);
     }
@@ -271,15 +284,16 @@ static __host__ __device__ __forceinline__ void N_(bfly2)(NF *u, NF *v, const NF
         NFE_(sub)(v, &s, v);
     } else {
         NFE_(add_lazy)(u, &s, v);
-        if (!dit && has_w) NFE_(sub_lazy4)(v, &s, v);
-        else NFE_(sub_lazy)(v, &s, v);
+        if (!dit && has_w)
+            NFE_(sub_lazy4)(v, &s, v);
+        else
+            NFE_(sub_lazy)(v, &s, v);
     }
     if (!dit && has_w) N_(twiddle_mul)(v, stw, ntw, t, mode);
 }
 
-static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, NF *sh,
-                                                           const NF *stw, int ll, int q, int dit,
-                                                           int mode)
+static __host__ __device__ __forceinline__ void
+N_(radix4)(const ntt_pass *ps, NF *sh, const NF *stw, int ll, int q, int dit, int mode)
 {
     int hl_log = ps->k - 1 - ll, h2 = 1 << (hl_log - 1), ml = ps->mlog, ntw = (1 << ps->k) - 1;
     int l = q & ((1 << ml) - 1), p = q >> ml, t = p & (h2 - 1), cnt = (1 << ml) << ps->k;
@@ -300,8 +314,10 @@ static __host__ __device__ __forceinline__ void N_(radix4)(const ntt_pass *ps, N
         N_(bfly2)(&r0, &r2, stw, ntw, lv + t, t, 1, mode);
         N_(bfly2)(&r1, &r3, stw, ntw, lv + t + h2, 1, 1, mode);
     }
-    N_(sp_st)(sh, cnt, i0, r0); N_(sp_st)(sh, cnt, i1, r1);
-    N_(sp_st)(sh, cnt, i2, r2); N_(sp_st)(sh, cnt, i3, r3);
+    N_(sp_st)(sh, cnt, i0, r0);
+    N_(sp_st)(sh, cnt, i1, r1);
+    N_(sp_st)(sh, cnt, i2, r2);
+    N_(sp_st)(sh, cnt, i3, r3);
 }
 
 /* Level k-1 alone (odd k): half-size 1, every twiddle 1, so DIF and DIT
@@ -324,25 +340,28 @@ static __host__ __device__ int N_(step_items)(const ntt_pass *ps, int s, int dit
     int cnt = (1 << ps->mlog) << ps->k, odd_step = dit ? 0 : N_(steps)(ps) - 1;
     return (ps->k & 1) && s == odd_step ? cnt / 2 : cnt / 4;
 }
-static __host__ __device__ __forceinline__ void N_(step)(const ntt_pass *ps, NF *sh,
-                                                         const NF *stw, int s, int q, int dit,
-                                                         int mode)
+static __host__ __device__ __forceinline__ void N_(step)(const ntt_pass *ps, NF *sh, const NF *stw,
+                                                         int s, int q, int dit, int mode)
 {
-    int n4 = ps->k / 2;                     /* radix-4 steps */
-    int r = dit ? ((ps->k & 1) ? s - 1 : s) : s;   /* index among the radix-4 steps, in order */
-    if ((ps->k & 1) && (dit ? s == 0 : s == n4)) { N_(radix2_last)(ps, sh, q, mode); return; }
+    int n4 = ps->k / 2;                          /* radix-4 steps */
+    int r = dit ? ((ps->k & 1) ? s - 1 : s) : s; /* index among the radix-4 steps, in order */
+    if ((ps->k & 1) && (dit ? s == 0 : s == n4)) {
+        N_(radix2_last)(ps, sh, q, mode);
+        return;
+    }
     N_(radix4)(ps, sh, stw, dit ? 2 * (n4 - 1 - r) : 2 * r, q, dit, mode);
 }
 
 /* The small twiddles into shared memory: gathered from tw, or for
  * NTT_SHOUP copied from the prebuilt table stab (roots and quotients). */
-static __host__ __device__ __forceinline__ void N_(small_load)(const ntt_pass *ps, NF *stw, int i,
-                                                               const NF *tw, const NF *stab,
-                                                               int mode)
+static __host__ __device__ __forceinline__ void
+N_(small_load)(const ntt_pass *ps, NF *stw, int i, const NF *tw, const NF *stab, int mode)
 {
     int ntw = (1 << ps->k) - 1;
-    if (mode == NTT_SHOUP) N_(sp_st)(stw, 2 * ntw, i, N_(ld)(&stab[i]));
-    else N_(small_twiddle)(ps, stw, i, tw);
+    if (mode == NTT_SHOUP)
+        N_(sp_st)(stw, 2 * ntw, i, N_(ld)(&stab[i]));
+    else
+        N_(small_twiddle)(ps, stw, i, tw);
 }
 /* In elements. */
 static __host__ __device__ int N_(small_count)(const ntt_pass *ps, int mode)
@@ -362,7 +381,8 @@ static __device__ __forceinline__ void N_(pass_dev)(NF *x, const ntt_pass &ps, c
     extern __shared__ uint4 smem_raw[];
     int cnt = (1 << ps.mlog) << ps.k, nsmall = N_(small_count)(&ps, mode);
     NF *sh = (NF *)smem_raw, *stw = sh + cnt;
-    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
+    for (int i = threadIdx.x; i < nsmall; i += blockDim.x)
+        N_(small_load)(&ps, stw, i, tw, stab, mode);
     for (int idx = threadIdx.x; idx < cnt; idx += blockDim.x)
         N_(load)(&ps, sh, x, blockIdx.x, idx, tw, dit);
     __syncthreads();
@@ -407,17 +427,19 @@ static __host__ __device__ __forceinline__ int N_(copy_in)(const ntt_pass *ps, i
  * 8 consecutive columns, 256 bytes, together (the last pass, hlo = 1:
  * each warp its own run of 2^k). */
 static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &ps, const NF *tw,
-                                                         const NF *stab, const NF *scale,
-                                                         int dit, int mode)
+                                                         const NF *stab, const NF *scale, int dit,
+                                                         int mode)
 {
     extern __shared__ uint4 smem_raw[];
     int warps = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
     int cnt = 1 << ps.k, nsmall = N_(small_count)(&ps, mode);
     NF *stw = (NF *)smem_raw + warps * cnt, *sh = (NF *)smem_raw + w * cnt;
     size_t col = (size_t)blockIdx.x * warps + w;
-    for (int i = threadIdx.x; i < nsmall; i += blockDim.x) N_(small_load)(&ps, stw, i, tw, stab, mode);
+    for (int i = threadIdx.x; i < nsmall; i += blockDim.x)
+        N_(small_load)(&ps, stw, i, tw, stab, mode);
     __syncthreads();
-    if (N_(copy_in)(&ps, dit)) N_(warp_copy_in)(&ps, sh, x, col, lane);
+    if (N_(copy_in)(&ps, dit))
+        N_(warp_copy_in)(&ps, sh, x, col, lane);
     else
         for (int idx = lane; idx < cnt; idx += 32) N_(load)(&ps, sh, x, col, idx, tw, dit);
     __syncwarp();
@@ -435,16 +457,16 @@ static __device__ __forceinline__ void N_(pass_warp_dev)(NF *x, const ntt_pass &
  * spilling) was slower (docs/gpu-notes.md, NTT v3 and "Latency, not
  * throughput").  One kernel per butterfly product, so each is
  * compiled without the other's registers. */
-#define NTT_PASS_KERNEL(suffix, mode)                                                        \
-    static __global__ void __launch_bounds__(256, 2) N_(pass_##suffix)(                      \
-        NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
-    {                                                                                        \
-        N_(pass_dev)(x, ps, tw, stab, scale, dit, mode);                                     \
-    }                                                                                        \
-    static __global__ void __launch_bounds__(256, 2) N_(pass_warp_##suffix)(                 \
-        NF *x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)          \
-    {                                                                                        \
-        N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode);                                \
+#define NTT_PASS_KERNEL(suffix, mode)                                                              \
+    static __global__ void __launch_bounds__(256, 2) N_(pass_##suffix)(                            \
+        NF * x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)               \
+    {                                                                                              \
+        N_(pass_dev)(x, ps, tw, stab, scale, dit, mode);                                           \
+    }                                                                                              \
+    static __global__ void __launch_bounds__(256, 2) N_(pass_warp_##suffix)(                       \
+        NF * x, ntt_pass ps, const NF *tw, const NF *stab, const NF *scale, int dit)               \
+    {                                                                                              \
+        N_(pass_warp_dev)(x, ps, tw, stab, scale, dit, mode);                                      \
     }
 NTT_PASS_KERNEL(mont, NTT_MONT)
 NTT_PASS_KERNEL(shoup, NTT_SHOUP)
@@ -452,8 +474,8 @@ NTT_PASS_KERNEL(shoup, NTT_SHOUP)
 
 /* The same pass on the CPU, block by block (sh: room for 2^10 elements
  * and the largest small table, Shoup's 510 at k = 8). */
-static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *stab,
-                          const NF *scale, int dit, int mode, NF *sh)
+static void N_(pass_host)(NF *x, const ntt_pass *ps, const NF *tw, const NF *stab, const NF *scale,
+                          int dit, int mode, NF *sh)
 {
     int cnt = (1 << ps->mlog) << ps->k, nsmall = N_(small_count)(ps, mode);
     size_t blocks = ((size_t)1 << ps->L) / (size_t)cnt;
@@ -500,7 +522,7 @@ static __global__ void N_(bitrev)(NF *x, int L, const NF *scale)
  * only when mid <= rev mid, on both tiles.  Element e < 512 of the block:
  * tile e / 256, row a, column c; sh holds both tiles, rows padded to 17
  * elements so that reading a column does not put a warp on one bank. */
-#define TILE_SH(tile, a, c) ((tile) * 272 + (a) * 17 + (c))   /* < 544 */
+#define TILE_SH(tile, a, c) ((tile)*272 + (a)*17 + (c)) /* < 544 */
 static __host__ __device__ size_t N_(tile_index)(int L, size_t mid, int e)
 {
     return ((size_t)((e >> 4) & 15) << (L - 4)) + (mid << 4) + (size_t)(e & 15);
@@ -511,8 +533,9 @@ static __host__ __device__ size_t N_(tile_mid)(int L, size_t mid, int tile)
 }
 static __host__ __device__ void N_(tile_load)(const NF *x, NF *sh, int L, size_t mid, int e)
 {
-    N_(st)(&sh[TILE_SH(e >> 8, (e >> 4) & 15, e & 15)],
-           N_(ld)(&x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)]));
+    N_(st)
+    (&sh[TILE_SH(e >> 8, (e >> 4) & 15, e & 15)],
+     N_(ld)(&x[N_(tile_index)(L, N_(tile_mid)(L, mid, e >> 8), e)]));
 }
 /* Element e of the output: tile e / 256 takes the other tile's (rev c', rev a'). */
 static __host__ __device__ void N_(tile_store)(NF *x, const NF *sh, int L, size_t mid, int e,
@@ -529,7 +552,7 @@ static __host__ __device__ void N_(tile_store)(NF *x, const NF *sh, int L, size_
 }
 static __global__ void N_(bitrev_tiles)(NF *x, int L, const NF *scale)
 {
-    __shared__ uint4 raw[544 * sizeof(NF) / 16];   /* 16-byte aligned */
+    __shared__ uint4 raw[544 * sizeof(NF) / 16]; /* 16-byte aligned */
     NF *sh = (NF *)raw;
     size_t mid = blockIdx.x;
     if (mid > N_(tile_mid)(L, mid, 1)) return;

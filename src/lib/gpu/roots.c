@@ -86,7 +86,9 @@ void gpu_host_powers(int curve, const uint8_t *base, size_t count, uint8_t *out)
         memcpy(one, o.v, 32);
     }
     for (size_t i = 0; i < count; i++) {
-        if (i == 0) memcpy(out, one, 32);
-        else gpu_host_mul(curve, out + 32 * (i - 1), base, out + 32 * i);
+        if (i == 0)
+            memcpy(out, one, 32);
+        else
+            gpu_host_mul(curve, out + 32 * (i - 1), base, out + 32 * i);
     }
 }

@@ -24,21 +24,23 @@ int groth16_coefs_grouped(const zkey *key)
     return 1;
 }
 
-#define PC bn254
+#define PC      bn254
 #define PC_NAME "bn128"
-#define PC_ID FORMATS_CURVE_BN128
+#define PC_ID   FORMATS_CURVE_BN128
 #include "groth16/prover_template.h"
 
-#define PC bls12_381
+#define PC      bls12_381
 #define PC_NAME "bls12381"
-#define PC_ID FORMATS_CURVE_BLS12381
+#define PC_ID   FORMATS_CURVE_BLS12381
 #include "groth16/prover_template.h"
 
-#define CURVE_TABLE(pc, snark_name, id)                                                  \
-    {snark_name, id, sizeof(pc##_fr), sizeof(pc##_g1_affine), sizeof(pc##_g2_affine),    \
-     (const uint8_t *)pc##_fr_modulus.v, pc##_synthesize, pc##_g1_msm_bytes,             \
-     pc##_g2_msm_bytes, pc##_assemble, pc##_g1_msm_scratch_bytes,                        \
-     pc##_g2_msm_scratch_bytes, pc##_g1_on_curve_bytes, pc##_g2_on_curve_bytes}
+#define CURVE_TABLE(pc, snark_name, id)                                                            \
+    {                                                                                              \
+        snark_name, id, sizeof(pc##_fr), sizeof(pc##_g1_affine), sizeof(pc##_g2_affine),           \
+            (const uint8_t *)pc##_fr_modulus.v, pc##_synthesize, pc##_g1_msm_bytes,                \
+            pc##_g2_msm_bytes, pc##_assemble, pc##_g1_msm_scratch_bytes,                           \
+            pc##_g2_msm_scratch_bytes, pc##_g1_on_curve_bytes, pc##_g2_on_curve_bytes              \
+    }
 
 static const groth16_curve groth16_curves[] = {
     CURVE_TABLE(bn254, "bn128", FORMATS_CURVE_BN128),

@@ -24,19 +24,21 @@
 enum { GROTH16_MSM_A, GROTH16_MSM_B1, GROTH16_MSM_B2, GROTH16_MSM_C, GROTH16_MSM_H, GROTH16_MSMS };
 
 typedef struct groth16_curve {
-    const char *name;            /* snarkjs's name: "bn128", "bls12381" */
+    const char *name; /* snarkjs's name: "bn128", "bls12381" */
     formats_curve id;
     size_t fr_bytes, g1_bytes, g2_bytes;
-    const uint8_t *fr_modulus;   /* little-endian r */
+    const uint8_t *fr_modulus; /* little-endian r */
     /* Writes h (domain_size plain scalars) from the witness (n_vars plain
      * scalars).  Uses scratch of 2·domain_size scalars.  grouped: the key's
      * coefficients come grouped by (matrix, constraint), so the a/b build
      * can be split among threads (see groth16_coefs_grouped).  Returns
      * 0, or -1 when out of memory. */
     int (*synthesize)(const zkey *key, int grouped, const uint8_t *witness, uint8_t *h,
-                       uint8_t *scratch, int threads, g16_timings *t);
-    void (*g1_msm)(uint8_t *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads);
-    void (*g2_msm)(uint8_t *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads);
+                      uint8_t *scratch, int threads, g16_timings *t);
+    void (*g1_msm)(uint8_t *out, const uint8_t *points, const uint8_t *scalars, size_t n,
+                   int threads);
+    void (*g2_msm)(uint8_t *out, const uint8_t *points, const uint8_t *scalars, size_t n,
+                   int threads);
     /* msm[i] holds GROTH16_MSM_* results (G1, except B2 in G2); r, s plain. */
     char *(*assemble)(const zkey *key, uint8_t *const msm[GROTH16_MSMS], const uint8_t *r,
                       const uint8_t *s);

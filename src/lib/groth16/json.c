@@ -12,9 +12,20 @@ char *groth16_format_proof(char dec[8][GROTH16_DEC_MAX], const int inf[3], const
     /* snarkjs prints infinity as the projective (0, 1, 0) */
     const char *a[3] = {dec[0], dec[1], "1"}, *c[3] = {dec[6], dec[7], "1"};
     const char *b[6] = {dec[2], dec[3], dec[4], dec[5], "1", "0"};
-    if (inf[0]) { a[0] = "0"; a[1] = "1"; a[2] = "0"; }
-    if (inf[2]) { c[0] = "0"; c[1] = "1"; c[2] = "0"; }
-    if (inf[1]) { b[0] = b[1] = b[3] = b[4] = b[5] = "0"; b[2] = "1"; }
+    if (inf[0]) {
+        a[0] = "0";
+        a[1] = "1";
+        a[2] = "0";
+    }
+    if (inf[2]) {
+        c[0] = "0";
+        c[1] = "1";
+        c[2] = "0";
+    }
+    if (inf[1]) {
+        b[0] = b[1] = b[3] = b[4] = b[5] = "0";
+        b[2] = "1";
+    }
     size_t cap = 8 * GROTH16_DEC_MAX + 512;
     char *out = malloc(cap);
     if (!out) return NULL;

@@ -11,7 +11,7 @@
 
 /* One run of points of one group. */
 typedef struct {
-    const char *name;        /* as the message names it: "A", "H", "IC", ... */
+    const char *name; /* as the message names it: "A", "H", "IC", ... */
     const uint8_t *points;
     size_t n;
     int g2;
@@ -21,7 +21,7 @@ typedef struct {
     const point_run *run;
     size_t stride;
     int (*on_curve)(const uint8_t *p);
-    size_t *first_bad;       /* one per worker: the smallest bad index seen */
+    size_t *first_bad; /* one per worker: the smallest bad index seen */
 } scan_ctx;
 
 static void scan_worker(void *arg, size_t begin, size_t end, int worker)
@@ -58,10 +58,15 @@ int g16_key_check_points(const g16_key *key, int threads, char *err, size_t errl
     const zkey *z = groth16_key_zkey(key, &name);
     const groth16_curve *curve = groth16_curve_for(z->curve);
     const point_run runs[] = {
-        {"alpha1", z->alpha1, 1, 0}, {"beta1", z->beta1, 1, 0}, {"beta2", z->beta2, 1, 1},
-        {"gamma2", z->gamma2, 1, 1}, {"delta1", z->delta1, 1, 0}, {"delta2", z->delta2, 1, 1},
+        {"alpha1", z->alpha1, 1, 0},
+        {"beta1", z->beta1, 1, 0},
+        {"beta2", z->beta2, 1, 1},
+        {"gamma2", z->gamma2, 1, 1},
+        {"delta1", z->delta1, 1, 0},
+        {"delta2", z->delta2, 1, 1},
         {"IC", z->ic, (size_t)z->n_public + 1, 0},
-        {"A", z->a_points, z->n_vars, 0}, {"B1", z->b1_points, z->n_vars, 0},
+        {"A", z->a_points, z->n_vars, 0},
+        {"B1", z->b1_points, z->n_vars, 0},
         {"B2", z->b2_points, z->n_vars, 1},
         {"C", z->c_points, (size_t)z->n_vars - z->n_public - 1, 0},
         {"H", z->h_points, z->domain_size, 0},

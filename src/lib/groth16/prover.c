@@ -33,10 +33,10 @@ struct g16_job {
     const g16_key *key;
     g16_options opt;
     enum job_stage stage;
-    int on_gpu;                       /* the device was chosen for this job */
-    const uint8_t *witness;           /* n_vars plain scalars */
-    uint8_t *witness_copy;            /* what witness points to, unless borrowed */
-    uint8_t *h;                       /* domain_size plain scalars */
+    int on_gpu;                        /* the device was chosen for this job */
+    const uint8_t *witness;            /* n_vars plain scalars */
+    uint8_t *witness_copy;             /* what witness points to, unless borrowed */
+    uint8_t *h;                        /* domain_size plain scalars */
     uint8_t msm[GROTH16_MSMS][4 * 48]; /* affine results, big enough for G2 on BLS12-381 */
     g16_timings t;
     char name[256];
@@ -80,7 +80,10 @@ int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
 {
     g16_key *key = calloc(1, sizeof *key);
     *out = NULL;
-    if (!key) { set_error(err, errlen, "%s: out of memory", zkey_path); return -1; }
+    if (!key) {
+        set_error(err, errlen, "%s: out of memory", zkey_path);
+        return -1;
+    }
     snprintf(key->name, sizeof key->name, "%s", zkey_path);
     if (zkey_open(zkey_path, &key->z, err, errlen) || key_finish_open(key, err, errlen)) {
         g16_key_free(key);
@@ -90,17 +93,20 @@ int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
     return 0;
 }
 
-int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out,
-                        char *err, size_t errlen)
+int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out, char *err,
+                        size_t errlen)
 {
     g16_key *key = calloc(1, sizeof *key);
     *out = NULL;
     if (!name) name = "key";
-    if (!key) { set_error(err, errlen, "%s: out of memory", name); return G16_ERR_NOMEM; }
+    if (!key) {
+        set_error(err, errlen, "%s: out of memory", name);
+        return G16_ERR_NOMEM;
+    }
     snprintf(key->name, sizeof key->name, "%s", name);
     int rc = zkey_parse(buf, len, name, &key->z, err, errlen) ? G16_ERR_FORMAT
-             : key_finish_open(key, err, errlen)               ? G16_ERR_UNSUPPORTED
-                                                               : G16_OK;
+             : key_finish_open(key, err, errlen)              ? G16_ERR_UNSUPPORTED
+                                                              : G16_OK;
     if (rc) {
         g16_key_free(key);
         return rc;
@@ -112,7 +118,7 @@ int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_ke
 void g16_key_free(g16_key *key)
 {
     if (!key) return;
-    if (key->curve) {                 /* key_finish_open ran: the mutex exists */
+    if (key->curve) { /* key_finish_open ran: the mutex exists */
         groth16_gpu_free(key->gpu);
         pthread_mutex_destroy(&key->gpu_mutex);
     }
@@ -126,16 +132,15 @@ int g16_gpu_available(void)
     return groth16_gpu_present(why, sizeof why);
 }
 
-int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
-                     size_t errlen)
+int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err, size_t errlen)
 {
     char why[256] = "";
     int rc = 0;
     pthread_mutex_lock(&key->gpu_mutex);
     if (!key->gpu) {
         if (!groth16_gpu_present(why, sizeof why) ||
-            !(key->gpu = groth16_gpu_upload(&key->z, msm_copies, &key->gpu_bytes, why,
-                                             sizeof why))) {
+            !(key->gpu =
+                  groth16_gpu_upload(&key->z, msm_copies, &key->gpu_bytes, why, sizeof why))) {
             set_error(err, errlen, "%s: cannot load the key on the GPU: %s", key->name, why);
             rc = G16_ERR_DEVICE;
         }
@@ -147,8 +152,8 @@ int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *e
 
 /* AUTO means the GPU when one is usable and the key fits on it; GPU means
  * the GPU or an error, never a silent fallback. */
-static int choose_device(const g16_key *key, const g16_options *opt, const char *name,
-                         int *on_gpu, char *err, size_t errlen)
+static int choose_device(const g16_key *key, const g16_options *opt, const char *name, int *on_gpu,
+                         char *err, size_t errlen)
 {
     int device = opt ? opt->device : G16_DEVICE_AUTO;
     char why[256] = "";
@@ -182,9 +187,9 @@ const zkey *groth16_key_zkey(const g16_key *key, const char **name)
 
 const char *g16_status_name(int status)
 {
-    static const char *const names[] = {"ok", "argument", "io", "not found", "format",
-                                        "mismatch", "unsupported", "too large",
-                                        "out of memory", "device", "internal"};
+    static const char *const names[] = {
+        "ok",        "argument",      "io",     "not found", "format", "mismatch", "unsupported",
+        "too large", "out of memory", "device", "internal"};
     if (status < 0 || (size_t)status >= sizeof names / sizeof names[0]) return "unknown";
     return names[status];
 }
@@ -253,8 +258,7 @@ size_t g16_key_job_bytes(const g16_key *key)
  * the affine size. */
 static size_t gpu_msm_workspace(const g16_key *key, size_t p, size_t point_bytes)
 {
-    return gpu_msm_plan_workspace_bytes(p, gpu_msm_plan_rbits(key->z.curve), 1, 0,
-                                        2 * point_bytes);
+    return gpu_msm_plan_workspace_bytes(p, gpu_msm_plan_rbits(key->z.curve), 1, 0, 2 * point_bytes);
 }
 
 /* One set of MSM buffers for each of A, B1, C (G1, witness), H (G1,
@@ -264,7 +268,7 @@ size_t g16_key_gpu_workspace_bytes(const g16_key *key)
 {
     const groth16_curve *c = key->curve;
     size_t n = key->z.domain_size, v = key->z.n_vars, priv = v - key->z.n_public - 1;
-    size_t tables = 3 * n * c->fr_bytes;   /* NTT twiddles n/2 + n/2, coset powers n + n */
+    size_t tables = 3 * n * c->fr_bytes; /* NTT twiddles n/2 + n/2, coset powers n + n */
     return tables + 2 * gpu_msm_workspace(key, v, c->g1_bytes) +
            gpu_msm_workspace(key, priv, c->g1_bytes) + gpu_msm_workspace(key, n, c->g1_bytes) +
            gpu_msm_workspace(key, v, c->g2_bytes);
@@ -297,8 +301,8 @@ static int check_witness(const g16_key *key, const wtns *w, const char *name, ch
         return G16_ERR_MISMATCH;
     }
     if (w->n_witness != z->n_vars) {
-        set_error(err, errlen, "%s: witness has %u values but %s expects %u", name,
-                  w->n_witness, key->name, z->n_vars);
+        set_error(err, errlen, "%s: witness has %u values but %s expects %u", name, w->n_witness,
+                  key->name, z->n_vars);
         return G16_ERR_MISMATCH;
     }
     static const uint8_t one[8] = {1};
@@ -361,7 +365,10 @@ int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *
     }
     job->key = key;
     job->on_gpu = on_gpu;
-    if (opt) job->opt = *opt; else g16_options_default(&job->opt);
+    if (opt)
+        job->opt = *opt;
+    else
+        g16_options_default(&job->opt);
     snprintf(job->name, sizeof job->name, "%s", name);
     job->t.read = groth16_now() - t0;
     *out = job;
@@ -386,7 +393,7 @@ int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
     const g16_key *key = job->key;
     size_t fr = key->curve->fr_bytes, n = key->z.domain_size;
     if (require_stage(job, STAGE_NEW, err, errlen)) return -1;
-    if (job->on_gpu) {                /* the device builds a, b, c and h itself */
+    if (job->on_gpu) { /* the device builds a, b, c and h itself */
         job->stage = STAGE_SYNTHESIZED;
         return 0;
     }
@@ -430,7 +437,7 @@ int g16_job_msm(g16_job *job, char *err, size_t errlen)
     }
     double t0 = groth16_now();
     c->g1_msm(job->msm[GROTH16_MSM_H], z->h_points, job->h, z->domain_size, threads);
-    free(job->h);                     /* the largest per-proof buffer: gone first */
+    free(job->h); /* the largest per-proof buffer: gone first */
     job->h = NULL;
     double t1 = groth16_now();
     c->g1_msm(job->msm[GROTH16_MSM_A], z->a_points, job->witness, z->n_vars, threads);
@@ -486,7 +493,8 @@ int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *er
     *proof_json = *public_json = NULL;
     if (require_stage(job, STAGE_MSM_DONE, err, errlen)) return -1;
     double t0 = groth16_now();
-    if (random_scalar(r, c->fr_modulus, c->fr_bytes) || random_scalar(s, c->fr_modulus, c->fr_bytes)) {
+    if (random_scalar(r, c->fr_modulus, c->fr_bytes) ||
+        random_scalar(s, c->fr_modulus, c->fr_bytes)) {
         set_error(err, errlen, "%s: getrandom failed: %s", job->name, strerror(errno));
         return -1;
     }
@@ -494,7 +502,7 @@ int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *er
     job_msm_results(job, msm);
     *proof_json = c->assemble(&key->z, msm, r, s);
     *public_json = groth16_public_json(c, job->witness, key->z.n_public);
-    memset(r, 0, sizeof r);           /* r and s would let anyone strip the blinding */
+    memset(r, 0, sizeof r); /* r and s would let anyone strip the blinding */
     memset(s, 0, sizeof s);
     if (!*proof_json || !*public_json) {
         free(*proof_json);
@@ -530,8 +538,8 @@ static void print_timings(const g16_timings *t, const g16_options *opt)
 }
 
 int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
-              const g16_options *opt, char **proof_json, char **public_json,
-              g16_timings *timings, char *err, size_t errlen)
+              const g16_options *opt, char **proof_json, char **public_json, g16_timings *timings,
+              char *err, size_t errlen)
 {
     g16_job *job;
     double t0 = groth16_now();

@@ -15,7 +15,9 @@
 #ifdef G16_HAVE_GPU
 #include "gpu/gpu.h"
 
-struct groth16_gpu_key { gpu_key *dev; };
+struct groth16_gpu_key {
+    gpu_key *dev;
+};
 
 int groth16_gpu_present(char *why, size_t whylen)
 {
@@ -29,16 +31,29 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes
 {
     gpu_key_desc d = {
         .curve = z->curve,
-        .a = z->a_points, .b1 = z->b1_points, .b2 = z->b2_points, .c = z->c_points,
-        .h = z->h_points, .n_vars = z->n_vars, .n_public = z->n_public,
-        .domain_log = (int)z->log2_domain, .coefs = z->coefs, .n_coefs = z->n_coefs,
+        .a = z->a_points,
+        .b1 = z->b1_points,
+        .b2 = z->b2_points,
+        .c = z->c_points,
+        .h = z->h_points,
+        .n_vars = z->n_vars,
+        .n_public = z->n_public,
+        .domain_log = (int)z->log2_domain,
+        .coefs = z->coefs,
+        .n_coefs = z->n_coefs,
         .msm_copies = msm_copies,
     };
     groth16_gpu_key *k = calloc(1, sizeof *k);
-    if (!k) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (!k) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     err[0] = 0;
     k->dev = gpu_key_upload(&d, bytes, err, errlen);
-    if (!k->dev) { free(k); return NULL; }
+    if (!k->dev) {
+        free(k);
+        return NULL;
+    }
     return k;
 }
 
@@ -74,7 +89,7 @@ int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
     struct g2_task task = {c, z, witness, msm[GROTH16_MSM_B2], threads, 0};
     pthread_t th;
     int threaded = g2_cpu && pthread_create(&th, NULL, g2_on_cpu, &task) == 0;
-    if (g2_cpu && !threaded) g2_on_cpu(&task);   /* no thread: still correct, serial */
+    if (g2_cpu && !threaded) g2_on_cpu(&task); /* no thread: still correct, serial */
     gpu_prove_timings tm;
     int rc = gpu_prove_msms(k->dev, witness, msm[GROTH16_MSM_A], msm[GROTH16_MSM_B1],
                             g2_cpu ? NULL : msm[GROTH16_MSM_B2], msm[GROTH16_MSM_C],
@@ -95,11 +110,14 @@ int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
 
 #else /* no CUDA backend in this build */
 
-struct groth16_gpu_key { int unused; };
+struct groth16_gpu_key {
+    int unused;
+};
 
 int groth16_gpu_present(char *why, size_t whylen)
 {
-    snprintf(why, whylen, "this build of g16 has no CUDA backend (nvcc was not found when it was built)");
+    snprintf(why, whylen,
+             "this build of g16 has no CUDA backend (nvcc was not found when it was built)");
     return 0;
 }
 
@@ -119,7 +137,14 @@ int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
                       const uint8_t *witness, uint8_t *const msm[GROTH16_MSMS], int g2_cpu,
                       int threads, g16_timings *t, char *err, size_t errlen)
 {
-    (void)k; (void)c; (void)z; (void)witness; (void)msm; (void)g2_cpu; (void)threads; (void)t;
+    (void)k;
+    (void)c;
+    (void)z;
+    (void)witness;
+    (void)msm;
+    (void)g2_cpu;
+    (void)threads;
+    (void)t;
     groth16_gpu_present(err, errlen);
     return -1;
 }

@@ -2,11 +2,11 @@
  * PC (a prefix: bn254, bls12_381) and PC_NAME / PC_ID; the field, group,
  * NTT and MSM names all derive from PC. */
 
-#define P_(name) G16_CAT(PC, _##name)
-#define FR P_(fr)
-#define FQ P_(fq)
-#define G1 P_(g1)
-#define G2 P_(g2)
+#define P_(name)  G16_CAT(PC, _##name)
+#define FR        P_(fr)
+#define FQ        P_(fq)
+#define G1        P_(g1)
+#define G2        P_(g2)
 #define FR_(name) G16_CAT(FR, _##name)
 #define G1_(name) G16_CAT(G1, _##name)
 #define G2_(name) G16_CAT(G2, _##name)
@@ -33,13 +33,15 @@ static void P_(abc_worker)(void *arg, size_t begin, size_t end, int worker)
         FR coef, w, prod;
         memcpy(&coef, c.value, sizeof coef);
         memcpy(&w, ctx->witness + (size_t)c.signal * sizeof(FR), sizeof w);
-        FR_(mul)(&prod, &coef, &w);    /* (c·R²)·w·R⁻¹ = c·w in Montgomery form */
+        FR_(mul)(&prod, &coef, &w); /* (c·R²)·w·R⁻¹ = c·w in Montgomery form */
         FR *row = &ctx->ab[c.matrix][c.constraint];
         FR_(add)(row, row, &prod);
     }
 }
 
-struct P_(vec_ctx) { FR *a, *b, *c; };
+struct P_(vec_ctx) {
+    FR *a, *b, *c;
+};
 
 static void P_(mul_worker)(void *arg, size_t begin, size_t end, int worker)
 {
@@ -62,12 +64,12 @@ static void P_(h_worker)(void *arg, size_t begin, size_t end, int worker)
 }
 
 static int P_(synthesize)(const zkey *key, int grouped, const uint8_t *witness, uint8_t *h,
-                           uint8_t *scratch, int threads, g16_timings *t)
+                          uint8_t *scratch, int threads, g16_timings *t)
 {
     size_t n = key->domain_size;
     struct P_(vec_ctx) v = {(FR *)(void *)h, (FR *)(void *)scratch, (FR *)(void *)scratch + n};
     double t0 = groth16_now();
-    memset(v.a, 0, n * sizeof(FR));            /* c is written whole */
+    memset(v.a, 0, n * sizeof(FR)); /* c is written whole */
     memset(v.b, 0, n * sizeof(FR));
     struct P_(abc_ctx) abc = {key, witness, {v.a, v.b}};
     parallel_for(key->n_coefs, grouped ? threads : 1, P_(abc_worker), &abc);
@@ -76,10 +78,13 @@ static int P_(synthesize)(const zkey *key, int grouped, const uint8_t *witness, 
     if (!FR_(coset_odd)(v.a, key->log2_domain, threads) ||
         !FR_(coset_odd)(v.b, key->log2_domain, threads) ||
         !FR_(coset_odd)(v.c, key->log2_domain, threads))
-        return -1;                             /* no memory for twiddles */
+        return -1; /* no memory for twiddles */
     double t2 = groth16_now();
     parallel_for(n, threads, P_(h_worker), &v);
-    if (t) { t->abc += t1 - t0 + groth16_now() - t2; t->ntt += t2 - t1; }
+    if (t) {
+        t->abc += t1 - t0 + groth16_now() - t2;
+        t->ntt += t2 - t1;
+    }
     return 0;
 }
 
@@ -145,15 +150,15 @@ static char *P_(assemble)(const zkey *key, uint8_t *const msm[GROTH16_MSMS], con
 
     G1 pi_a, pi_b1, pi_c, t;
     G2 pi_b;
-    G1_(set_infinity)(&pi_a);                 /* pi_a = alpha1 + A + r·delta1 */
+    G1_(set_infinity)(&pi_a); /* pi_a = alpha1 + A + r·delta1 */
     P_(g1_add_bytes)(&pi_a, key->alpha1);
     P_(g1_add_bytes)(&pi_a, msm[GROTH16_MSM_A]);
     P_(g1_add_mul_bytes)(&pi_a, key->delta1, r);
-    G1_(set_infinity)(&pi_b1);                /* the G1 twin of pi_b */
+    G1_(set_infinity)(&pi_b1); /* the G1 twin of pi_b */
     P_(g1_add_bytes)(&pi_b1, key->beta1);
     P_(g1_add_bytes)(&pi_b1, msm[GROTH16_MSM_B1]);
     P_(g1_add_mul_bytes)(&pi_b1, key->delta1, s);
-    G2_(set_infinity)(&pi_b);                 /* pi_b = beta2 + B2 + s·delta2 */
+    G2_(set_infinity)(&pi_b); /* pi_b = beta2 + B2 + s·delta2 */
     P_(g2_add_bytes)(&pi_b, key->beta2);
     P_(g2_add_bytes)(&pi_b, msm[GROTH16_MSM_B2]);
     G2 d2;

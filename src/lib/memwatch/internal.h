@@ -9,8 +9,8 @@
 typedef struct mw_nvml mw_nvml;
 
 typedef struct {
-  pid_t pid;
-  int64_t kb;
+    pid_t pid;
+    int64_t kb;
 } mw_gpu_use;
 
 /* NULL with why when libnvidia-ml.so.1 or a GPU is absent (or
@@ -18,8 +18,7 @@ typedef struct {
 mw_nvml *mw_nvml_open(char *why, size_t whylen);
 /* Fills *use (owned by nvml, valid until the next call) with every compute
  * process on every device; *dev_kb: memory used on all devices together. */
-int mw_nvml_query(mw_nvml *n, const mw_gpu_use **use, int *nuse,
-                  int64_t *dev_kb);
+int mw_nvml_query(mw_nvml *n, const mw_gpu_use **use, int *nuse, int64_t *dev_kb);
 void mw_nvml_close(mw_nvml *n);
 
 #endif

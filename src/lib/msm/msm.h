@@ -50,11 +50,9 @@
 
 enum { G16_MSM_SCALAR_BYTES = 32 };
 
-#define G16_MSM_DECLARE(G)                                                     \
-    void G##_msm(G *out, const uint8_t *points, const uint8_t *scalars,        \
-                 size_t n, int threads);                                       \
-    void G##_msm_naive(G *out, const uint8_t *points, const uint8_t *scalars,  \
-                       size_t n);                                              \
+#define G16_MSM_DECLARE(G)                                                                         \
+    void G##_msm(G *out, const uint8_t *points, const uint8_t *scalars, size_t n, int threads);    \
+    void G##_msm_naive(G *out, const uint8_t *points, const uint8_t *scalars, size_t n);           \
     size_t G##_msm_scratch_bytes(size_t n, int threads);
 
 G16_MSM_DECLARE(bn254_g1)

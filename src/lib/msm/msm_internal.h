@@ -13,9 +13,9 @@
  * point ranges, and every (window, part) pair is one tile with its own
  * buckets, so threads can share both windows and points. */
 struct msm_plan {
-    int c;      /* window bits; 2^(c-1) buckets per tile */
-    int nwin;   /* windows: c·nwin >= bits + 1 (room for the last carry) */
-    int parts;  /* point ranges per window */
+    int c;       /* window bits; 2^(c-1) buckets per tile */
+    int nwin;    /* windows: c·nwin >= bits + 1 (room for the last carry) */
+    int parts;   /* point ranges per window */
     double cost; /* the model's multiplications for the slowest thread */
 };
 
@@ -58,7 +58,10 @@ static inline size_t msm_batch_size(size_t nb, double inv_cost)
     double best_cost = 10;
     for (size_t b = 8; b <= nb / 2 && b <= MSM_MAX_BATCH; b += b / 8) {
         double c = msm_batch_cost(nb, inv_cost, b);
-        if (c < best_cost) { best_cost = c; best = b; }
+        if (c < best_cost) {
+            best_cost = c;
+            best = b;
+        }
     }
     return best;
 }
@@ -101,7 +104,10 @@ static inline void msm_reduce_mod(uint64_t k[4], const uint64_t r[4])
     for (;;) {
         int ge = 1;
         for (int i = 3; i >= 0; i--)
-            if (k[i] != r[i]) { ge = k[i] > r[i]; break; }
+            if (k[i] != r[i]) {
+                ge = k[i] > r[i];
+                break;
+            }
         if (!ge) return;
         unsigned __int128 borrow = 0;
         for (int i = 0; i < 4; i++) {
@@ -146,7 +152,8 @@ static inline void msm_sub192(uint64_t r[3], const uint64_t a[3], const uint64_t
 
 /* k (any value below 2^256) -> magnitudes m[0] = |k1|, m[1] = |k2| (two
  * limbs each); bit i of the result is set when k_(i+1) is negative. */
-static inline unsigned msm_glv_split(const struct msm_glv *g, const uint64_t k_in[4], uint64_t m[2][2])
+static inline unsigned msm_glv_split(const struct msm_glv *g, const uint64_t k_in[4],
+                                     uint64_t m[2][2])
 {
     static const uint64_t zero[3] = {0, 0, 0};
     uint64_t k[4], c[2][3], t[3], h[2][3];
@@ -166,14 +173,21 @@ static inline unsigned msm_glv_split(const struct msm_glv *g, const uint64_t k_i
         memcpy(c[i], p + 4, sizeof c[i]);
         if (g->g_neg[i]) msm_sub192(c[i], zero, c[i]);
     }
-    memcpy(h[0], k, sizeof h[0]);            /* k1 = k - c1·a1 - c2·a2 */
-    msm_mul192(t, c[0], g->a[0]); msm_sub192(h[0], h[0], t);
-    msm_mul192(t, c[1], g->a[1]); msm_sub192(h[0], h[0], t);
-    msm_mul192(t, c[0], g->b[0]); msm_sub192(h[1], zero, t); /* k2 = -c1·b1 - c2·b2 */
-    msm_mul192(t, c[1], g->b[1]); msm_sub192(h[1], h[1], t);
+    memcpy(h[0], k, sizeof h[0]); /* k1 = k - c1·a1 - c2·a2 */
+    msm_mul192(t, c[0], g->a[0]);
+    msm_sub192(h[0], h[0], t);
+    msm_mul192(t, c[1], g->a[1]);
+    msm_sub192(h[0], h[0], t);
+    msm_mul192(t, c[0], g->b[0]);
+    msm_sub192(h[1], zero, t); /* k2 = -c1·b1 - c2·b2 */
+    msm_mul192(t, c[1], g->b[1]);
+    msm_sub192(h[1], h[1], t);
     unsigned signs = 0;
     for (int i = 0; i < 2; i++) {
-        if (h[i][2] >> 63) { msm_sub192(h[i], zero, h[i]); signs |= 1u << i; }
+        if (h[i][2] >> 63) {
+            msm_sub192(h[i], zero, h[i]);
+            signs |= 1u << i;
+        }
         m[i][0] = h[i][0];
         m[i][1] = h[i][1];
     }
@@ -183,7 +197,9 @@ static inline unsigned msm_glv_split(const struct msm_glv *g, const uint64_t k_i
 /* Scalar as 6 limbs: 4 from the input, then room for the recoding offset
  * (which can carry past bit 256) and a zero limb so that a window read
  * may always touch the next limb. */
-typedef struct { uint64_t v[6]; } msm_wide;
+typedef struct {
+    uint64_t v[6];
+} msm_wide;
 
 static inline void msm_load_scalar(uint64_t k[4], const uint8_t *scalars, size_t i)
 {

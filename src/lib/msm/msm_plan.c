@@ -9,7 +9,7 @@
 /* One thread's buckets stay below this, so big c cannot eat the RAM or
  * thrash every cache level. */
 #define MSM_BUCKET_BUDGET ((size_t)32 << 20)
-#define MSM_MAX_C 20
+#define MSM_MAX_C         20
 
 int msm_plan_force_parts;
 int msm_glv_force;
@@ -22,7 +22,8 @@ int msm_glv_force;
  * z the curve parameter (z^2 ~ 2^127.4). */
 const struct msm_glv msm_glv_bn254 = {
     .r = {BN254_FR_P},
-    .lambda = {0xb8ca0b2d36636f23ULL, 0xcc37a73fec2bc5e9ULL, 0x048b6e193fd84104ULL, 0x30644e72e131a029ULL},
+    .lambda = {0xb8ca0b2d36636f23ULL, 0xcc37a73fec2bc5e9ULL, 0x048b6e193fd84104ULL,
+               0x30644e72e131a029ULL},
     .g = {{0x5398fd0300ff6565ULL, 0x4ccef014a773d2d2ULL, 0x0000000000000002ULL},
           {0xd91d232ec7e0b3d7ULL, 0x0000000000000002ULL, 0x0000000000000000ULL}},
     .g_neg = {0, 0},
@@ -34,7 +35,8 @@ const struct msm_glv msm_glv_bn254 = {
 
 const struct msm_glv msm_glv_bls12_381 = {
     .r = {BLS12_381_FR_P},
-    .lambda = {0xfffffffe00000001ULL, 0xa7780001fffcb7fcULL, 0x3339d80809a1d804ULL, 0x73eda753299d7d48ULL},
+    .lambda = {0xfffffffe00000001ULL, 0xa7780001fffcb7fcULL, 0x3339d80809a1d804ULL,
+               0x73eda753299d7d48ULL},
     .g = {{0x0000000000000002ULL, 0x0000000000000000ULL, 0x0000000000000000ULL},
           {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 0x0000000000000001ULL}},
     .g_neg = {0, 0},

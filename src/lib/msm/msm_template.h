@@ -19,37 +19,37 @@
  *    window in a fixed order, then the 1-scalar sum; the result is made
  *    affine so that it is the same bits whatever the thread count. */
 
-#define G_(name) G16_CAT(MSM_G, _##name)
+#define G_(name)  G16_CAT(MSM_G, _##name)
 #define FE_(name) G16_CAT(MSM_FE, _##name)
-#define M_(name) G16_CAT(MSM_G, _msm_##name)
-#define AFF G16_CAT(MSM_G, _affine)
-#define XYZZ G16_CAT(MSM_G, _xyzz)
+#define M_(name)  G16_CAT(MSM_G, _msm_##name)
+#define AFF       G16_CAT(MSM_G, _affine)
+#define XYZZ      G16_CAT(MSM_G, _xyzz)
 
 #include "msm/msm_xyzz.h"
 #include "msm/msm_buckets.h"
 
 struct M_(scan_out) {
-    size_t begin, count;     /* this chunk's Pippenger indices: idx[begin..+count) */
-    uint64_t bits_or[4];     /* OR of those scalars: its length is the max length */
-    XYZZ ones;               /* sum of the points whose scalar is 1 */
+    size_t begin, count; /* this chunk's Pippenger indices: idx[begin..+count) */
+    uint64_t bits_or[4]; /* OR of those scalars: its length is the max length */
+    XYZZ ones;           /* sum of the points whose scalar is 1 */
     int used;
 };
 
 struct M_(ctx) {
     const uint8_t *points, *scalars;
-    uint32_t *idx;           /* Pippenger scalars' positions, ascending */
-    size_t m;                /* how many */
-    size_t nv;               /* Pippenger entries: m, or 2m with GLV */
-    uint64_t (*glv_k)[4];    /* GLV (NULL without): per scalar |k1|, |k2| */
-    uint8_t *glv_sign;       /* bit h: half h is negative */
-    MSM_FE *glv_x;           /* beta·x of each point, the x of phi(P) */
-    struct M_(scan_out) *scan;
+    uint32_t *idx;        /* Pippenger scalars' positions, ascending */
+    size_t m;             /* how many */
+    size_t nv;            /* Pippenger entries: m, or 2m with GLV */
+    uint64_t (*glv_k)[4]; /* GLV (NULL without): per scalar |k1|, |k2| */
+    uint8_t *glv_sign;    /* bit h: half h is negative */
+    MSM_FE *glv_x;        /* beta·x of each point, the x of phi(P) */
+    struct M_(scan_out) * scan;
     struct msm_plan plan;
-    msm_wide offset;         /* H of msm_recode_offset */
-    char *scratch;           /* per worker: one struct buckets' arrays (the
+    msm_wide offset; /* H of msm_recode_offset */
+    char *scratch;   /* per worker: one struct buckets' arrays (the
                                 scan's 1-scalar sums, then the tiles') */
     size_t scratch_stride, batch, ones_nb;
-    XYZZ *partial;           /* per tile: sum over its buckets of digit·bucket */
+    XYZZ *partial; /* per tile: sum over its buckets of digit·bucket */
 };
 
 static inline void M_(load_point)(AFF *p, const uint8_t *points, size_t i)
@@ -74,8 +74,9 @@ static void M_(scan)(void *vctx, size_t begin, size_t end, int worker)
     memset(out, 0, sizeof *out);
     out->begin = begin;
     out->used = 1;
-    M_(buckets_init)(&ones, ctx->scratch + (size_t)worker * ctx->scratch_stride,
-                     ctx->ones_nb, ctx->ones_nb >= 256 ? ctx->ones_nb / 2 : 0);
+    M_(buckets_init)
+    (&ones, ctx->scratch + (size_t)worker * ctx->scratch_stride, ctx->ones_nb,
+     ctx->ones_nb >= 256 ? ctx->ones_nb / 2 : 0);
     M_(buckets_clear)(&ones);
     for (size_t i = begin; i < end; i++) {
         msm_load_scalar(k, ctx->scalars, i);
@@ -97,7 +98,7 @@ static void M_(scan)(void *vctx, size_t begin, size_t end, int worker)
 /* Pippenger entry v: scalar idx[v] with its point, or with GLV half v & 1
  * of scalar idx[v >> 1], with P for half 0 and phi(P) for half 1; *neg
  * says the half is negative (its point is to be negated). */
-static inline void M_(entry_scalar)(const struct M_(ctx) *ctx, size_t v, uint64_t k[4], int *neg)
+static inline void M_(entry_scalar)(const struct M_(ctx) * ctx, size_t v, uint64_t k[4], int *neg)
 {
     if (!ctx->glv_k) {
         msm_load_scalar(k, ctx->scalars, ctx->idx[v]);
@@ -111,7 +112,7 @@ static inline void M_(entry_scalar)(const struct M_(ctx) *ctx, size_t v, uint64_
     *neg = ctx->glv_sign[v >> 1] >> (v & 1) & 1;
 }
 
-static inline void M_(entry_point)(const struct M_(ctx) *ctx, size_t v, AFF *pt)
+static inline void M_(entry_point)(const struct M_(ctx) * ctx, size_t v, AFF *pt)
 {
     if (!ctx->glv_k) {
         M_(load_point)(pt, ctx->points, ctx->idx[v]);
@@ -126,8 +127,8 @@ static inline void M_(entry_point)(const struct M_(ctx) *ctx, size_t v, AFF *pt)
  * additions, so the random bucket reads (buckets outgrow L2 at large c)
  * overlap instead of stalling one at a time. */
 #define MSM_BLOCK 32
-static void M_(fill_buckets)(const struct M_(ctx) *ctx, struct M_(buckets) *b, int w,
-                             size_t lo, size_t hi)
+static void M_(fill_buckets)(const struct M_(ctx) * ctx, struct M_(buckets) * b, int w, size_t lo,
+                             size_t hi)
 {
     uint64_t k[4];
     msm_wide K;
@@ -163,8 +164,9 @@ static void M_(tiles)(void *vctx, size_t begin, size_t end, int worker)
     struct M_(ctx) *ctx = vctx;
     size_t parts = (size_t)ctx->plan.parts;
     struct M_(buckets) b;
-    M_(buckets_init)(&b, ctx->scratch + (size_t)worker * ctx->scratch_stride,
-                     (size_t)1 << (ctx->plan.c - 1), ctx->batch);
+    M_(buckets_init)
+    (&b, ctx->scratch + (size_t)worker * ctx->scratch_stride, (size_t)1 << (ctx->plan.c - 1),
+     ctx->batch);
     for (size_t t = begin; t < end; t++) {
         size_t p = t % parts;
         M_(buckets_clear)(&b);
@@ -174,7 +176,7 @@ static void M_(tiles)(void *vctx, size_t begin, size_t end, int worker)
 }
 
 /* Horner over the windows: acc = sum_w 2^(wc)·(window w's parts). */
-static void M_(combine)(XYZZ *acc, const struct M_(ctx) *ctx)
+static void M_(combine)(XYZZ *acc, const struct M_(ctx) * ctx)
 {
     M_(xyzz_set_inf)(acc);
     for (int w = ctx->plan.nwin - 1; w >= 0; w--) {
@@ -187,15 +189,16 @@ static void M_(combine)(XYZZ *acc, const struct M_(ctx) *ctx)
 
 /* Joins the scan chunks: moves each chunk's indices down so idx is one
  * ascending list, sums the 1-scalar points and returns the bit length. */
-static int M_(gather_scan)(struct M_(ctx) *ctx, int workers, XYZZ *ones)
+static int M_(gather_scan)(struct M_(ctx) * ctx, int workers, XYZZ *ones)
 {
     uint64_t bits_or[4] = {0};
     ctx->m = 0;
     M_(xyzz_set_inf)(ones);
-    for (size_t pos = 0;;) {          /* chunks in ascending order of begin */
+    for (size_t pos = 0;;) { /* chunks in ascending order of begin */
         struct M_(scan_out) *next = NULL;
         for (int w = 0; w < workers; w++)
-            if (ctx->scan[w].used && ctx->scan[w].begin >= pos && (!next || ctx->scan[w].begin < next->begin))
+            if (ctx->scan[w].used && ctx->scan[w].begin >= pos &&
+                (!next || ctx->scan[w].begin < next->begin))
                 next = &ctx->scan[w];
         if (!next) break;
         memmove(ctx->idx + ctx->m, ctx->idx + next->begin, next->count * sizeof *ctx->idx);
@@ -242,7 +245,8 @@ static int M_(decide)(struct msm_plan *plain, struct msm_plan *glv, size_t m, in
     *plain = *glv = msm_choose_plan(m, bits, threads, bb, MSM_INV_COST);
     if (msm_glv_force < 0 || bits <= MSM_GLV_BITS || m > ((size_t)1 << 30)) return 0;
     *glv = msm_choose_plan(2 * m, MSM_GLV_BITS, threads, bb, MSM_INV_COST);
-    return msm_glv_force || glv->cost + MSM_GLV_PREP_COST * (double)m / threads < 0.97 * plain->cost;
+    return msm_glv_force ||
+           glv->cost + MSM_GLV_PREP_COST * (double)m / threads < 0.97 * plain->cost;
 }
 
 /* GLV's arrays per listed scalar: both halves, their signs, phi's x. */
@@ -250,7 +254,7 @@ static int M_(decide)(struct msm_plan *plain, struct msm_plan *glv, size_t m, in
 
 /* Chooses the plan (M_(decide)) and, for GLV, splits the scalars; without
  * memory for GLV's arrays it goes on without GLV. */
-static void M_(choose)(struct M_(ctx) *ctx, int bits, int threads)
+static void M_(choose)(struct M_(ctx) * ctx, int bits, int threads)
 {
     struct msm_plan glv;
     int use_glv = M_(decide)(&ctx->plan, &glv, ctx->m, bits, threads);
@@ -260,8 +264,12 @@ static void M_(choose)(struct M_(ctx) *ctx, int bits, int threads)
     ctx->glv_sign = malloc(ctx->m);
     ctx->glv_x = malloc(ctx->m * sizeof *ctx->glv_x);
     if (!ctx->glv_k || !ctx->glv_sign || !ctx->glv_x) { /* fine without */
-        free(ctx->glv_k); free(ctx->glv_sign); free(ctx->glv_x);
-        ctx->glv_k = NULL; ctx->glv_sign = NULL; ctx->glv_x = NULL;
+        free(ctx->glv_k);
+        free(ctx->glv_sign);
+        free(ctx->glv_x);
+        ctx->glv_k = NULL;
+        ctx->glv_sign = NULL;
+        ctx->glv_x = NULL;
         return;
     }
     parallel_for(ctx->m, parallel_threads_for(threads, ctx->m), M_(glv_prep), ctx);
@@ -271,7 +279,9 @@ static void M_(choose)(struct M_(ctx) *ctx, int bits, int threads)
 
 /* The tiles' scratch for a plan: workers, the batch size and each
  * worker's stride (its buckets on their own cache lines). */
-struct M_(tile_mem) { size_t nb, tiles, workers, batch, stride; };
+struct M_(tile_mem) {
+    size_t nb, tiles, workers, batch, stride;
+};
 
 static struct M_(tile_mem) M_(tile_mem)(const struct msm_plan *plan, int threads)
 {
@@ -285,7 +295,7 @@ static struct M_(tile_mem) M_(tile_mem)(const struct msm_plan *plan, int threads
 }
 
 /* Pippenger over the listed scalars into acc; 0 when out of memory. */
-static int M_(pippenger)(XYZZ *acc, struct M_(ctx) *ctx, int bits, int threads)
+static int M_(pippenger)(XYZZ *acc, struct M_(ctx) * ctx, int bits, int threads)
 {
     M_(choose)(ctx, bits, threads);
     msm_recode_offset(&ctx->offset, ctx->plan.c, ctx->plan.nwin);
@@ -396,9 +406,10 @@ static size_t M_(pippenger_bytes)(size_t n, int threads)
     for (size_t m = n; m > 0; above = m, m = m * 181 / 256) {
         struct msm_plan plan[2];
         int use_glv = M_(decide)(&plan[0], &plan[1], m, 256, threads);
-        for (int g = 0; g <= use_glv; g++) {  /* GLV falls back to plain without memory */
+        for (int g = 0; g <= use_glv; g++) { /* GLV falls back to plain without memory */
             struct M_(tile_mem) t = M_(tile_mem)(&plan[g], threads);
-            size_t bytes = t.workers * t.stride + t.tiles * sizeof(XYZZ) + (g ? above * MSM_GLV_SCALAR_BYTES : 0);
+            size_t bytes = t.workers * t.stride + t.tiles * sizeof(XYZZ) +
+                           (g ? above * MSM_GLV_SCALAR_BYTES : 0);
             if (bytes > most) most = bytes;
         }
     }
@@ -408,13 +419,15 @@ static size_t M_(pippenger_bytes)(size_t n, int threads)
 size_t G_(msm_scratch_bytes)(size_t n, int threads)
 {
     threads = M_(threads)(n, threads);
-    if (n > ((size_t)1 << 31)) return G_(msm_scratch_bytes)(n - n / 2, threads); /* halves in turn */
+    if (n > ((size_t)1 << 31))
+        return G_(msm_scratch_bytes)(n - n / 2, threads); /* halves in turn */
     if (n <= 1) return 0;
     size_t workers = (size_t)parallel_threads_for(threads, n);
     size_t ones_nb = n < MSM_ONES_BUCKETS ? n : MSM_ONES_BUCKETS;
     /* idx and scan live throughout, as do parallel_for's per-call arrays
      * (a job, a thread id and a flag per thread: 64 bytes covers them) */
-    size_t held = n * sizeof(uint32_t) + workers * sizeof(struct M_(scan_out)) + (size_t)threads * 64;
+    size_t held =
+        n * sizeof(uint32_t) + workers * sizeof(struct M_(scan_out)) + (size_t)threads * 64;
     size_t scan = workers * M_(ones_stride)(ones_nb), pip = M_(pippenger_bytes)(n, threads);
     return held + (scan > pip ? scan : pip);
 }

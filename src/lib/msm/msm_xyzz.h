@@ -7,7 +7,9 @@
  * dbl-2008-s-1 (hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html).
  * Expects G_, FE_, M_, AFF, XYZZ and MSM_FE from the includer. */
 
-typedef struct { MSM_FE x, y, zz, zzz; } XYZZ;
+typedef struct {
+    MSM_FE x, y, zz, zzz;
+} XYZZ;
 
 static inline void M_(xyzz_set_inf)(XYZZ *p) { memset(p, 0, sizeof *p); }
 static inline int M_(xyzz_is_inf)(const XYZZ *p) { return FE_(is_zero)(&p->zz); }
@@ -23,7 +25,7 @@ static inline void M_(xyzz_dbl_affine)(XYZZ *r, const AFF *q)
     FE_(mul)(&s, &q->x, &v);
     FE_(sqr)(&m, &q->x);
     FE_(dbl)(&t, &m);
-    FE_(add)(&m, &m, &t);               /* M = 3x^2 (a = 0) */
+    FE_(add)(&m, &m, &t); /* M = 3x^2 (a = 0) */
     FE_(sqr)(&x3, &m);
     FE_(sub)(&x3, &x3, &s);
     FE_(sub)(&x3, &x3, &s);
@@ -48,12 +50,14 @@ static inline void M_(xyzz_add_affine)(XYZZ *p, const AFF *q)
         return;
     }
     FE_(mul)(&u, &q->x, &p->zz);
-    FE_(sub)(&u, &u, &p->x);            /* P = U2 - X1 */
+    FE_(sub)(&u, &u, &p->x); /* P = U2 - X1 */
     FE_(mul)(&rr, &q->y, &p->zzz);
-    FE_(sub)(&rr, &rr, &p->y);          /* R = S2 - Y1 */
+    FE_(sub)(&rr, &rr, &p->y); /* R = S2 - Y1 */
     if (FE_(is_zero)(&u)) {
-        if (FE_(is_zero)(&rr)) M_(xyzz_dbl_affine)(p, q);
-        else M_(xyzz_set_inf)(p);
+        if (FE_(is_zero)(&rr))
+            M_(xyzz_dbl_affine)(p, q);
+        else
+            M_(xyzz_set_inf)(p);
         return;
     }
     FE_(sqr)(&pp, &u);
@@ -62,11 +66,11 @@ static inline void M_(xyzz_add_affine)(XYZZ *p, const AFF *q)
     FE_(sqr)(&t, &rr);
     FE_(sub)(&t, &t, &ppp);
     FE_(sub)(&t, &t, &qq);
-    FE_(sub)(&p->x, &t, &qq);           /* X3 = R^2 - PPP - 2Q */
+    FE_(sub)(&p->x, &t, &qq); /* X3 = R^2 - PPP - 2Q */
     FE_(sub)(&t, &qq, &p->x);
     FE_(mul)(&t, &rr, &t);
     FE_(mul)(&u, &p->y, &ppp);
-    FE_(sub)(&p->y, &t, &u);            /* Y3 = R(Q - X3) - Y1·PPP */
+    FE_(sub)(&p->y, &t, &u); /* Y3 = R(Q - X3) - Y1·PPP */
     FE_(mul)(&p->zz, &p->zz, &pp);
     FE_(mul)(&p->zzz, &p->zzz, &ppp);
 }
@@ -100,16 +104,21 @@ static inline void M_(xyzz_add)(XYZZ *p, const XYZZ *q)
 {
     MSM_FE u1, u2, s1, s2, pp, ppp, qq, t;
     if (M_(xyzz_is_inf)(q)) return;
-    if (M_(xyzz_is_inf)(p)) { *p = *q; return; }
+    if (M_(xyzz_is_inf)(p)) {
+        *p = *q;
+        return;
+    }
     FE_(mul)(&u1, &p->x, &q->zz);
     FE_(mul)(&u2, &q->x, &p->zz);
     FE_(mul)(&s1, &p->y, &q->zzz);
     FE_(mul)(&s2, &q->y, &p->zzz);
-    FE_(sub)(&u2, &u2, &u1);            /* P */
-    FE_(sub)(&s2, &s2, &s1);            /* R */
+    FE_(sub)(&u2, &u2, &u1); /* P */
+    FE_(sub)(&s2, &s2, &s1); /* R */
     if (FE_(is_zero)(&u2)) {
-        if (FE_(is_zero)(&s2)) M_(xyzz_dbl)(p, p);
-        else M_(xyzz_set_inf)(p);
+        if (FE_(is_zero)(&s2))
+            M_(xyzz_dbl)(p, p);
+        else
+            M_(xyzz_set_inf)(p);
         return;
     }
     FE_(sqr)(&pp, &u2);
@@ -135,7 +144,10 @@ static inline void M_(xyzz_add)(XYZZ *p, const XYZZ *q)
 static inline void M_(xyzz_to_jacobian)(MSM_G *r, const XYZZ *p)
 {
     MSM_FE t;
-    if (M_(xyzz_is_inf)(p)) { G_(set_infinity)(r); return; }
+    if (M_(xyzz_is_inf)(p)) {
+        G_(set_infinity)(r);
+        return;
+    }
     FE_(sqr)(&t, &p->zz);
     FE_(mul)(&r->x, &p->x, &t);
     FE_(sqr)(&t, &p->zzz);

@@ -75,7 +75,6 @@ static void *ntt_alloc(size_t bytes)
  * worker swapping two tiles touches 2·2^T short contiguous runs. */
 #define NTT_TILE_LOG 4
 
-
 #define NTT_FR bn254_fr
 #include "ntt/ntt_template.h"
 

@@ -29,12 +29,12 @@
 
 #include "field/field.h"
 
-#define G16_NTT_DECLARE(FR)                                             \
-    unsigned FR##_ntt_max_log(void);                                    \
-    int FR##_ntt_root(FR *w, unsigned log_n);                           \
-    int FR##_coset_shift(FR *g, unsigned log_n);                        \
-    int FR##_ntt(FR *a, unsigned log_n, int threads);                   \
-    int FR##_intt(FR *a, unsigned log_n, int threads);                  \
+#define G16_NTT_DECLARE(FR)                                                                        \
+    unsigned FR##_ntt_max_log(void);                                                               \
+    int FR##_ntt_root(FR *w, unsigned log_n);                                                      \
+    int FR##_coset_shift(FR *g, unsigned log_n);                                                   \
+    int FR##_ntt(FR *a, unsigned log_n, int threads);                                              \
+    int FR##_intt(FR *a, unsigned log_n, int threads);                                             \
     int FR##_coset_odd(FR *a, unsigned log_n, int threads);
 
 G16_NTT_DECLARE(bn254_fr)

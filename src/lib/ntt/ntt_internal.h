@@ -17,9 +17,9 @@ struct ntt_shape {
 
 extern const struct ntt_shape ntt_default_shape;
 
-#define G16_NTT_DECLARE_SHAPED(FR)                                                     \
-    int FR##_ntt_shaped(FR *a, unsigned log_n, int threads, const struct ntt_shape *);  \
-    int FR##_intt_shaped(FR *a, unsigned log_n, int threads, const struct ntt_shape *); \
+#define G16_NTT_DECLARE_SHAPED(FR)                                                                 \
+    int FR##_ntt_shaped(FR *a, unsigned log_n, int threads, const struct ntt_shape *);             \
+    int FR##_intt_shaped(FR *a, unsigned log_n, int threads, const struct ntt_shape *);            \
     int FR##_coset_odd_shaped(FR *a, unsigned log_n, int threads, const struct ntt_shape *);
 
 G16_NTT_DECLARE_SHAPED(bn254_fr)

@@ -1,7 +1,7 @@
 /* One field's NTT, stamped out by ntt.c (no include guard on purpose).
  * Expects NTT_FR, a field type from field.h; see ntt.c for the layout. */
 
-#define FR NTT_FR
+#define FR       NTT_FR
 #define N_(name) G16_CAT(NTT_FR, _##name)
 
 /* ---- roots ------------------------------------------------------------ */
@@ -35,7 +35,10 @@ unsigned N_(ntt_max_log)(void)
 int N_(ntt_root)(FR *w, unsigned log_n)
 {
     unsigned s = N_(ntt_max_log)();
-    if (log_n > s) { N_(zero)(w); return 0; }
+    if (log_n > s) {
+        N_(zero)(w);
+        return 0;
+    }
     *w = N_(adic).root_max;
     for (unsigned k = s; k > log_n; k--) N_(sqr)(w, w);
     return 1;
@@ -45,7 +48,10 @@ int N_(coset_shift)(FR *g, unsigned log_n)
 {
     unsigned s = N_(ntt_max_log)();
     if (log_n < s) return N_(ntt_root)(g, log_n + 1);
-    if (log_n > s) { N_(zero)(g); return 0; }
+    if (log_n > s) {
+        N_(zero)(g);
+        return 0;
+    }
     N_(sqr)(g, &N_(adic).nqr);
     return 1;
 }
@@ -89,7 +95,7 @@ struct N_(sub) {
     size_t lo0, lo1;
 };
 
-static void N_(dit_stages)(const struct N_(sub) *p)
+static void N_(dit_stages)(const struct N_(sub) * p)
 {
     size_t extent = (size_t)1 << (p->s0 + p->g), step = (size_t)1 << p->s0;
     for (unsigned s = p->s0; s < p->s0 + p->g; s++) {
@@ -100,8 +106,10 @@ static void N_(dit_stages)(const struct N_(sub) *p)
                 for (size_t j = col + p->lo0; j < col + p->lo1; j++) {
                     FR *x = p->base + blk + j, *y = x + m, t;
                     size_t k = j << shift;
-                    if (k) N_(mul)(&t, y, &p->tw[k]);
-                    else t = *y; /* about n of the (n/2)·L twiddles are 1 */
+                    if (k)
+                        N_(mul)(&t, y, &p->tw[k]);
+                    else
+                        t = *y; /* about n of the (n/2)·L twiddles are 1 */
                     N_(sub)(y, x, &t);
                     N_(add)(x, x, &t);
                 }
@@ -110,7 +118,7 @@ static void N_(dit_stages)(const struct N_(sub) *p)
 
 /* Inverse DIF: twiddle w^-k = -w^(n/2-k), so y <- (y - x)·tw[n/2 - k];
  * k = 0 (twiddle 1, not in the table) is y <- x - y. */
-static void N_(idif_stages)(const struct N_(sub) *p)
+static void N_(idif_stages)(const struct N_(sub) * p)
 {
     size_t extent = (size_t)1 << (p->s0 + p->g), step = (size_t)1 << p->s0;
     size_t half = (size_t)1 << (p->log_n - 1);
@@ -122,11 +130,15 @@ static void N_(idif_stages)(const struct N_(sub) *p)
                 for (size_t j = col + p->lo0; j < col + p->lo1; j++) {
                     FR *x = p->base + blk + j, *y = x + m, d;
                     size_t k = j << shift;
-                    if (k) N_(sub)(&d, y, x);
-                    else N_(sub)(&d, x, y);
+                    if (k)
+                        N_(sub)(&d, y, x);
+                    else
+                        N_(sub)(&d, x, y);
                     N_(add)(x, x, y);
-                    if (k) N_(mul)(y, &d, &p->tw[half - k]);
-                    else *y = d;
+                    if (k)
+                        N_(mul)(y, &d, &p->tw[half - k]);
+                    else
+                        *y = d;
                 }
     }
 }
@@ -143,8 +155,8 @@ struct N_(job) {
     int inverse;
     /* block phase only */
     int mode;
-    FR inv_n, g;        /* 1/n and the coset shift */
-    const FR *g_table;  /* g^(r·2^(L-b)), r < 2^b */
+    FR inv_n, g;       /* 1/n and the coset shift */
+    const FR *g_table; /* g^(r·2^(L-b)), r < 2^b */
 };
 
 /* Sub-transform index -> (column chunk, hi) with hi fastest, so the
@@ -158,13 +170,16 @@ static void N_(pass_worker)(void *ctx, size_t begin, size_t end, int worker)
     (void)worker;
     for (size_t idx = begin; idx < end; idx++) {
         size_t lo0 = (idx / n_hi) * chunk, hi = idx % n_hi;
-        struct N_(sub) sub = {job->a + (hi << top), job->tw, log_n, ps->s0, ps->g, lo0, lo0 + chunk};
-        if (job->inverse) N_(idif_stages)(&sub);
-        else N_(dit_stages)(&sub);
+        struct N_(sub)
+            sub = {job->a + (hi << top), job->tw, log_n, ps->s0, ps->g, lo0, lo0 + chunk};
+        if (job->inverse)
+            N_(idif_stages)(&sub);
+        else
+            N_(dit_stages)(&sub);
     }
 }
 
-static void N_(run_pass)(struct N_(job) *job, const struct ntt_pass *ps, int threads)
+static void N_(run_pass)(struct N_(job) * job, const struct ntt_pass *ps, int threads)
 {
     job->pass = ps;
     size_t count = (size_t)1 << (job->plan->log_n - ps->g - ps->chunk_log);
@@ -174,7 +189,7 @@ static void N_(run_pass)(struct N_(job) *job, const struct ntt_pass *ps, int thr
 /* Block blk holds bit-reversed coefficient positions; position
  * blk·2^b + k carries coefficient i = rev_b(k)·2^(L-b) + rev_(L-b)(blk),
  * whose factor g^i/n splits into a per-block and a per-position part. */
-static void N_(scale_coset_block)(const struct N_(job) *job, FR *block, size_t blk)
+static void N_(scale_coset_block)(const struct N_(job) * job, FR *block, size_t blk)
 {
     unsigned log_n = job->plan->log_n, b = job->plan->block_log;
     uint64_t e = ntt_bitrev(blk, log_n - b);
@@ -196,7 +211,10 @@ static void N_(block_worker)(void *ctx, size_t begin, size_t end, int worker)
     (void)worker;
     for (size_t blk = begin; blk < end; blk++) {
         struct N_(sub) sub = {job->a + blk * size, job->tw, job->plan->log_n, 0, b, 0, 1};
-        if (job->mode == N_(blocks_scale_none)) { N_(dit_stages)(&sub); continue; }
+        if (job->mode == N_(blocks_scale_none)) {
+            N_(dit_stages)(&sub);
+            continue;
+        }
         N_(idif_stages)(&sub);
         if (job->mode == N_(blocks_scale_inv_n)) {
             for (size_t k = 0; k < size; k++) N_(mul)(&sub.base[k], &sub.base[k], &job->inv_n);
@@ -207,7 +225,7 @@ static void N_(block_worker)(void *ctx, size_t begin, size_t end, int worker)
     }
 }
 
-static void N_(run_blocks)(struct N_(job) *job, int mode, int threads)
+static void N_(run_blocks)(struct N_(job) * job, int mode, int threads)
 {
     job->mode = mode;
     size_t count = (size_t)1 << (job->plan->log_n - job->plan->block_log);
@@ -325,12 +343,16 @@ int N_(coset_odd_shaped)(FR *a, unsigned log_n, int threads, const struct ntt_sh
     struct N_(job) job = {.a = a, .plan = &plan};
     size_t block = (size_t)1 << plan.block_log;
     FR *tw = N_(twiddles)(log_n, threads), *g_table = ntt_alloc(block * sizeof *g_table);
-    if (!tw || !g_table) { free(tw); free(g_table); return 0; }
+    if (!tw || !g_table) {
+        free(tw);
+        free(g_table);
+        return 0;
+    }
     job.tw = tw;
     job.g_table = g_table;
     N_(inv_size)(&job.inv_n, log_n);
     N_(coset_shift)(&job.g, log_n);
-    FR g_step = job.g;  /* g^(2^(L-b)) */
+    FR g_step = job.g; /* g^(2^(L-b)) */
     for (unsigned k = plan.block_log; k < log_n; k++) N_(sqr)(&g_step, &g_step);
     N_(powers)(g_table, &g_step, block, threads);
 

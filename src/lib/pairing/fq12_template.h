@@ -9,13 +9,26 @@
 #define S_(name) G16_CAT(FQ12_FQ6, _##name)
 #define T_(name) G16_CAT(FQ12_FQ2, _##name)
 
-typedef struct { FQ12_FQ6 c0, c1; } FQ12;
+typedef struct {
+    FQ12_FQ6 c0, c1;
+} FQ12;
 
 static const FQ12_FQ2 D_(frob_gamma)[6] = FQ12_GAMMA;
 
-static inline void D_(zero)(FQ12 *r) { S_(zero)(&r->c0); S_(zero)(&r->c1); }
-static inline void D_(one)(FQ12 *r) { S_(one)(&r->c0); S_(zero)(&r->c1); }
-static inline int D_(eq)(const FQ12 *a, const FQ12 *b) { return S_(eq)(&a->c0, &b->c0) & S_(eq)(&a->c1, &b->c1); }
+static inline void D_(zero)(FQ12 *r)
+{
+    S_(zero)(&r->c0);
+    S_(zero)(&r->c1);
+}
+static inline void D_(one)(FQ12 *r)
+{
+    S_(one)(&r->c0);
+    S_(zero)(&r->c1);
+}
+static inline int D_(eq)(const FQ12 *a, const FQ12 *b)
+{
+    return S_(eq)(&a->c0, &b->c0) & S_(eq)(&a->c1, &b->c1);
+}
 
 static inline int D_(is_one)(const FQ12 *a)
 {
@@ -70,7 +83,8 @@ static inline void D_(sqr)(FQ12 *r, const FQ12 *a)
 
 /* f = f·(l0 + (l3 + l4 v) w): a D-twist line, whose non-zero coefficients
  * sit at w^0, w^1 and w^3 (13 Fq2 multiplications instead of 18). */
-static inline void D_(mul_by_034)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l3, const FQ12_FQ2 *l4)
+static inline void D_(mul_by_034)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l3,
+                                  const FQ12_FQ2 *l4)
 {
     FQ12_FQ6 a, b, s;
     FQ12_FQ2 t;
@@ -78,7 +92,7 @@ static inline void D_(mul_by_034)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l
     S_(mul_by_01)(&b, &f->c1, l3, l4);
     S_(add)(&s, &f->c0, &f->c1);
     T_(add)(&t, l0, l3);
-    S_(mul_by_01)(&s, &s, &t, l4);             /* (f0+f1)(A+B) */
+    S_(mul_by_01)(&s, &s, &t, l4); /* (f0+f1)(A+B) */
     S_(sub)(&s, &s, &a);
     S_(sub)(&f->c1, &s, &b);
     S_(mul_v)(&b, &b);
@@ -86,7 +100,8 @@ static inline void D_(mul_by_034)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l
 }
 
 /* f = f·((l0 + l1 v) + l4 v w): an M-twist line (w^0, w^2, w^3). */
-static inline void D_(mul_by_014)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l1, const FQ12_FQ2 *l4)
+static inline void D_(mul_by_014)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l1,
+                                  const FQ12_FQ2 *l4)
 {
     FQ12_FQ6 a, b, s;
     FQ12_FQ2 t;
@@ -94,7 +109,7 @@ static inline void D_(mul_by_014)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l
     S_(mul_by_1)(&b, &f->c1, l4);
     S_(add)(&s, &f->c0, &f->c1);
     T_(add)(&t, l1, l4);
-    S_(mul_by_01)(&s, &s, l0, &t);             /* (f0+f1)(A+B) */
+    S_(mul_by_01)(&s, &s, l0, &t); /* (f0+f1)(A+B) */
     S_(sub)(&s, &s, &a);
     S_(sub)(&f->c1, &s, &b);
     S_(mul_v)(&b, &b);
@@ -108,7 +123,7 @@ static inline void D_(mul_by_014)(FQ12 *f, const FQ12_FQ2 *l0, const FQ12_FQ2 *l
  * fq4_sqr squares a + b s in Fq2[s]/(s^2 - xi). */
 static inline void D_(fq4_sqr)(FQ12_FQ2 *r0, FQ12_FQ2 *r1, const FQ12_FQ2 *a, const FQ12_FQ2 *b)
 {
-    FQ12_FQ2 t, s, u;                           /* (a + b s)^2 with s^2 = xi */
+    FQ12_FQ2 t, s, u; /* (a + b s)^2 with s^2 = xi */
     T_(mul)(&t, a, b);
     T_(add)(&s, a, b);
     G16_CAT(FQ12_FQ6, _fq2_mul_xi)(&u, b);
@@ -124,7 +139,10 @@ static inline void D_(fq4_sqr)(FQ12_FQ2 *r0, FQ12_FQ2 *r1, const FQ12_FQ2 *a, co
 static inline void D_(cyc_combine)(FQ12_FQ2 *z, const FQ12_FQ2 *t, int plus)
 {
     FQ12_FQ2 d;
-    if (plus) T_(add)(&d, t, z); else T_(sub)(&d, t, z);
+    if (plus)
+        T_(add)(&d, t, z);
+    else
+        T_(sub)(&d, t, z);
     T_(dbl)(&d, &d);
     T_(add)(z, &d, t);
 }

@@ -7,14 +7,16 @@
 #define T_(name) G16_CAT(FQ6_FQ2, _##name)
 #define P_(name) G16_CAT(FQ6_FQ, _##name)
 
-typedef struct { FQ6_FQ2 c0, c1, c2; } FQ6;
+typedef struct {
+    FQ6_FQ2 c0, c1, c2;
+} FQ6;
 
 /* r = k·a for the small constant k = FQ6_XI: additions only, because a
  * Montgomery multiplication by a constant would cost more than the few
  * doublings the tiny constants need. */
 static inline void S_(fq_mul_xi0)(FQ6_FQ *r, const FQ6_FQ *a)
 {
-    FQ6_FQ acc = *a;                           /* the top bit of k */
+    FQ6_FQ acc = *a; /* the top bit of k */
     for (int bit = 30 - __builtin_clz(FQ6_XI); bit >= 0; bit--) {
         P_(dbl)(&acc, &acc);
         if ((FQ6_XI >> bit) & 1) P_(add)(&acc, &acc, a);
@@ -33,8 +35,18 @@ static inline void S_(fq2_mul_xi)(FQ6_FQ2 *r, const FQ6_FQ2 *a)
     r->c0 = k0;
 }
 
-static inline void S_(zero)(FQ6 *r) { T_(zero)(&r->c0); T_(zero)(&r->c1); T_(zero)(&r->c2); }
-static inline void S_(one)(FQ6 *r) { T_(one)(&r->c0); T_(zero)(&r->c1); T_(zero)(&r->c2); }
+static inline void S_(zero)(FQ6 *r)
+{
+    T_(zero)(&r->c0);
+    T_(zero)(&r->c1);
+    T_(zero)(&r->c2);
+}
+static inline void S_(one)(FQ6 *r)
+{
+    T_(one)(&r->c0);
+    T_(zero)(&r->c1);
+    T_(zero)(&r->c2);
+}
 
 static inline int S_(is_zero)(const FQ6 *a)
 {
@@ -84,21 +96,21 @@ static inline void S_(mul)(FQ6 *r, const FQ6 *a, const FQ6 *b)
     T_(mul)(&t0, &a->c0, &b->c0);
     T_(mul)(&t1, &a->c1, &b->c1);
     T_(mul)(&t2, &a->c2, &b->c2);
-    T_(add)(&sa, &a->c1, &a->c2);              /* c0 = t0 + xi((a1+a2)(b1+b2) - t1 - t2) */
+    T_(add)(&sa, &a->c1, &a->c2); /* c0 = t0 + xi((a1+a2)(b1+b2) - t1 - t2) */
     T_(add)(&sb, &b->c1, &b->c2);
     T_(mul)(&c0, &sa, &sb);
     T_(sub)(&c0, &c0, &t1);
     T_(sub)(&c0, &c0, &t2);
     S_(fq2_mul_xi)(&c0, &c0);
     T_(add)(&c0, &c0, &t0);
-    T_(add)(&sa, &a->c0, &a->c1);              /* c1 = (a0+a1)(b0+b1) - t0 - t1 + xi t2 */
+    T_(add)(&sa, &a->c0, &a->c1); /* c1 = (a0+a1)(b0+b1) - t0 - t1 + xi t2 */
     T_(add)(&sb, &b->c0, &b->c1);
     T_(mul)(&c1, &sa, &sb);
     T_(sub)(&c1, &c1, &t0);
     T_(sub)(&c1, &c1, &t1);
     S_(fq2_mul_xi)(&sa, &t2);
     T_(add)(&c1, &c1, &sa);
-    T_(add)(&sa, &a->c0, &a->c2);              /* c2 = (a0+a2)(b0+b2) - t0 - t2 + t1 */
+    T_(add)(&sa, &a->c0, &a->c2); /* c2 = (a0+a2)(b0+b2) - t0 - t2 + t1 */
     T_(add)(&sb, &b->c0, &b->c2);
     T_(mul)(&c2, &sa, &sb);
     T_(sub)(&c2, &c2, &t0);
@@ -122,11 +134,11 @@ static inline void S_(sqr)(FQ6 *r, const FQ6 *a)
     T_(mul)(&s3, &a->c1, &a->c2);
     T_(dbl)(&s3, &s3);
     T_(sqr)(&s4, &a->c2);
-    S_(fq2_mul_xi)(&t, &s3);                   /* c0 = s0 + xi s3 */
+    S_(fq2_mul_xi)(&t, &s3); /* c0 = s0 + xi s3 */
     T_(add)(&r->c0, &s0, &t);
-    S_(fq2_mul_xi)(&t, &s4);                   /* c1 = s1 + xi s4 */
+    S_(fq2_mul_xi)(&t, &s4); /* c1 = s1 + xi s4 */
     T_(add)(&r->c1, &s1, &t);
-    T_(add)(&t, &s1, &s2);                     /* c2 = s1 + s2 + s3 - s0 - s4 */
+    T_(add)(&t, &s1, &s2); /* c2 = s1 + s2 + s3 - s0 - s4 */
     T_(add)(&t, &t, &s3);
     T_(sub)(&t, &t, &s0);
     T_(sub)(&r->c2, &t, &s4);
@@ -139,17 +151,17 @@ static inline void S_(mul_by_01)(FQ6 *r, const FQ6 *a, const FQ6_FQ2 *b0, const 
     FQ6_FQ2 t0, t1, s, u, c0, c1, c2;
     T_(mul)(&t0, &a->c0, b0);
     T_(mul)(&t1, &a->c1, b1);
-    T_(add)(&s, &a->c1, &a->c2);               /* c0 = xi((a1+a2) b1 - t1) + t0 */
+    T_(add)(&s, &a->c1, &a->c2); /* c0 = xi((a1+a2) b1 - t1) + t0 */
     T_(mul)(&c0, &s, b1);
     T_(sub)(&c0, &c0, &t1);
     S_(fq2_mul_xi)(&c0, &c0);
     T_(add)(&c0, &c0, &t0);
-    T_(add)(&s, &a->c0, &a->c1);               /* c1 = (a0+a1)(b0+b1) - t0 - t1 */
+    T_(add)(&s, &a->c0, &a->c1); /* c1 = (a0+a1)(b0+b1) - t0 - t1 */
     T_(add)(&u, b0, b1);
     T_(mul)(&c1, &s, &u);
     T_(sub)(&c1, &c1, &t0);
     T_(sub)(&c1, &c1, &t1);
-    T_(add)(&s, &a->c0, &a->c2);               /* c2 = (a0+a2) b0 - t0 + t1 */
+    T_(add)(&s, &a->c0, &a->c2); /* c2 = (a0+a2) b0 - t0 + t1 */
     T_(mul)(&c2, &s, b0);
     T_(sub)(&c2, &c2, &t0);
     T_(add)(&c2, &c2, &t1);
@@ -181,18 +193,18 @@ static inline void S_(mul_fq2)(FQ6 *r, const FQ6 *a, const FQ6_FQ2 *k)
 static inline void S_(inv)(FQ6 *r, const FQ6 *a)
 {
     FQ6_FQ2 c0, c1, c2, t, n;
-    T_(sqr)(&c0, &a->c0);                      /* c0 = a0^2 - xi a1 a2 */
+    T_(sqr)(&c0, &a->c0); /* c0 = a0^2 - xi a1 a2 */
     T_(mul)(&t, &a->c1, &a->c2);
     S_(fq2_mul_xi)(&t, &t);
     T_(sub)(&c0, &c0, &t);
-    T_(sqr)(&c1, &a->c2);                      /* c1 = xi a2^2 - a0 a1 */
+    T_(sqr)(&c1, &a->c2); /* c1 = xi a2^2 - a0 a1 */
     S_(fq2_mul_xi)(&c1, &c1);
     T_(mul)(&t, &a->c0, &a->c1);
     T_(sub)(&c1, &c1, &t);
-    T_(sqr)(&c2, &a->c1);                      /* c2 = a1^2 - a0 a2 */
+    T_(sqr)(&c2, &a->c1); /* c2 = a1^2 - a0 a2 */
     T_(mul)(&t, &a->c0, &a->c2);
     T_(sub)(&c2, &c2, &t);
-    T_(mul)(&n, &a->c2, &c1);                  /* n = a0 c0 + xi (a2 c1 + a1 c2) */
+    T_(mul)(&n, &a->c2, &c1); /* n = a0 c0 + xi (a2 c1 + a1 c2) */
     T_(mul)(&t, &a->c1, &c2);
     T_(add)(&n, &n, &t);
     S_(fq2_mul_xi)(&n, &n);

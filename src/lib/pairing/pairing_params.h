@@ -4,22 +4,86 @@
 
 /* <CURVE>_FROB_GAMMA: gamma_k = xi^(k(p-1)/6) for k = 0..5 (Fq2,
  * Montgomery): (w^k)^p = gamma_k * w^k in Fq12 = Fq2[w]/(w^6 - xi). */
-#define BN254_FROB_GAMMA { \
-    {{{0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL}}, {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}}, \
-    {{{0xaf9ba69633144907ULL, 0xca6b1d7387afb78aULL, 0x11bded5ef08a2087ULL, 0x02f34d751a1f3a7cULL}}, {{0xa222ae234c492d72ULL, 0xd00f02a4565de15bULL, 0xdc2ff3a253dfc926ULL, 0x10a75716b3899551ULL}}}, \
-    {{{0xb5773b104563ab30ULL, 0x347f91c8a9aa6454ULL, 0x7a007127242e0991ULL, 0x1956bcd8118214ecULL}}, {{0x6e849f1ea0aa4757ULL, 0xaa1c7b6d89f89141ULL, 0xb6e713cdfae0ca3aULL, 0x26694fbb4e82ebc3ULL}}}, \
-    {{{0xe4bbdd0c2936b629ULL, 0xbb30f162e133bacbULL, 0x31a9d1b6f9645366ULL, 0x253570bea500f8ddULL}}, {{0xa1d77ce45ffe77c7ULL, 0x07affd117826d1dbULL, 0x6d16bd27bb7edc6bULL, 0x2c87200285defeccULL}}}, \
-    {{{0x7361d77f843abe92ULL, 0xa5bb2bd3273411fbULL, 0x9c941f314b3e2399ULL, 0x15df9cddbb9fd3ecULL}}, {{0x5dddfd154bd8c949ULL, 0x62cb29a5a4445b60ULL, 0x37bc870a0c7dd2b9ULL, 0x24830a9d3171f0fdULL}}}, \
-    {{{0xc970692f41690fe7ULL, 0xe240342127694b0bULL, 0x32bee66b83c459e8ULL, 0x12aabced0ab08841ULL}}, {{0x0d485d2340aebfa9ULL, 0x05193418ab2fcc57ULL, 0xd3b0a40b8a4910f5ULL, 0x2f21ebb535d2925aULL}}} }
-#define BN254_TWO_INV {{0x87bee7d24f060572ULL, 0xd0fd2add2f1c6ae5ULL, 0x8f5f7492fcfd4f44ULL, 0x1f37631a3d9cbfacULL}}
+#define BN254_FROB_GAMMA                                                                           \
+    {                                                                                              \
+        {{{0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL,                    \
+           0x0e0a77c19a07df2fULL}},                                                                \
+         {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL,                    \
+           0x0000000000000000ULL}}},                                                               \
+            {{{0xaf9ba69633144907ULL, 0xca6b1d7387afb78aULL, 0x11bded5ef08a2087ULL,                \
+               0x02f34d751a1f3a7cULL}},                                                            \
+             {{0xa222ae234c492d72ULL, 0xd00f02a4565de15bULL, 0xdc2ff3a253dfc926ULL,                \
+               0x10a75716b3899551ULL}}},                                                           \
+            {{{0xb5773b104563ab30ULL, 0x347f91c8a9aa6454ULL, 0x7a007127242e0991ULL,                \
+               0x1956bcd8118214ecULL}},                                                            \
+             {{0x6e849f1ea0aa4757ULL, 0xaa1c7b6d89f89141ULL, 0xb6e713cdfae0ca3aULL,                \
+               0x26694fbb4e82ebc3ULL}}},                                                           \
+            {{{0xe4bbdd0c2936b629ULL, 0xbb30f162e133bacbULL, 0x31a9d1b6f9645366ULL,                \
+               0x253570bea500f8ddULL}},                                                            \
+             {{0xa1d77ce45ffe77c7ULL, 0x07affd117826d1dbULL, 0x6d16bd27bb7edc6bULL,                \
+               0x2c87200285defeccULL}}},                                                           \
+            {{{0x7361d77f843abe92ULL, 0xa5bb2bd3273411fbULL, 0x9c941f314b3e2399ULL,                \
+               0x15df9cddbb9fd3ecULL}},                                                            \
+             {{0x5dddfd154bd8c949ULL, 0x62cb29a5a4445b60ULL, 0x37bc870a0c7dd2b9ULL,                \
+               0x24830a9d3171f0fdULL}}},                                                           \
+        {                                                                                          \
+            {{0xc970692f41690fe7ULL, 0xe240342127694b0bULL, 0x32bee66b83c459e8ULL,                 \
+              0x12aabced0ab08841ULL}},                                                             \
+            {                                                                                      \
+                {                                                                                  \
+                    0x0d485d2340aebfa9ULL, 0x05193418ab2fcc57ULL, 0xd3b0a40b8a4910f5ULL,           \
+                        0x2f21ebb535d2925aULL                                                      \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#define BN254_TWO_INV                                                                              \
+    {                                                                                              \
+        {                                                                                          \
+            0x87bee7d24f060572ULL, 0xd0fd2add2f1c6ae5ULL, 0x8f5f7492fcfd4f44ULL,                   \
+                0x1f37631a3d9cbfacULL                                                              \
+        }                                                                                          \
+    }
 
-#define BLS12_381_FROB_GAMMA { \
-    {{{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}}, {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}}, \
-    {{{0x07089552b319d465ULL, 0xc6695f92b50a8313ULL, 0x97e83cccd117228fULL, 0xa35baecab2dc29eeULL, 0x1ce393ea5daace4dULL, 0x08f2220fb0fb66ebULL}}, {{0xb2f66aad4ce5d646ULL, 0x5842a06bfc497cecULL, 0xcf4895d42599d394ULL, 0xc11b9cba40a8e8d0ULL, 0x2e3813cbe5a0de89ULL, 0x110eefda88847fafULL}}}, \
-    {{{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}, {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL, 0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}}}, \
-    {{{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}, {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}}, \
-    {{{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL, 0xa20d1b8c7e881024ULL, 0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}}, {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}}, \
-    {{{0x82d83cf50dbce43fULL, 0xa2813e53df9d018fULL, 0xc6f0caa53c65e181ULL, 0x7525cf528d50fe95ULL, 0x4a85ed50f4798a6bULL, 0x171da0fd6cf8eebdULL}}, {{0x3726c30af242c66cULL, 0x7c2ac1aad1b6fe70ULL, 0xa04007fbba4b14a2ULL, 0xef517c3266341429ULL, 0x0095ba654ed2226bULL, 0x02e370eccc86f7ddULL}}} }
-#define BLS12_381_TWO_INV {{0x1804000000015554ULL, 0x855000053ab00001ULL, 0x633cb57c253c276fULL, 0x6e22d1ec31ebb502ULL, 0xd3916126f2d14ca2ULL, 0x17fbb8571a006596ULL}}
+#define BLS12_381_FROB_GAMMA                                                                       \
+    {                                                                                              \
+        {{{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,                    \
+           0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}},                  \
+         {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL,                    \
+           0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}},                 \
+            {{{0x07089552b319d465ULL, 0xc6695f92b50a8313ULL, 0x97e83cccd117228fULL,                \
+               0xa35baecab2dc29eeULL, 0x1ce393ea5daace4dULL, 0x08f2220fb0fb66ebULL}},              \
+             {{0xb2f66aad4ce5d646ULL, 0x5842a06bfc497cecULL, 0xcf4895d42599d394ULL,                \
+               0xc11b9cba40a8e8d0ULL, 0x2e3813cbe5a0de89ULL, 0x110eefda88847fafULL}}},             \
+            {{{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL,                \
+               0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}},              \
+             {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL,                \
+               0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}}},             \
+            {{{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL,                \
+               0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}},              \
+             {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL,                \
+               0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}},             \
+            {{{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL,                \
+               0xa20d1b8c7e881024ULL, 0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}},              \
+             {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL,                \
+               0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}},             \
+        {                                                                                          \
+            {{0x82d83cf50dbce43fULL, 0xa2813e53df9d018fULL, 0xc6f0caa53c65e181ULL,                 \
+              0x7525cf528d50fe95ULL, 0x4a85ed50f4798a6bULL, 0x171da0fd6cf8eebdULL}},               \
+            {                                                                                      \
+                {                                                                                  \
+                    0x3726c30af242c66cULL, 0x7c2ac1aad1b6fe70ULL, 0xa04007fbba4b14a2ULL,           \
+                        0xef517c3266341429ULL, 0x0095ba654ed2226bULL, 0x02e370eccc86f7ddULL        \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#define BLS12_381_TWO_INV                                                                          \
+    {                                                                                              \
+        {                                                                                          \
+            0x1804000000015554ULL, 0x855000053ab00001ULL, 0x633cb57c253c276fULL,                   \
+                0x6e22d1ec31ebb502ULL, 0xd3916126f2d14ca2ULL, 0x17fbb8571a006596ULL                \
+        }                                                                                          \
+    }
 
 #endif

@@ -19,27 +19,27 @@
 #include "field/field.h"
 #include "pairing/pairing_params.h"
 
-#define FQ6 bn254_fq6
+#define FQ6     bn254_fq6
 #define FQ6_FQ2 bn254_fq2
-#define FQ6_FQ bn254_fq
-#define FQ6_XI 9
+#define FQ6_FQ  bn254_fq
+#define FQ6_XI  9
 #include "pairing/fq6_template.h"
 
-#define FQ6 bls12_381_fq6
+#define FQ6     bls12_381_fq6
 #define FQ6_FQ2 bls12_381_fq2
-#define FQ6_FQ bls12_381_fq
-#define FQ6_XI 1
+#define FQ6_FQ  bls12_381_fq
+#define FQ6_XI  1
 #include "pairing/fq6_template.h"
 
-#define FQ12 bn254_fq12
-#define FQ12_FQ6 bn254_fq6
-#define FQ12_FQ2 bn254_fq2
+#define FQ12       bn254_fq12
+#define FQ12_FQ6   bn254_fq6
+#define FQ12_FQ2   bn254_fq2
 #define FQ12_GAMMA BN254_FROB_GAMMA
 #include "pairing/fq12_template.h"
 
-#define FQ12 bls12_381_fq12
-#define FQ12_FQ6 bls12_381_fq6
-#define FQ12_FQ2 bls12_381_fq2
+#define FQ12       bls12_381_fq12
+#define FQ12_FQ6   bls12_381_fq6
+#define FQ12_FQ2   bls12_381_fq2
 #define FQ12_GAMMA BLS12_381_FROB_GAMMA
 #include "pairing/fq12_template.h"
 

@@ -11,15 +11,15 @@
  * Nothing here is constant-time: the scalars are the setup's own secrets,
  * computed and discarded in this process. */
 
-#define FB_(name) G16_CAT(FB_G, _fb_##name)
-#define GOP_(name) G16_CAT(FB_G, _##name)
+#define FB_(name)   G16_CAT(FB_G, _fb_##name)
+#define GOP_(name)  G16_CAT(FB_G, _##name)
 #define FEOP_(name) G16_CAT(FB_FE, _##name)
 #define FROP_(name) G16_CAT(FB_FR, _##name)
-#define GA G16_CAT(FB_G, _affine)
+#define GA          G16_CAT(FB_G, _affine)
 
 typedef struct {
     unsigned w, windows;
-    size_t per;          /* 2^w - 1 entries per window */
+    size_t per; /* 2^w - 1 entries per window */
     GA *t;
 } FB_(table);
 
@@ -29,7 +29,11 @@ static void FB_(build_windows)(void *arg, size_t begin, size_t end, int worker)
     (void)worker;
     FB_G *jac = malloc(tb->per * sizeof *jac);
     FB_FE *scratch = malloc(tb->per * sizeof *scratch);
-    if (!jac || !scratch) { free(jac); free(scratch); return; } /* t stays zero: caught below */
+    if (!jac || !scratch) {
+        free(jac);
+        free(scratch);
+        return;
+    } /* t stays zero: caught below */
     for (size_t j = begin; j < end; j++) {
         FB_G base;
         GA base_a;
@@ -51,12 +55,15 @@ static unsigned FB_(pick_window)(size_t products, unsigned bits)
     double best_cost = 1e300;
     for (unsigned w = 4; w <= 16; w++) {
         double cost = (double)((bits + w - 1) / w) * ((double)(1u << w) + (double)products);
-        if (cost < best_cost) { best_cost = cost; best = w; }
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = w;
+        }
     }
     return best;
 }
 
-static int FB_(build)(FB_(table) *tb, size_t products, unsigned bits, int threads)
+static int FB_(build)(FB_(table) * tb, size_t products, unsigned bits, int threads)
 {
     tb->w = FB_(pick_window)(products, bits);
     tb->windows = (bits + tb->w - 1) / tb->w;
@@ -71,14 +78,14 @@ static int FB_(build)(FB_(table) *tb, size_t products, unsigned bits, int thread
     return 0;
 }
 
-static void FB_(free)(FB_(table) *tb)
+static void FB_(free)(FB_(table) * tb)
 {
     free(tb->t);
     tb->t = NULL;
 }
 
 /* r = k·G for k given as plain little-endian limbs. */
-static void FB_(mul)(FB_G *r, const FB_(table) *tb, const uint64_t *k)
+static void FB_(mul)(FB_G *r, const FB_(table) * tb, const uint64_t *k)
 {
     uint64_t mask = ((uint64_t)1 << tb->w) - 1;
     GOP_(set_infinity)(r);
@@ -92,7 +99,7 @@ static void FB_(mul)(FB_G *r, const FB_(table) *tb, const uint64_t *k)
 }
 
 typedef struct {
-    const FB_(table) *tb;
+    const FB_(table) * tb;
     const FB_FR *scalars;
     FB_G *jac;
     GA *out;
@@ -115,11 +122,12 @@ static void FB_(mul_range)(void *arg, size_t begin, size_t end, int worker)
 
 /* Writes k_i·G for the n scalars, in blocks: memory stays bounded however
  * many points the section has. */
-static int FB_(write_points)(setup_ctx *c, const FB_(table) *tb, const FB_FR *scalars, size_t n)
+static int FB_(write_points)(setup_ctx *c, const FB_(table) * tb, const FB_FR *scalars, size_t n)
 {
     _Static_assert(sizeof(GA) == 2 * sizeof(FB_FE), "affine points are x, y back to back");
-    FB_(job) job = {tb, NULL, malloc(FB_BLOCK * sizeof(FB_G)), malloc(FB_BLOCK * sizeof(GA)),
-                    malloc(FB_BLOCK * sizeof(FB_FE))};
+    FB_(job)
+    job = {tb, NULL, malloc(FB_BLOCK * sizeof(FB_G)), malloc(FB_BLOCK * sizeof(GA)),
+           malloc(FB_BLOCK * sizeof(FB_FE))};
     int rc = job.jac && job.out && job.scratch ? 0 : setup_fail(c, "out of memory");
     for (size_t off = 0; !rc && off < n; off += FB_BLOCK) {
         size_t m = n - off < FB_BLOCK ? n - off : FB_BLOCK;

@@ -122,12 +122,13 @@ static int examine_r1cs(setup_ctx *c)
 {
     r1cs *r = &c->r;
     if (r->curve != FORMATS_CURVE_BN128 && r->curve != FORMATS_CURVE_BLS12381) {
-        snprintf(c->err, c->errlen, "%s: field is not the scalar field of bn128 or bls12381", c->r1cs_path);
+        snprintf(c->err, c->errlen, "%s: field is not the scalar field of bn128 or bls12381",
+                 c->r1cs_path);
         return -1;
     }
     if (r->uses_custom_gates) {
-        snprintf(c->err, c->errlen, "%s: uses custom gates, which Groth16 cannot prove (PLONK only)",
-                 c->r1cs_path);
+        snprintf(c->err, c->errlen,
+                 "%s: uses custom gates, which Groth16 cannot prove (PLONK only)", c->r1cs_path);
         return -1;
     }
     uint64_t n_public = (uint64_t)r->n_pub_out + r->n_pub_in;
@@ -142,8 +143,9 @@ static int examine_r1cs(setup_ctx *c)
     c->log_domain = domain_power((uint64_t)r->n_constraints + n_public);
     uint32_t two_adicity = r->curve == FORMATS_CURVE_BN128 ? 28 : 32;
     if (c->log_domain + 1 > two_adicity || c->log_domain > 30) {
-        snprintf(c->err, c->errlen, "%s: circuit too big: domain 2^%u exceeds what the curve supports",
-                 c->r1cs_path, c->log_domain);
+        snprintf(c->err, c->errlen,
+                 "%s: circuit too big: domain 2^%u exceeds what the curve supports", c->r1cs_path,
+                 c->log_domain);
         return -1;
     }
     c->domain = 1u << c->log_domain;

@@ -40,8 +40,8 @@
 /* The options are the public g16_setup_options (include/g16.h). */
 typedef g16_setup_options setup_options;
 
-int setup_write_zkey(const char *r1cs_path, const char *zkey_path,
-                     const setup_options *opt, char *err, size_t errlen);
+int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_options *opt,
+                     char *err, size_t errlen);
 
 /* verification_key.json of a zkey, as `snarkjs zkey export
  * verificationkey` writes it (through the verify module), atomically. */

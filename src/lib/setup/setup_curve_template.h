@@ -11,25 +11,25 @@
  * the prover evaluates h on the odd coset, and p = ab - c vanishes on the
  * even points, so sum_i h_i L'_{2i+1}(tau) = p(tau) = h(tau) Z(tau). */
 
-#define S_(name) G16_CAT(SC, _setup_##name)
-#define FR_(name) G16_CAT(SC_FR, _##name)
-#define G1_(name) G16_CAT(SC_G1, _##name)
-#define G2_(name) G16_CAT(SC_G2, _##name)
-#define G1A G16_CAT(SC_G1, _affine)
-#define G2A G16_CAT(SC_G2, _affine)
+#define S_(name)   G16_CAT(SC, _setup_##name)
+#define FR_(name)  G16_CAT(SC_FR, _##name)
+#define G1_(name)  G16_CAT(SC_G1, _##name)
+#define G2_(name)  G16_CAT(SC_G2, _##name)
+#define G1A        G16_CAT(SC_G1, _affine)
+#define G2A        G16_CAT(SC_G2, _affine)
 #define FB1_(name) G16_CAT(SC_G1, _fb_##name)
 #define FB2_(name) G16_CAT(SC_G2, _fb_##name)
 
 typedef struct {
     setup_ctx *c;
     SC_FR tau, alpha, beta, gamma, delta;
-    SC_FR root;             /* primitive 2n-th root of unity (the coset shift) */
-    SC_FR *lag;             /* L_c(tau), later the H scalars */
-    SC_FR *a, *b, *k;       /* per signal */
+    SC_FR root;       /* primitive 2n-th root of unity (the coset shift) */
+    SC_FR *lag;       /* L_c(tau), later the H scalars */
+    SC_FR *a, *b, *k; /* per signal */
 } S_(state);
 
 /* A uniform non-zero scalar by rejection from 32 random bytes. */
-static int S_(draw)(S_(state) *s, const char *label, SC_FR *out)
+static int S_(draw)(S_(state) * s, const char *label, SC_FR *out)
 {
     uint8_t bytes[32];
     for (uint32_t ctr = 0;; ctr++) {
@@ -56,7 +56,10 @@ static void S_(root_of_unity)(SC_FR *w, unsigned log_order)
 
 static void S_(pow_u64)(SC_FR *r, const SC_FR *a, uint64_t e) { FR_(pow)(r, a, &e, 1); }
 
-typedef struct { SC_FR *out; SC_FR factor, x0, step; } S_(inv_job);
+typedef struct {
+    SC_FR *out;
+    SC_FR factor, x0, step;
+} S_(inv_job);
 
 /* out_i = factor / (x0 step^i - 1), by batch inversion in blocks of 256. */
 static void S_(inv_range)(void *arg, size_t begin, size_t end, int worker)
@@ -72,8 +75,10 @@ static void S_(inv_range)(void *arg, size_t begin, size_t end, int worker)
         for (size_t i = 0; i < m; i++) {
             FR_(sub)(&j->out[b + i], &x, &one);
             FR_(mul)(&x, &x, &j->step);
-            if (i == 0) prod[0] = j->out[b];
-            else FR_(mul)(&prod[i], &prod[i - 1], &j->out[b + i]);
+            if (i == 0)
+                prod[0] = j->out[b];
+            else
+                FR_(mul)(&prod[i], &prod[i - 1], &j->out[b + i]);
         }
         FR_(inv)(&inv, &prod[m - 1]);
         FR_(mul)(&inv, &inv, &j->factor);
@@ -98,7 +103,7 @@ static void S_(vanishing_over_size)(SC_FR *r, const SC_FR *tau, uint64_t m)
     FR_(mul)(r, r, &size);
 }
 
-static void S_(lagrange)(S_(state) *s)
+static void S_(lagrange)(S_(state) * s)
 {
     S_(inv_job) j = {s->lag, {{0}}, s->tau, {{0}}};
     SC_FR w;
@@ -109,7 +114,7 @@ static void S_(lagrange)(S_(state) *s)
 }
 
 /* H scalars into lag (no longer needed by then). */
-static void S_(h_scalars)(S_(state) *s)
+static void S_(h_scalars)(S_(state) * s)
 {
     S_(inv_job) j = {s->lag, {{0}}, {{0}}, {{0}}};
     SC_FR w, ginv, dinv;
@@ -147,8 +152,12 @@ static void S_(accumulate_range)(void *arg, size_t lo, size_t hi, int worker)
                 uint32_t wire = r1cs_term_wire(r, &lc[m], i);
                 if (wire < lo || wire >= hi) continue;
                 const uint8_t *v = r1cs_term_value(r, &lc[m], i);
-                if (S_(is_plain_one)(v)) t = *l;
-                else { FR_(from_bytes)(&coef, v); FR_(mul)(&t, &coef, l); }
+                if (S_(is_plain_one)(v))
+                    t = *l;
+                else {
+                    FR_(from_bytes)(&coef, v);
+                    FR_(mul)(&t, &coef, l);
+                }
                 FR_(add)(&dst[m][wire], &dst[m][wire], &t);
             }
     }
@@ -239,7 +248,7 @@ static int S_(put_g2)(setup_ctx *c, const SC_FR *k)
 }
 
 /* Sections 1 (protocol) and 2 (sizes, moduli, verification-key points). */
-static int S_(write_header)(S_(state) *s)
+static int S_(write_header)(S_(state) * s)
 {
     setup_ctx *c = s->c;
     uint32_t n8q;
@@ -267,7 +276,8 @@ static int S_(write_header)(S_(state) *s)
     return rc ? -1 : 0;
 }
 
-static int S_(g1_section)(setup_ctx *c, const FB1_(table) *tb, uint32_t id, const SC_FR *k, size_t n)
+static int S_(g1_section)(setup_ctx *c, const FB1_(table) * tb, uint32_t id, const SC_FR *k,
+                          size_t n)
 {
     if (setup_section(c, id, n * sizeof(G1A))) return -1;
     setup_hash_count(c, (uint32_t)n);
@@ -278,7 +288,7 @@ static int S_(g1_section)(setup_ctx *c, const FB1_(table) *tb, uint32_t id, cons
 }
 
 /* Sections 3 (IC), 9 (H), 8 (C), 5 (A), 6 (B1): everything in G1. */
-static int S_(write_g1)(S_(state) *s)
+static int S_(write_g1)(S_(state) * s)
 {
     setup_ctx *c = s->c;
     size_t np = (size_t)c->n_public + 1, nv = c->n_vars;
@@ -289,7 +299,10 @@ static int S_(write_g1)(S_(state) *s)
     }
     setup_phase(c, "G1 table");
     int rc = S_(g1_section)(c, &tb, 3, s->k, np);
-    if (!rc) { S_(h_scalars)(s); rc = S_(g1_section)(c, &tb, 9, s->lag, c->domain); }
+    if (!rc) {
+        S_(h_scalars)(s);
+        rc = S_(g1_section)(c, &tb, 9, s->lag, c->domain);
+    }
     if (!rc) rc = S_(g1_section)(c, &tb, 8, s->k + np, nv - np);
     if (!rc) rc = S_(g1_section)(c, &tb, 5, s->a, nv);
     if (!rc) rc = S_(g1_section)(c, &tb, 6, s->b, nv);
@@ -299,7 +312,7 @@ static int S_(write_g1)(S_(state) *s)
 }
 
 /* Section 7 (B2) and section 10 (hash, no contributions). */
-static int S_(write_g2_and_hash)(S_(state) *s)
+static int S_(write_g2_and_hash)(S_(state) * s)
 {
     setup_ctx *c = s->c;
     FB2_(table) tb;
@@ -319,7 +332,7 @@ static int S_(write_g2_and_hash)(S_(state) *s)
     return rc || setup_section(c, 10, sizeof tail) || setup_put(c, tail, sizeof tail) ? -1 : 0;
 }
 
-static int S_(draw_waste)(S_(state) *s)
+static int S_(draw_waste)(S_(state) * s)
 {
     if (S_(draw)(s, "tau", &s->tau) || S_(draw)(s, "alpha", &s->alpha) ||
         S_(draw)(s, "beta", &s->beta) || S_(draw)(s, "gamma", &s->gamma) ||
@@ -344,7 +357,8 @@ int G16_CAT(setup_run_, SC)(setup_ctx *c)
         s.a = calloc(c->n_vars, sizeof *s.a);
         s.b = calloc(c->n_vars, sizeof *s.b);
         s.k = calloc(c->n_vars, sizeof *s.k);
-        if (!s.lag || !s.a || !s.b || !s.k) rc = setup_fail(c, "out of memory for %u signals", c->n_vars);
+        if (!s.lag || !s.a || !s.b || !s.k)
+            rc = setup_fail(c, "out of memory for %u signals", c->n_vars);
     }
     if (!rc) {
         S_(lagrange)(&s);

@@ -16,12 +16,12 @@ typedef struct {
     r1cs r;
     uint32_t n_vars, n_public, n_constraints;
     uint32_t domain, log_domain;
-    uint32_t n_coefs;           /* A and B terms plus the public rows */
+    uint32_t n_coefs; /* A and B terms plus the public rows */
     int threads;
     atomic_file out;
     uint8_t *buf;
     size_t used;
-    blake2b_state hash;         /* over the key's points (section 10) */
+    blake2b_state hash; /* over the key's points (section 10) */
     int hashing;
     double t0;
     char *err;

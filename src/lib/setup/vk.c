@@ -27,7 +27,8 @@ int setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t
     return rc ? -1 : 0;
 #else
     (void)zkey_path;
-    snprintf(err, errlen, "%s: verification key export is not built in (needs src/verify)", vk_path);
+    snprintf(err, errlen, "%s: verification key export is not built in (needs src/verify)",
+             vk_path);
     return -1;
 #endif
 }

@@ -17,11 +17,11 @@ typedef struct {
     const fr_ops *f;
     const r1cs *r;
     const wtns *wt;
-    fr_t *w;                 /* witness in Montgomery form */
-    r1cs_iter *starts;       /* iterator state at each chunk's start */
+    fr_t *w;           /* witness in Montgomery form */
+    r1cs_iter *starts; /* iterator state at each chunk's start */
     size_t n_chunks;
-    uint32_t *first_bad;     /* per worker; UINT32_MAX when none */
-    int *bad_value;          /* per worker: a witness value >= r */
+    uint32_t *first_bad; /* per worker; UINT32_MAX when none */
+    int *bad_value;      /* per worker: a witness value >= r */
 } check_ctx;
 
 static void convert_witness(void *arg, size_t begin, size_t end, int worker)
@@ -73,7 +73,10 @@ static int index_chunks(check_ctx *c, char *err, size_t errlen, const char *path
 {
     size_t n = ((size_t)c->r->n_constraints + CHECK_CHUNK - 1) / CHECK_CHUNK;
     c->starts = malloc((n ? n : 1) * sizeof *c->starts);
-    if (!c->starts) { snprintf(err, errlen, "%s: out of memory", path); return -1; }
+    if (!c->starts) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
     r1cs_iter it;
     r1cs_lc lc[3];
     r1cs_iter_init(&it, c->r);
@@ -89,15 +92,16 @@ static int index_chunks(check_ctx *c, char *err, size_t errlen, const char *path
     return 0;
 }
 
-static int files_match(const r1cs *r, const wtns *w, const char *r1cs_path,
-                       const char *wtns_path, char *err, size_t errlen)
+static int files_match(const r1cs *r, const wtns *w, const char *r1cs_path, const char *wtns_path,
+                       char *err, size_t errlen)
 {
     if (!fr_ops_for(r->curve) || r->n8 != 32) {
         snprintf(err, errlen, "%s: field is not the scalar field of bn128 or bls12381", r1cs_path);
         return -1;
     }
     if (w->n8 != r->n8 || memcmp(w->prime, r->prime, r->n8)) {
-        snprintf(err, errlen, "%s: witness is over a different field than %s", wtns_path, r1cs_path);
+        snprintf(err, errlen, "%s: witness is over a different field than %s", wtns_path,
+                 r1cs_path);
         return -1;
     }
     if (w->n_witness != r->n_wires) {
@@ -108,8 +112,8 @@ static int files_match(const r1cs *r, const wtns *w, const char *r1cs_path,
     return 0;
 }
 
-static int run_check(check_ctx *c, int threads, check_result *res, const char *wtns_path,
-                     char *err, size_t errlen)
+static int run_check(check_ctx *c, int threads, check_result *res, const char *wtns_path, char *err,
+                     size_t errlen)
 {
     size_t n = c->r->n_wires;
     int t = parallel_threads_for(threads, n > c->n_chunks ? n : c->n_chunks);
@@ -138,8 +142,8 @@ static int run_check(check_ctx *c, int threads, check_result *res, const char *w
     return 0;
 }
 
-int check_files(const char *r1cs_path, const char *wtns_path, int threads,
-                check_result *res, char *err, size_t errlen)
+int check_files(const char *r1cs_path, const char *wtns_path, int threads, check_result *res,
+                char *err, size_t errlen)
 {
     r1cs r;
     wtns w;

@@ -20,13 +20,15 @@
 
 #include "formats/formats.h"
 
-typedef struct { uint64_t v[4]; } fr_t;
+typedef struct {
+    uint64_t v[4];
+} fr_t;
 
 typedef struct {
     formats_curve curve;
-    unsigned bits;           /* bit length of the modulus */
-    formats_field field;     /* for formats_field_modulus */
-    fr_t one;                /* Montgomery form of 1 */
+    unsigned bits;       /* bit length of the modulus */
+    formats_field field; /* for formats_field_modulus */
+    fr_t one;            /* Montgomery form of 1 */
     void (*add)(fr_t *r, const fr_t *a, const fr_t *b);
     void (*sub)(fr_t *r, const fr_t *a, const fr_t *b);
     void (*mul)(fr_t *r, const fr_t *a, const fr_t *b);
@@ -51,9 +53,6 @@ static inline int fr_eq(const fr_t *a, const fr_t *b)
             (a->v[3] ^ b->v[3])) == 0;
 }
 
-static inline int fr_is_zero(const fr_t *a)
-{
-    return (a->v[0] | a->v[1] | a->v[2] | a->v[3]) == 0;
-}
+static inline int fr_is_zero(const fr_t *a) { return (a->v[0] | a->v[1] | a->v[2] | a->v[3]) == 0; }
 
 #endif

@@ -14,7 +14,9 @@
 
 /* xoshiro256** seeded through splitmix64: fast, and the stream is fixed by
  * the seed on every platform, which is what makes the files reproducible. */
-typedef struct { uint64_t s[4]; } synth_rng;
+typedef struct {
+    uint64_t s[4];
+} synth_rng;
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -34,7 +36,10 @@ static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 static uint64_t rng_next(synth_rng *r)
 {
     uint64_t *s = r->s, out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3];
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
     s[2] ^= t;
     s[3] = rotl(s[3], 45);
     return out;
@@ -64,7 +69,7 @@ typedef struct {
     atomic_file file;
     uint8_t *buf;
     size_t used;
-    uint64_t written;  /* bytes handed to out_put since open */
+    uint64_t written; /* bytes handed to out_put since open */
 } out_stream;
 
 static int out_flush(out_stream *o, char *err, size_t errlen)
@@ -96,20 +101,33 @@ static void put_u64(uint8_t *p, uint64_t v)
 
 /* ---- rows --------------------------------------------------------------- */
 
-#define RING 256       /* recent wires operands are drawn from: locality */
+#define RING      256 /* recent wires operands are drawn from: locality */
 #define MAX_TERMS 20
 
-typedef struct { uint32_t wire[RING]; uint32_t count, head; } wire_ring;
-typedef struct { uint32_t wire; fr_t coef; } term;
-typedef struct { term t[MAX_TERMS]; uint32_t n; } lc;
-typedef struct { lc a, b, c; fr_t value; int is_bit; } row;
+typedef struct {
+    uint32_t wire[RING];
+    uint32_t count, head;
+} wire_ring;
+typedef struct {
+    uint32_t wire;
+    fr_t coef;
+} term;
+typedef struct {
+    term t[MAX_TERMS];
+    uint32_t n;
+} lc;
+typedef struct {
+    lc a, b, c;
+    fr_t value;
+    int is_bit;
+} row;
 
 typedef struct {
     const fr_ops *f;
     synth_rng rng;
-    fr_t *w;                 /* witness, Montgomery form */
-    uint32_t next;           /* the wire the current row defines */
-    wire_ring bits, fulls;   /* recent boolean / full-width wires */
+    fr_t *w;               /* witness, Montgomery form */
+    uint32_t next;         /* the wire the current row defines */
+    wire_ring bits, fulls; /* recent boolean / full-width wires */
     fr_t minus_one, two;
     out_stream out;
 } gen;
@@ -231,12 +249,18 @@ static void make_row(gen *g, row *r)
 {
     uint32_t roll = rng_below(&g->rng, 100);
     memset(r, 0, sizeof *r);
-    if (roll < 35 || g->bits.count < 2) row_bool(g, r);
-    else if (roll < 55) row_and(g, r);
-    else if (roll < 70) row_xor(g, r);
-    else if (roll < 80) row_pack(g, r);
-    else if (g->fulls.count > 0) row_mul(g, r);
-    else row_pack(g, r);
+    if (roll < 35 || g->bits.count < 2)
+        row_bool(g, r);
+    else if (roll < 55)
+        row_and(g, r);
+    else if (roll < 70)
+        row_xor(g, r);
+    else if (roll < 80)
+        row_pack(g, r);
+    else if (g->fulls.count > 0)
+        row_mul(g, r);
+    else
+        row_pack(g, r);
 }
 
 static int write_lc(gen *g, const lc *l, char *err, size_t errlen)
@@ -252,10 +276,10 @@ static int write_lc(gen *g, const lc *l, char *err, size_t errlen)
 
 /* ---- files --------------------------------------------------------------- */
 
-#define R1CS_SEC2_SIZE_AT 92  /* 12 file header + 12 + 64 section 1, +4 id */
+#define R1CS_SEC2_SIZE_AT 92 /* 12 file header + 12 + 64 section 1, +4 id */
 
-static int write_r1cs_header(gen *g, const synth_params *p, uint32_t n_wires,
-                             char *err, size_t errlen)
+static int write_r1cs_header(gen *g, const synth_params *p, uint32_t n_wires, char *err,
+                             size_t errlen)
 {
     uint8_t h[100];
     memcpy(h, "r1cs", 4);
@@ -266,13 +290,13 @@ static int write_r1cs_header(gen *g, const synth_params *p, uint32_t n_wires,
     put_u32(h + 24, 32);
     memcpy(h + 28, fr_modulus(g->f), 32);
     put_u32(h + 60, n_wires);
-    put_u32(h + 64, 0);             /* outputs */
-    put_u32(h + 68, p->n_public);   /* public inputs */
-    put_u32(h + 72, 0);             /* private inputs */
-    put_u64(h + 76, n_wires);       /* labels */
+    put_u32(h + 64, 0);           /* outputs */
+    put_u32(h + 68, p->n_public); /* public inputs */
+    put_u32(h + 72, 0);           /* private inputs */
+    put_u64(h + 76, n_wires);     /* labels */
     put_u32(h + 84, p->n_constraints);
     put_u32(h + 88, 2);
-    put_u64(h + 92, 0);             /* constraint bytes: patched at the end */
+    put_u64(h + 92, 0); /* constraint bytes: patched at the end */
     return out_put(&g->out, h, sizeof h, err, errlen);
 }
 
@@ -314,8 +338,8 @@ static int patch_section_size(gen *g, const char *path, uint64_t size, char *err
     return -1;
 }
 
-static int stream_r1cs(gen *g, const synth_params *p, const char *path, uint32_t n_wires,
-                       char *err, size_t errlen)
+static int stream_r1cs(gen *g, const synth_params *p, const char *path, uint32_t n_wires, char *err,
+                       size_t errlen)
 {
     if (atomic_file_open(&g->out.file, path, err, errlen)) return -1;
     if (write_r1cs_header(g, p, n_wires, err, errlen)) goto fail;
@@ -345,7 +369,10 @@ static int gen_init(gen *g, const synth_params *p, uint32_t n_wires, char *err, 
 {
     memset(g, 0, sizeof *g);
     g->f = fr_ops_for(p->curve);
-    if (!g->f) { snprintf(err, errlen, "synth: unknown curve"); return -1; }
+    if (!g->f) {
+        snprintf(err, errlen, "synth: unknown curve");
+        return -1;
+    }
     g->w = malloc((size_t)n_wires * sizeof *g->w);
     g->out.buf = malloc(OUT_BUF);
     if (!g->w || !g->out.buf) {
@@ -375,8 +402,8 @@ static int sizes_ok(const synth_params *p, char *err, size_t errlen)
     return 0;
 }
 
-int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtns_path,
-                   char *err, size_t errlen)
+int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtns_path, char *err,
+                   size_t errlen)
 {
     if (!sizes_ok(p, err, errlen)) return -1;
     uint32_t n_wires = 1 + p->n_public + p->n_constraints;

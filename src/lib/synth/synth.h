@@ -33,7 +33,7 @@
 #include "g16.h"
 
 #define SYNTH_MAX_CONSTRAINTS G16_SYNTH_MAX_CONSTRAINTS
-#define SYNTH_MAX_PUBLIC G16_SYNTH_MAX_PUBLIC
+#define SYNTH_MAX_PUBLIC      G16_SYNTH_MAX_PUBLIC
 
 typedef struct {
     formats_curve curve;
@@ -42,13 +42,13 @@ typedef struct {
     uint64_t seed;
 } synth_params;
 
-int synth_generate(const synth_params *p, const char *r1cs_path,
-                   const char *wtns_path, char *err, size_t errlen);
+int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtns_path, char *err,
+                   size_t errlen);
 
 /* The verdict is the public g16_check_result (include/g16.h). */
 typedef g16_check_result check_result;
 
-int check_files(const char *r1cs_path, const char *wtns_path, int threads,
-                check_result *res, char *err, size_t errlen);
+int check_files(const char *r1cs_path, const char *wtns_path, int threads, check_result *res,
+                char *err, size_t errlen);
 
 #endif

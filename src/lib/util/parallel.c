@@ -34,12 +34,17 @@ static void *parallel_trampoline(void *arg)
 void parallel_for(size_t count, int threads, parallel_fn fn, void *ctx)
 {
     int t = parallel_threads_for(threads, count);
-    if (t <= 1) { fn(ctx, 0, count, 0); return; }
+    if (t <= 1) {
+        fn(ctx, 0, count, 0);
+        return;
+    }
     struct parallel_job *jobs = calloc((size_t)t, sizeof *jobs);
     pthread_t *ids = calloc((size_t)t, sizeof *ids);
     int *started = calloc((size_t)t, sizeof *started);
     if (!jobs || !ids || !started) { /* no memory for threads: do it inline */
-        free(jobs); free(ids); free(started);
+        free(jobs);
+        free(ids);
+        free(started);
         fn(ctx, 0, count, 0);
         return;
     }
@@ -47,11 +52,16 @@ void parallel_for(size_t count, int threads, parallel_fn fn, void *ctx)
         jobs[w] = (struct parallel_job){fn, ctx, count * (size_t)w / (size_t)t,
                                         count * (size_t)(w + 1) / (size_t)t, w};
     }
-    for (int w = 1; w < t; w++) started[w] = pthread_create(&ids[w], NULL, parallel_trampoline, &jobs[w]) == 0;
+    for (int w = 1; w < t; w++)
+        started[w] = pthread_create(&ids[w], NULL, parallel_trampoline, &jobs[w]) == 0;
     parallel_trampoline(&jobs[0]);
     for (int w = 1; w < t; w++) {
-        if (started[w]) pthread_join(ids[w], NULL);
-        else parallel_trampoline(&jobs[w]); /* thread creation failed: run its share here */
+        if (started[w])
+            pthread_join(ids[w], NULL);
+        else
+            parallel_trampoline(&jobs[w]); /* thread creation failed: run its share here */
     }
-    free(jobs); free(ids); free(started);
+    free(jobs);
+    free(ids);
+    free(started);
 }

@@ -55,10 +55,10 @@ static int is_decimal(const char *s)
 
 static const char *json_str(json_t *v) { return json_string_value(v); }
 
-#define V bn254
+#define V                 bn254
 #define V_G1_COFACTOR_ONE 1
 #include "verify/verify_template.h"
-#define V bls12_381
+#define V                 bls12_381
 #define V_G1_COFACTOR_ONE 0
 #include "verify/verify_template.h"
 
@@ -101,8 +101,10 @@ static json_t *load(const char *text, json_type type, const vctx *c)
     json_error_t e;
     json_t *v = text ? json_loads(text, JSON_REJECT_DUPLICATES, &e) : NULL;
     if (!v) {
-        if (text) vfail(c, "invalid JSON at line %d, column %d: %s", e.line, e.column, e.text);
-        else vfail(c, "no text");
+        if (text)
+            vfail(c, "invalid JSON at line %d, column %d: %s", e.line, e.column, e.text);
+        else
+            vfail(c, "no text");
         return NULL;
     }
     if (json_typeof(v) != type) {
@@ -124,10 +126,11 @@ static int verify_parsed(json_t *vk, json_t *pub, json_t *proof, const vctx c[3]
 }
 
 int g16_verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
-                          const char *vk_name, const char *public_name,
-                          const char *proof_name, char *err, size_t errlen)
+                          const char *vk_name, const char *public_name, const char *proof_name,
+                          char *err, size_t errlen)
 {
-    const vctx c[3] = {{vk_name, err, errlen}, {public_name, err, errlen}, {proof_name, err, errlen}};
+    const vctx c[3] = {
+        {vk_name, err, errlen}, {public_name, err, errlen}, {proof_name, err, errlen}};
     json_t *vk = NULL, *pub = NULL, *proof = NULL;
     int rc = -1;
     if (err && errlen) err[0] = 0;
@@ -140,8 +143,8 @@ int g16_verify_json_named(const char *vk_json, const char *public_json, const ch
     return rc;
 }
 
-int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
-                    char *err, size_t errlen)
+int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json, char *err,
+                    size_t errlen)
 {
     return g16_verify_json_named(vk_json, public_json, proof_json, "verification key",
                                  "public signals", "proof", err, errlen);

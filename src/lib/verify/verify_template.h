@@ -4,23 +4,23 @@
  * V_G1_COFACTOR_ONE: 1 when every point of E(Fq) has order r (BN254), so
  * that on-curve implies in-subgroup for G1. */
 
-#define V_(name) G16_CAT(V, _##name)
-#define FQ_(name) G16_CAT(V, _fq_##name)
+#define V_(name)   G16_CAT(V, _##name)
+#define FQ_(name)  G16_CAT(V, _fq_##name)
 #define FQ2_(name) G16_CAT(V, _fq2_##name)
-#define FR_(name) G16_CAT(V, _fr_##name)
-#define G1_(name) G16_CAT(V, _g1_##name)
-#define G2_(name) G16_CAT(V, _g2_##name)
-#define G1A G16_CAT(V, _g1_affine)
-#define G2A G16_CAT(V, _g2_affine)
+#define FR_(name)  G16_CAT(V, _fr_##name)
+#define G1_(name)  G16_CAT(V, _g1_##name)
+#define G2_(name)  G16_CAT(V, _g2_##name)
+#define G1A        G16_CAT(V, _g1_affine)
+#define G2A        G16_CAT(V, _g2_affine)
 
-static int V_(parse_fq)(G16_CAT(V, _fq) *r, json_t *s, const vctx *c, const char *field)
+static int V_(parse_fq)(G16_CAT(V, _fq) * r, json_t *s, const vctx *c, const char *field)
 {
     const char *t = json_string_value(s);
     if (t && FQ_(from_dec)(r, t, strlen(t))) return 0;
     return vfail(c, "%s is not a decimal string below the field modulus", field);
 }
 
-static int V_(parse_fq2)(G16_CAT(V, _fq2) *r, json_t *a, const vctx *c, const char *field)
+static int V_(parse_fq2)(G16_CAT(V, _fq2) * r, json_t *a, const vctx *c, const char *field)
 {
     char sub[96];
     if (!json_is_array(a) || json_array_size(a) != 2)
@@ -34,22 +34,21 @@ static int V_(parse_fq2)(G16_CAT(V, _fq2) *r, json_t *a, const vctx *c, const ch
 /* [x, y] or [x, y, z] (Jacobian; z = 0 is infinity) into an affine point
  * of group G with coordinates in FE (parsed by PARSE).  Not yet checked to
  * lie on the curve. */
-#define V_PARSE_POINT(FN, G, FE, PARSE)                                              \
-    static int V_(FN)(G16_CAT(G, _affine) *out, json_t *a, const vctx *c,        \
-                      const char *field)                                         \
-    {                                                                            \
-        char sub[96];                                                            \
-        G pj;                                                                    \
-        size_t n = json_is_array(a) ? json_array_size(a) : 0;                    \
-        if (n != 2 && n != 3) return vfail(c, "%s is not a point [x, y, z]", field); \
-        FE *coord[3] = {&pj.x, &pj.y, &pj.z};                                    \
-        G16_CAT(FE, _one)(&pj.z);                                                \
-        for (size_t i = 0; i < n; i++) {                                         \
-            snprintf(sub, sizeof sub, "%.60s[%zu]", field, i);                      \
-            if (PARSE(coord[i], json_array_get(a, i), c, sub)) return -1;        \
-        }                                                                        \
-        G16_CAT(G, _to_affine)(out, &pj);                                        \
-        return 0;                                                                \
+#define V_PARSE_POINT(FN, G, FE, PARSE)                                                            \
+    static int V_(FN)(G16_CAT(G, _affine) * out, json_t * a, const vctx *c, const char *field)     \
+    {                                                                                              \
+        char sub[96];                                                                              \
+        G pj;                                                                                      \
+        size_t n = json_is_array(a) ? json_array_size(a) : 0;                                      \
+        if (n != 2 && n != 3) return vfail(c, "%s is not a point [x, y, z]", field);               \
+        FE *coord[3] = {&pj.x, &pj.y, &pj.z};                                                      \
+        G16_CAT(FE, _one)(&pj.z);                                                                  \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            snprintf(sub, sizeof sub, "%.60s[%zu]", field, i);                                     \
+            if (PARSE(coord[i], json_array_get(a, i), c, sub)) return -1;                          \
+        }                                                                                          \
+        G16_CAT(G, _to_affine)(out, &pj);                                                          \
+        return 0;                                                                                  \
     }
 V_PARSE_POINT(parse_g1, G16_CAT(V, _g1), G16_CAT(V, _fq), V_(parse_fq))
 V_PARSE_POINT(parse_g2, G16_CAT(V, _g2), G16_CAT(V, _fq2), V_(parse_fq2))
@@ -57,22 +56,21 @@ V_PARSE_POINT(parse_g2, G16_CAT(V, _g2), G16_CAT(V, _fq2), V_(parse_fq2))
 /* k·P for a public scalar k (4 limbs): double-and-add with mixed
  * additions, about a third cheaper than the constant-time ladder of
  * curve.h, which only secrets need. */
-#define V_MUL_PUBLIC(GRP)                                                        \
-    static inline void V_(GRP##_mul_public)(G16_CAT(V, _##GRP) *r,                      \
-                                     const G16_CAT(V, _##GRP##_affine) *p,       \
-                                     const uint64_t *k)                          \
-    {                                                                            \
-        V_(GRP##_set_infinity)(r);                                               \
-        for (int i = 255; i >= 0; i--) {                                         \
-            V_(GRP##_dbl)(r, r);                                                 \
-            if ((k[i / 64] >> (i % 64)) & 1) V_(GRP##_add_affine)(r, r, p);      \
-        }                                                                        \
-    }                                                                            \
-    static inline int V_(GRP##_in_group)(const G16_CAT(V, _##GRP##_affine) *p)          \
-    {                                                                            \
-        G16_CAT(V, _##GRP) t;                                                    \
-        V_(GRP##_mul_public)(&t, p, V_(GRP##_order));                            \
-        return V_(GRP##_is_infinity)(&t);                                        \
+#define V_MUL_PUBLIC(GRP)                                                                          \
+    static inline void V_(GRP##_mul_public)(                                                       \
+        G16_CAT(V, _##GRP) * r, const G16_CAT(V, _##GRP##_affine) * p, const uint64_t *k)          \
+    {                                                                                              \
+        V_(GRP##_set_infinity)(r);                                                                 \
+        for (int i = 255; i >= 0; i--) {                                                           \
+            V_(GRP##_dbl)(r, r);                                                                   \
+            if ((k[i / 64] >> (i % 64)) & 1) V_(GRP##_add_affine)(r, r, p);                        \
+        }                                                                                          \
+    }                                                                                              \
+    static inline int V_(GRP##_in_group)(const G16_CAT(V, _##GRP##_affine) * p)                    \
+    {                                                                                              \
+        G16_CAT(V, _##GRP) t;                                                                      \
+        V_(GRP##_mul_public)(&t, p, V_(GRP##_order));                                              \
+        return V_(GRP##_is_infinity)(&t);                                                          \
     }
 V_MUL_PUBLIC(g1)
 V_MUL_PUBLIC(g2)
@@ -83,14 +81,16 @@ static int V_(g2_order_r)(const G2A *p) { return V_(g2_in_group)(p); }
 
 /* A key point: malformed unless on its curve (the key is trusted, so the
  * subgroup is not checked: snarkjs does not either). */
-#define V_KEY_POINT(GRP, out, obj, key, c)                                       \
-    (V_(parse_##GRP)(out, json_object_get(obj, key), c, key) ? -1 :              \
-     !V_(GRP##_affine_on_curve)(out) ? vfail(c, "%s is not on the curve", key) : 0)
+#define V_KEY_POINT(GRP, out, obj, key, c)                                                         \
+    (V_(parse_##GRP)(out, json_object_get(obj, key), c, key) ? -1                                  \
+     : !V_(GRP##_affine_on_curve)(out) ? vfail(c, "%s is not on the curve", key)                   \
+                                       : 0)
 
 /* A parsed proof point: invalid (0) unless on its curve and of order r. */
-#define V_PROOF_POINT_OK(GRP, p, key, c)                                         \
-    (!V_(GRP##_affine_on_curve)(p) ? vinvalid(c, "%s is not on the curve", key) : \
-     !V_(GRP##_order_r)(p) ? vinvalid(c, "%s is not in the order-r subgroup", key) : 1)
+#define V_PROOF_POINT_OK(GRP, p, key, c)                                                           \
+    (!V_(GRP##_affine_on_curve)(p) ? vinvalid(c, "%s is not on the curve", key)                    \
+     : !V_(GRP##_order_r)(p)       ? vinvalid(c, "%s is not in the order-r subgroup", key)         \
+                                   : 1)
 
 /* vk_x = IC[0] + sum public[i] IC[i+1]; 1 done, 0 a signal >= r, -1 bad. */
 static int V_(vk_x)(G1A *out, json_t *ic, json_t *pub, const vctx *kc, const vctx *pc)
@@ -122,8 +122,8 @@ static int V_(vk_x)(G1A *out, json_t *ic, json_t *pub, const vctx *kc, const vct
 
 static int V_(verify)(json_t *vk, json_t *pub, json_t *proof, const vctx c[3])
 {
-    G1A g1[4];          /* -pi_a, alpha1, vk_x, pi_c */
-    G2A g2[4];          /* pi_b, beta2, gamma2, delta2 */
+    G1A g1[4]; /* -pi_a, alpha1, vk_x, pi_c */
+    G2A g2[4]; /* pi_b, beta2, gamma2, delta2 */
     int rc;
     if (V_KEY_POINT(g1, &g1[1], vk, "vk_alpha_1", &c[0]) ||
         V_KEY_POINT(g2, &g2[1], vk, "vk_beta_2", &c[0]) ||
@@ -141,7 +141,7 @@ static int V_(verify)(json_t *vk, json_t *pub, json_t *proof, const vctx c[3])
         (rc = V_PROOF_POINT_OK(g2, &g2[0], "pi_b", &c[2])) != 1 ||
         (rc = V_PROOF_POINT_OK(g1, &g1[3], "pi_c", &c[2])) != 1)
         return rc;
-    FQ_(neg)(&g1[0].y, &g1[0].y);   /* -pi_a (infinity stays (0, 0)) */
+    FQ_(neg)(&g1[0].y, &g1[0].y); /* -pi_a (infinity stays (0, 0)) */
     if (V_(pairing_check)(g1, g2, 4)) return 1;
     return vinvalid(&c[2], "the pairing equation does not hold");
 }

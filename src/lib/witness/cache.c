@@ -31,10 +31,10 @@
 extern char **environ;
 
 #define TRAILER_MAGIC "g16wso1\n"
-#define TRAILER_SIZE (8 + SHA256_DIGEST_SIZE + 8)
+#define TRAILER_SIZE  (8 + SHA256_DIGEST_SIZE + 8)
 /* -w: the generated code is not ours to warn about.  No sanitizers: the
  * object is loaded by sanitized and plain builds alike. */
-#define CC_FLAGS "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-w"
+#define CC_FLAGS      "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-w"
 #define CC_FLAGS_TEXT "-O2 -shared -fPIC -fvisibility=hidden -pthread -w"
 
 static void hex(const uint8_t *bytes, size_t n, char *out)
@@ -70,7 +70,10 @@ static void entry_name(const void *wasm, size_t len, char out[64 + 1 + 16 + 4])
 static int mkdir_p(const char *dir, char *err, size_t errlen)
 {
     char *p = strdup(dir);
-    if (!p) { snprintf(err, errlen, "%s: out of memory", dir); return G16_ERR_NOMEM; }
+    if (!p) {
+        snprintf(err, errlen, "%s: out of memory", dir);
+        return G16_ERR_NOMEM;
+    }
     for (char *s = p + 1;; s++) {
         if (*s != '/' && *s) continue;
         char c = *s;
@@ -109,12 +112,15 @@ static int entry_intact(int fd)
 
 /* Opens the entry at path when it is intact: 0 and obj filled, 1 when
  * missing or damaged, or an error (the object would not load). */
-static int entry_open(const char *path, const char *wasm_path, witness_object *obj,
-                      char *err, size_t errlen)
+static int entry_open(const char *path, const char *wasm_path, witness_object *obj, char *err,
+                      size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 1;
-    if (!entry_intact(fd)) { close(fd); return 1; }
+    if (!entry_intact(fd)) {
+        close(fd);
+        return 1;
+    }
     char self[64];
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
     obj->handle = dlopen(self, RTLD_NOW | RTLD_LOCAL);
@@ -138,8 +144,8 @@ static int entry_open(const char *path, const char *wasm_path, witness_object *o
 /* Building.                                                            */
 
 typedef struct {
-    char dir[4096];          /* private build directory */
-    const char *wasm_path;   /* for messages */
+    char dir[4096];        /* private build directory */
+    const char *wasm_path; /* for messages */
     char *err;
     size_t errlen;
 } build;
@@ -189,7 +195,10 @@ static int run_tool(const build *b, char *const argv[])
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    if (rc) { errno = rc; return -1; }
+    if (rc) {
+        errno = rc;
+        return -1;
+    }
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return -1;
@@ -213,13 +222,16 @@ static int tool_failed(const build *b, const char *tool, int status, int code, c
  * offers it: checked on wasm2c's header before the (slow) compile, so a
  * .wasm that is not one fails at once with a clear message. */
 static const char *const needed_exports[] = {
-    "getVersion", "getMinorVersion", "getPatchVersion", "getFieldNumLen32", "getRawPrime",
-    "readSharedRWMemory", "writeSharedRWMemory", "init", "getInputSignalSize",
-    "setInputSignal", "getInputSize", "getWitnessSize", "getWitness", "getMessageChar",
+    "getVersion",         "getMinorVersion",    "getPatchVersion",     "getFieldNumLen32",
+    "getRawPrime",        "readSharedRWMemory", "writeSharedRWMemory", "init",
+    "getInputSignalSize", "setInputSignal",     "getInputSize",        "getWitnessSize",
+    "getWitness",         "getMessageChar",
 };
 static const char *const offered_imports[] = {
-    "'runtime' 'exceptionHandler'", "'runtime' 'printErrorMessage'",
-    "'runtime' 'writeBufferMessage'", "'runtime' 'showSharedRWMemory'",
+    "'runtime' 'exceptionHandler'",
+    "'runtime' 'printErrorMessage'",
+    "'runtime' 'writeBufferMessage'",
+    "'runtime' 'showSharedRWMemory'",
 };
 
 static int check_interface(const build *b, const char *header)
@@ -236,8 +248,7 @@ static int check_interface(const build *b, const char *header)
         const char *name = p + strlen("/* import: "), *end = strstr(name, " */");
         size_t len = end ? (size_t)(end - name) : strlen(name), i;
         for (i = 0; i < sizeof offered_imports / sizeof *offered_imports; i++)
-            if (strlen(offered_imports[i]) == len && !strncmp(offered_imports[i], name, len))
-                break;
+            if (strlen(offered_imports[i]) == len && !strncmp(offered_imports[i], name, len)) break;
         if (i < sizeof offered_imports / sizeof *offered_imports) continue;
         snprintf(b->err, b->errlen, "%s: not a circom 2 witness calculator (imports %.*s)",
                  b->wasm_path, (int)(len > 80 ? 80 : len), name);
@@ -255,7 +266,8 @@ static int translate(const build *b, const void *wasm, size_t len)
     build_path(b, "circuit.c", out, sizeof out);
     char *argv[] = {G16_WASM2C, in, "-n", "circuit", "-o", out, NULL};
     int status = run_tool(b, argv);
-    if (status) return tool_failed(b, "wasm2c", status, G16_ERR_FORMAT, "not a valid WebAssembly module");
+    if (status)
+        return tool_failed(b, "wasm2c", status, G16_ERR_FORMAT, "not a valid WebAssembly module");
     char hpath[4200];
     build_path(b, "circuit.h", hpath, sizeof hpath);
     formats_mapping m;
@@ -282,7 +294,9 @@ static int compile(const build *b)
     snprintf(inc, sizeof inc, "-I%s", b->dir);
     char *argv[] = {"cc", CC_FLAGS, "-I" G16_WASM2C_RUNTIME, inc, src, "-o", out, NULL};
     int status = run_tool(b, argv);
-    return status ? tool_failed(b, "cc", status, G16_ERR_INTERNAL, "the generated C did not compile") : 0;
+    return status
+               ? tool_failed(b, "cc", status, G16_ERR_INTERNAL, "the generated C did not compile")
+               : 0;
 }
 
 /* Copies the built object to the cache entry, trailer appended, atomically. */
@@ -295,7 +309,8 @@ static int install(const build *b, const char *entry)
     uint8_t trailer[TRAILER_SIZE];
     memcpy(trailer, TRAILER_MAGIC, 8);
     sha256(m.addr, m.len, trailer + 8);
-    for (int i = 0; i < 8; i++) trailer[8 + SHA256_DIGEST_SIZE + i] = (uint8_t)((uint64_t)m.len >> 8 * i);
+    for (int i = 0; i < 8; i++)
+        trailer[8 + SHA256_DIGEST_SIZE + i] = (uint8_t)((uint64_t)m.len >> 8 * i);
     atomic_file f;
     int rc = atomic_file_open(&f, entry, b->err, b->errlen) ||
              atomic_file_write(&f, m.addr, m.len, b->err, b->errlen) ||
@@ -320,13 +335,14 @@ static void build_cleanup(const build *b)
     rmdir(b->dir);
 }
 
-static int build_entry(const char *cache_dir, const char *wasm_path, const void *wasm,
-                       size_t len, const char *entry, char *err, size_t errlen)
+static int build_entry(const char *cache_dir, const char *wasm_path, const void *wasm, size_t len,
+                       const char *entry, char *err, size_t errlen)
 {
     build b = {.wasm_path = wasm_path, .err = err, .errlen = errlen};
     snprintf(b.dir, sizeof b.dir, "%s/.build-XXXXXX", cache_dir);
     if (!mkdtemp(b.dir)) {
-        snprintf(err, errlen, "%s: cannot create a build directory: %s", cache_dir, strerror(errno));
+        snprintf(err, errlen, "%s: cannot create a build directory: %s", cache_dir,
+                 strerror(errno));
         return G16_ERR_IO;
     }
     int rc = translate(&b, wasm, len);
@@ -363,7 +379,8 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, witness_ob
         out->compiled = 1;
         if (!rc) rc = entry_open(entry, wasm_path, out, err, errlen);
         if (rc == 1) {
-            snprintf(err, errlen, "%s: the cache entry %s vanished as it was written", wasm_path, entry);
+            snprintf(err, errlen, "%s: the cache entry %s vanished as it was written", wasm_path,
+                     entry);
             rc = G16_ERR_IO;
         }
     }

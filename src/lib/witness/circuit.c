@@ -35,8 +35,8 @@ static const char *exception_text(int code)
 
 /* The message for a stopped call: the circuit's own words (circom's
  * "Error in template T line: N") joined onto one line. */
-static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const char *doing,
-                   char *err, size_t errlen)
+static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const char *doing, char *err,
+                   size_t errlen)
 {
     char text[512];
     snprintf(text, sizeof text, "%s", c->obj.api->error_text(inst));
@@ -45,7 +45,8 @@ static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const cha
     int exception = (why & 0xf00) == G16W_EXCEPTION;
     /* A trap's own text (wasm2c's) is in text. */
     const char *what = why == G16W_NOMEM ? "out of memory"
-                     : exception ? exception_text(why & 0xff) : "the calculator trapped";
+                       : exception       ? exception_text(why & 0xff)
+                                         : "the calculator trapped";
     snprintf(err, errlen, "%s: %s%s%s%s%s", c->wasm_path, doing, doing[0] ? " " : "", what,
              text[0] ? ": " : "", text);
     return exception && (why & 0xff) == 5 ? G16_ERR_NOMEM : G16_ERR_FORMAT;
@@ -55,7 +56,8 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
 {
     g16w_instance *inst = c->obj.api->create(MAX_PAGES, NULL);
     if (!inst) {
-        snprintf(err, errlen, "%s: cannot instantiate the calculator (out of memory, or its start code failed)",
+        snprintf(err, errlen,
+                 "%s: cannot instantiate the calculator (out of memory, or its start code failed)",
                  c->wasm_path);
         return G16_ERR_NOMEM;
     }
@@ -70,8 +72,8 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
     return rc;
 }
 
-int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out,
-                     char *err, size_t errlen)
+int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
+                     size_t errlen)
 {
     *out = NULL;
     g16_circuit *c = calloc(1, sizeof *c);
@@ -83,7 +85,10 @@ int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit *
     }
     int rc = witness_object_load(wasm_path, cache_dir, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
-    if (rc) { g16_circuit_close(c); return rc; }
+    if (rc) {
+        g16_circuit_close(c);
+        return rc;
+    }
     *out = c;
     return 0;
 }
@@ -123,7 +128,10 @@ static void log_append(log_lines *l, const char *piece)
 static void log_text(void *ctx, const char *piece)
 {
     log_lines *l = ctx;
-    if (strcmp(piece, "\n")) { log_append(l, piece); return; }
+    if (strcmp(piece, "\n")) {
+        log_append(l, piece);
+        return;
+    }
     l->line[l->len] = 0;
     if (l->fn) l->fn(l->ctx, l->line);
     l->len = 0;
@@ -188,8 +196,9 @@ static int set_inputs(const run *r, const witness_inputs *in)
     if (given >= r->c->info.input_size) return 0;
     /* The calculator knows its inputs only by hash, so the name of the
      * missing one cannot be told. */
-    snprintf(r->err, r->errlen, "%s: a signal is missing (%zu of the circuit's %u input values given)",
-             r->input_name, given, r->c->info.input_size);
+    snprintf(r->err, r->errlen,
+             "%s: a signal is missing (%zu of the circuit's %u input values given)", r->input_name,
+             given, r->c->info.input_size);
     return G16_ERR_FORMAT;
 }
 
@@ -254,8 +263,8 @@ int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
     *wtns = NULL;
     *wtns_len = 0;
     witness_inputs in;
-    int rc = witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in,
-                                  err, errlen);
+    int rc =
+        witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
     if (rc) return rc;
     log_lines lines = {.fn = log, .ctx = log_ctx};
     g16w_log hooks = {&lines, log_text, log_value};

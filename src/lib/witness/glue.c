@@ -17,9 +17,9 @@
  * thread-local counters (initial-exec: no lookup call in every function
  * prologue). */
 #define WASM_RT_MEMCHECK_SIGNAL_HANDLER 0
-#define WASM_RT_TRAP_HANDLER g16w_trap
-#define wasm_rt_call_stack_depth (*g16w_depth())
-#define wasm_rt_saved_call_stack_depth (*g16w_saved_depth())
+#define WASM_RT_TRAP_HANDLER            g16w_trap
+#define wasm_rt_call_stack_depth        (*g16w_depth())
+#define wasm_rt_saved_call_stack_depth  (*g16w_saved_depth())
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -40,8 +40,8 @@ static void g16w_trap(int code) __attribute__((noreturn));
 
 #include "glue_abi.h"
 
-#define G16W_EXPORT __attribute__((visibility("default")))
-#define G16W_ERROR_CAP 2048   /* bytes of error text kept (a bound for hostile circuits) */
+#define G16W_EXPORT    __attribute__((visibility("default")))
+#define G16W_ERROR_CAP 2048 /* bytes of error text kept (a bound for hostile circuits) */
 
 struct Z_runtime_instance_t {
     struct g16w_instance *self;
@@ -51,9 +51,9 @@ struct g16w_instance {
     Z_circuit_instance_t wasm;
     struct Z_runtime_instance_t runtime;
     g16w_log log;
-    jmp_buf *unwind;                 /* the entry now running */
-    int stop;                        /* why it stopped (glue_abi.h codes) */
-    char error[G16W_ERROR_CAP];      /* printErrorMessage text, '\n' between parts */
+    jmp_buf *unwind;            /* the entry now running */
+    int stop;                   /* why it stopped (glue_abi.h codes) */
+    char error[G16W_ERROR_CAP]; /* printErrorMessage text, '\n' between parts */
     size_t error_len;
 };
 
@@ -81,17 +81,17 @@ static void g16w_trap(int code)
 
 /* Runs body with traps and circom exceptions caught; evaluates to 0 or
  * the reason it stopped.  The caller's jmp_buf lives in its frame. */
-#define G16W_GUARDED(self, body)                                   \
-    do {                                                           \
-        jmp_buf unwind_;                                           \
-        struct g16w_instance *outer_ = g16w_running;               \
-        g16w_running = (self);                                     \
-        (self)->unwind = &unwind_;                                 \
-        (self)->stop = 0;                                          \
-        g16w_depth_count = g16w_saved_depth_count = 0;             \
-        if (setjmp(unwind_) == 0) { body; }                        \
-        g16w_running = outer_;                                     \
-        return (self)->stop;                                       \
+#define G16W_GUARDED(self, body)                                                                   \
+    do {                                                                                           \
+        jmp_buf unwind_;                                                                           \
+        struct g16w_instance *outer_ = g16w_running;                                               \
+        g16w_running = (self);                                                                     \
+        (self)->unwind = &unwind_;                                                                 \
+        (self)->stop = 0;                                                                          \
+        g16w_depth_count = g16w_saved_depth_count = 0;                                             \
+        if (setjmp(unwind_) == 0) { body; }                                                        \
+        g16w_running = outer_;                                                                     \
+        return (self)->stop;                                                                       \
     } while (0)
 
 /* Reads the circuit's pending message (getMessageChar until 0) into buf,
@@ -174,9 +174,8 @@ static g16w_instance *glue_create(uint32_t max_pages, const g16w_log *log)
         return NULL;
     }
     if (max_pages && self->wasm.w2c_memory.max_pages > max_pages)
-        self->wasm.w2c_memory.max_pages = max_pages < self->wasm.w2c_memory.pages
-                                              ? self->wasm.w2c_memory.pages
-                                              : max_pages;
+        self->wasm.w2c_memory.max_pages =
+            max_pages < self->wasm.w2c_memory.pages ? self->wasm.w2c_memory.pages : max_pages;
     return self;
 }
 
@@ -201,7 +200,7 @@ static void g16w_info_body(struct g16w_instance *self, g16w_info *out)
     out->n32 = Z_circuitZ_getFieldNumLen32(&self->wasm);
     out->witness_size = Z_circuitZ_getWitnessSize(&self->wasm);
     out->input_size = Z_circuitZ_getInputSize(&self->wasm);
-    if (out->n32 == 0 || out->n32 > G16W_MAX_N32) return;  /* the caller rejects it */
+    if (out->n32 == 0 || out->n32 > G16W_MAX_N32) return; /* the caller rejects it */
     Z_circuitZ_getRawPrime(&self->wasm);
     g16w_read_shared(self, out->prime, out->n32);
 }
@@ -252,12 +251,9 @@ static int glue_witness(g16w_instance *self, uint32_t *out, uint32_t count)
     G16W_GUARDED(self, g16w_witness_body(self, out, count));
 }
 
-static const char *glue_error_text(const g16w_instance *self)
-{
-    return self->error;
-}
+static const char *glue_error_text(const g16w_instance *self) { return self->error; }
 
 G16W_EXPORT const g16w_api g16w_api_v1 = {
-    G16W_ABI_VERSION, glue_create,    glue_destroy, glue_info,      glue_init,
+    G16W_ABI_VERSION, glue_create,    glue_destroy, glue_info,       glue_init,
     glue_input_size,  glue_set_input, glue_witness, glue_error_text,
 };

@@ -14,20 +14,20 @@
 #include <stdint.h>
 
 #define G16W_ABI_VERSION 1u
-#define G16W_MAX_N32 16u          /* field elements up to 512 bits */
-#define G16W_TRAP 0x100
-#define G16W_EXCEPTION 0x200
-#define G16W_NOMEM 0x300
+#define G16W_MAX_N32     16u /* field elements up to 512 bits */
+#define G16W_TRAP        0x100
+#define G16W_EXCEPTION   0x200
+#define G16W_NOMEM       0x300
 
 typedef struct g16w_instance g16w_instance;
 
 /* What the circuit says about itself (read once per instance). */
 typedef struct {
-    uint32_t version, minor, patch;   /* circom's version (getVersion...) */
-    uint32_t n32;                      /* 32-bit words per field element */
-    uint32_t prime[G16W_MAX_N32];      /* the prime, least significant word first */
-    uint32_t witness_size;             /* values in the witness */
-    uint32_t input_size;               /* input values the circuit expects */
+    uint32_t version, minor, patch; /* circom's version (getVersion...) */
+    uint32_t n32;                   /* 32-bit words per field element */
+    uint32_t prime[G16W_MAX_N32];   /* the prime, least significant word first */
+    uint32_t witness_size;          /* values in the witness */
+    uint32_t input_size;            /* input values the circuit expects */
 } g16w_info;
 
 /* Receivers of circom's log() output: text pieces and field values. */
@@ -38,7 +38,7 @@ typedef struct {
 } g16w_log;
 
 typedef struct {
-    uint32_t abi;                                  /* G16W_ABI_VERSION */
+    uint32_t abi; /* G16W_ABI_VERSION */
     /* A fresh instance with its own linear memory (grows to at most
      * max_pages of 64 KiB, capped by the module's own limit); NULL when
      * out of memory. */

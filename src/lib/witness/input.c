@@ -61,8 +61,9 @@ static int bigint_string_base(const char *s, size_t len, const char **digits, in
     }
     if (s == end) return 0;
     for (const char *p = s; p < end; p++) {
-        int d = isdigit((unsigned char)*p) ? *p - '0'
-              : isxdigit((unsigned char)*p) ? tolower((unsigned char)*p) - 'a' + 10 : 99;
+        int d = isdigit((unsigned char)*p)    ? *p - '0'
+                : isxdigit((unsigned char)*p) ? tolower((unsigned char)*p) - 'a' + 10
+                                              : 99;
         if (d >= base) return 0;
     }
     *digits = s;
@@ -75,7 +76,10 @@ static int string_value(mpz_t v, const char *s, const value_site *at)
     const char *t = s;
     while (len && isspace((unsigned char)*t)) t++, len--;
     while (len && isspace((unsigned char)t[len - 1])) len--;
-    if (len == 0) { mpz_set_ui(v, 0); return 0; }
+    if (len == 0) {
+        mpz_set_ui(v, 0);
+        return 0;
+    }
     const char *digits;
     int negative;
     int base = bigint_string_base(t, len, &digits, &negative);
@@ -92,7 +96,10 @@ static int string_value(mpz_t v, const char *s, const value_site *at)
 static int json_value(mpz_t v, const json_t *j, const value_site *at)
 {
     if (json_is_string(j)) return string_value(v, json_string_value(j), at);
-    if (json_is_boolean(j)) { mpz_set_ui(v, json_is_true(j)); return 0; }
+    if (json_is_boolean(j)) {
+        mpz_set_ui(v, json_is_true(j));
+        return 0;
+    }
     if (json_is_real(j)) {
         double d = json_real_value(j);
         char text[64];
@@ -101,8 +108,8 @@ static int json_value(mpz_t v, const json_t *j, const value_site *at)
         mpz_set_d(v, d);
         return 0;
     }
-    return value_error(at, json_is_null(j) ? "null is not a number"
-                                           : "an object is not a number", NULL);
+    return value_error(at, json_is_null(j) ? "null is not a number" : "an object is not a number",
+                       NULL);
 }
 
 /* Growable list of reduced values for one signal. */
@@ -142,15 +149,16 @@ static int list_flatten(value_list *l, const json_t *j, value_site *at, int dept
     if (depth > 64) return value_error(at, "arrays nested too deeply", NULL);
     size_t i;
     const json_t *e;
-    json_array_foreach(j, i, e) {
+    json_array_foreach(j, i, e)
+    {
         int rc = list_flatten(l, e, at, depth + 1);
         if (rc) return rc;
     }
     return 0;
 }
 
-static int parse_signal(witness_signal *sig, const char *name, const json_t *j,
-                        value_list *l, value_site *at)
+static int parse_signal(witness_signal *sig, const char *name, const json_t *j, value_list *l,
+                        value_site *at)
 {
     l->count = l->cap = 0;
     l->words = NULL;
@@ -175,7 +183,8 @@ static int parse_object(const json_t *root, const char *input_name, value_list *
     value_site at = {input_name, NULL, 0, err, errlen};
     const char *name;
     const json_t *j;
-    json_object_foreach((json_t *)root, name, j) {
+    json_object_foreach((json_t *)root, name, j)
+    {
         int rc = parse_signal(&out->signals[out->count++], name, j, l, &at);
         if (rc) return rc;
     }
@@ -183,8 +192,8 @@ static int parse_object(const json_t *root, const char *input_name, value_list *
 }
 
 int witness_inputs_parse(const char *text, size_t len, const char *input_name,
-                         const uint32_t *prime, uint32_t n32, witness_inputs *out,
-                         char *err, size_t errlen)
+                         const uint32_t *prime, uint32_t n32, witness_inputs *out, char *err,
+                         size_t errlen)
 {
     memset(out, 0, sizeof *out);
     json_error_t jerr;

@@ -32,7 +32,7 @@ typedef struct {
 } witness_signal;
 
 typedef struct {
-    witness_signal *signals;   /* in the file's order */
+    witness_signal *signals; /* in the file's order */
     size_t count;
 } witness_inputs;
 
@@ -42,15 +42,15 @@ uint64_t witness_name_hash(const char *name);
 /* Parses an input.json text.  prime: n32 words, least significant first.
  * Errors (G16_ERR_FORMAT) name input_name and the signal. */
 int witness_inputs_parse(const char *text, size_t len, const char *input_name,
-                         const uint32_t *prime, uint32_t n32, witness_inputs *out,
-                         char *err, size_t errlen);
+                         const uint32_t *prime, uint32_t n32, witness_inputs *out, char *err,
+                         size_t errlen);
 void witness_inputs_free(witness_inputs *in);
 
 /* A loaded compiled circuit. */
 typedef struct {
-    void *handle;              /* dlopen's */
+    void *handle; /* dlopen's */
     const g16w_api *api;
-    int compiled;              /* 1: this load compiled it */
+    int compiled; /* 1: this load compiled it */
 } witness_object;
 
 /* Loads the compiled form of wasm_path from cache_dir, compiling and
