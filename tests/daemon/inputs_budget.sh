@@ -10,6 +10,7 @@ D=$FIX/bn128/chain
 KEY=$(stat -c %s "$D/circuit.zkey")
 WMEM=$((2 << 20))   # the calculator's cap: chain starts with 13 pages (832 KiB)
 # The sizes as the daemon computes them, read back from a probe daemon.
+shared_circuits
 start_daemon --memory-budget 1G --witness-memory "$WMEM"
 client keys load chain "$D/circuit.zkey" --wasm "$D/circuit.wasm" >"$T/key.json"
 PART=$(js o.partition_bytes <"$T/key.json")
@@ -17,7 +18,7 @@ WT=$(js o.circuit.wtns_bytes <"$T/key.json")
 LIMIT=$(js o.circuit.memory_limit <"$T/key.json")
 [ "$LIMIT" = "$WMEM" ] || fail "--witness-memory $WMEM: the circuit's cap is $LIMIT"
 stop_daemon
-mv "$STATE/circuits" "$T/circuits" && rm -rf "$STATE" && mkdir -p "$STATE" && mv "$T/circuits" "$STATE/"
+rm -rf "$STATE" && shared_circuits
 # A partition: the proof's bytes, the .wtns, and the calculation (cap,
 # witness values, the few bytes of parsed input: 4 KiB is plenty).
 ONE=$((PART + 2 * WT + LIMIT + 4096))

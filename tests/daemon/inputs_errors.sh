@@ -4,13 +4,15 @@
 # wrongly sized signals, bad values, malformed JSON, a circuit of the
 # other curve or of another circuit, a wasm that is no circom calculator.
 # What only running the circuit can tell (a failed assert, runaway
-# recursion) fails that partition with the circuit's own words while the
-# job's other partitions, and other jobs, go on.
+# recursion, memory beyond --witness-memory) fails that partition with
+# the circuit's own words while the job's other partitions, and other
+# jobs, go on.
 source "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../witness/data" && pwd)
 CIRCOM=$(dirname "$G16_SNARKJS")/circom2
 [ -x "$CIRCOM" ] || fail "circom2 not found at $CIRCOM (make deps)"
-start_daemon --memory-budget 1G --synth-workers 2
+shared_circuits
+start_daemon --memory-budget 1G --synth-workers 2 --witness-memory 4M
 M=$FIX/bn128/multiplier
 PM=$FIX/bn128/pubmany
 expect() {  # STATUS WORD METHOD PATH [DATA]
@@ -76,6 +78,24 @@ note "recursion: $e2"
 for i in 0 3; do
   snarkjs_ok "$T/check_vk.json" "$T/check/public-$i.json" "$T/check/proof-$i.json"
 done
+# The calculator's memory is capped: d = 100 needs more than 4 MiB and
+# fails (out of memory, not beyond the reservation), d = 10 fits.
+cp "$(dirname "$0")/data/grow.circom" "$T/"
+(cd "$T" && "$CIRCOM" grow.circom --r1cs --wasm --O0 -o "$T" >"$T/circom.log" 2>&1) ||
+  fail "circom2: $(cat "$T/circom.log")"
+cp "$T/grow_js/grow.wasm" "$T/grow.wasm"
+"$G16" setup --insecure-dev "$T/grow.r1cs" "$T/grow.zkey" >/dev/null 2>&1 || fail "g16 setup of grow.r1cs"
+client keys load grow "$T/grow.zkey" --wasm "$T/grow.wasm" >"$T/grow.json"
+[ "$(js o.circuit.memory_limit <"$T/grow.json")" = $((4 << 20)) ] || fail "--witness-memory 4M not applied"
+echo '{"d": 10, "a": 3}' >"$T/small.json"
+echo '{"d": 100, "a": 3}' >"$T/big.json"
+id=$(client prove --key grow --input "$T/small.json" "$T/big.json")
+client wait "$id" --timeout 120 >"$T/job.json" && fail "a job beyond --witness-memory succeeded"
+[ "$(js 'o.partitions.map(p=>p.state).join()' <"$T/job.json")" = done,failed ] ||
+  fail "grow partition states: $(js 'o.partitions.map(p=>p.state).join()' <"$T/job.json")"
+e3=$(js o.partitions[1].error <"$T/job.json")
+note "memory cap: $e3"
+[[ "$e3" == *"grow.wasm: not enough memory"* ]] || fail "memory cap error: $e3"
 # The daemon goes on: a good job after the failures.
 client prove --key pm --wait --out "$T/after" --input "$PM/input.json" >/dev/null || fail "a job after the failures"
 verify_dir "$PM/verification_key.json" "$T/after" 1

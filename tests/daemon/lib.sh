@@ -38,6 +38,15 @@ start_daemon() {
   fail "g16d did not open $SOCK"
 }
 
+# shared_circuits: the daemon's compiled circuits go to the build tree's
+# cache shared by the tests (safe for concurrent processes) instead of a
+# fresh one, so each circuit is compiled once per build, not per test.
+shared_circuits() {
+  : "${G16_CIRCUIT_CACHE:?G16_CIRCUIT_CACHE is not set}"
+  mkdir -p "$G16_CIRCUIT_CACHE" "$STATE"
+  ln -sfn "$G16_CIRCUIT_CACHE" "$STATE/circuits"
+}
+
 # stop_daemon: SIGTERM, which must end it with status 0.
 stop_daemon() {
   kill -TERM "$PID"
