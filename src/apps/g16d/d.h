@@ -107,10 +107,10 @@ typedef struct {
     struct job *job;
     int idx;
     part_state state;
-    char *wtns_path; /* where the witness is read at synthesis */
-    size_t wtns_bytes;
-    int uploaded;     /* wtns_path is ours (state dir): delete with the job */
-    char *input_path; /* an input.json (state dir, ours) computed at synthesis instead */
+    char *wtns_path;   /* where the witness is read at synthesis */
+    size_t wtns_bytes; /* its size (for an input: the size of the .wtns computed) */
+    int uploaded;      /* wtns_path is ours (state dir): delete with the job */
+    char *input_path;  /* an input.json (state dir, ours) computed at synthesis instead */
     size_t input_bytes;
     size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
     size_t reserved;   /* budget bytes held now */

@@ -233,7 +233,7 @@ static int parse_request(const char *body, size_t len, json_t **root, const char
     int rc = parts_list(*root, ws, inputs, err, errlen);
     if (rc) return rc;
     double v = json_number_value(pr);
-    if (pr && (!json_is_number(pr) || v != (double)(int)v || v < -1000000 || v > 1000000)) {
+    if (pr && (!json_is_number(pr) || v < -1000000 || v > 1000000 || v != (double)(int)v)) {
         d_errf(err, errlen, "\"priority\" must be an integer in [-1000000, 1000000]");
         return G16_ERR_ARG;
     }
