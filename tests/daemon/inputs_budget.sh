@@ -37,21 +37,8 @@ client prove --key chain --wait --out "$T/out" --input "${ins[@]}" >"$T/job.json
 [ "$(js o.partitions_done <"$T/job.json")" = 20 ] || fail "not all 20 partitions done"
 verify_dir "$D/verification_key.json" "$T/out" 20
 snarkjs_ok "$D/verification_key.json" "$T/out/public-19.json" "$T/out/proof-19.json"
-HWM=$(hwm_kb)
-OVER_KB=$((IDLE + 8 * 1024))   # as in budget.sh: idle RSS + 8 MiB of stacks and bookkeeping
-note "VmHWM $HWM KiB, idle RSS $IDLE KiB, budget $((BUDGET / 1024)) KiB"
-if [ "${G16_SANITIZED:-0}" = 1 ]; then
-  note "sanitizer build: VmHWM bound not checked"
-else
-  [ "$HWM" -le $((BUDGET / 1024 + OVER_KB)) ] || fail "VmHWM $HWM KiB exceeds budget + overhead"
-fi
-api "http://d/v1/memory?format=json" >"$T/mem.json"
-MAXHELD=$(js 'Math.max(...o.samples.map(s=>s.held_parts))' <"$T/mem.json")
-MAXRES=$(js 'Math.max(...o.samples.map(s=>s.reserved_kb))' <"$T/mem.json")
-MAXSYN=$(js 'Math.max(...o.samples.map(s=>s.busy.synthesis))' <"$T/mem.json")
-HELDBACK=$(js 'o.samples.filter(s=>s.queued.synthesis>0&&s.busy.synthesis<4).length' <"$T/mem.json")
-note "at most $MAXHELD partitions held memory ($MAXRES KiB reserved), $MAXSYN in synthesis;" \
-     "$HELDBACK samples held back"
+check_hwm "$BUDGET" "$IDLE"
+timeline 4
 [ $((MAXRES * 1024 + KEY)) -le "$BUDGET" ] || fail "reservations ($MAXRES KiB) + key exceed the budget"
 [ $((MAXRES * 1024)) -ge "$ONE" ] || fail "a reservation ($MAXRES KiB) smaller than one input partition"
 [ "$MAXHELD" -le 4 ] || fail "$MAXHELD partitions held memory at once: pile-up"

@@ -15,14 +15,6 @@ shared_circuits
 start_daemon --memory-budget 1G --synth-workers 2 --witness-memory 4M
 M=$FIX/bn128/multiplier
 PM=$FIX/bn128/pubmany
-expect() {  # STATUS WORD METHOD PATH [DATA]
-  local want=$1 word=$2 got
-  shift 2
-  got=$(code "$@")
-  [ "$got" = "$want" ] || fail "$1 $2: status $got, wanted $want ($(cat "$T/last.json"))"
-  grep -qiF -- "$word" "$T/last.json" || fail "$1 $2: error does not mention '$word': $(cat "$T/last.json")"
-  note "$want $(cat "$T/last.json")"
-}
 client keys load plain "$M/circuit.zkey" >/dev/null
 client keys load pm "$PM/circuit.zkey" --wasm "$PM/circuit.wasm" >/dev/null
 good='{"pub": [1, 2, 3, 4, 5], "key": "7"}'
