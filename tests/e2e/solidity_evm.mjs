@@ -80,9 +80,19 @@ async function deploy(evm, caller, bytecode) {
     return res.createdAddress;
 }
 
+// runCall keeps the EIP-2929 warm set between calls; a transaction starts
+// with only its sender, its recipient and the precompiles warm.  Reset it
+// so that every call pays what it would as a transaction of its own.
+async function newTransaction(evm, caller, to) {
+    await evm.journal.cleanup();
+    for (const a of [caller.toString(), to.toString(), '0x06', '0x07', '0x08'])
+        evm.journal.addAlwaysWarmAddress(a.replace(/^0x/, '').padStart(40, '0'));
+}
+
 // Calls verifyProof; returns { ok, gas } and fails the test on a revert.
 async function call(evm, caller, to, selector, p, what) {
     const data = encode(selector, p);
+    await newTransaction(evm, caller, to);
     const res = await evm.runCall({ caller, to, data, gasLimit: 10_000_000n });
     const ret = res.execResult.returnValue;
     if (res.execResult.exceptionError)
