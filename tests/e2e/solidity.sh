@@ -6,7 +6,8 @@
 #             prints the gas of verifyProof.
 #   calldata  on every fixture (both curves) and on g16's own proofs, the
 #             text is byte for byte what `snarkjs zkey export soliditycalldata`
-#             prints.
+#             prints (snarkjs's function in one process for all, the
+#             command itself once).
 #   errors    bad input: exit 1, one line naming the file, no output written
 #             (an existing file is kept); usage errors exit 2; --help.
 # Needs tools/node_modules (npm ci in tools/: solc, @ethereumjs/evm).
@@ -25,15 +26,24 @@ g16_proof() {
     fail "g16 prove failed on $1"
 }
 
-# same_calldata PUBLIC PROOF OUT: g16's calldata in OUT, equal to snarkjs's.
-same_calldata() {
+# The calldata comparisons: "PUBLIC PROOF OUT" triples, g16's text in OUT,
+# snarkjs's in OUT.snarkjs (solidity_calldata.mjs, one process for all).
+calldata_cases=()
+add_calldata() {
   "$G16" export soliditycalldata "$1" "$2" >"$3" || fail "g16 export soliditycalldata $1 $2 failed"
-  "$G16_SNARKJS" zkey export soliditycalldata "$1" "$2" >"$3.snarkjs" ||
-    fail "snarkjs zkey export soliditycalldata $1 $2 failed"
-  cmp "$3" "$3.snarkjs" >&2 || {
-    diff "$3" "$3.snarkjs" >&2 || true
-    fail "g16's calldata for $2 differs from snarkjs's"
-  }
+  calldata_cases+=("$1" "$2" "$3.snarkjs")
+}
+compare_calldata() {
+  node "$(dirname "${BASH_SOURCE[0]}")/solidity_calldata.mjs" "$G16_TOOLS" "${calldata_cases[@]}" ||
+    fail "snarkjs's exportSolidityCallData failed"
+  local i
+  for ((i = 0; i < ${#calldata_cases[@]}; i += 3)); do
+    local out=${calldata_cases[i + 2]}
+    cmp "${out%.snarkjs}" "$out" >&2 || {
+      diff "${out%.snarkjs}" "$out" >&2 || true
+      fail "g16's calldata for ${calldata_cases[i + 1]} differs from snarkjs's"
+    }
+  done
 }
 
 mode_evm() {
@@ -55,21 +65,25 @@ mode_evm() {
 }
 
 mode_calldata() {
-  local d name n=0
+  local d name m=$G16_FIXTURES/bn128/multiplier
   for d in "${all_fixtures[@]}"; do
     d=${d%/}
     name=$(basename "$(dirname "$d")").$(basename "$d")
-    same_calldata "$d/public.json" "$d/proof.json" "$T/$name.ref"
-    n=$((n + 1))
+    add_calldata "$d/public.json" "$d/proof.json" "$T/$name.ref"
   done
   for d in "${bn128_fixtures[@]}" "$G16_FIXTURES/bls12381/multiplier"; do
     d=${d%/}
     name=$(basename "$(dirname "$d")").$(basename "$d")
     g16_proof "$d" "$T/$name"
-    same_calldata "$T/$name/public.json" "$T/$name/proof.json" "$T/$name.g16"
-    n=$((n + 1))
+    add_calldata "$T/$name/public.json" "$T/$name/proof.json" "$T/$name.g16"
   done
-  note "calldata identical to snarkjs's on $n proofs"
+  compare_calldata
+  # the command itself, once: the same text as the function
+  "$G16_SNARKJS" zkey export soliditycalldata "$m/public.json" "$m/proof.json" >"$T/cli.snarkjs" ||
+    fail "snarkjs zkey export soliditycalldata failed"
+  cmp "$T/cli.snarkjs" "$T/bn128.multiplier.ref" >&2 ||
+    fail "g16's calldata differs from the snarkjs command's output"
+  note "calldata identical to snarkjs's on $((${#calldata_cases[@]} / 3 + 1)) proofs"
 }
 
 # expect_fail RC WHAT PATTERN ARGS...: g16 exits RC with one stderr line
@@ -133,6 +147,24 @@ mode_errors() {
   sed 's/"pi_c"/"pi_x"/' "$m/proof.json" >"$T/noc.json"
   expect_fail 1 "proof without pi_c" "$T/noc.json: pi_c\[0\] is missing" \
     export soliditycalldata "$m/public.json" "$T/noc.json"
+
+  # stdout that cannot be written: an error, not a silent exit 0
+  local rc=0
+  "$G16" export soliditycalldata "$m/public.json" "$m/proof.json" >/dev/full 2>"$T/full.err" || rc=$?
+  [ "$rc" -eq 1 ] && grep -q 'standard output' "$T/full.err" ||
+    fail "calldata to /dev/full: exit $rc, $(cat "$T/full.err")"
+
+  # an IC point at infinity (snarkjs writes [0, 1, 0]) becomes the
+  # precompiles' (0, 0)
+  node -e '
+    const fs = require("fs");
+    const v = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    v.IC[1] = ["0", "1", "0"];
+    fs.writeFileSync(process.argv[2], JSON.stringify(v));
+  ' "$m/verification_key.json" "$T/inf.json"
+  "$G16" export solidityverifier "$T/inf.json" "$T/inf.sol" || fail "a key with IC[1] at infinity was refused"
+  grep -q 'IC1_X = 0;' "$T/inf.sol" && grep -q 'IC1_Y = 0;' "$T/inf.sol" ||
+    fail "IC[1] at infinity is not (0, 0) in the contract"
 
   expect_fail 2 "no subcommand" "expected solidityverifier or soliditycalldata" export
   expect_fail 2 "unknown subcommand" "expected solidityverifier or soliditycalldata" export abi x y

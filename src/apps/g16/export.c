@@ -28,17 +28,20 @@ static const char export_usage[] =
     "      uint[2] calldata _pC, uint[N] calldata _pubSignals)\n"
     "      public view returns (bool)\n"
     "with N the key's nPublic (at least 1).  It returns false, never reverts,\n"
-    "for a wrong proof, coordinates outside the base field, A or C off the\n"
-    "curve, or a public signal not below the scalar field order r.  Only\n"
-    "BN254 (bn128) keys: the EVM has no BLS12-381 pairing.  The key's points\n"
-    "must be affine, reduced and on the curve.  Code size grows with N (the\n"
-    "EVM allows 24 KiB of code, a few hundred public signals).  The file is\n"
+    "for a wrong proof, coordinates outside the base field, a point off its\n"
+    "curve (B: or outside its subgroup), or a public signal not below the\n"
+    "scalar field order r.  BN254 (bn128) keys only: a BLS12-381 contract\n"
+    "(EIP-2537's precompiles) is not provided.  The key's points must be\n"
+    "reduced and on the curve, affine or at infinity.  Code size grows with\n"
+    "N, about 90 bytes a signal with solc's optimizer: the EVM's 24 KiB limit\n"
+    "on a contract's code is reached near 250 public signals.  The file is\n"
     "written to a temporary file and renamed into place.\n"
     "\n"
     "soliditycalldata prints the arguments of verifyProof for a proof, as hex\n"
     "strings, exactly as `snarkjs zkey export soliditycalldata PUBLIC.json\n"
     "PROOF.json` prints them (pi_b's coordinates in the precompiles' order,\n"
-    "imaginary part first).\n"
+    "imaginary part first).  Numbers must be decimal or 0x-hex strings, the\n"
+    "forms snarkjs reads as numbers; anything else is refused.\n"
     "\n"
     "Not provided: checking that a key belongs to a circuit and a powers-of-tau\n"
     "file (`snarkjs zkey verify CIRCUIT.r1cs PTAU KEY.zkey`) is out of scope;\n"
@@ -314,8 +317,8 @@ static int sol_vk_header(sol_reader *rd, const json_t *j, size_t *n_public)
     if (!protocol || strcmp(protocol, "groth16"))
         why = "not a Groth16 verification key (protocol is not \"groth16\")";
     else if (!curve || strcmp(curve, "bn128"))
-        why = "the key is not on BN254 (curve is not \"bn128\"); the EVM's precompiles "
-              "verify BN254 only";
+        why = "the key is not on BN254 (curve is not \"bn128\"); g16's verifier contract "
+              "uses the EVM's BN254 precompiles only";
     else if (!json_is_integer(np) || json_integer_value(np) < 0 ||
              (size_t)json_integer_value(np) + 1 != n_ic)
         why = "nPublic is not the number of IC points less one";
