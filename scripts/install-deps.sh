@@ -2,7 +2,8 @@
 # Installs what g16's build, tests and demo need, and nothing when it is all
 # there already (so `make test` and `make demo` can call it every time).
 #   - Debian packages (apt-get), only those missing; sudo only when not root.
-#   - tools/node_modules (snarkjs, circom2, circomlib pinned by
+#   - tools/node_modules (snarkjs, circom2, circomlib, and solc and
+#     @ethereumjs/evm for the Solidity tests, pinned by
 #     tools/package-lock.json) through `npm ci`, when missing or stale.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,11 +43,25 @@ if ((${#missing[@]})); then
     apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# npm ci when node_modules is absent or older than the lock file.
+# npm ci when node_modules does not hold every package of the lock file at
+# its locked version (a merge can add a package without making the lock
+# newer than the last install, so file times are not enough).
 tools="$root/tools"
-stamp="$tools/node_modules/.package-lock.json"
-if [ ! -x "$tools/node_modules/.bin/snarkjs" ] || [ ! -f "$stamp" ] \
-   || [ "$tools/package-lock.json" -nt "$stamp" ]; then
+tools_current() {
+  node -e '
+    const fs = require("fs"), path = require("path"), dir = process.argv[1];
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8"));
+    for (const [p, e] of Object.entries(lock.packages || {})) {
+      if (!p || e.optional || e.link) continue;
+      let v = "missing";
+      try { v = JSON.parse(fs.readFileSync(path.join(dir, p, "package.json"), "utf8")).version; } catch {}
+      if (v !== e.version) {
+        console.log(`install-deps: tools/${p} is ${v}, the lock file wants ${e.version}`);
+        process.exit(1);
+      }
+    }' "$tools"
+}
+if ! tools_current; then
   echo "install-deps: npm ci in tools/"
   (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error)
 fi

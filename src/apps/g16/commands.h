@@ -13,6 +13,9 @@
 #ifdef G16_CLI_CLIENT
 #include "client.h"
 #endif
+#ifdef G16_CLI_EXPORT
+#include "export.h"
+#endif
 #ifdef G16_CLI_WTNS
 #include "wtns.h"
 #endif
