@@ -172,11 +172,25 @@ static int write_json(const char *dir, const char *what, size_t i, json_t *v)
     return 0;
 }
 
-/* Writes each finished partition's proof and public signals. */
+/* The --out directory, made (one level) and checked before anything is
+ * submitted or waited for: a job's results must not be fetched, and so
+ * consumed, only to learn that they cannot be written. */
+static int out_dir_ready(const char *dir)
+{
+    struct stat st;
+    if (!dir) return 0;
+    if (mkdir(dir, 0755) && errno != EEXIST) return fail("%s: %s", dir, strerror(errno));
+    if (stat(dir, &st)) return fail("%s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return fail("%s: %s", dir, "not a directory");
+    if (access(dir, W_OK | X_OK)) return fail("%s: %s", dir, strerror(errno));
+    return 0;
+}
+
+/* Writes each finished partition's proof and public signals into dir
+ * (out_dir_ready checked it). */
 static int save(const char *dir, json_t *job)
 {
     json_t *parts = json_object_get(job, "partitions");
-    if (mkdir(dir, 0755) && errno != EEXIST) return fail("%s: %s", dir, strerror(errno));
     for (size_t i = 0; i < json_array_size(parts); i++) {
         json_t *p = json_array_get(parts, i), *proof = json_object_get(p, "proof");
         if (!proof) continue;
@@ -263,6 +277,7 @@ static int prove(int argc, char **argv)
               stderr);
         return 2;
     }
+    if (o.wait && out_dir_ready(o.out)) return 1;
     json_t *ws = json_array();
     for (int i = first; i < argc; i++) {
         json_t *w = witness(argv[i], o.upload);
@@ -305,6 +320,7 @@ static int job_cmd(int argc, char **argv)
                 strcmp(argv[0], "wait") ? "" : " [--timeout S]");
         return 2;
     }
+    if (out_dir_ready(out)) return 1;
     if (!strcmp(argv[0], "wait")) return wait_job(argv[1], timeout, out, 1);
     return wait_job(argv[1], 0, out, 0);
 }

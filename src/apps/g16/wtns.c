@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "g16.h"
 #include "g16_witness.h"
-#include "wtns.h"
 
 static const char wtns_usage[] =
     "usage: g16 wtns calculate [options] CIRCUIT.wasm INPUT.json WITNESS.wtns\n"
@@ -266,6 +266,10 @@ int cli_fullprove(int argc, char **argv)
         return p > 0 ? 0 : 2;
     }
     a.prove.verbose = 0;
+    if (cli_distinct_outputs(a.cmd, a.pos[3], a.pos[4])) {
+        free(a.cache_dir);
+        return 1;
+    }
     char err[1024];
     uint8_t *wtns = NULL;
     size_t len;

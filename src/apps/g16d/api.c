@@ -80,6 +80,8 @@ static json_t *key_json(const dkey *k)
     json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
     /* the loading thread fills these before it publishes k->key under mu */
     if (k->key && k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
+    /* a key is listed loaded only once every point passed the load's check */
+    json_object_set_new(o, "points_checked", json_boolean(k->key != NULL));
     json_object_set_new(o, "pinned", json_boolean(k->key && k->pinned));
     if (k->key && k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
     return o;

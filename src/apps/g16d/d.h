@@ -191,13 +191,6 @@ double d_now(void);
 /* t (d_now's clock, which pthread_cond_timedwait uses) as a timespec. */
 void d_abs_time(struct timespec *ts, double t);
 void d_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* A whole regular file, opened without blocking (a FIFO is refused, never
- * waited on) and at most max bytes: G16_OK or a g16_status with err. */
-int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen);
-/* The same into pages of its own (free with d_unmap_file), for what is mlock'ed. */
-int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, char *err,
-                      size_t errlen);
-void d_unmap_file(uint8_t *buf, size_t len);
 /* G16_OK with the resolved path in real, G16_ERR_NOT_FOUND (errno says
  * why) or D_ERR_FORBIDDEN. */
 int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
@@ -216,7 +209,11 @@ dkey *d_key_find(g16d *d, const char *name);
 int d_key_load(g16d *d, const char *name, const char *path, int persist, char *err, size_t errlen);
 void d_key_free(dkey *k);
 int d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
+/* Evicts idle keys until need bytes are free (0), or -1; mu held.  The
+ * evicted keys are freed by the caller's d_key_reap once mu is released. */
 int d_key_make_room(g16d *d, size_t need, const dkey *keep);
+/* Frees the keys this thread evicted or dropped under mu; mu not held. */
+void d_key_reap(void);
 size_t d_budget_free(const g16d *d);
 
 /* devbudget.c: the device memory budget's decision, pure so it is

@@ -213,11 +213,11 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
      * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
     opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
     opt.g2_on_cpu = d->cfg.g2_on_cpu;
-    if (d_read_file(p->wtns_path, p->wtns_bytes, &buf, &len, err, errlen)) return -1;
+    if (g16_file_read(p->wtns_path, p->wtns_bytes, &buf, &len, err, errlen)) return -1;
     char name[64];
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
     int rc = g16_job_new(p->job->k->key, buf, len, name, &opt, &p->gj, err, errlen);
-    free(buf);
+    g16_file_release(buf, len);
     return rc ? rc : g16_job_synthesize(p->gj, err, errlen);
 }
 
@@ -317,6 +317,7 @@ static void *worker(void *arg)
         d->busy[c->stage]++;
         pthread_cond_broadcast(&d->changed);
         pthread_mutex_unlock(&d->mu);
+        d_key_reap(); /* what pick evicted to make room */
         err[0] = 0;
         int rc = run_stage(d, c->stage, p, err, sizeof err);
         double secs = d_now() - t0;
