@@ -123,10 +123,19 @@ static char *b64(const unsigned char *p, size_t n)
 }
 
 /* The token is the file's first line. */
+/* A token others may read is no secret: refused, as g16d refuses it (and
+ * ssh such private keys). */
 static int read_token(const char *path)
 {
-    char *text, err[512];
+    char *text, err[512], mode[64];
+    struct stat st;
     if (g16_file_read_text(path, 64 << 10, &text, err, sizeof err)) return fail("%s%s", err, "");
+    if (stat(path, &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+        free(text);
+        snprintf(mode, sizeof mode, "%04o", (unsigned)(st.st_mode & 07777));
+        return fail("%s: the token file is accessible by group or others (mode %s): chmod 600 it",
+                    path, mode);
+    }
     size_t n = strcspn(text, "\r\n");
     int rc = 0;
     if (n == 0 || n >= sizeof g_t.token)
