@@ -103,19 +103,11 @@ static void keys_list(g16d *d, d_reply *r)
 
 static void keys_load(g16d *d, const d_request *rq, d_reply *r)
 {
-    json_error_t je;
-    json_t *o = json_loadb(rq->body, rq->len, 0, &je);
-    const char *name = json_string_value(json_object_get(o, "name"));
-    const char *path = json_string_value(json_object_get(o, "path"));
+    json_t *o;
+    const char *name, *path;
     char err[D_ERR];
-    int rc;
-    if (!o)
-        d_reply_error(r, 400, "malformed JSON: line %d: %s", je.line, je.text);
-    else if (!name || !path)
-        d_reply_error(r, 400, "expected {\"name\": NAME, \"path\": KEY.zkey}");
-    else if (!d_name_ok(name))
-        d_reply_error(r, 400, "key names are 1-127 of [A-Za-z0-9._-]");
-    else if ((rc = d_key_load(d, name, path, 1, err, sizeof err)))
+    int rc = d_key_request_parse(rq->body, rq->len, &o, &name, &path, err, sizeof err);
+    if (rc || (rc = d_key_load(d, name, path, 1, err, sizeof err)))
         d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);

@@ -204,6 +204,16 @@ int d_cap_ipc_lock(void);
  * 0 with *out, or -1 (*out untouched). */
 int d_proc_value(const char *path, const char *fmt, unsigned long long *out);
 
+/* request.c: request bodies parsed for shape alone (no state, no files).
+ * G16_OK, or G16_ERR_ARG with why; *root (free with json_decref, also on
+ * failure) owns the strings returned. */
+struct json_t;
+int d_key_request_parse(const char *body, size_t len, struct json_t **root, const char **name,
+                        const char **path, char *err, size_t errlen);
+/* {"key", "witnesses": [1..1024 entries, not looked into], "priority"} */
+int d_proof_request_parse(const char *body, size_t len, struct json_t **root, const char **key,
+                          struct json_t **ws, int *prio, char *err, size_t errlen);
+
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);
 int d_key_load(g16d *d, const char *name, const char *path, int persist, char *err, size_t errlen);

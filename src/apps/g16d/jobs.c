@@ -12,8 +12,6 @@
 
 #include "d.h"
 
-#define MAX_PARTS 1024
-
 job *d_job_find(g16d *d, const char *id)
 {
     for (job *j = d->jobs; j; j = j->next)
@@ -147,36 +145,6 @@ static int pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size
     return rc;
 }
 
-/* G16_OK, or G16_ERR_ARG for a request that is not what the API takes. */
-static int parse_request(const char *body, size_t len, json_t **root, const char **key, json_t **ws,
-                         int *prio, char *err, size_t errlen)
-{
-    json_error_t je;
-    *root = json_loadb(body, len, 0, &je);
-    if (!*root) {
-        d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text);
-        return G16_ERR_ARG;
-    }
-    *key = json_string_value(json_object_get(*root, "key"));
-    *ws = json_object_get(*root, "witnesses");
-    json_t *pr = json_object_get(*root, "priority");
-    if (!json_is_object(*root) || !*key) {
-        d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\": [...]}");
-        return G16_ERR_ARG;
-    }
-    if (!json_is_array(*ws) || json_array_size(*ws) == 0 || json_array_size(*ws) > MAX_PARTS) {
-        d_errf(err, errlen, "\"witnesses\" must be an array of 1 to %d witnesses", MAX_PARTS);
-        return G16_ERR_ARG;
-    }
-    if (pr && (!json_is_integer(pr) || json_integer_value(pr) < -1000000 ||
-               json_integer_value(pr) > 1000000)) {
-        d_errf(err, errlen, "\"priority\" must be an integer in [-1000000, 1000000]");
-        return G16_ERR_ARG;
-    }
-    *prio = pr ? (int)json_integer_value(pr) : 0;
-    return G16_OK;
-}
-
 static job *new_job(const char *key, int n, int prio)
 {
     job *j = calloc(1, sizeof *j);
@@ -246,7 +214,7 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
     int prio;
     dkey *k = NULL;
     job *j = NULL;
-    int rc = parse_request(body, len, &root, &key, &ws, &prio, err, errlen);
+    int rc = d_proof_request_parse(body, len, &root, &key, &ws, &prio, err, errlen);
     int n = rc ? 0 : (int)json_array_size(ws);
     if (!rc) rc = pin_key(d, key, n, &k, err, errlen);
     if (!rc && !(j = new_job(key, n, prio))) {
