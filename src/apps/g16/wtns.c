@@ -243,6 +243,9 @@ static int prove_and_write(const wtns_args *a, const uint8_t *wtns, size_t len, 
     char *proof = NULL, *pub = NULL;
     g16_timings t;
     int rc = g16_key_open(a->pos[2], &key, err, errlen);
+    /* as g16 prove: a point off its curve would give a proof no verifier
+     * accepts, without a word */
+    if (!rc) rc = g16_key_check_points(key, a->prove.threads, err, errlen);
     if (!rc) rc = g16_prove(key, wtns, len, a->pos[0], &a->prove, &proof, &pub, &t, err, errlen);
     if (!rc && a->verbose)
         fprintf(stderr, "%s: proof in %.3f s on the %s\n", a->cmd, t.total,
