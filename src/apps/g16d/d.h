@@ -5,7 +5,8 @@
  * Concurrency: one mutex (d->mu) guards every field below that changes
  * after startup (keys, jobs, budget, counters, the database handle).
  * Workers take it only to pick work and to publish a stage's result; the
- * proving itself runs unlocked.  d->work is broadcast whenever work or
+ * proving itself runs unlocked, and so do a key's reading, its point check
+ * and its freeing (an evicted key is freed by d_key_reap after the lock).  d->work is broadcast whenever work or
  * budget may have appeared, d->changed whenever a job changed state (the
  * parked long-polls are woken by it).
  *
