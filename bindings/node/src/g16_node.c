@@ -23,22 +23,34 @@ napi_value gn_throw_last(napi_env env)
 
 /* ---- Handles ---- */
 
-void gn_handle_release(gn_handle *h)
+static void gn_handle_obj_release(gn_handle *h)
 {
-    if (!h || --h->refs > 0) return;
+    if (--h->obj_refs > 0) return;
     if (h->kind == GN_KEY)
         g16_key_free(h->obj);
     else
         g16_circuit_close(h->obj);
-    free(h);
+    h->obj = NULL;
 }
 
-/* Drops the JS object's reference, once (close() or collection). */
+static void gn_handle_struct_release(gn_handle *h)
+{
+    if (--h->refs == 0) free(h);
+}
+
+void gn_handle_release(gn_handle *h)
+{
+    if (!h) return;
+    gn_handle_obj_release(h);
+    gn_handle_struct_release(h);
+}
+
+/* Drops the JS object's hold on the key or circuit, once. */
 static void gn_handle_close(gn_handle *h)
 {
     if (h->closed) return;
     h->closed = 1;
-    gn_handle_release(h);
+    gn_handle_obj_release(h);
 }
 
 static void gn_handle_finalize(napi_env env, void *data, void *hint)
@@ -46,6 +58,7 @@ static void gn_handle_finalize(napi_env env, void *data, void *hint)
     (void)env;
     (void)hint;
     gn_handle_close(data);
+    gn_handle_struct_release(data);
 }
 
 napi_value gn_handle_wrap(napi_env env, enum gn_kind kind, void *obj)
@@ -53,7 +66,7 @@ napi_value gn_handle_wrap(napi_env env, enum gn_kind kind, void *obj)
     gn_handle *h = calloc(1, sizeof *h);
     napi_value v = NULL;
     if (h) {
-        *h = (gn_handle){.kind = kind, .obj = obj, .refs = 1};
+        *h = (gn_handle){.kind = kind, .obj = obj, .refs = 1, .obj_refs = 1};
         if (napi_create_external(env, h, gn_handle_finalize, NULL, &v) == napi_ok) return v;
         free(h);
     }
@@ -138,8 +151,12 @@ void *gn_work_new(napi_env env, size_t size)
 
 void gn_work_hold(gn_work *w, gn_handle *key, gn_handle *circuit)
 {
-    if ((w->key = key)) key->refs++;
-    if ((w->circuit = circuit)) circuit->refs++;
+    gn_handle *held[2] = {w->key = key, w->circuit = circuit};
+    for (int i = 0; i < 2; i++)
+        if (held[i]) {
+            held[i]->refs++;
+            held[i]->obj_refs++;
+        }
 }
 
 static void gn_work_execute(napi_env env, void *data)

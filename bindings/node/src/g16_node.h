@@ -18,11 +18,14 @@
  *   Arguments are checked by index.js; here only their types are.
  * - Everything that reads a file or computes runs as async work on libuv's
  *   thread pool, never on the event loop, so a service stays responsive.
- * - A handle is a JS external over a reference-counted key or circuit: the
- *   JS object holds one reference (dropped by close() or by the garbage
- *   collector), each work in flight one more, so closing a key while
- *   proofs run frees it only when the last one completes.  Counts change
- *   on the main thread only (when work is queued and when it completes).
+ * - A handle is a JS external over a reference-counted key or circuit.
+ *   Two counts: the key or circuit is held by the JS object until close()
+ *   (or collection) and by each work in flight, so closing a key while
+ *   proofs run frees it when the last one completes; the handle itself is
+ *   held by the JS object until the garbage collector finalizes it (close
+ *   does not end the external) and by each work in flight.  Counts change
+ *   on the main thread only (when work is queued, when it completes, in
+ *   close and in the finalizer).
  * - Failures reject with an Error carrying the library's one-line message
  *   and code = g16_status_name(status) ("format", "not found", ...).
  *
@@ -52,9 +55,10 @@ enum gn_kind { GN_KEY = 1, GN_CIRCUIT = 2 };
 
 typedef struct {
     enum gn_kind kind;
-    void *obj; /* g16_key * or g16_circuit * */
-    int refs;
-    int closed; /* close() was called or the object collected */
+    void *obj;    /* g16_key * or g16_circuit *; NULL once freed */
+    int obj_refs; /* holders of obj: the JS object until closed, works */
+    int refs;     /* holders of this struct: the JS external, works */
+    int closed;   /* close() was called or the external collected */
 } gn_handle;
 
 /* A new handle's JS external (holding the first reference), or NULL with
@@ -62,6 +66,7 @@ typedef struct {
 napi_value gn_handle_wrap(napi_env env, enum gn_kind kind, void *obj);
 /* The open handle of that kind in v, or NULL with an exception. */
 gn_handle *gn_handle_get(napi_env env, napi_value v, enum gn_kind kind);
+/* A work's hold on both (NULL: none). */
 void gn_handle_release(gn_handle *h);
 
 /* ---- Arguments ---- */
