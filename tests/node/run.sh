@@ -16,7 +16,11 @@ pkg=$tmp/pkg
 mkdir "$pkg"
 src=$G16_SOURCE/bindings/node
 cp -r "$src/package.json" "$src/index.js" "$src/index.d.ts" "$src/scripts" "$src/src" "$src/test" "$pkg/"
-(cd "$pkg" && PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig CFLAGS=-Werror HOME=$tmp \
+cflags=-Werror
+if [ "${G16_SANITIZED:-0}" = 1 ]; then
+  cflags+=" -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+fi
+(cd "$pkg" && PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig CFLAGS=$cflags HOME=$tmp \
   npm install --offline --no-audit --no-fund --foreground-scripts --loglevel=error) \
   || fail "npm install did not build the addon"
 deps=$(ldd "$pkg/build/Release/g16.node")
@@ -29,8 +33,9 @@ ln -s "$G16_WITNESS_CACHE" "$tmp/xdg/g16"
 env=(XDG_CACHE_HOME="$tmp/xdg" G16_FIXTURES="$G16_FIXTURES"
      G16_SNARKJS_MODULE="$G16_TOOLS/node_modules/snarkjs")
 if [ "${G16_SANITIZED:-0}" = 1 ]; then
-  # node itself is not instrumented: the sanitizer runtimes must be loaded
-  # first; V8 keeps memory to the end, so leaks are not checked.
+  # The library and the addon are instrumented, node is not: the sanitizer
+  # runtimes must be loaded first; V8 keeps memory to the end, so leaks
+  # are not checked.
   cc=${CC:-cc}
   env+=(LD_PRELOAD="$("$cc" -print-file-name=libasan.so) $("$cc" -print-file-name=libubsan.so)"
         ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}")
