@@ -95,7 +95,7 @@ block=$(cat <<EOT
 Command: \`REPEATS=$REPEATS SNARKJS_REPEATS=$SNARKJS_REPEATS bench/node/run.sh ${CIRCUITS[*]}\` (g16 $(git -C "$REPO" describe --always --dirty), snarkjs $(node -p "require('$REPO/tools/node_modules/snarkjs/package.json').version"), node $(node --version)).
 Times: first call (opens key and circuit) / median / best of the calls in one process; RSS: the process's peak.
 
-| circuit | domain | snarkjs fullProve | g16 fullProve | speed-up (median) | g16 first use (compile) |
+| circuit | domain | snarkjs fullProve | g16 fullProve | speed-up (median) | g16 untimed first run (compiles the circuit unless cached) |
 |---|---|---|---|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT
