@@ -38,7 +38,7 @@ if [ "${G16_SANITIZED:-0}" = 1 ]; then
   # are not checked.
   cc=${CC:-cc}
   env+=(LD_PRELOAD="$("$cc" -print-file-name=libasan.so) $("$cc" -print-file-name=libubsan.so)"
-        ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}")
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
 fi
 cd "$pkg"
 env "${env[@]}" node --test test/*.test.js
