@@ -10,6 +10,8 @@
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
 #   make install  build, then install libg16 (.so and .a), its headers, g16.pc
 #                 and the programs under PREFIX (default /usr/local)
+#   make node     build, then the Node.js package in bindings/node (npm install,
+#                 offline: its addon links build/'s libg16.so)
 #   make format   apply .clang-format to every tracked C/CUDA source
 #   make clean    remove the build directories
 
@@ -33,7 +35,7 @@ ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
 export PATH := /usr/local/cuda/bin:$(PATH)
 endif
 
-.PHONY: all build configure deps test test-large asan fuzz demo install format clean
+.PHONY: all build configure deps test test-large asan fuzz demo install node format clean
 
 all: build
 
@@ -87,6 +89,9 @@ demo: deps
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+node: build
+	cd bindings/node && npm install --offline --no-audit --no-fund
 
 format:
 	git ls-files '*.c' '*.h' '*.cu' '*.cuh' | grep -v '^tools/' | xargs clang-format -i

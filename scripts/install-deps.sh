@@ -28,6 +28,11 @@ done
 # not packages, so apt never tries to replace it.
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+# The Node.js package (bindings/node) compiles against Node-API's headers,
+# which Debian ships apart (libnode-dev); other Node builds bring their own.
+node_prefix=$(dirname "$(dirname "$(command -v node 2>/dev/null || echo /usr/bin/node)")")
+[ -f "$node_prefix/include/node/node_api.h" ] || [ -f /usr/include/node/node_api.h ] \
+  || missing+=(libnode-dev)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 
 if ((${#missing[@]})); then
