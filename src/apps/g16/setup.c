@@ -105,6 +105,20 @@ static int is_help(const char *a) { return !strcmp(a, "-h") || !strcmp(a, "--hel
 
 /* ---- setup --------------------------------------------------------------- */
 
+/* An argument that is not an option: kept in pos (three at most; more are
+ * counted, so the caller can say how many it expected), else an unknown
+ * option.  0, or -1 after printing the error. */
+static int take_positional(const char *cmd, const char *arg, const char **pos, int *npos)
+{
+    if (arg[0] == '-' && arg[1]) {
+        fprintf(stderr, "g16 %s: unknown option '%s' (see g16 %s --help)\n", cmd, arg, cmd);
+        return -1;
+    }
+    if (*npos < 3) pos[*npos] = arg;
+    (*npos)++;
+    return 0;
+}
+
 int cli_setup(int argc, char **argv)
 {
     g16_setup_options opt = {0};
@@ -124,13 +138,8 @@ int cli_setup(int argc, char **argv)
             opt.seeded = 1;
         } else if ((v = opt_value("setup", argc, argv, &i, "--threads")))
             opt.threads = (int)count_arg("setup", "--threads", v, 4096);
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "g16 setup: unknown option '%s' (see g16 setup --help)\n", argv[i]);
+        else if (take_positional("setup", argv[i], pos, &npos))
             return 2;
-        } else if (npos < 3)
-            pos[npos++] = argv[i];
-        else
-            npos++;
     }
     if (npos != 2) {
         fprintf(stderr, "g16 setup: expected CIRCUIT.r1cs KEY.zkey (see g16 setup --help)\n");
@@ -308,13 +317,8 @@ int cli_check(int argc, char **argv)
         }
         if ((v = opt_value("check", argc, argv, &i, "--threads")))
             threads = (int)count_arg("check", "--threads", v, 4096);
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "g16 check: unknown option '%s' (see g16 check --help)\n", argv[i]);
+        else if (take_positional("check", argv[i], pos, &npos))
             return 2;
-        } else if (npos < 3)
-            pos[npos++] = argv[i];
-        else
-            npos++;
     }
     if (npos != 2) {
         fprintf(stderr, "g16 check: expected CIRCUIT.r1cs WITNESS.wtns (see g16 check --help)\n");
