@@ -317,6 +317,61 @@ static void test_heartbeat(d_pgq *a, d_pgq *b)
     exec_sql("DELETE FROM jobs");
 }
 
+/* What GET /v1/proofs/ID, DELETE and GET /v1/fleet read, and the head
+ * of the queue that tells a host which key to load next. */
+static void test_views(d_pgq *a, d_pgq *b)
+{
+    char err[512], key[128], *json = NULL;
+    d_pgq_lease c[2];
+    int n, final = 1, accepted;
+    submit(a, "view", "k3", 7, 2);
+    submit(a, "doomed", "k4", 0, 1);
+    const char *skip[] = {"k3"};
+    CHECK(d_pgq_head_key(b, NULL, 0, key, err, sizeof err) == G16_OK && !strcmp(key, "k3"),
+          "head key k3: '%s'", key);
+    CHECK(d_pgq_head_key(b, skip, 1, key, err, sizeof err) == G16_OK && !strcmp(key, "k4"),
+          "head key past k3: '%s'", key);
+    CHECK(d_pgq_job_json(b, "view", 1, &json, &final, err, sizeof err) == G16_OK && !final &&
+              strstr(json, "\"state\":\"queued\"") && strstr(json, "\"partitions_total\":2"),
+          "a queued job: %s", json ? json : err);
+    free(json);
+    CHECK(d_pgq_claim(b, skip, 1, 2, 30, c, &n, err, sizeof err) == G16_OK && n == 2, "claim");
+    d_pgq_result(b, &c[0], 1, "{\"pi_a\":1}", "[\"7\"]", NULL, "{\"msm_s\":0.5}", &accepted, err,
+                 sizeof err);
+    json = NULL;
+    CHECK(d_pgq_job_json(a, "view", 1, &json, &final, err, sizeof err) == G16_OK && !final &&
+              strstr(json, "\"state\":\"running\"") && !strstr(json, "pi_a"),
+          "running, results withheld until every partition is final: %s", json ? json : err);
+    free(json);
+    d_pgq_result(b, &c[1], 0, NULL, NULL, "witness 1: bad", NULL, &accepted, err, sizeof err);
+    json = NULL;
+    CHECK(d_pgq_job_json(a, "view", 1, &json, &final, err, sizeof err) == G16_OK && final &&
+              strstr(json, "\"state\":\"failed\"") && strstr(json, "\"proof\":{\"pi_a\":1}") &&
+              strstr(json, "\"public\":[\"7\"]") && strstr(json, "\"msm_s\":0.5") &&
+              strstr(json, "witness 1: bad") && strstr(json, "\"finished\""),
+          "final, with results: %s", json ? json : err);
+    free(json);
+    for (int i = 0; i < n; i++) d_pgq_lease_free(&c[i]);
+    CHECK(d_pgq_job_json(a, "nope", 1, &json, &final, err, sizeof err) == G16_ERR_NOT_FOUND,
+          "unknown job");
+    CHECK(d_pgq_cancel(a, "view", err, sizeof err) == D_PGQ_FINAL, "a final job: %s", err);
+    CHECK(d_pgq_cancel(a, "doomed", err, sizeof err) == G16_OK, "cancel: %s", err);
+    CHECK(d_pgq_cancel(a, "nope", err, sizeof err) == G16_ERR_NOT_FOUND, "cancel unknown");
+    CHECK(d_pgq_claim(b, NULL, 0, 2, 30, c, &n, err, sizeof err) == G16_OK && n == 0,
+          "a cancelled partition is never claimed");
+    json = NULL;
+    CHECK(d_pgq_job_json(a, "doomed", 0, &json, &final, err, sizeof err) == G16_OK && final &&
+              strstr(json, "\"state\":\"cancelled\""),
+          "cancelled: %s", json ? json : err);
+    free(json);
+    json = NULL;
+    CHECK(d_pgq_hosts_json(a, &json, err, sizeof err) == G16_OK && strstr(json, "host-a") &&
+              strstr(json, "host-b") && strstr(json, "\"budget\":1"),
+          "hosts: %s", json ? json : err);
+    free(json);
+    exec_sql("DELETE FROM jobs");
+}
+
 /* A database migrated by a newer g16d is refused, with the versions. */
 static void test_newer_schema(void)
 {
@@ -351,6 +406,7 @@ int main(void)
     test_race(a, b);
     test_takeover(a, b);
     test_heartbeat(a, b);
+    test_views(a, b);
     test_newer_schema();
     d_pgq_close(a);
     d_pgq_close(b);

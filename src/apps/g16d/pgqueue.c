@@ -5,6 +5,7 @@
 #include "pgqueue.h"
 
 #include <endian.h>
+#include <jansson.h>
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -684,4 +685,194 @@ int d_pgq_depth(d_pgq *q, int64_t *queued, int64_t *running, char *err, size_t e
     *queued = a.queued;
     *running = a.running;
     return rc;
+}
+
+/* ---- what clients and operators read ---- */
+
+typedef struct {
+    const char *const *skip;
+    int nskip;
+    char *key;
+} head_args;
+
+static int head_key(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    head_args *a = arg;
+    char *skip = a->nskip ? text_array(a->skip, a->nskip) : NULL;
+    const char *vals[] = {skip};
+    PGresult *r = exec(q,
+                       "SELECT key FROM partitions"
+                       " WHERE (state = 'queued' OR (state = 'running' AND lease_expiry < now()))"
+                       " AND NOT ($1::text[] IS NOT NULL AND key = ANY($1::text[]))"
+                       " ORDER BY priority DESC, seq, idx LIMIT 1",
+                       1, vals, PGRES_TUPLES_OK, err, errlen);
+    free(skip);
+    if (!r) return G16_ERR_IO;
+    snprintf(a->key, 128, "%s", PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    return G16_OK;
+}
+
+int d_pgq_head_key(d_pgq *q, const char *const *skip, int nskip, char key[128], char *err,
+                   size_t errlen)
+{
+    head_args a = {skip, nskip, key};
+    key[0] = 0;
+    return call(q, head_key, &a, err, errlen);
+}
+
+typedef struct {
+    const char *id;
+    int with_results;
+    char *json;
+    int final;
+} job_args;
+
+static int is_final(const char *state)
+{
+    return !strcmp(state, "done") || !strcmp(state, "failed") || !strcmp(state, "cancelled");
+}
+
+/* Columns of the job query: 0 key, 1 priority, 2 created, 3 cancelled,
+ * 4 idx, 5 state, 6 error, 7 timings, 8 proof, 9 public, 10 finished. */
+static json_t *part_json(const PGresult *r, int row, int results)
+{
+    json_t *o = json_pack("{s:i,s:s}", "index", atoi(PQgetvalue(r, row, 4)), "state",
+                          PQgetvalue(r, row, 5));
+    if (!PQgetisnull(r, row, 6))
+        json_object_set_new(o, "error", json_string(PQgetvalue(r, row, 6)));
+    if (!PQgetisnull(r, row, 7))
+        json_object_set_new(o, "timings", json_loads(PQgetvalue(r, row, 7), 0, NULL));
+    if (results && !PQgetisnull(r, row, 8))
+        json_object_set_new(o, "proof", json_loads(PQgetvalue(r, row, 8), 0, NULL));
+    if (results && !PQgetisnull(r, row, 9))
+        json_object_set_new(o, "public", json_loads(PQgetvalue(r, row, 9), 0, NULL));
+    return o;
+}
+
+static char *job_text(const PGresult *r, const char *id, int with_results, int *final)
+{
+    int n = PQntuples(r), done = 0, failed = 0, nfinal = 0, running = 0;
+    double finished = 0;
+    for (int i = 0; i < n; i++) {
+        const char *st = PQgetvalue(r, i, 5);
+        done += !strcmp(st, "done");
+        failed += !strcmp(st, "failed");
+        nfinal += is_final(st);
+        running += strcmp(st, "queued") != 0;
+        if (!PQgetisnull(r, i, 10) && atof(PQgetvalue(r, i, 10)) > finished)
+            finished = atof(PQgetvalue(r, i, 10));
+    }
+    *final = nfinal == n;
+    int cancelled = !strcmp(PQgetvalue(r, 0, 3), "t");
+    const char *state = !*final     ? (running ? "running" : "queued")
+                        : cancelled ? "cancelled"
+                        : failed    ? "failed"
+                                    : "done";
+    json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", id, "key", PQgetvalue(r, 0, 0),
+                          "priority", atoi(PQgetvalue(r, 0, 1)), "state", state, "created",
+                          atof(PQgetvalue(r, 0, 2)), "partitions_total", n, "partitions_done", done,
+                          "partitions_failed", failed);
+    if (*final && finished > 0) json_object_set_new(o, "finished", json_real(finished));
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(arr, part_json(r, i, with_results && *final));
+    json_object_set_new(o, "partitions", arr);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(o);
+    return s;
+}
+
+static int job_get(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    job_args *a = arg;
+    const char *vals[] = {a->id};
+    PGresult *r = exec(q,
+                       "SELECT j.key, j.priority, extract(epoch FROM j.created), j.cancelled,"
+                       " p.idx, p.state, r.error, r.timings, r.proof, r.public,"
+                       " extract(epoch FROM r.finished)"
+                       " FROM jobs j JOIN partitions p ON p.job = j.id"
+                       " LEFT JOIN results r ON r.job = p.job AND r.idx = p.idx"
+                       " WHERE j.id = $1 ORDER BY p.idx",
+                       1, vals, PGRES_TUPLES_OK, err, errlen);
+    if (!r) return G16_ERR_IO;
+    int rc = G16_OK;
+    if (!PQntuples(r)) {
+        errf(err, errlen, "no job %s (unknown, or its results expired)", a->id);
+        rc = G16_ERR_NOT_FOUND;
+    } else if (!(a->json = job_text(r, a->id, a->with_results, &a->final))) {
+        errf(err, errlen, "out of memory");
+        rc = G16_ERR_NOMEM;
+    }
+    PQclear(r);
+    return rc;
+}
+
+int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
+                   size_t errlen)
+{
+    job_args a = {id, with_results, NULL, 0};
+    int rc = call(q, job_get, &a, err, errlen);
+    *json = a.json;
+    *final = a.final;
+    return rc;
+}
+
+static int cancel(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    const char *vals[] = {arg};
+    int rc = begin(q, err, errlen);
+    if (rc) return rc;
+    PGresult *r = exec(q, "UPDATE jobs SET cancelled = true WHERE id = $1", 1, vals,
+                       PGRES_COMMAND_OK, err, errlen);
+    rc = !r ? G16_ERR_IO : strcmp(PQcmdTuples(r), "1") ? G16_ERR_NOT_FOUND : G16_OK;
+    if (rc == G16_ERR_NOT_FOUND) errf(err, errlen, "no job %s", (const char *)arg);
+    PQclear(r);
+    if (!rc) {
+        r = exec(q,
+                 "UPDATE partitions SET state = 'cancelled', lease_owner = NULL,"
+                 " lease_expiry = NULL WHERE job = $1 AND state IN ('queued', 'running')",
+                 1, vals, PGRES_COMMAND_OK, err, errlen);
+        rc = !r ? G16_ERR_IO : strcmp(PQcmdTuples(r), "0") ? G16_OK : D_PGQ_FINAL;
+        if (rc == D_PGQ_FINAL) errf(err, errlen, "job %s has already finished", (const char *)arg);
+        PQclear(r);
+    }
+    return commit(q, rc, err, errlen);
+}
+
+int d_pgq_cancel(d_pgq *q, const char *id, char *err, size_t errlen)
+{
+    return call(q, cancel, (void *)id, err, errlen);
+}
+
+static int hosts(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    char **out = arg;
+    PGresult *r =
+        exec(q,
+             "SELECT h.id, extract(epoch FROM h.started), extract(epoch FROM h.heartbeat),"
+             " extract(epoch FROM now() - h.heartbeat), h.info,"
+             " (SELECT count(*) FROM partitions p WHERE p.lease_owner = h.id"
+             " AND p.state = 'running' AND p.lease_expiry > now())"
+             " FROM hosts h ORDER BY h.id",
+             0, NULL, PGRES_TUPLES_OK, err, errlen);
+    if (!r) return G16_ERR_IO;
+    json_t *a = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        json_t *info = json_loads(PQgetvalue(r, i, 4), 0, NULL);
+        json_array_append_new(
+            a, json_pack("{s:s,s:f,s:f,s:f,s:o,s:I}", "id", PQgetvalue(r, i, 0), "started",
+                         atof(PQgetvalue(r, i, 1)), "heartbeat", atof(PQgetvalue(r, i, 2)), "age_s",
+                         atof(PQgetvalue(r, i, 3)), "info", info ? info : json_object(), "leases",
+                         (json_int_t)atoll(PQgetvalue(r, i, 5))));
+    }
+    PQclear(r);
+    *out = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(a);
+    return *out ? G16_OK : G16_ERR_NOMEM;
+}
+
+int d_pgq_hosts_json(d_pgq *q, char **json, char *err, size_t errlen)
+{
+    *json = NULL;
+    return call(q, hosts, json, err, errlen);
 }

@@ -110,6 +110,28 @@ int d_pgq_lease_held(d_pgq *q, const d_pgq_lease *c);
 int d_pgq_result(d_pgq *q, const d_pgq_lease *c, int ok, const char *proof, const char *pub,
                  const char *error, const char *timings, int *accepted, char *err, size_t errlen);
 
+/* The key of the first partition in claim order whose key is none of
+ * skip[0..nskip): G16_OK with key filled ("" when there is none). */
+int d_pgq_head_key(d_pgq *q, const char *const *skip, int nskip, char key[128], char *err,
+                   size_t errlen);
+
+/* Job id as g16d's job JSON (state, partitions; proof and public of each
+ * once every partition is final, when with_results): G16_OK with *json
+ * (malloc'd) and *final (every partition final), or G16_ERR_NOT_FOUND. */
+int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
+                   size_t errlen);
+
+/* Cancels job id: its partitions not yet final become cancelled (a
+ * running one's result is then discarded).  G16_OK, G16_ERR_NOT_FOUND,
+ * or D_PGQ_FINAL when it had finished already. */
+#define D_PGQ_FINAL 200
+int d_pgq_cancel(d_pgq *q, const char *id, char *err, size_t errlen);
+
+/* The fleet's hosts as a JSON array (malloc'd): id, started, heartbeat
+ * (Unix seconds), age_s (since the heartbeat, on the database's clock),
+ * info (what the host published), leases (partitions it holds now). */
+int d_pgq_hosts_json(d_pgq *q, char **json, char *err, size_t errlen);
+
 /* Partitions queued (claimable now, expired leases included) and running
  * under a live lease, over the whole fleet. */
 int d_pgq_depth(d_pgq *q, int64_t *queued, int64_t *running, char *err, size_t errlen);
