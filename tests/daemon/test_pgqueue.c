@@ -175,8 +175,8 @@ static void test_order(d_pgq *a)
         CHECK(!strcmp(c[i].job, want_job[i]) && c[i].idx == want_idx[i] && c[i].attempt == 1,
               "claim %d is %s/%d (attempt %d), expected %s/%d", i, c[i].job, c[i].idx, c[i].attempt,
               want_job[i], want_idx[i]);
-        CHECK(c[i].payload && c[i].payload_len == 4 && !memcmp(c[i].payload, "wtns", 4) &&
-                  c[i].bytes == 4,
+        CHECK(c[i].payload && !strcmp(c[i].kind, "wtns") && c[i].payload_len == 4 &&
+                  !memcmp(c[i].payload, "wtns", 4) && c[i].bytes == 4,
               "payload of claim %d", i);
         d_pgq_lease_free(&c[i]);
     }

@@ -38,7 +38,7 @@ static const char *const k_migrations[] = {
     "CREATE TABLE partitions(job text NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,"
     " idx int NOT NULL, key text NOT NULL, priority int NOT NULL, seq bigint NOT NULL,"
     " state text NOT NULL DEFAULT 'queued', lease_owner text, lease_expiry timestamptz,"
-    " attempt int NOT NULL DEFAULT 0, payload bytea, payload_path text,"
+    " attempt int NOT NULL DEFAULT 0, payload_kind text NOT NULL, payload bytea, payload_path text,"
     " payload_bytes bigint NOT NULL, PRIMARY KEY(job, idx));"
     "CREATE INDEX partitions_claim ON partitions(state, priority DESC, seq, idx);"
     "CREATE INDEX partitions_owner ON partitions(lease_owner);"
@@ -345,15 +345,22 @@ static int insert_part(d_pgq *q, const submit_args *a, const char *seq, int i, c
     snprintf(idx, sizeof idx, "%d", i);
     snprintf(prio, sizeof prio, "%d", a->priority);
     snprintf(bytes, sizeof bytes, "%zu", p->len);
-    const char *vals[] = {
-        a->id, idx, a->key, prio, seq, (const char *)p->data, p->data ? NULL : p->path, bytes};
-    int lens[] = {0, 0, 0, 0, 0, (int)p->len, 0, 0};
-    int fmts[] = {0, 0, 0, 0, 0, 1, 0, 0};
+    const char *vals[] = {a->id,
+                          idx,
+                          a->key,
+                          prio,
+                          seq,
+                          (const char *)p->data,
+                          p->data ? NULL : p->path,
+                          bytes,
+                          p->kind ? p->kind : "wtns"};
+    int lens[] = {0, 0, 0, 0, 0, (int)p->len, 0, 0, 0};
+    int fmts[] = {0, 0, 0, 0, 0, 1, 0, 0, 0};
     PGresult *r = exec_fmt(q,
                            "INSERT INTO partitions(job, idx, key, priority, seq, payload,"
-                           " payload_path, payload_bytes) VALUES($1, $2::int, $3, $4::int,"
-                           " $5::bigint, $6::bytea, $7, $8::bigint)",
-                           8, vals, lens, fmts, 0, PGRES_COMMAND_OK, err, errlen);
+                           " payload_path, payload_bytes, payload_kind) VALUES($1, $2::int, $3,"
+                           " $4::int, $5::bigint, $6::bytea, $7, $8::bigint, $9)",
+                           9, vals, lens, fmts, 0, PGRES_COMMAND_OK, err, errlen);
     PQclear(r);
     return r ? G16_OK : G16_ERR_IO;
 }
@@ -442,6 +449,7 @@ static int claimed(const PGresult *r, int row, d_pgq_lease *c)
     c->seq = be64(r, row, 4);
     c->attempt = be32(r, row, 5);
     c->bytes = be64(r, row, 8);
+    snprintf(c->kind, sizeof c->kind, "%s", PQgetvalue(r, row, 9));
     if (!PQgetisnull(r, row, 6)) {
         c->payload_len = (size_t)PQgetlength(r, row, 6);
         if (!(c->payload = malloc(c->payload_len ? c->payload_len : 1))) return -1;
@@ -477,7 +485,7 @@ static int claim(d_pgq *q, void *arg, char *err, size_t errlen)
                  " lease_expiry = now() + $2::float8 * interval '1 second', attempt = p.attempt + 1"
                  " FROM c WHERE p.job = c.job AND p.idx = c.idx"
                  " RETURNING p.job, p.idx, p.key, p.priority, p.seq, p.attempt, p.payload,"
-                 " p.payload_path, p.payload_bytes",
+                 " p.payload_path, p.payload_bytes, p.payload_kind",
                  4, vals, NULL, NULL, 1, PGRES_TUPLES_OK, err, errlen);
     free(keys);
     if (!r) return G16_ERR_IO;

@@ -43,12 +43,14 @@
 
 typedef struct d_pgq d_pgq;
 
-/* A partition's witness at submission: its bytes (stored as bytea) or,
- * when data is NULL, a path every host can read. */
+/* A partition's input at submission: its bytes (stored as bytea) or,
+ * when data is NULL, a path every host can read; kind says what it is
+ * (NULL: "wtns", a witness file). */
 typedef struct {
     const uint8_t *data;
     size_t len;
     const char *path;
+    const char *kind;
 } d_pgq_payload;
 
 /* A claimed partition.  payload (malloc'd) or path (malloc'd) is set. */
@@ -62,7 +64,8 @@ typedef struct {
     uint8_t *payload;
     size_t payload_len;
     char *path;
-    int64_t bytes; /* the witness's size, either way */
+    int64_t bytes; /* the payload's size as submitted (0 for a path) */
+    char kind[16];
 } d_pgq_lease;
 
 /* A registered key. */
