@@ -1,10 +1,12 @@
 #!/bin/bash
 # Two g16d hosts on one throwaway PostgreSQL (--queue): keys registered on
 # one host are loaded on demand by the other (SHA-256 checked), jobs
-# submitted on either run on both, host a is killed with -9 while it holds
-# leases and host b takes its partitions over once they lapse; every
+# submitted on either run on both; host b is stopped (SIGSTOP: its leases
+# lapse, a takes them, b's late results are discarded), host a is killed
+# with -9 while it holds leases and b takes those over in turn; every
 # partition has exactly one result row, every proof verifies (g16 verify,
-# snarkjs for a sample), and any host answers for any job.  Bad input on a
+# snarkjs for a sample), and any host answers for any job.  PostgreSQL is
+# restarted (immediate stop) while b works: b reconnects and goes on.  Bad input on a
 # fleet host gets the errors it gets today.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/pg_server.sh"
@@ -61,11 +63,12 @@ st=$(hapi b -o "$T/e.json" -w '%{http_code}' -X POST --data-binary '{"key":' htt
 [ "$st" = 400 ] && grep -q "malformed JSON" "$T/e.json" || fail "bad JSON: $st"
 [ "$(sql "SELECT count(*) FROM jobs")" = 0 ] || fail "a refused job reached the queue"
 
-note "jobs through both hosts; a is killed while it holds leases"
-ws=(); for _ in $(seq 12); do ws+=("$FIX/bn128/chain/witness.wtns"); done
-id1=$(hc a prove --key chain "${ws[@]}") || fail "a: submit"
+note "jobs through both hosts; b stopped (its leases lapse), a killed while it holds leases"
 up=(); for _ in $(seq 8); do up+=("$FIX/bls12381/multiplier/witness.wtns"); done
 id2=$(hc b prove --key mult --upload "${up[@]}") || fail "b: submit"
+kill -STOP "${HPID[b]}"
+ws=(); for _ in $(seq 12); do ws+=("$FIX/bn128/chain/witness.wtns"); done
+id1=$(hc a prove --key chain "${ws[@]}") || fail "a: submit"
 host_a=$(hapi a http://d/v1/fleet | js o.host)
 held="SELECT count(*) FROM partitions WHERE lease_owner = '$host_a' AND state = 'running'"
 posted="SELECT count(*) FROM results WHERE host = '$host_a'"
@@ -78,7 +81,9 @@ held=$(sql "$held")
 [ "$held" -gt 0 ] || fail "a held no lease when it was to be killed"
 kill -9 "${HPID[a]}"
 unset 'HPID[a]'
-note "a killed holding $held leases"
+kill -CONT "${HPID[b]}"
+note "a killed holding $held leases; PostgreSQL restarted under b"
+pg_restart || fail "PostgreSQL did not restart"
 
 LOG=$T/b.log
 hc b wait "$id1" --timeout 120 --out "$T/o1" >"$T/j1.json" || fail "job 1 did not finish on b"
@@ -95,6 +100,7 @@ note "exactly one result per partition; a's lapsed leases were taken over"
 [ "$(sql "SELECT count(*) FROM partitions WHERE state = 'done'")" = 20 ] || fail "not every partition done"
 [ "$(sql "SELECT count(*) FROM partitions WHERE attempt > 1")" -ge 1 ] || fail "no partition was taken over"
 [ "$(sql "SELECT count(*) FROM results WHERE host <> '$host_a'")" -ge 1 ] || fail "b posted nothing"
+[ "$(sql "SELECT count(*) FROM results WHERE host = '$host_a'")" -ge 1 ] || fail "a posted nothing"
 hc b keys list | js 'o.keys.map(k => k.name).sort().join()' | grep -qx chain,mult ||
   fail "b did not load the keys on demand"
 

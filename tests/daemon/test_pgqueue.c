@@ -298,22 +298,29 @@ static void test_takeover(d_pgq *a, d_pgq *b)
 static void test_heartbeat(d_pgq *a, d_pgq *b)
 {
     char err[512];
-    d_pgq_lease ca, cb;
+    d_pgq_lease ca[2], cb;
     int n, renewed = 0;
-    submit(a, "beat", "k1", 0, 1);
-    CHECK(d_pgq_claim(a, NULL, 0, 1, 0.6, &ca, &n, err, sizeof err) == G16_OK && n == 1,
-          "a claims");
+    char id[D_PGQ_LEASE_ID];
+    const char *held[] = {id};
+    submit(a, "beat", "k1", 0, 2);
+    CHECK(d_pgq_claim(a, NULL, 0, 2, 0.6, ca, &n, err, sizeof err) == G16_OK && n == 2,
+          "a claims two");
+    d_pgq_lease_id(&ca[0], id);
     for (int i = 0; i < 3; i++) {
         sleep_s(0.3);
-        CHECK(d_pgq_heartbeat(a, 0.6, "{\"budget\":1}", &renewed, err, sizeof err) == G16_OK &&
+        CHECK(d_pgq_heartbeat(a, 0.6, "{\"budget\":1}", held, 1, &renewed, err, sizeof err) ==
+                      G16_OK &&
                   renewed == 1,
               "heartbeat renews a's lease (%d): %s", renewed, err);
     }
-    CHECK(d_pgq_claim(b, NULL, 0, 1, 30, &cb, &n, err, sizeof err) == G16_OK && n == 0,
-          "after 0.9 s, more than its first lease, b still finds nothing");
+    CHECK(d_pgq_claim(b, NULL, 0, 2, 30, &cb, &n, err, sizeof err) == G16_OK && n == 1 &&
+              cb.idx == 1,
+          "after 0.9 s, more than its first lease, b takes only the lease a did not name");
+    if (n == 1) d_pgq_lease_free(&cb);
+    d_pgq_lease_free(&ca[1]);
     CHECK(scalar("SELECT count(*) FROM hosts WHERE id = 'host-a' AND info = '{\"budget\":1}'") == 1,
           "the heartbeat published a's info");
-    d_pgq_lease_free(&ca);
+    d_pgq_lease_free(&ca[0]);
     exec_sql("DELETE FROM jobs");
 }
 

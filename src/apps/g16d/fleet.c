@@ -455,25 +455,31 @@ static void flease_free(flease *fl)
     free(fl);
 }
 
-static void post(g16d *d, fleet *f, flease *fl)
+/* G16_OK, or the queue's failure (the result is kept to be posted again). */
+static int post(g16d *d, fleet *f, flease *fl)
 {
     char err[D_ERR];
     int accepted = 0;
     int rc = d_pgq_result(f->q, &fl->l, fl->ok, fl->proof, fl->pub, fl->error, fl->timings,
                           &accepted, err, sizeof err);
-    if (rc) fleet_log("result", err);
+    if (rc) {
+        fleet_log("result (kept to post again)", err);
+        return rc;
+    }
     pthread_mutex_lock(&d->mu);
     if (accepted)
         f->accepted++;
     else
         f->discarded++;
     pthread_mutex_unlock(&d->mu);
-    if (!rc && !accepted)
+    if (!accepted)
         fprintf(stderr, "g16d: fleet: %s/%d: result discarded (the lease had lapsed)\n", fl->l.job,
                 fl->l.idx);
+    return G16_OK;
 }
 
-/* Posts every final lease's result.  mu held (dropped around each). */
+/* Posts every final lease's result, until the database fails (then the
+ * rest wait for the next round).  mu held (dropped around each). */
 static void post_results(g16d *d, fleet *f)
 {
     for (flease **pp = &f->leases; *pp;) {
@@ -484,9 +490,14 @@ static void post_results(g16d *d, fleet *f)
         }
         *pp = fl->next;
         pthread_mutex_unlock(&d->mu);
-        if (fl->post) post(d, f, fl);
-        flease_free(fl);
+        int rc = fl->post ? post(d, f, fl) : G16_OK;
+        if (!rc) flease_free(fl);
         pthread_mutex_lock(&d->mu);
+        if (rc) {
+            fl->next = f->leases;
+            f->leases = fl;
+            return;
+        }
         pp = &f->leases; /* the list may have changed meanwhile */
     }
 }
@@ -535,19 +546,48 @@ static char *host_info(g16d *d)
     return s;
 }
 
+/* The names of the leases this host works on (malloc'd, *n of them).
+ * mu held. */
+static char (*held_leases(fleet *f, int *n))[D_PGQ_LEASE_ID]
+{
+    int cap = 0;
+    for (flease *fl = f->leases; fl; fl = fl->next) cap++;
+    char(*ids)[D_PGQ_LEASE_ID] = calloc((size_t)cap + 1, sizeof *ids);
+    *n = 0;
+    for (flease *fl = ids ? f->leases : NULL; fl; fl = fl->next)
+        if (!fl->done) d_pgq_lease_id(&fl->l, ids[(*n)++]);
+    return ids;
+}
+
+static void beat(g16d *d, fleet *f)
+{
+    char *info = host_info(d), err[D_ERR];
+    int n;
+    char(*ids)[D_PGQ_LEASE_ID] = held_leases(f, &n);
+    const char **held = calloc((size_t)n + 1, sizeof *held);
+    for (int i = 0; held && i < n; i++) held[i] = ids[i];
+    pthread_mutex_unlock(&d->mu);
+    if (!ids || !held ||
+        d_pgq_heartbeat(f->beat, d->cfg.lease_s, info, held, n, NULL, err, sizeof err))
+        fleet_log("heartbeat", ids && held ? err : "out of memory");
+    free(info);
+    free(ids);
+    free(held);
+    pthread_mutex_lock(&d->mu);
+}
+
 static void *beater(void *arg)
 {
     g16d *d = arg;
     fleet *f = F(d);
+    double next = 0;
     pthread_mutex_lock(&d->mu);
-    while (!f->stop) {
-        char *info = host_info(d), err[D_ERR];
-        pthread_mutex_unlock(&d->mu);
-        if (d_pgq_heartbeat(f->beat, d->cfg.lease_s, info, NULL, err, sizeof err))
-            fleet_log("heartbeat", err);
-        free(info);
-        pthread_mutex_lock(&d->mu);
-        wait_cv(d, f, d->cfg.lease_s / 3);
+    while (!f->stop) { /* f->cv wakes it for results too: it beats on its own time */
+        if (d_now() >= next) {
+            beat(d, f);
+            next = d_now() + d->cfg.lease_s / 3;
+        }
+        wait_cv(d, f, next - d_now());
     }
     pthread_mutex_unlock(&d->mu);
     return NULL;

@@ -16,12 +16,14 @@
 
 #include "g16.h"
 
-#define ATTEMPTS 5
+#define ATTEMPTS 6
+
+enum { RETRY_NO, RETRY_AGAIN, RETRY_RESET };
 
 struct d_pgq {
     PGconn *conn;
     pthread_mutex_t mu;
-    int retry; /* the last failure may pass if the call is made again */
+    int retry; /* RETRY_*: whether the last failure may pass if the call is made again */
     char host[128];
 };
 
@@ -108,12 +110,16 @@ static PGresult *exec_fmt(d_pgq *q, const char *sql, int n, const char *const *v
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     errf(err, errlen, "queue: %s", msg ? msg : PQerrorMessage(q->conn));
+    /* a lost connection (libpq's own errors carry no SQLSTATE; class 08;
+     * the server shutting down, 57P0x): reset it and try again */
+    if (PQstatus(q->conn) != CONNECTION_OK || !state || !strncmp(state, "08", 2) ||
+        !strncmp(state, "57P0", 4))
+        q->retry = RETRY_RESET;
     /* serialization failure, deadlock, and the races of two hosts
      * migrating at once (duplicate row, table or type) */
-    q->retry =
-        PQstatus(q->conn) != CONNECTION_OK ||
-        (state && (!strcmp(state, "40001") || !strcmp(state, "40P01") || !strcmp(state, "23505") ||
-                   !strcmp(state, "42P07") || !strcmp(state, "42710")));
+    else if (!strcmp(state, "40001") || !strcmp(state, "40P01") || !strcmp(state, "23505") ||
+             !strcmp(state, "42P07") || !strcmp(state, "42710"))
+        q->retry = RETRY_AGAIN;
     PQclear(r);
     return NULL;
 }
@@ -154,13 +160,13 @@ static int call(d_pgq *q, pgq_fn fn, void *arg, char *err, size_t errlen)
     int rc;
     pthread_mutex_lock(&q->mu);
     for (int i = 0;; i++) {
-        q->retry = 0;
+        q->retry = RETRY_NO;
         rc = fn(q, arg, err, errlen);
         if (rc == G16_OK || !q->retry || i + 1 == ATTEMPTS) break;
         struct timespec ts = {0, (long)(50 * 1000 * 1000) << i};
         if (ts.tv_nsec >= 1000000000L) ts = (struct timespec){1, 0};
         nanosleep(&ts, NULL);
-        if (PQstatus(q->conn) != CONNECTION_OK) PQreset(q->conn);
+        if (q->retry == RETRY_RESET) PQreset(q->conn);
     }
     pthread_mutex_unlock(&q->mu);
     return rc;
@@ -190,7 +196,7 @@ static int apply(d_pgq *q, int v, char *err, size_t errlen)
         PGresult *r = PQexec(q->conn, k_migrations[v]);
         if (PQresultStatus(r) != PGRES_COMMAND_OK) {
             errf(err, errlen, "queue: schema migration %d: %s", v + 1, PQresultErrorMessage(r));
-            q->retry = PQstatus(q->conn) != CONNECTION_OK;
+            q->retry = PQstatus(q->conn) != CONNECTION_OK ? RETRY_RESET : RETRY_NO;
             rc = G16_ERR_IO;
         }
         PQclear(r);
@@ -526,8 +532,14 @@ void d_pgq_lease_free(d_pgq_lease *c)
 typedef struct {
     double lease_s;
     const char *info;
-    int renewed;
+    const char *const *held;
+    int nheld, renewed;
 } beat_args;
+
+void d_pgq_lease_id(const d_pgq_lease *l, char out[D_PGQ_LEASE_ID])
+{
+    snprintf(out, D_PGQ_LEASE_ID, "%s/%d/%d", l->job, l->idx, l->attempt);
+}
 
 static int heartbeat(d_pgq *q, void *arg, char *err, size_t errlen)
 {
@@ -539,23 +551,27 @@ static int heartbeat(d_pgq *q, void *arg, char *err, size_t errlen)
                  "INSERT INTO hosts(id, info) VALUES($1, $2) ON CONFLICT (id) DO UPDATE SET"
                  " heartbeat = now(), info = EXCLUDED.info",
                  2, host, err, errlen);
-    if (rc) return rc;
-    const char *vals[] = {q->host, lease};
-    PGresult *r = exec(q,
-                       "UPDATE partitions SET lease_expiry = now() + $2::float8 * interval '1 "
-                       "second' WHERE lease_owner = $1 AND state = 'running' AND lease_expiry > "
-                       "now()",
-                       2, vals, PGRES_COMMAND_OK, err, errlen);
+    if (rc || !a->nheld) return rc;
+    char *held = text_array(a->held, a->nheld);
+    const char *vals[] = {q->host, lease, held};
+    PGresult *r = held ? exec(q,
+                              "UPDATE partitions SET lease_expiry = now() + $2::float8 * interval"
+                              " '1 second' WHERE lease_owner = $1 AND state = 'running'"
+                              " AND lease_expiry > now() AND job || '/' || idx::text || '/' ||"
+                              " attempt::text = ANY($3::text[])",
+                              3, vals, PGRES_COMMAND_OK, err, errlen)
+                       : NULL;
+    free(held);
     if (!r) return G16_ERR_IO;
     a->renewed = atoi(PQcmdTuples(r));
     PQclear(r);
     return G16_OK;
 }
 
-int d_pgq_heartbeat(d_pgq *q, double lease_s, const char *info, int *renewed, char *err,
-                    size_t errlen)
+int d_pgq_heartbeat(d_pgq *q, double lease_s, const char *info, const char *const *held, int nheld,
+                    int *renewed, char *err, size_t errlen)
 {
-    beat_args a = {lease_s, info, 0};
+    beat_args a = {lease_s, info, held, nheld, 0};
     int rc = call(q, heartbeat, &a, err, errlen);
     if (renewed) *renewed = a.renewed;
     return rc;

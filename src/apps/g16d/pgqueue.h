@@ -18,7 +18,7 @@
  *   priority (higher first), then submission, then partition order, and
  *   leases them to this host until now + lease_s on the database's clock.
  *   Each claim numbers its lease (attempt); two claimers never hold the
- *   same partition.  d_pgq_heartbeat renews this host's unexpired leases.
+ *   same partition.  d_pgq_heartbeat renews the unexpired leases it names.
  * - Results: d_pgq_result is accepted only while the lease it names is
  *   still this host's and unexpired; then the partition is final and its
  *   one results row written in the same transaction.  Anything else is
@@ -97,11 +97,17 @@ int d_pgq_claim(d_pgq *q, const char *const *keys, int nkeys, int max, double le
                 d_pgq_lease *out, int *n, char *err, size_t errlen);
 void d_pgq_lease_free(d_pgq_lease *c);
 
-/* Renews this host's unexpired leases to now + lease_s and its heartbeat
- * row (info: a JSON object it publishes in GET /v1/fleet); *renewed (may
- * be NULL) counts the leases. */
-int d_pgq_heartbeat(d_pgq *q, double lease_s, const char *info, int *renewed, char *err,
-                    size_t errlen);
+/* A lease's name for d_pgq_heartbeat. */
+#define D_PGQ_LEASE_ID 64
+void d_pgq_lease_id(const d_pgq_lease *l, char out[D_PGQ_LEASE_ID]);
+
+/* Renews this host's heartbeat row (info: a JSON object it publishes in
+ * GET /v1/fleet) and, of the leases named held[0..nheld) (d_pgq_lease_id),
+ * those still unexpired to now + lease_s; *renewed (may be NULL) counts
+ * them.  Only leases the host knows it holds are renewed: one whose claim
+ * reply a broken connection lost lapses, and another host takes it. */
+int d_pgq_heartbeat(d_pgq *q, double lease_s, const char *info, const char *const *held, int nheld,
+                    int *renewed, char *err, size_t errlen);
 
 /* Whether the lease c names is still this host's and unexpired: 1, 0, or
  * -1 when the database could not say. */
