@@ -294,6 +294,26 @@ static void test_takeover(d_pgq *a, d_pgq *b)
     exec_sql("DELETE FROM jobs");
 }
 
+/* A lease given back is claimable at once. */
+static void test_release(d_pgq *a, d_pgq *b)
+{
+    char err[512];
+    d_pgq_lease ca, cb;
+    int n, accepted;
+    submit(a, "rel", "k1", 0, 1);
+    CHECK(d_pgq_claim(a, NULL, 0, 1, 30, &ca, &n, err, sizeof err) == G16_OK && n == 1, "a claims");
+    CHECK(d_pgq_release(a, &ca, err, sizeof err) == G16_OK, "release: %s", err);
+    CHECK(d_pgq_claim(b, NULL, 0, 1, 30, &cb, &n, err, sizeof err) == G16_OK && n == 1 &&
+              cb.attempt == 2,
+          "b claims the released partition at once");
+    CHECK(d_pgq_result(a, &ca, 1, "{}", "[]", NULL, NULL, &accepted, err, sizeof err) == G16_OK &&
+              !accepted,
+          "a's result after giving the lease back is discarded");
+    if (n == 1) d_pgq_lease_free(&cb);
+    d_pgq_lease_free(&ca);
+    exec_sql("DELETE FROM jobs");
+}
+
 /* A heartbeat keeps a lease past its first expiry. */
 static void test_heartbeat(d_pgq *a, d_pgq *b)
 {
@@ -376,6 +396,15 @@ static void test_views(d_pgq *a, d_pgq *b)
               strstr(json, "host-b") && strstr(json, "\"budget\":1"),
           "hosts: %s", json ? json : err);
     free(json);
+    submit(a, "pending", "k3", 0, 1);
+    CHECK(d_pgq_purge(a, 3600, err, sizeof err) == G16_OK &&
+              scalar("SELECT count(*) FROM jobs") == 3,
+          "nothing is older than an hour");
+    CHECK(d_pgq_purge(a, 0, err, sizeof err) == G16_OK &&
+              scalar("SELECT count(*) FROM jobs") == 1 &&
+              scalar("SELECT count(*) FROM jobs WHERE id = 'pending'") == 1 &&
+              scalar("SELECT count(*) FROM results") == 0,
+          "the final jobs are purged with their results, the pending one stays: %s", err);
     exec_sql("DELETE FROM jobs");
 }
 
@@ -412,6 +441,7 @@ int main(void)
     test_order(a);
     test_race(a, b);
     test_takeover(a, b);
+    test_release(a, b);
     test_heartbeat(a, b);
     test_views(a, b);
     test_newer_schema();

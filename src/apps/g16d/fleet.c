@@ -509,12 +509,41 @@ static void wait_cv(g16d *d, fleet *f, double s)
     pthread_cond_timedwait(&f->cv, &d->mu, &ts);
 }
 
+/* At stop (the workers have stopped): the partitions claimed but never
+ * started go back to the queue now rather than when their leases lapse.
+ * mu held (dropped). */
+static void release_unstarted(g16d *d, fleet *f)
+{
+    for (flease *fl = f->leases; fl; fl = fl->next) {
+        if (fl->done || !fl->j || fl->j->parts[0].state != P_QUEUED) continue;
+        char err[D_ERR];
+        fl->done = 1; /* nothing to post: the lease is given back */
+        pthread_mutex_unlock(&d->mu);
+        if (d_pgq_release(f->q, &fl->l, err, sizeof err)) fleet_log("release", err);
+        pthread_mutex_lock(&d->mu);
+    }
+}
+
+/* Finished jobs past --result-ttl leave the database, once a minute from
+ * each host (deleting twice is harmless).  mu held (dropped). */
+static void purge(g16d *d, fleet *f, double *next)
+{
+    if (d_now() < *next) return;
+    *next = d_now() + 60;
+    char err[D_ERR];
+    pthread_mutex_unlock(&d->mu);
+    if (d_pgq_purge(f->q, d->cfg.result_ttl, err, sizeof err)) fleet_log("purge", err);
+    pthread_mutex_lock(&d->mu);
+}
+
 static void *claimer(void *arg)
 {
     g16d *d = arg;
     fleet *f = F(d);
+    double next_purge = 0;
     pthread_mutex_lock(&d->mu);
     while (!f->stop) {
+        purge(d, f, &next_purge);
         post_results(d, f);
         int got = claim_some(d, f);
         if (got > 0) continue;
@@ -522,6 +551,7 @@ static void *claimer(void *arg)
         wait_cv(d, f, POLL_S);
     }
     post_results(d, f);
+    release_unstarted(d, f);
     pthread_mutex_unlock(&d->mu);
     return NULL;
 }

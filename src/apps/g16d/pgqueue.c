@@ -622,6 +622,40 @@ int d_pgq_lease_held(d_pgq *q, const d_pgq_lease *c)
     return call(q, held, &a, err, sizeof err) ? -1 : a.held;
 }
 
+static int release(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    lease_params l;
+    lease_of(q, arg, &l);
+    return run(q,
+               "UPDATE partitions SET state = 'queued', lease_owner = NULL, lease_expiry = NULL"
+               " WHERE " LEASE_HELD,
+               4, l.vals, err, errlen);
+}
+
+int d_pgq_release(d_pgq *q, const d_pgq_lease *c, char *err, size_t errlen)
+{
+    return call(q, release, (void *)c, err, errlen);
+}
+
+static int purge(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    char ttl[32];
+    snprintf(ttl, sizeof ttl, "%.3f", *(const double *)arg);
+    const char *vals[] = {ttl};
+    return run(q,
+               "DELETE FROM jobs j WHERE j.created < now() - $1::float8 * interval '1 second'"
+               " AND NOT EXISTS (SELECT 1 FROM partitions p WHERE p.job = j.id"
+               " AND p.state IN ('queued', 'running'))"
+               " AND coalesce((SELECT max(r.finished) FROM results r WHERE r.job = j.id),"
+               " j.created) < now() - $1::float8 * interval '1 second'",
+               1, vals, err, errlen);
+}
+
+int d_pgq_purge(d_pgq *q, double ttl_s, char *err, size_t errlen)
+{
+    return call(q, purge, &ttl_s, err, errlen);
+}
+
 typedef struct {
     const d_pgq_lease *c;
     int ok;

@@ -113,6 +113,14 @@ int d_pgq_heartbeat(d_pgq *q, double lease_s, const char *info, const char *cons
  * -1 when the database could not say. */
 int d_pgq_lease_held(d_pgq *q, const d_pgq_lease *c);
 
+/* Gives back a lease this host will not work on (it is queued again at
+ * once instead of lapsing). */
+int d_pgq_release(d_pgq *q, const d_pgq_lease *c, char *err, size_t errlen);
+
+/* Deletes the jobs whose every partition is final and whose last result
+ * (or, with none, creation) is older than ttl_s, with their rows. */
+int d_pgq_purge(d_pgq *q, double ttl_s, char *err, size_t errlen);
+
 /* The result of a claimed partition: ok with proof, pub (JSON text), or
  * failed with error; timings may be NULL.  *accepted says whether it was
  * recorded (the lease was still held) or discarded. */
