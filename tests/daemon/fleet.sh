@@ -9,43 +9,15 @@
 # restarted (immediate stop) while b works: b reconnects and goes on.  Bad input on a
 # fleet host gets the errors it gets today.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/pg_server.sh"
-declare -A HPID=()
-cleanup() {
-  local n
-  for n in "${!HPID[@]}"; do kill -9 "${HPID[$n]}" 2>/dev/null || true; done
-  pg_stop
-  rm -rf "$T"
-}
-trap cleanup EXIT
-pg_start || fail "no PostgreSQL server"
-
-# start_host NAME ARGS...: g16d NAME with its own socket and state directory.
-start_host() {
-  local n=$1
-  shift
-  "$G16D" --socket "$T/$n.s" --state-dir "$T/$n.st" --allow-dir "$FIX" --allow-dir "$T" \
-    --queue "$PG_URL" --lease 2 --no-pin-keys --memory-budget 1G "$@" >>"$T/$n.log" 2>&1 &
-  HPID[$n]=$!
-  LOG=$T/$n.log
-  for _ in $(seq 100); do
-    [ -S "$T/$n.s" ] && curl -sf --unix-socket "$T/$n.s" http://d/v1/status >/dev/null && return 0
-    kill -0 "${HPID[$n]}" 2>/dev/null || fail "g16d $n exited at startup"
-    sleep 0.1
-  done
-  fail "g16d $n did not open its socket"
-}
-hc() { local n=$1; shift; "$G16" client --socket "$T/$n.s" "$@"; }
-hapi() { local n=$1; shift; curl -s --unix-socket "$T/$n.s" "$@"; }
-sql() { pg_psql -tA -c "$1"; }
+source "$(dirname "$0")/fleet_lib.sh"
 
 note "a URL with a password is refused before anything starts"
 if "$G16D" --socket "$T/x.s" --state-dir "$T/x.st" --queue "postgresql://g16:secret@/postgres" \
   >"$T/x.log" 2>&1; then fail "g16d started with a password in --queue"; fi
 grep -q "carries a password" "$T/x.log" || fail "no word of the password: $(cat "$T/x.log")"
 
-start_host a
-start_host b
+start_host a --lease 2 --memory-budget 1G
+start_host b --lease 2 --memory-budget 1G
 note "keys registered through a: both curves"
 hc a keys load chain "$FIX/bn128/chain/circuit.zkey" >/dev/null || fail "a: key load"
 hc a keys load mult "$FIX/bls12381/multiplier/circuit.zkey" >/dev/null || fail "a: key load"
@@ -69,7 +41,7 @@ id2=$(hc b prove --key mult --upload "${up[@]}") || fail "b: submit"
 kill -STOP "${HPID[b]}"
 ws=(); for _ in $(seq 12); do ws+=("$FIX/bn128/chain/witness.wtns"); done
 id1=$(hc a prove --key chain "${ws[@]}") || fail "a: submit"
-host_a=$(hapi a http://d/v1/fleet | js o.host)
+host_a=$(host_id a)
 held="SELECT count(*) FROM partitions WHERE lease_owner = '$host_a' AND state = 'running'"
 posted="SELECT count(*) FROM results WHERE host = '$host_a'"
 for _ in $(seq 500); do
@@ -111,10 +83,6 @@ hapi b http://d/v1/fleet >"$T/fleet.json"
 [ "$(js 'o.queue.queued' <"$T/fleet.json")" = 0 ] || fail "fleet queue not empty"
 hapi b http://d/metrics | grep -q '^g16d_fleet_queue_partitions{state="queued"} 0' || fail "metrics lack the fleet's queue"
 
-kill -TERM "${HPID[b]}"
-rc=0
-wait "${HPID[b]}" || rc=$?
-unset 'HPID[b]'
-[ "$rc" = 0 ] || fail "b exited with $rc after SIGTERM"
+stop_host b
 ! grep -qE "Sanitizer|runtime error:" "$T/a.log" "$T/b.log" || fail "sanitizer report in a log"
 note "ok"

@@ -8,43 +8,17 @@
 # within that budget + a fixed overhead while a and b take the larger share
 # of that circuit's partitions.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/pg_server.sh"
-declare -A HPID=()
-cleanup() {
-  local n
-  for n in "${!HPID[@]}"; do kill -9 "${HPID[$n]}" 2>/dev/null || true; done
-  pg_stop
-  rm -rf "$T"
-}
-trap cleanup EXIT
-pg_start || fail "no PostgreSQL server"
+source "$(dirname "$0")/fleet_lib.sh"
 
-start_host() {
-  local n=$1
-  shift
-  "$G16D" --socket "$T/$n.s" --state-dir "$T/$n.st" --allow-dir "$FIX" --allow-dir "$T" \
-    --queue "$PG_URL" --lease 5 --no-pin-keys "$@" >>"$T/$n.log" 2>&1 &
-  HPID[$n]=$!
-  LOG=$T/$n.log
-  for _ in $(seq 100); do
-    [ -S "$T/$n.s" ] && curl -sf --unix-socket "$T/$n.s" http://d/v1/status >/dev/null && return 0
-    kill -0 "${HPID[$n]}" 2>/dev/null || fail "g16d $n exited at startup"
-    sleep 0.1
-  done
-  fail "g16d $n did not open its socket"
-}
-hc() { local n=$1; shift; "$G16" client --socket "$T/$n.s" "$@"; }
-sql() { pg_psql -tA -c "$1"; }
-
-start_host a --memory-budget 1G
-start_host b --memory-budget 1G
+start_host a --lease 5 --memory-budget 1G
+start_host b --lease 5 --memory-budget 1G
 hc a keys load chain "$FIX/bn128/chain/circuit.zkey" >"$T/key.json" || fail "a: key load"
 hc b keys load mult "$FIX/bls12381/multiplier/circuit.zkey" >/dev/null || fail "b: key load"
 hc a keys load pub "$FIX/bn128/pubmany/circuit.zkey" >/dev/null || fail "a: key load"
 KEY=$(stat -c %s "$FIX/bn128/chain/circuit.zkey")
 PART=$(($(js o.partition_bytes <"$T/key.json") + $(stat -c %s "$FIX/bn128/chain/witness.wtns")))
 BUDGET=$((KEY + PART + PART / 2))
-start_host c --memory-budget "$BUDGET" --sample-interval 20
+start_host c --lease 5 --memory-budget "$BUDGET" --sample-interval 20
 IDLE=$(awk '/^VmRSS/ {print $2}' "/proc/${HPID[c]}/status")
 note "c: budget $BUDGET B (key $KEY B + 1.5 partitions of $PART B)"
 
@@ -74,7 +48,7 @@ done
 # The largest circuit's partitions: c's budget admits one at a time, a's
 # and b's two (their synthesis workers), so c takes the smallest share.
 for n in a b c; do
-  h=$(curl -s --unix-socket "$T/$n.s" http://d/v1/fleet | js o.host)
+  h=$(host_id "$n")
   eval "all_$n=$(sql "SELECT count(*) FROM results WHERE host = '$h'")"
   eval "share_$n=$(sql "SELECT count(*) FROM results WHERE host = '$h' AND job = '${ids[0]}'")"
 done
@@ -89,15 +63,9 @@ if [ "${G16_SANITIZED:-0}" = 1 ]; then
 else
   [ "$HWM" -le $((BUDGET / 1024 + IDLE + 8 * 1024)) ] || fail "c: VmHWM $HWM KiB exceeds budget + overhead"
 fi
-curl -s --unix-socket "$T/c.s" "http://d/v1/memory?format=json" >"$T/mem.json"
+hapi c "http://d/v1/memory?format=json" >"$T/mem.json"
 MAXRES=$(js 'Math.max(...o.samples.map(s=>s.reserved_kb))' <"$T/mem.json")
 [ $((MAXRES * 1024)) -le "$BUDGET" ] || fail "c reserved $MAXRES KiB, beyond its budget"
 
-for n in a b c; do
-  kill -TERM "${HPID[$n]}"
-  rc=0
-  wait "${HPID[$n]}" || rc=$?
-  unset "HPID[$n]"
-  [ "$rc" = 0 ] || fail "$n exited with $rc after SIGTERM"
-done
+for n in a b c; do stop_host "$n"; done
 ! grep -qE "Sanitizer|runtime error:" "$T"/*.log || fail "sanitizer report in a log"

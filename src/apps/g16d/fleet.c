@@ -296,13 +296,30 @@ static int admissible(g16d *d, char (*names)[D_NAME_MAX], int max, int *n)
     return fit < (size_t)room ? (int)fit : room;
 }
 
+/* A witness named by path, as this host sees it: under its --allow-dir
+ * too (the database is shared, the files this host may read are its own
+ * to decide). */
+static void witness_by_path(g16d *d, const d_pgq_lease *l, part *p, char *err, size_t errlen)
+{
+    char real[1024];
+    struct stat st;
+    int rc = d_path_allowed(&d->cfg, l->path, real, sizeof real);
+    if (rc == D_ERR_FORBIDDEN)
+        d_errf(err, errlen, "witness %d: %s: outside this host's --allow-dir", l->idx, l->path);
+    else if (rc || stat(real, &st) != 0)
+        d_errf(err, errlen, "witness %d: %s: %s", l->idx, l->path, strerror(errno));
+    else {
+        p->wtns_bytes = (size_t)st.st_size;
+        p->wtns_path = strdup(real);
+    }
+}
+
 /* The local job of one lease (no lock: it writes the witness). */
 static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
 {
     job *j = calloc(1, sizeof *j);
     part *p = j ? calloc(1, sizeof *p) : NULL;
     char path[1200];
-    struct stat st;
     if (!p) {
         free(j);
         return NULL;
@@ -324,11 +341,8 @@ static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
         p->uploaded = 1;
         p->wtns_bytes = l->payload_len;
         p->wtns_path = strdup(path);
-    } else if (!l->payload && stat(l->path, &st) == 0) {
-        p->wtns_bytes = (size_t)st.st_size;
-        p->wtns_path = strdup(l->path);
     } else if (!l->payload)
-        d_errf(err, errlen, "witness %d: %s: %s", l->idx, l->path, strerror(errno));
+        witness_by_path(d, l, p, err, errlen);
     return j;
 }
 
