@@ -146,10 +146,11 @@ static void open_two(d_pgq **a, d_pgq **b)
 static void test_keys(d_pgq *q)
 {
     char err[512];
-    d_pgq_key k = {1234, "ab01", "/shared/k.zkey"}, got;
+    d_pgq_key k = {1234, "ab01", "/shared/k.zkey", "/shared/k.wasm"}, got;
     CHECK(d_pgq_key_put(q, "k1", &k, err, sizeof err) == G16_OK, "key put: %s", err);
     CHECK(d_pgq_key_get(q, "k1", &got, err, sizeof err) == G16_OK && got.size == 1234 &&
-              !strcmp(got.sha256, "ab01") && !strcmp(got.path, "/shared/k.zkey"),
+              !strcmp(got.sha256, "ab01") && !strcmp(got.path, "/shared/k.zkey") &&
+              !strcmp(got.wasm, "/shared/k.wasm"),
           "key round trip");
     CHECK(d_pgq_key_get(q, "nope", &got, err, sizeof err) == G16_ERR_NOT_FOUND &&
               strstr(err, "nope"),

@@ -195,7 +195,7 @@ int d_fleet_key_register(g16d *d, const char *name, const char *path, char *err,
 {
     int rc = d_key_load(d, name, path, 0, err, errlen);
     if (rc && rc != D_ERR_EXISTS) return rc;
-    d_pgq_key k, old;
+    d_pgq_key k = {0}, old;
     if (hash_loaded(d, name, k.sha256, &k.size, k.path, sizeof k.path)) {
         d_errf(err, errlen, "key %s: evicted while it was registered", name);
         return D_ERR_CONFLICT;

@@ -33,7 +33,7 @@ static const char *const k_migrations[] = {
     "CREATE TABLE hosts(id text PRIMARY KEY, started timestamptz NOT NULL DEFAULT now(),"
     " heartbeat timestamptz NOT NULL DEFAULT now(), info text NOT NULL DEFAULT '{}');"
     "CREATE TABLE keys(name text PRIMARY KEY, size bigint NOT NULL, sha256 text NOT NULL,"
-    " path text NOT NULL, registered timestamptz NOT NULL DEFAULT now());"
+    " path text NOT NULL, wasm text, registered timestamptz NOT NULL DEFAULT now());"
     "CREATE TABLE jobs(id text PRIMARY KEY, key text NOT NULL, priority int NOT NULL,"
     " seq bigserial, nparts int NOT NULL, created timestamptz NOT NULL DEFAULT now(),"
     " submitted_by text, cancelled boolean NOT NULL DEFAULT false, fetched timestamptz);"
@@ -281,20 +281,21 @@ static int key_put(d_pgq *q, void *arg, char *err, size_t errlen)
     key_args *a = arg;
     char size[24];
     snprintf(size, sizeof size, "%lld", (long long)a->in->size);
-    const char *vals[] = {a->name, size, a->in->sha256, a->in->path};
+    const char *vals[] = {a->name, size, a->in->sha256, a->in->path,
+                          a->in->wasm[0] ? a->in->wasm : NULL};
     return run(q,
-               "INSERT INTO keys(name, size, sha256, path) VALUES($1, $2::bigint, $3, $4)"
+               "INSERT INTO keys(name, size, sha256, path, wasm) VALUES($1, $2::bigint, $3, $4, $5)"
                " ON CONFLICT (name) DO UPDATE SET size = EXCLUDED.size, sha256 = EXCLUDED.sha256,"
-               " path = EXCLUDED.path, registered = now()",
-               4, vals, err, errlen);
+               " path = EXCLUDED.path, wasm = EXCLUDED.wasm, registered = now()",
+               5, vals, err, errlen);
 }
 
 static int key_get(d_pgq *q, void *arg, char *err, size_t errlen)
 {
     key_args *a = arg;
     const char *vals[] = {a->name};
-    PGresult *r = exec(q, "SELECT size, sha256, path FROM keys WHERE name = $1", 1, vals,
-                       PGRES_TUPLES_OK, err, errlen);
+    PGresult *r = exec(q, "SELECT size, sha256, path, coalesce(wasm, '') FROM keys WHERE name = $1",
+                       1, vals, PGRES_TUPLES_OK, err, errlen);
     if (!r) return G16_ERR_IO;
     int rc = G16_OK;
     if (PQntuples(r) != 1) {
@@ -305,6 +306,7 @@ static int key_get(d_pgq *q, void *arg, char *err, size_t errlen)
         a->out->size = atoll(PQgetvalue(r, 0, 0));
         snprintf(a->out->sha256, sizeof a->out->sha256, "%s", PQgetvalue(r, 0, 1));
         snprintf(a->out->path, sizeof a->out->path, "%s", PQgetvalue(r, 0, 2));
+        snprintf(a->out->wasm, sizeof a->out->wasm, "%s", PQgetvalue(r, 0, 3));
     }
     PQclear(r);
     return rc;

@@ -71,8 +71,9 @@ typedef struct {
 /* A registered key. */
 typedef struct {
     int64_t size;
-    char sha256[65]; /* hex */
+    char sha256[65]; /* hex, of the .zkey */
     char path[1024];
+    char wasm[1024]; /* its circuit's witness calculator; "" when it has none */
 } d_pgq_key;
 
 /* G16_OK when url is a password-free postgresql:// URL libpq accepts. */
