@@ -18,7 +18,15 @@
  *   (any string JavaScript's BigInt() accepts), reduced modulo the field
  *   prime (negative values count from p).
  * - A circuit may be used from several threads at once: each call runs its
- *   own instance of the calculator (own linear memory).
+ *   own instance of the calculator (own linear memory, globals and
+ *   tables), created for the call and destroyed before it returns, so
+ *   concurrent calculations never share an instance.
+ * - Memory: an instance starts with g16_circuit_memory_bytes of linear
+ *   memory and may grow it (circom allocates as components are created)
+ *   up to the circuit's limit, 4 GiB unless g16_circuit_set_memory_limit
+ *   says less; a calculation that needs more fails with G16_ERR_NOMEM.
+ *   Beside it a calculation holds the parsed inputs, the witness values
+ *   and the .wtns it returns (g16_witness_wtns_bytes each).
  * - Errors: a g16_status code (g16.h) and a one-line message in err naming
  *   the file (the .wasm, or input_name for the inputs) and the problem: an
  *   unknown signal, a wrong number of values, a bad value, a failed circuit
@@ -52,6 +60,15 @@ int g16_circuit_compiled(const g16_circuit *circuit);
  * BLS12-381's scalar fields). */
 uint32_t g16_circuit_witness_size(const g16_circuit *circuit);
 uint32_t g16_circuit_field_bytes(const g16_circuit *circuit);
+/* "bn128" or "bls12381" when the circuit's prime is that curve's scalar
+ * field (its witnesses prove with that curve's keys); NULL otherwise. */
+const char *g16_circuit_curve(const g16_circuit *circuit);
+/* Linear memory an instance starts with, and the most a calculation may
+ * grow it to (set before calculations start: not synchronized with them;
+ * rounded down to 64 KiB pages, never below the start). */
+size_t g16_circuit_memory_bytes(const g16_circuit *circuit);
+size_t g16_circuit_memory_limit(const g16_circuit *circuit);
+void g16_circuit_set_memory_limit(g16_circuit *circuit, size_t bytes);
 
 /* Receives each line the circuit prints with circom's log() (without the
  * newline); NULL drops them. */
@@ -64,6 +81,17 @@ int g16_witness_calculate(const g16_circuit *circuit, const char *input, size_t 
                           const char *input_name, g16_witness_log_fn log, void *log_ctx,
                           uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen);
 void g16_witness_free(uint8_t *wtns);
+
+/* The size of every .wtns the circuit's calculations return. */
+size_t g16_witness_wtns_bytes(const g16_circuit *circuit);
+
+/* Checks an input.json text as g16_witness_calculate reads it (values,
+ * every signal one of the circuit's inputs with as many values, none
+ * missing) without running the circuit, so a service can refuse bad
+ * input when it is submitted.  Same errors; an instance's starting
+ * memory for the call's duration. */
+int g16_witness_check_input(const g16_circuit *circuit, const char *input, size_t len,
+                            const char *input_name, char *err, size_t errlen);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -10,14 +10,6 @@ D=$FIX/bn128/chain
 client keys load chain "$D/circuit.zkey" >/dev/null
 ws=(); for i in $(seq 30); do ws+=("$D/witness.wtns"); done
 good=$(client prove --key chain "${ws[@]}")
-expect() {  # STATUS WORD METHOD PATH [DATA]
-  local want=$1 word=$2 got
-  shift 2
-  got=$(code "$@")
-  [ "$got" = "$want" ] || fail "$1 $2: status $got, wanted $want ($(cat "$T/last.json"))"
-  grep -qi -- "$word" "$T/last.json" || fail "$1 $2: error does not mention '$word': $(cat "$T/last.json")"
-  note "$want $(cat "$T/last.json")"
-}
 expect 409 "unfinished" DELETE /v1/keys/chain   # the good job needs it
 expect 400 "malformed JSON" POST /v1/proofs '{"key": "chain", "witnesses": ['
 expect 400 "expected" POST /v1/proofs '[1, 2]'

@@ -29,25 +29,8 @@ for j in 0 1 2 3; do
   verify_dir "$D/verification_key.json" "$T/out$j" 10
 done
 snarkjs_ok "$D/verification_key.json" "$T/out3/public-9.json" "$T/out3/proof-9.json"
-HWM=$(hwm_kb)
-OVER_KB=$((IDLE + 8 * 1024))   # idle RSS (binary, libraries) + 8 MiB of stacks and bookkeeping
-note "VmHWM $HWM KiB, idle RSS $IDLE KiB, budget $((BUDGET / 1024)) KiB, allowed $((BUDGET / 1024 + OVER_KB)) KiB"
-if [ "${G16_SANITIZED:-0}" = 1 ]; then
-  # ASan's quarantine and shadow memory are not the daemon's: the bound is
-  # for production builds; the accounting checks below still run.
-  note "sanitizer build: VmHWM bound not checked"
-else
-  [ "$HWM" -le $((BUDGET / 1024 + OVER_KB)) ] || fail "VmHWM $HWM KiB exceeds budget + overhead"
-fi
-api "http://d/v1/memory?format=json" >"$T/mem.json"
-MAXHELD=$(js 'Math.max(...o.samples.map(s=>s.held_parts))' <"$T/mem.json")
-MAXQ=$(js 'Math.max(...o.samples.map(s=>s.queued.synthesis))' <"$T/mem.json")
-MAXRES=$(js 'Math.max(...o.samples.map(s=>s.reserved_kb))' <"$T/mem.json")
-# Waiting, not pile-up: samples where partitions were queued while
-# synthesis workers sat idle (the budget, not the workers, held them back).
-HELDBACK=$(js 'o.samples.filter(s=>s.queued.synthesis>0&&s.busy.synthesis<4).length' <"$T/mem.json")
-note "timeline: up to $MAXQ partitions waited; at most $MAXHELD held memory ($MAXRES KiB reserved);" \
-     "$HELDBACK samples with work queued and synthesis workers idle"
+check_hwm "$BUDGET" "$IDLE"
+timeline 4
 [ $((MAXRES * 1024 + KEY)) -le "$BUDGET" ] || fail "reservations ($MAXRES KiB) + key exceed the budget"
 [ "$MAXHELD" -le 4 ] || fail "$MAXHELD partitions held memory at once: pile-up"
 [ "$MAXQ" -ge 20 ] || fail "the timeline never shows work waiting (max queue $MAXQ)"

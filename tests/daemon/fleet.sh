@@ -6,7 +6,9 @@
 # with -9 while it holds leases and b takes those over in turn; every
 # partition has exactly one result row, every proof verifies (g16 verify,
 # snarkjs for a sample), and any host answers for any job.  PostgreSQL is
-# restarted (immediate stop) while b works: b reconnects and goes on.  Bad input on a
+# restarted (immediate stop) while b works: b reconnects and goes on.  One
+# job is of inputs: the key's circuit travels with its registration and the
+# witness is computed by whichever host claims the partition.  Bad input on a
 # fleet host gets the errors it gets today.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fleet_lib.sh"
@@ -20,8 +22,11 @@ start_host a --lease 2 --memory-budget 1G
 start_host b --lease 2 --memory-budget 1G
 note "keys registered through a: both curves"
 hc a keys load chain "$FIX/bn128/chain/circuit.zkey" >/dev/null || fail "a: key load"
-hc a keys load mult "$FIX/bls12381/multiplier/circuit.zkey" >/dev/null || fail "a: key load"
+hc a keys load mult "$FIX/bls12381/multiplier/circuit.zkey" --wasm "$FIX/bls12381/multiplier/circuit.wasm" \
+  >/dev/null || fail "a: key load"
 [ "$(sql "SELECT count(*) FROM keys WHERE length(sha256) = 64")" = 2 ] || fail "keys not registered"
+[ "$(sql "SELECT wasm FROM keys WHERE name = 'mult'")" = "$FIX/bls12381/multiplier/circuit.wasm" ] ||
+  fail "the circuit is not registered with its key"
 want=$(sha256sum "$FIX/bn128/chain/circuit.zkey" | cut -d' ' -f1)
 [ "$(sql "SELECT sha256 FROM keys WHERE name = 'chain'")" = "$want" ] || fail "wrong SHA-256"
 
@@ -41,6 +46,8 @@ id2=$(hc b prove --key mult --upload "${up[@]}") || fail "b: submit"
 kill -STOP "${HPID[b]}"
 ws=(); for _ in $(seq 12); do ws+=("$FIX/bn128/chain/witness.wtns"); done
 id1=$(hc a prove --key chain "${ws[@]}") || fail "a: submit"
+in=(); for _ in $(seq 4); do in+=("$FIX/bls12381/multiplier/input.json"); done
+id3=$(hc a prove --key mult --input "${in[@]}") || fail "a: submit inputs"
 host_a=$(host_id a)
 held="SELECT count(*) FROM partitions WHERE lease_owner = '$host_a' AND state = 'running'"
 posted="SELECT count(*) FROM results WHERE host = '$host_a'"
@@ -60,6 +67,11 @@ pg_restart || fail "PostgreSQL did not restart"
 LOG=$T/b.log
 hc b wait "$id1" --timeout 120 --out "$T/o1" >"$T/j1.json" || fail "job 1 did not finish on b"
 hc b wait "$id2" --timeout 120 --out "$T/o2" >"$T/j2.json" || fail "job 2 did not finish on b"
+hc b wait "$id3" --timeout 120 --out "$T/o3" >"$T/j3.json" || fail "job 3 (inputs) did not finish on b"
+[ "$(js o.partitions_done <"$T/j3.json")" = 4 ] || fail "job 3: $(cat "$T/j3.json")"
+verify_dir "$FIX/bls12381/multiplier/verification_key.json" "$T/o3" 4
+cmp -s <(js 'JSON.stringify(o)' <"$FIX/bls12381/multiplier/public.json") <(js 'JSON.stringify(o)' <"$T/o3/public-3.json") ||
+  fail "job 3: the witness computed from the input gives other public signals"
 [ "$(js o.partitions_done <"$T/j1.json")" = 12 ] || fail "job 1: $(cat "$T/j1.json")"
 [ "$(js o.partitions_done <"$T/j2.json")" = 8 ] || fail "job 2: not every partition done"
 verify_dir "$FIX/bn128/chain/verification_key.json" "$T/o1" 12
@@ -68,8 +80,8 @@ snarkjs_ok "$FIX/bn128/chain/verification_key.json" "$T/o1/public-11.json" "$T/o
 snarkjs_ok "$FIX/bls12381/multiplier/verification_key.json" "$T/o2/public-0.json" "$T/o2/proof-0.json"
 
 note "exactly one result per partition; a's lapsed leases were taken over"
-[ "$(sql "SELECT count(*) FROM results")" = 20 ] || fail "$(sql "SELECT count(*) FROM results") results for 20 partitions"
-[ "$(sql "SELECT count(*) FROM partitions WHERE state = 'done'")" = 20 ] || fail "not every partition done"
+[ "$(sql "SELECT count(*) FROM results")" = 24 ] || fail "$(sql "SELECT count(*) FROM results") results for 24 partitions"
+[ "$(sql "SELECT count(*) FROM partitions WHERE state = 'done'")" = 24 ] || fail "not every partition done"
 [ "$(sql "SELECT count(*) FROM partitions WHERE attempt > 1")" -ge 1 ] || fail "no partition was taken over"
 [ "$(sql "SELECT count(*) FROM results WHERE host <> '$host_a'")" -ge 1 ] || fail "b posted nothing"
 [ "$(sql "SELECT count(*) FROM results WHERE host = '$host_a'")" -ge 1 ] || fail "a posted nothing"

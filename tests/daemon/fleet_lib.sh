@@ -13,9 +13,14 @@ trap fleet_cleanup EXIT
 pg_start || fail "no PostgreSQL server"
 
 # start_host NAME ARGS...: g16d NAME on the fleet's database; its log is $LOG.
+# Its compiled circuits go to the build tree's shared cache (lib.sh's
+# shared_circuits), so each circuit is compiled once per build.
 start_host() {
   local n=$1
   shift
+  : "${G16_CIRCUIT_CACHE:?G16_CIRCUIT_CACHE is not set}"
+  mkdir -p "$G16_CIRCUIT_CACHE" "$T/$n.st"
+  ln -sfn "$G16_CIRCUIT_CACHE" "$T/$n.st/circuits"
   "$G16D" --socket "$T/$n.s" --state-dir "$T/$n.st" --allow-dir "$FIX" --allow-dir "$T" \
     --queue "$PG_URL" --no-pin-keys "$@" >>"$T/$n.log" 2>&1 &
   HPID[$n]=$!

@@ -43,6 +43,15 @@ wait_socket() {
   fail "$3 did not open $1"
 }
 
+# shared_circuits: the daemon's compiled circuits go to the build tree's
+# cache shared by the tests (safe for concurrent processes) instead of a
+# fresh one, so each circuit is compiled once per build, not per test.
+shared_circuits() {
+  : "${G16_CIRCUIT_CACHE:?G16_CIRCUIT_CACHE is not set}"
+  mkdir -p "$G16_CIRCUIT_CACHE" "$STATE"
+  ln -sfn "$G16_CIRCUIT_CACHE" "$STATE/circuits"
+}
+
 # stop_daemon: SIGTERM, which must end it with status 0.
 stop_daemon() {
   kill -TERM "$PID"
@@ -80,4 +89,46 @@ snarkjs_ok() {
 }
 
 hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$PID/status"; }
+
+# expect STATUS WORD METHOD PATH [DATA]: the request gets STATUS and an
+# error that mentions WORD (case-insensitive, a fixed string).
+expect() {
+  local want=$1 word=$2 got
+  shift 2
+  got=$(code "$@")
+  [ "$got" = "$want" ] || fail "$1 $2: status $got, wanted $want ($(cat "$T/last.json"))"
+  grep -qiF -- "$word" "$T/last.json" || fail "$1 $2: error does not mention '$word': $(cat "$T/last.json")"
+  note "$want $(cat "$T/last.json")"
+}
+
+# check_hwm BUDGET IDLE_KB: the daemon's VmHWM is within BUDGET bytes plus
+# its idle RSS (binary, libraries) and 8 MiB of stacks and bookkeeping.
+check_hwm() {
+  local hwm over_kb=$(($2 + 8 * 1024))
+  hwm=$(hwm_kb)
+  note "VmHWM $hwm KiB, idle RSS $2 KiB, budget $(($1 / 1024)) KiB, allowed $(($1 / 1024 + over_kb)) KiB"
+  if [ "${G16_SANITIZED:-0}" = 1 ]; then
+    # ASan's quarantine and shadow memory are not the daemon's: the bound is
+    # for production builds; the accounting checks still run.
+    note "sanitizer build: VmHWM bound not checked"
+  else
+    [ "$hwm" -le $(($1 / 1024 + over_kb)) ] || fail "VmHWM $hwm KiB exceeds budget + overhead"
+  fi
+}
+
+# timeline WORKERS: from the memory timeline, MAXHELD (partitions holding
+# a reservation), MAXRES (KiB reserved), MAXQ (queued for synthesis),
+# MAXSYN (in synthesis) at most, and HELDBACK: samples where partitions
+# were queued while some of the WORKERS synthesis workers sat idle (the
+# budget, not the workers, held them back).
+timeline() {
+  api "http://d/v1/memory?format=json" >"$T/mem.json"
+  MAXHELD=$(js 'Math.max(...o.samples.map(s=>s.held_parts))' <"$T/mem.json")
+  MAXRES=$(js 'Math.max(...o.samples.map(s=>s.reserved_kb))' <"$T/mem.json")
+  MAXQ=$(js 'Math.max(...o.samples.map(s=>s.queued.synthesis))' <"$T/mem.json")
+  MAXSYN=$(js 'Math.max(...o.samples.map(s=>s.busy.synthesis))' <"$T/mem.json")
+  HELDBACK=$(js "o.samples.filter(s=>s.queued.synthesis>0&&s.busy.synthesis<$1).length" <"$T/mem.json")
+  note "timeline: up to $MAXQ partitions waited; at most $MAXHELD held memory ($MAXRES KiB" \
+       "reserved), $MAXSYN in synthesis; $HELDBACK samples with work queued and workers idle"
+}
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$PID/status"; }

@@ -3,7 +3,8 @@
 # cpu|auto prove (and verify with snarkjs); --device gpu either proves
 # (where a usable GPU is, the device machine) or fails cleanly, one line
 # naming the witness and why, no output left (everywhere else, CI); never a
-# silent CPU proof.  --repeat N proves N times and reports the median.
+# silent CPU proof.  --repeat N proves N times and reports the median;
+# --jobs J keeps J of them in flight and reports the rate.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_g16
 need_snarkjs
@@ -21,6 +22,12 @@ for curve in bn128 bls12381; do
   grep -q "3 proofs: first .* median .* best " "$T/stderr" || { show_run; fail "--repeat 3 printed no summary"; }
   expect_verify_ok "$d/verification_key.json" "$T/out/q.json" "$T/out/p.json"
   rm -f "$T/out/p.json" "$T/out/q.json"
+  # --jobs: proofs in flight at once share the threads; the rate is printed
+  prove "$d/circuit.zkey" "$d/witness.wtns" "$T/out/p.json" "$T/out/q.json" --device cpu --repeat 5 --jobs 2 --threads 2
+  grep -q "5 proofs: first .* median .* best " "$T/stderr" || { show_run; fail "--jobs 2: no summary"; }
+  grep -q "2 in flight, 1 threads each: .* proofs/s" "$T/stderr" || { show_run; fail "--jobs 2: no rate"; }
+  expect_verify_ok "$d/verification_key.json" "$T/out/q.json" "$T/out/p.json"
+  rm -f "$T/out/p.json" "$T/out/q.json"
   run_g16 prove --device gpu --g2-on-cpu --verbose "$d/circuit.zkey" "$d/witness.wtns" "$T/out/p.json" "$T/out/q.json"
   if [ "$RC" -eq 0 ]; then
     grep -q "^g16: gpu: " "$T/stderr" || { show_run; fail "--device gpu succeeded but did not run on the GPU"; }
@@ -34,7 +41,7 @@ for curve in bn128 bls12381; do
   fi
 done
 d=$(fixture bn128 multiplier)
-for bad in "--repeat 0" "--repeat x" "--device tpu" "--repeat" "--gpu-copies 1" "--gpu-copies 33" "--gpu-copies x"; do
+for bad in "--repeat 0" "--repeat x" "--jobs 0" "--jobs" "--device tpu" "--repeat" "--gpu-copies 1" "--gpu-copies 33" "--gpu-copies x"; do
   # shellcheck disable=SC2086
   run_g16 prove $bad "$d/circuit.zkey" "$d/witness.wtns" "$T/out/p.json" "$T/out/q.json"
   { [ "$RC" -ne 0 ] && [ "$RC" -le 125 ] && [ -s "$T/stderr" ]; } || { show_run; fail "prove $bad: expected a usage error"; }

@@ -26,7 +26,9 @@ static const char k_help[] =
     "/tmp/g16d-$UID/g16d.sock; $G16D_SOCKET overrides).\n"
     "\n"
     "commands:\n"
-    "  keys load NAME KEY.zkey      load a proving key and keep it resident\n"
+    "  keys load NAME KEY.zkey [--wasm CIRCUIT.wasm]\n"
+    "                               load a proving key and keep it resident; with --wasm its\n"
+    "                               circuit too (compiled once), so jobs may send inputs\n"
     "  keys list                    resident keys\n"
     "  keys evict NAME              unload a key\n"
     "  prove --key NAME [--priority N] [--upload] [--wait] [--out DIR] WITNESS.wtns...\n"
@@ -34,6 +36,9 @@ static const char k_help[] =
     "                               or with --wait the finished job (--out: write\n"
     "                               DIR/proof-I.json and DIR/public-I.json). --upload sends\n"
     "                               the witnesses' bytes instead of their paths\n"
+    "  prove --key NAME [...] --input INPUT.json [INPUT.json...]\n"
+    "                               the same from circom inputs (one partition per file; the\n"
+    "                               key must carry its circuit); --input may be repeated\n"
     "  wait ID [--timeout S] [--out DIR]   wait for a job (exit 1 if it failed)\n"
     "  get ID [--out DIR]           a job's state (and results once finished)\n"
     "  jobs                         every job the daemon knows\n"
@@ -91,17 +96,22 @@ static int keys(int argc, char **argv)
         snprintf(path, sizeof path, "/v1/keys/%s", argv[2]);
         return simple("DELETE", path, NULL);
     }
-    if (argc == 4 && !strcmp(argv[1], "load")) {
-        char real[PATH_MAX];
+    int wasm = argc == 6 && !strcmp(argv[4], "--wasm");
+    if ((argc == 4 || wasm) && !strcmp(argv[1], "load")) {
+        char real[PATH_MAX], real_wasm[PATH_MAX];
         if (!realpath(argv[3], real)) return fail("%s: %s", argv[3], strerror(errno));
+        if (wasm && !realpath(argv[5], real_wasm)) return fail("%s: %s", argv[5], strerror(errno));
         json_t *o = json_pack("{s:s,s:s}", "name", argv[2], "path", real);
+        if (wasm) json_object_set_new(o, "wasm", json_string(real_wasm));
         char *body = json_dumps(o, JSON_COMPACT);
         json_decref(o);
         int rc = simple("POST", "/v1/keys", body);
         free(body);
         return rc;
     }
-    fputs("usage: g16 client keys load NAME KEY.zkey | keys list | keys evict NAME\n", stderr);
+    fputs("usage: g16 client keys load NAME KEY.zkey [--wasm CIRCUIT.wasm] | keys list | "
+          "keys evict NAME\n",
+          stderr);
     return 2;
 }
 
@@ -161,6 +171,29 @@ static json_t *witness(const char *file, int upload)
     }
     json_t *o = json_pack("{s:s}", "base64", s);
     free(s);
+    return o;
+}
+
+/* An input.json as the request's object: read as JavaScript reads it
+ * (every number a double), checked to be an object here so the error
+ * names the file. */
+static json_t *input(const char *file)
+{
+    char *text, err[512];
+    if (g16_file_read_text(file, (size_t)1 << 30, &text, err, sizeof err)) {
+        fail("%s%s", err, "");
+        return NULL;
+    }
+    json_error_t je;
+    json_t *o = json_loads(text, JSON_DECODE_INT_AS_REAL, &je);
+    free(text);
+    if (!o)
+        fprintf(stderr, "g16 client: %s: malformed JSON: line %d: %s\n", file, je.line, je.text);
+    if (o && !json_is_object(o)) {
+        fail("%s: %s", file, "not an object of signal names to values");
+        json_decref(o);
+        o = NULL;
+    }
     return o;
 }
 
@@ -228,18 +261,26 @@ static int wait_job(const char *id, double timeout, const char *out, int strict)
 
 typedef struct {
     const char *key, *out;
-    int priority, upload, wait;
+    int priority, upload, wait, inputs;
+    const char **files; /* the witnesses or inputs, in order */
+    int nfiles;
 } prove_opts;
 
-static int prove_args(int argc, char **argv, prove_opts *o, int *first)
+/* Options may come anywhere; every other argument is a file.  --input
+ * says the files are inputs (repeating it, as in --input a.json
+ * --input b.json, reads the same). */
+static int prove_args(int argc, char **argv, prove_opts *o)
 {
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--upload"))
+        if (a[0] != '-')
+            o->files[o->nfiles++] = a;
+        else if (!strcmp(a, "--upload"))
             o->upload = 1;
         else if (!strcmp(a, "--wait"))
             o->wait = 1;
+        else if (!strcmp(a, "--input"))
+            o->inputs = 1;
         else if (i + 1 < argc && !strcmp(a, "--key"))
             o->key = argv[++i];
         else if (i + 1 < argc && !strcmp(a, "--out"))
@@ -249,31 +290,32 @@ static int prove_args(int argc, char **argv, prove_opts *o, int *first)
         else
             return -1;
     }
-    *first = i;
-    return o->key && i < argc ? 0 : -1;
+    return o->key && o->nfiles > 0 && !(o->inputs && o->upload) ? 0 : -1;
 }
 
-static int prove(int argc, char **argv)
+/* The request's list: each file as a witness or as an input object. */
+static json_t *parts_list(const prove_opts *o)
 {
-    prove_opts o = {0};
-    int first;
-    if (prove_args(argc, argv, &o, &first)) {
-        fputs("usage: g16 client prove --key NAME [--priority N] [--upload] [--wait] [--out DIR] "
-              "WITNESS.wtns...\n",
-              stderr);
-        return 2;
-    }
     json_t *ws = json_array();
-    for (int i = first; i < argc; i++) {
-        json_t *w = witness(argv[i], o.upload);
+    for (int i = 0; i < o->nfiles; i++) {
+        json_t *w = o->inputs ? input(o->files[i]) : witness(o->files[i], o->upload);
         if (!w) {
             json_decref(ws);
-            return 1;
+            return NULL;
         }
         json_array_append_new(ws, w);
     }
-    json_t *req = json_pack("{s:s,s:o,s:i}", "key", o.key, "witnesses", ws, "priority", o.priority);
-    char *body = json_dumps(req, JSON_COMPACT);
+    return ws;
+}
+
+static int submit(const prove_opts *o)
+{
+    json_t *ws = parts_list(o);
+    if (!ws) return 1;
+    json_t *req = json_pack("{s:s,s:o,s:i}", "key", o->key, o->inputs ? "inputs" : "witnesses", ws,
+                            "priority", o->priority);
+    /* 17 digits write each double of an input back exactly */
+    char *body = json_dumps(req, JSON_COMPACT | JSON_REAL_PRECISION(17));
     json_decref(req);
     g16_client_response r;
     int rc = call("POST", "/v1/proofs", body, 300, &r);
@@ -281,10 +323,29 @@ static int prove(int argc, char **argv)
     if (rc) return 1;
     json_t *ack = json_loads(r.body, 0, NULL);
     const char *id = json_string_value(json_object_get(ack, "id"));
-    if (!o.wait || !id) printf("%s\n", id ? id : r.body);
-    rc = o.wait && id ? wait_job(id, -1, o.out, 1) : 0;
+    if (!o->wait || !id) printf("%s\n", id ? id : r.body);
+    rc = o->wait && id ? wait_job(id, -1, o->out, 1) : 0;
     json_decref(ack);
     g16_client_response_free(&r);
+    return rc;
+}
+
+static int prove(int argc, char **argv)
+{
+    prove_opts o = {0};
+    o.files = calloc((size_t)argc, sizeof *o.files);
+    if (!o.files) return fail("%s%s", "out of memory", "");
+    if (prove_args(argc, argv, &o)) {
+        free(o.files);
+        fputs("usage: g16 client prove --key NAME [--priority N] [--upload] [--wait] [--out DIR] "
+              "WITNESS.wtns...\n"
+              "       g16 client prove --key NAME [--priority N] [--wait] [--out DIR] "
+              "--input INPUT.json...\n",
+              stderr);
+        return 2;
+    }
+    int rc = submit(&o);
+    free(o.files);
     return rc;
 }
 

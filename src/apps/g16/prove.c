@@ -41,7 +41,11 @@ static const char prove_usage[] =
     "                  alone\n"
     "  --repeat N      prove N times in this process with the key loaded once\n"
     "                  (resident on the GPU), then print the median and best\n"
-    "                  total time; writes the last proof (for benchmarks)\n"
+    "                  total time and the rate; writes the last proof (for\n"
+    "                  benchmarks)\n"
+    "  --jobs J        with --repeat: J proofs in flight at once, each with\n"
+    "                  1/J of the threads; the rate is then the machine's\n"
+    "                  capacity for this key (default 1)\n"
     "  --verbose       print the time of the key's point check, where it ran\n"
     "                  and the time of each step (witness transfer, a/b/c,\n"
     "                  NTTs, each MSM; on the GPU the MSMs run at once, so\n"
@@ -65,7 +69,8 @@ static int parse_device(const char *s, int *device)
 }
 
 /* Parses options into opt; positional arguments are left in pos[0..3]. */
-static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos, int *repeat)
+static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos, int *repeat,
+                            int *jobs)
 {
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -83,7 +88,7 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
             continue;
         }
         if (!strcmp(a, "--threads") || !strcmp(a, "--device") || !strcmp(a, "--repeat") ||
-            !strcmp(a, "--gpu-copies")) {
+            !strcmp(a, "--jobs") || !strcmp(a, "--gpu-copies")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "g16 prove: %s needs a value\n", a);
                 return -1;
@@ -106,8 +111,8 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
                 return -1;
             }
             int ok = *v && !*end && t > 0 && t <= 4096;
-            if (ok && !strcmp(a, "--repeat")) {
-                *repeat = (int)t;
+            if (ok && (!strcmp(a, "--repeat") || !strcmp(a, "--jobs"))) {
+                *(!strcmp(a, "--repeat") ? repeat : jobs) = (int)t;
                 continue;
             }
             if (ok) {
@@ -135,44 +140,6 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* repeat > 1: the whole proof again with the key already open (and
- * resident on the GPU after the first), the number a service sees. */
-static int prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_len,
-                          const char *name, const g16_options *opt, int repeat, char **proof,
-                          char **pub, char *err, size_t errlen)
-{
-    double *total = malloc(sizeof *total * (size_t)repeat);
-    if (!total) {
-        snprintf(err, errlen, "%s: out of memory", name);
-        return -1;
-    }
-    for (int i = 0; i < repeat; i++) {
-        g16_timings t;
-        free(*proof);
-        free(*pub);
-        *proof = *pub = NULL;
-        if (g16_prove(key, wtns, wtns_len, name, opt, proof, pub, &t, err, errlen)) {
-            free(total);
-            return -1;
-        }
-        total[i] = t.total;
-    }
-    if (repeat > 1) {
-        double first = total[0];
-        qsort(total, (size_t)repeat, sizeof *total, cmp_double);
-        fprintf(stderr, "g16 prove: %d proofs: first %.4f s, median %.4f s, best %.4f s\n", repeat,
-                first, total[repeat / 2], total[0]);
-    }
-    free(total);
-    return 0;
-}
-
 /* A key with a point off its curve would give a proof no verifier
  * accepts, and say nothing: its points are checked once, before proving. */
 static int check_key(const g16_key *key, const g16_options *opt, char *err, size_t errlen)
@@ -186,8 +153,8 @@ static int check_key(const g16_key *key, const g16_options *opt, char *err, size
 
 /* The key and witness proved (repeat times); *proof and *pub are the
  * last proof's texts. */
-static int prove_files(const g16_options *opt, int repeat, char **pos, char **proof, char **pub,
-                       char *err, size_t errlen)
+static int prove_files(const g16_options *opt, int repeat, int jobs, char **pos, char **proof,
+                       char **pub, char *err, size_t errlen)
 {
     g16_key *key = NULL;
     const uint8_t *wtns = NULL;
@@ -195,10 +162,10 @@ static int prove_files(const g16_options *opt, int repeat, char **pos, char **pr
     /* the witness mapping outlives every proof: no need to copy it */
     g16_options borrowed = *opt;
     borrowed.borrow_witness = 1;
-    int rc =
-        g16_key_open(pos[0], &key, err, errlen) || check_key(key, opt, err, errlen) ||
-        g16_file_map(pos[1], &wtns, &wtns_len, err, errlen) ||
-        prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, proof, pub, err, errlen);
+    int rc = g16_key_open(pos[0], &key, err, errlen) || check_key(key, opt, err, errlen) ||
+             g16_file_map(pos[1], &wtns, &wtns_len, err, errlen) ||
+             cli_prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, jobs, proof, pub,
+                                err, errlen);
     g16_file_unmap(wtns, wtns_len);
     g16_key_free(key);
     return rc ? -1 : 0;
@@ -310,12 +277,12 @@ int cli_prove(int argc, char **argv)
 {
     g16_options opt;
     char *pos[4], *proof = NULL, *pub = NULL, err[512] = "";
-    int repeat = 1;
+    int repeat = 1, jobs = 1;
     g16_options_default(&opt);
-    if (parse_prove_args(argc, argv, &opt, pos, &repeat)) return 1;
+    if (parse_prove_args(argc, argv, &opt, pos, &repeat, &jobs)) return 1;
     install_cleanup_handlers();
     int rc = probe_output(pos[2], err, sizeof err) || probe_output(pos[3], err, sizeof err) ||
-             prove_files(&opt, repeat, pos, &proof, &pub, err, sizeof err) ||
+             prove_files(&opt, repeat, jobs, pos, &proof, &pub, err, sizeof err) ||
              write_outputs(pos + 2, proof, pub, err, sizeof err);
     free(proof);
     free(pub);

@@ -66,6 +66,19 @@ static void reply_jansson(d_reply *r, int status, json_t *o)
     json_decref(o);
 }
 
+/* The key's witness calculator: null without one (or while loading). */
+static json_t *circuit_json(const dkey *k)
+{
+    if (!k->key || !k->circuit)
+        return k->wasm[0] ? json_pack("{s:s}", "wasm", k->wasm) : json_null();
+    const g16_circuit *c = k->circuit;
+    return json_pack("{s:s,s:b,s:I,s:I,s:I,s:I}", "wasm", k->wasm, "compiled", k->wasm_compiled,
+                     "witness_size", (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
+                     (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
+                     (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
+                     (json_int_t)g16_circuit_memory_limit(c));
+}
+
 static json_t *key_json(const dkey *k)
 {
     json_t *o =
@@ -83,6 +96,7 @@ static json_t *key_json(const dkey *k)
     if (k->key && k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
     json_object_set_new(o, "pinned", json_boolean(k->key && k->pinned));
     if (k->key && k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
+    json_object_set_new(o, "circuit", circuit_json(k));
     return o;
 }
 
@@ -106,16 +120,21 @@ static void keys_load(g16d *d, const d_request *rq, d_reply *r)
     json_t *o = json_loadb(rq->body, rq->len, 0, &je);
     const char *name = json_string_value(json_object_get(o, "name"));
     const char *path = json_string_value(json_object_get(o, "path"));
+    json_t *wasm = json_object_get(o, "wasm");
     char err[D_ERR];
     int rc;
     if (!o)
         d_reply_error(r, 400, "malformed JSON: line %d: %s", je.line, je.text);
-    else if (!name || !path)
-        d_reply_error(r, 400, "expected {\"name\": NAME, \"path\": KEY.zkey}");
+    else if (!name || !path || (wasm && !json_is_string(wasm)))
+        d_reply_error(r, 400,
+                      "expected {\"name\": NAME, \"path\": KEY.zkey, \"wasm\": CIRCUIT.wasm "
+                      "(optional)}");
     else if (!d_name_ok(name))
         d_reply_error(r, 400, "key names are 1-127 of [A-Za-z0-9._-]");
-    else if ((rc = d->fleet ? d_fleet_key_register(d, name, path, err, sizeof err)
-                            : d_key_load(d, name, path, 1, err, sizeof err)))
+    else if ((rc = d->fleet
+                       ? d_fleet_key_register(d, name, path, json_string_value(wasm), err,
+                                              sizeof err)
+                       : d_key_load(d, name, path, json_string_value(wasm), 1, err, sizeof err)))
         d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);

@@ -201,6 +201,10 @@ static int set_lease(d_config *c, const char *v)
 {
     return set_double(&c->lease_s, v) || c->lease_s < 0.5 || c->lease_s > 3600 ? -1 : 0;
 }
+static int set_witness_memory(d_config *c, const char *v)
+{
+    return d_parse_size(v, &c->witness_memory) || c->witness_memory == 0 ? -1 : 0;
+}
 static int set_pin(d_config *c, const char *v)
 {
     (void)v;
@@ -221,7 +225,8 @@ static const option k_opts[] = {
      "one\n"
      "                         else; only a stale socket there (no daemon answers) is replaced"},
     {"state-dir", "DIR", set_state,
-     "jobs database, uploaded witnesses, memory trace. Default $XDG_STATE_HOME/g16d, else "
+     "jobs database, uploaded witnesses and inputs, compiled circuits, memory trace. Default "
+     "$XDG_STATE_HOME/g16d, else "
      "~/.local/state/g16d"},
     {"allow-dir", "DIR", set_allow,
      "witness and key paths are read only under DIR (repeatable; none: only uploads)"},
@@ -242,6 +247,10 @@ static const option k_opts[] = {
      "synthesized partitions allowed to wait for an MSM worker. Default = synthesis workers"},
     {"finalize-queue", "N", set_final_q, "partitions allowed to wait for finalize. Default 4"},
     {"threads", "N", set_threads, "CPU threads per stage call. Default 0 = all cores"},
+    {"witness-memory", "SIZE", set_witness_memory,
+     "linear memory a circuit's witness calculator may grow to (reserved with each input\n"
+     "                         partition; a calculation that needs more fails). Default 4x what\n"
+     "                         the circuit starts with, at least 64M"},
     {"max-body", "SIZE", set_body,
      "largest request body accepted (refused from its headers; held outside the budget). Default "
      "64M"},

@@ -1,6 +1,7 @@
 /* g16d internals: the daemon's state and the functions its files share.
  * The daemon is a program on libg16's public interface: g16.h,
- * g16_memwatch.h (its memory telemetry) and nothing below them.
+ * g16_witness.h (keys that carry their circuit), g16_memwatch.h (its
+ * memory telemetry) and nothing below them.
  *
  * Concurrency: one mutex (d->mu) guards every field below that changes
  * after startup (keys, jobs, budget, counters, the database handle).
@@ -20,6 +21,7 @@
 #include <stdint.h>
 
 #include "g16.h"
+#include "g16_witness.h"
 
 #define D_NAME_MAX  128
 #define D_ERR       512
@@ -55,13 +57,14 @@ typedef struct {
     int sample_ms;
     int self_verify;
     int max_connections;
-    int device;           /* enum g16_device: where proofs run (--device) */
-    int g2_on_cpu;        /* GPU proofs run the B2 MSM on the CPU alongside */
-    int gpu_copies;       /* --gpu-copies: shift copies of a GPU key's points (0: none) */
-    int pin_keys;         /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
-    size_t device_budget; /* --device-memory-budget; 0: derived at startup */
-    char queue[1024];     /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
-    double lease_s;       /* --lease: seconds a claimed partition is this host's unrenewed */
+    int device;            /* enum g16_device: where proofs run (--device) */
+    int g2_on_cpu;         /* GPU proofs run the B2 MSM on the CPU alongside */
+    int gpu_copies;        /* --gpu-copies: shift copies of a GPU key's points (0: none) */
+    int pin_keys;          /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
+    size_t device_budget;  /* --device-memory-budget; 0: derived at startup */
+    size_t witness_memory; /* --witness-memory: a calculator's linear memory cap (0: per circuit) */
+    char queue[1024];      /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
+    double lease_s;        /* --lease: seconds a claimed partition is this host's unrenewed */
 } d_config;
 
 typedef enum {
@@ -93,6 +96,9 @@ typedef struct dkey {
     size_t dev_charge;           /* charged to the device budget: its copy + its proofs' workspace
                                    (while it uploads: the estimate of both) */
     char *gpu_error;             /* why an AUTO daemon keeps it on the CPU; NULL if it did not */
+    char wasm[1024];             /* its circuit's witness calculator; "" when it has none */
+    g16_circuit *circuit;        /* open (compiled or from the cache) while the key is */
+    int wasm_compiled;           /* this load compiled it (else it came from the cache) */
     double last_used;
     int pending; /* unfinished partitions that need it */
     struct dkey *next;
@@ -104,13 +110,16 @@ typedef struct {
     struct job *job;
     int idx;
     part_state state;
-    char *wtns_path; /* where the witness is read at synthesis */
-    size_t wtns_bytes;
-    int uploaded;    /* wtns_path is ours (state dir): delete with the job */
-    size_t reserved; /* budget bytes held now */
+    char *wtns_path;   /* where the witness is read at synthesis */
+    size_t wtns_bytes; /* its size (for an input: the size of the .wtns computed) */
+    int uploaded;      /* wtns_path is ours (state dir): delete with the job */
+    char *input_path;  /* an input.json (state dir, ours) computed at synthesis instead */
+    size_t input_bytes;
+    size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
+    size_t reserved;   /* budget bytes held now */
     g16_job *gj;
     char *proof, *pub, *error, *timings; /* timings: JSON object text */
-    double t_queued, t_stage, wait_s, synth_s, msm_s, final_s, verify_s;
+    double t_queued, t_stage, wait_s, witness_s, synth_s, msm_s, final_s, verify_s;
     g16_timings t;
 } part;
 
@@ -217,7 +226,12 @@ int d_proc_value(const char *path, const char *fmt, unsigned long long *out);
 
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);
-int d_key_load(g16d *d, const char *name, const char *path, int persist, char *err, size_t errlen);
+int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
+               char *err, size_t errlen);
+/* What computing one witness from an input of input_len bytes holds
+ * beyond the .wtns (the calculator's linear memory at its cap, the
+ * parsed inputs and the witness values): reserved with the partition. */
+size_t d_key_calc_bytes(const dkey *k, size_t input_len);
 void d_key_free(dkey *k);
 int d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
 int d_key_make_room(g16d *d, size_t need, const dkey *keep);
@@ -248,6 +262,9 @@ void d_set_state(g16d *d, part *p, part_state s);
 /* jobs.c */
 job *d_job_find(g16d *d, const char *id);
 int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
+/* An input partition's witness and calculation sizes, from its key's
+ * circuit (at submission and when restored). */
+void d_part_input_bytes(part *p, const dkey *k);
 /* Whether a long-poll for job id has something to wait for (it exists
  * and is unfinished, and the daemon is not stopping).  mu held. */
 int d_job_waitable(g16d *d, const char *id);
@@ -317,8 +334,10 @@ int d_fleet_open(g16d *d, char *err, size_t errlen);
 int d_fleet_start(g16d *d);
 void d_fleet_stop(g16d *d);
 void d_fleet_close(g16d *d);
-/* POST /v1/keys: loads the key here and registers it (size, SHA-256, path). */
-int d_fleet_key_register(g16d *d, const char *name, const char *path, char *err, size_t errlen);
+/* POST /v1/keys: loads the key (and its circuit) here and registers it
+ * (size, SHA-256, paths). */
+int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                         size_t errlen);
 /* The registered key name loaded here and checked against its SHA-256. */
 int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen);
 /* A checked job (witnesses in its parts) into the fleet's queue. */

@@ -39,6 +39,7 @@
 #define SKIP_S      10.0 /* a key this host could not load is not tried again for this long */
 #define JOB_POLL_S  0.2  /* a long-poll looks at its job this often */
 #define WTNS_HEADER 256  /* a .wtns beside its n_vars 32-byte values (estimate) */
+#define INPUT_EST   4096 /* an input.json's size when none is known yet */
 
 typedef struct flease {
     d_pgq_lease l;
@@ -118,8 +119,7 @@ static dkey *loaded(g16d *d, const char *name)
 
 /* The SHA-256 and size of the bytes loaded as name: G16_OK, or
  * G16_ERR_NOT_FOUND when it is not loaded. */
-static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, char *path,
-                       size_t pathlen)
+static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, d_pgq_key *reg)
 {
     pthread_mutex_lock(&d->mu);
     dkey *k = loaded(d, name);
@@ -127,7 +127,10 @@ static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, c
     if (!k) return G16_ERR_NOT_FOUND;
     sha256_hex(k->buf, k->buf_len, sha); /* the bytes never change while loaded */
     *size = (int64_t)k->buf_len;
-    if (path) snprintf(path, pathlen, "%s", k->path);
+    if (reg) { /* what a registration names: the files as this host resolved them */
+        snprintf(reg->path, sizeof reg->path, "%s", k->path);
+        snprintf(reg->wasm, sizeof reg->wasm, "%s", k->wasm);
+    }
     pthread_mutex_lock(&d->mu);
     k->pending--;
     k->last_used = d_now();
@@ -152,7 +155,7 @@ static int check_key(g16d *d, const char *name, const d_pgq_key *rk, char *err, 
 {
     char sha[65];
     int64_t size;
-    if (hash_loaded(d, name, sha, &size, NULL, 0)) {
+    if (hash_loaded(d, name, sha, &size, NULL)) {
         d_errf(err, errlen, "key %s: not loaded", name);
         return G16_ERR_NOT_FOUND;
     }
@@ -186,17 +189,20 @@ int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
     int ok = ready(d, name, rk.sha256), present = d_key_find(d, name) != NULL;
     pthread_mutex_unlock(&d->mu);
     if (ok) return G16_OK;
-    if (!present && (rc = d_key_load(d, name, rk.path, 0, err, errlen)) && rc != D_ERR_EXISTS)
+    if (!present &&
+        (rc = d_key_load(d, name, rk.path, rk.wasm[0] ? rk.wasm : NULL, 0, err, errlen)) &&
+        rc != D_ERR_EXISTS)
         return rc;
     return check_key(d, name, &rk, err, errlen);
 }
 
-int d_fleet_key_register(g16d *d, const char *name, const char *path, char *err, size_t errlen)
+int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                         size_t errlen)
 {
-    int rc = d_key_load(d, name, path, 0, err, errlen);
+    int rc = d_key_load(d, name, path, wasm, 0, err, errlen);
     if (rc && rc != D_ERR_EXISTS) return rc;
     d_pgq_key k = {0}, old;
-    if (hash_loaded(d, name, k.sha256, &k.size, k.path, sizeof k.path)) {
+    if (hash_loaded(d, name, k.sha256, &k.size, &k)) {
         d_errf(err, errlen, "key %s: evicted while it was registered", name);
         return D_ERR_CONFLICT;
     }
@@ -216,12 +222,20 @@ int d_fleet_key_register(g16d *d, const char *name, const char *path, char *err,
 
 /* ---- submission ---- */
 
-/* Uploaded witnesses travel as bytes, witnesses named by path as the path
- * (every host must see it: shared storage). */
+/* Uploaded witnesses and inputs travel as bytes, witnesses named by path
+ * as the path (every host must see it: shared storage). */
 static int payloads(const job *j, d_pgq_payload *pl, char *err, size_t errlen)
 {
     for (int i = 0; i < j->nparts; i++) {
         const part *p = &j->parts[i];
+        if (p->input_path) {
+            uint8_t *buf;
+            int rc = d_read_file(p->input_path, p->input_bytes, &buf, &pl[i].len, err, errlen);
+            if (rc) return rc;
+            pl[i].data = buf;
+            pl[i].kind = "input";
+            continue;
+        }
         if (!p->uploaded) {
             pl[i].path = p->wtns_path;
             continue;
@@ -264,12 +278,16 @@ static size_t queued_need(g16d *d)
     for (job *j = d->jobs; j; j = j->next)
         for (int i = 0; i < j->nparts; i++)
             if (j->parts[i].state == P_QUEUED && j->k)
-                need += j->k->job_bytes + j->parts[i].wtns_bytes;
+                need += j->k->job_bytes + j->parts[i].wtns_bytes + j->parts[i].calc_bytes;
     return need;
 }
 
+/* A partition's reservation, estimated before it is claimed: with a
+ * circuit, as if it were an input of INPUT_EST bytes (the larger case). */
 static size_t part_bytes(const dkey *k)
 {
+    if (k->circuit)
+        return k->job_bytes + g16_witness_wtns_bytes(k->circuit) + d_key_calc_bytes(k, INPUT_EST);
     return k->job_bytes + (size_t)g16_key_n_vars(k->key) * 32 + WTNS_HEADER;
 }
 
@@ -332,11 +350,15 @@ static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
     j->created = p->t_queued = d_now();
     p->job = j;
     p->idx = l->idx;
-    snprintf(path, sizeof path, "%s/wtns/fleet-%s-%d-%d.wtns", d->cfg.state_dir, l->job, l->idx,
-             l->attempt);
-    if (strcmp(l->kind, "wtns"))
-        d_errf(err, errlen, "partition %d: a payload of kind '%s' (not a witness)", l->idx,
-               l->kind);
+    int input = !strcmp(l->kind, "input");
+    snprintf(path, sizeof path, "%s/%s/fleet-%s-%d-%d.%s", d->cfg.state_dir,
+             input ? "inputs" : "wtns", l->job, l->idx, l->attempt, input ? "json" : "wtns");
+    if (input && l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
+        p->input_bytes = l->payload_len;
+        p->input_path = strdup(path);
+    } else if (input || strcmp(l->kind, "wtns"))
+        d_errf(err, errlen, "partition %d: %s", l->idx,
+               input ? "an input without its text" : "a payload of an unknown kind");
     else if (l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
         p->uploaded = 1;
         p->wtns_bytes = l->payload_len;
@@ -362,6 +384,8 @@ static void enqueue(g16d *d, fleet *f, flease *fl, job *j)
     j->seq = d->next_seq++;
     j->k = d_key_find(d, j->key);
     if (j->k) j->k->pending++;
+    /* without its circuit here the pipeline fails it, saying why */
+    if (j->parts[0].input_path && j->k && j->k->circuit) d_part_input_bytes(&j->parts[0], j->k);
     job **pp = &d->jobs;
     while (*pp) pp = &(*pp)->next;
     *pp = j;
@@ -383,7 +407,7 @@ static void take(g16d *d, fleet *f, d_pgq_lease *ls, int n)
         pthread_mutex_lock(&d->mu);
         fl->next = f->leases;
         f->leases = fl;
-        if (j && j->parts[0].wtns_path)
+        if (j && (j->parts[0].wtns_path || j->parts[0].input_path))
             enqueue(d, f, fl, j);
         else {
             fail_lease(f, fl, err[0] ? err : "out of memory");

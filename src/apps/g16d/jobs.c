@@ -1,6 +1,9 @@
-/* Jobs: submission (every witness is checked against the key before the
- * job is accepted, so bad input is a 4xx now rather than a failure later),
- * their JSON, cancellation and expiry. */
+/* Jobs: submission (every witness is checked against the key, every
+ * input against the key's circuit, before the job is accepted, so bad
+ * input is a 4xx now rather than a failure later), their JSON,
+ * cancellation and expiry.  An input is journaled in the state directory
+ * (like an uploaded witness) before the job is stored, so an accepted one
+ * survives a restart. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <jansson.h>
@@ -38,6 +41,7 @@ void d_job_free(job *j)
     for (int i = 0; i < j->nparts; i++) {
         part *p = &j->parts[i];
         free(p->wtns_path);
+        free(p->input_path);
         free(p->proof);
         free(p->pub);
         free(p->error);
@@ -124,6 +128,48 @@ static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, jso
     return G16_ERR_ARG;
 }
 
+void d_part_input_bytes(part *p, const dkey *k)
+{
+    p->wtns_bytes = g16_witness_wtns_bytes(k->circuit);
+    p->calc_bytes = d_key_calc_bytes(k, p->input_bytes);
+}
+
+/* An input object: checked against the circuit without running it (its
+ * values, each signal one of the circuit's inputs with as many values,
+ * none missing), then kept in the state directory until its job
+ * expires.  Numbers were read as JavaScript reads them (doubles), and
+ * 17 digits write a double back exactly. */
+static int add_input(g16d *d, const dkey *k, const char *id, part *p, json_t *v, char *err,
+                     size_t errlen)
+{
+    char name[64], path[1200], e2[D_ERR];
+    if (!json_is_object(v)) {
+        d_errf(err, errlen, "input %d: expected an object of signal names to values", p->idx);
+        return G16_ERR_ARG;
+    }
+    char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    if (!text) {
+        d_errf(err, errlen, "out of memory");
+        return G16_ERR_NOMEM;
+    }
+    snprintf(name, sizeof name, "input %d", p->idx);
+    snprintf(path, sizeof path, "%s/inputs/%s-%d.json", d->cfg.state_dir, id, p->idx);
+    p->input_bytes = strlen(text);
+    int rc = g16_witness_check_input(k->circuit, text, p->input_bytes, name, e2, sizeof e2);
+    if (!rc && g16_write_file(path, text, p->input_bytes, e2, sizeof e2)) rc = G16_ERR_IO;
+    free(text);
+    if (rc) {
+        d_errf(err, errlen, "%s", e2);
+        return rc;
+    }
+    if (!(p->input_path = strdup(path))) {
+        d_errf(err, errlen, "out of memory");
+        return G16_ERR_NOMEM;
+    }
+    d_part_input_bytes(p, k);
+    return G16_OK;
+}
+
 /* Looks the key up and pins it (pending) so it cannot be evicted while
  * the witnesses are checked without the lock: G16_OK with *out, or why
  * not. */
@@ -147,33 +193,51 @@ static int pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size
     return rc;
 }
 
-/* G16_OK, or G16_ERR_ARG for a request that is not what the API takes. */
+/* "witnesses" or "inputs" (one of them), each a list of 1 to MAX_PARTS. */
+static int parts_list(json_t *root, json_t **list, int *inputs, char *err, size_t errlen)
+{
+    json_t *ws = json_object_get(root, "witnesses"), *in = json_object_get(root, "inputs");
+    *inputs = in != NULL;
+    *list = in ? in : ws;
+    if (ws && in) {
+        d_errf(err, errlen, "give \"witnesses\" or \"inputs\", not both");
+        return G16_ERR_ARG;
+    }
+    if (!json_is_array(*list) || json_array_size(*list) == 0 ||
+        json_array_size(*list) > MAX_PARTS) {
+        d_errf(err, errlen, "\"%s\" must be an array of 1 to %d %s", in ? "inputs" : "witnesses",
+               MAX_PARTS, in ? "input objects" : "witnesses");
+        return G16_ERR_ARG;
+    }
+    return G16_OK;
+}
+
+/* G16_OK, or G16_ERR_ARG for a request that is not what the API takes.
+ * Integers are read as reals (as JavaScript reads input.json: a number
+ * beyond 64 bits is no error there). */
 static int parse_request(const char *body, size_t len, json_t **root, const char **key, json_t **ws,
-                         int *prio, char *err, size_t errlen)
+                         int *inputs, int *prio, char *err, size_t errlen)
 {
     json_error_t je;
-    *root = json_loadb(body, len, 0, &je);
+    *root = json_loadb(body, len, JSON_DECODE_INT_AS_REAL, &je);
     if (!*root) {
         d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text);
         return G16_ERR_ARG;
     }
     *key = json_string_value(json_object_get(*root, "key"));
-    *ws = json_object_get(*root, "witnesses");
     json_t *pr = json_object_get(*root, "priority");
     if (!json_is_object(*root) || !*key) {
-        d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\": [...]}");
+        d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\" | \"inputs\": [...]}");
         return G16_ERR_ARG;
     }
-    if (!json_is_array(*ws) || json_array_size(*ws) == 0 || json_array_size(*ws) > MAX_PARTS) {
-        d_errf(err, errlen, "\"witnesses\" must be an array of 1 to %d witnesses", MAX_PARTS);
-        return G16_ERR_ARG;
-    }
-    if (pr && (!json_is_integer(pr) || json_integer_value(pr) < -1000000 ||
-               json_integer_value(pr) > 1000000)) {
+    int rc = parts_list(*root, ws, inputs, err, errlen);
+    if (rc) return rc;
+    double v = json_number_value(pr);
+    if (pr && (!json_is_number(pr) || v < -1000000 || v > 1000000 || v != (double)(int)v)) {
         d_errf(err, errlen, "\"priority\" must be an integer in [-1000000, 1000000]");
         return G16_ERR_ARG;
     }
-    *prio = pr ? (int)json_integer_value(pr) : 0;
+    *prio = pr ? (int)v : 0;
     return G16_OK;
 }
 
@@ -199,20 +263,30 @@ static job *new_job(const char *key, int n, int prio)
 
 static void unlink_uploads(job *j)
 {
-    for (int i = 0; i < j->nparts; i++)
+    for (int i = 0; i < j->nparts; i++) {
         if (j->parts[i].uploaded && j->parts[i].wtns_path) unlink(j->parts[i].wtns_path);
+        if (j->parts[i].input_path) unlink(j->parts[i].input_path);
+    }
 }
 
-/* Every witness checked, and the largest partition must fit the budget
- * with its own key resident, or it would wait forever. */
-static int check_all(g16d *d, dkey *k, job *j, json_t *ws, char *err, size_t errlen)
+/* Every witness or input checked, and the largest partition must fit
+ * the budget with its own key resident, or it would wait forever. */
+static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err, size_t errlen)
 {
     size_t maxw = 0;
+    if (inputs && !k->circuit) {
+        d_errf(err, errlen,
+               "key %s has no circuit to compute witnesses from inputs (load it with \"wasm\")",
+               k->name);
+        return G16_ERR_ARG;
+    }
     for (int i = 0; i < j->nparts; i++) {
-        int rc =
-            add_witness(d, k->key, j->id, &j->parts[i], json_array_get(ws, (size_t)i), err, errlen);
+        part *p = &j->parts[i];
+        json_t *v = json_array_get(ws, (size_t)i);
+        int rc = inputs ? add_input(d, k, j->id, p, v, err, errlen)
+                        : add_witness(d, k->key, j->id, p, v, err, errlen);
         if (rc) return rc;
-        if (j->parts[i].wtns_bytes > maxw) maxw = j->parts[i].wtns_bytes;
+        if (p->wtns_bytes + p->calc_bytes > maxw) maxw = p->wtns_bytes + p->calc_bytes;
     }
     size_t need = k->job_bytes + maxw,
            room = d->cfg.budget > k->bytes ? d->cfg.budget - k->bytes : 0;
@@ -258,10 +332,10 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
 {
     json_t *root, *ws;
     const char *key;
-    int prio;
+    int prio, inputs;
     dkey *k = NULL;
     job *j = NULL;
-    int rc = parse_request(body, len, &root, &key, &ws, &prio, err, errlen);
+    int rc = parse_request(body, len, &root, &key, &ws, &inputs, &prio, err, errlen);
     int n = rc ? 0 : (int)json_array_size(ws);
     if (!rc && d->fleet) rc = d_fleet_key_ready(d, key, err, errlen);
     if (!rc) rc = pin_key(d, key, n, &k, err, errlen);
@@ -269,7 +343,7 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
         rc = G16_ERR_NOMEM;
         d_errf(err, errlen, "out of memory");
     }
-    if (!rc) rc = check_all(d, k, j, ws, err, errlen);
+    if (!rc) rc = check_all(d, k, j, ws, inputs, err, errlen);
     if (!rc && d->fleet) rc = d_fleet_submit(d, j, err, errlen);
     json_decref(root);
     if (!rc &&

@@ -36,6 +36,7 @@ void d_key_free(dkey *k)
     free(k->vk_json);
     free(k->gpu_error);
     free(k->pin_error);
+    g16_circuit_close(k->circuit);
     free(k);
 }
 
@@ -203,6 +204,53 @@ static void pin(dkey *k)
     k->pin_error = strdup(why);
 }
 
+/* The calculator's linear memory cap: --witness-memory, else the
+ * circuit's starting memory with room for circom's allocations as it
+ * runs (CIRCUIT_GROWTH times, at least CIRCUIT_MIN_MEMORY). */
+#define CIRCUIT_GROWTH     4
+#define CIRCUIT_MIN_MEMORY ((size_t)64 << 20)
+
+static size_t circuit_memory(const g16d *d, const g16_circuit *c)
+{
+    if (d->cfg.witness_memory) return d->cfg.witness_memory;
+    size_t m = g16_circuit_memory_bytes(c) * CIRCUIT_GROWTH;
+    return m > CIRCUIT_MIN_MEMORY ? m : CIRCUIT_MIN_MEMORY;
+}
+
+size_t d_key_calc_bytes(const dkey *k, size_t input_len)
+{
+    size_t n8 = g16_circuit_field_bytes(k->circuit);
+    /* the text, its JSON tree and names (a value costs at least two
+     * characters of it), the values parsed into field elements */
+    size_t inputs = 4 * input_len + (input_len / 2 + 1) * n8;
+    return g16_circuit_memory_limit(k->circuit) + inputs + g16_witness_wtns_bytes(k->circuit);
+}
+
+/* Opens the key's circuit (compiling it into the state directory's
+ * cache on first use) and checks that its witnesses fit the key: the
+ * same field, as many values as the key has variables. */
+static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t errlen)
+{
+    char cache[1100];
+    snprintf(cache, sizeof cache, "%s/circuits", d->cfg.state_dir);
+    int rc = g16_circuit_open(k->wasm, cache, &k->circuit, err, errlen);
+    if (rc) return rc == G16_ERR_NOT_FOUND ? G16_ERR_ARG : rc;
+    k->wasm_compiled = g16_circuit_compiled(k->circuit);
+    const char *curve = g16_circuit_curve(k->circuit);
+    if (!curve || strcmp(curve, g16_key_curve(key))) {
+        d_errf(err, errlen, "%s: the circuit computes over %s but %s is a %s key", k->wasm,
+               curve ? curve : "an unknown field", k->path, g16_key_curve(key));
+        return G16_ERR_MISMATCH;
+    }
+    if (g16_circuit_witness_size(k->circuit) != g16_key_n_vars(key)) {
+        d_errf(err, errlen, "%s: the circuit's witness has %u values but %s expects %u", k->wasm,
+               g16_circuit_witness_size(k->circuit), k->path, g16_key_n_vars(key));
+        return G16_ERR_MISMATCH;
+    }
+    g16_circuit_set_memory_limit(k->circuit, circuit_memory(d, k->circuit));
+    return G16_OK;
+}
+
 /* Reads and opens the key (the file once: the library parses the bytes
  * read here and exports the verification key from that parse) for the
  * self-check of every proof, and puts it on the GPU when the daemon
@@ -217,7 +265,8 @@ static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
     k->buf_len = len;
     if (d->cfg.pin_keys > 0) pin(k);
     if ((rc = g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen))) return rc;
-    if ((d->cfg.self_verify && (rc = g16_key_vk_json(key, &k->vk_json, err, errlen))) ||
+    if ((k->wasm[0] && (rc = open_circuit(d, k, key, err, errlen))) ||
+        (d->cfg.self_verify && (rc = g16_key_vk_json(key, &k->vk_json, err, errlen))) ||
         (d->use_gpu && (rc = gpu_load(d, k, key, err, errlen)))) {
         g16_key_free(key);
         return rc;
@@ -242,9 +291,10 @@ static int charge(g16d *d, dkey *k, char *err, size_t errlen)
     dkey *old = d_key_find(d, k->name);
     int rc = G16_OK;
     if (old) {
-        rc = strcmp(old->path, k->path) ? D_ERR_CONFLICT : D_ERR_EXISTS;
+        rc = strcmp(old->path, k->path) || strcmp(old->wasm, k->wasm) ? D_ERR_CONFLICT
+                                                                      : D_ERR_EXISTS;
         d_errf(err, errlen, "key %s is already loaded%s", k->name,
-               rc == D_ERR_CONFLICT ? " from another path" : "");
+               rc == D_ERR_CONFLICT ? " from another path or with another circuit" : "");
     } else if (d_key_make_room(d, k->bytes, NULL)) {
         rc = G16_ERR_TOO_LARGE;
         d_errf(err, errlen,
@@ -260,32 +310,34 @@ static int charge(g16d *d, dkey *k, char *err, size_t errlen)
     return rc;
 }
 
-/* The key file named by a client: absolute (as witness paths: nothing
- * depends on the daemon's working directory), under --allow-dir, a
- * regular file.  Fills k->path (resolved) and k->bytes. */
-static int key_file(g16d *d, dkey *k, const char *path, char *err, size_t errlen)
+/* A file named by a client (the key, its circuit): absolute (as witness
+ * paths: nothing depends on the daemon's working directory), under
+ * --allow-dir, a regular file.  Fills real (resolved) and *bytes. */
+static int client_file(g16d *d, const char *path, const char *what, char *real, size_t reallen,
+                       size_t *bytes, char *err, size_t errlen)
 {
     struct stat st;
     if (path[0] != '/') {
-        d_errf(err, errlen, "%s: key paths must be absolute", path);
+        d_errf(err, errlen, "%s: %s paths must be absolute", path, what);
         return G16_ERR_ARG;
     }
-    int rc = d_path_allowed(&d->cfg, path, k->path, sizeof k->path);
+    int rc = d_path_allowed(&d->cfg, path, real, reallen);
     if (rc) {
         d_errf(err, errlen, "%s: %s", path,
                rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)"
                                      : strerror(errno));
         return rc;
     }
-    if (stat(k->path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
         d_errf(err, errlen, "%s: not a regular file", path);
         return G16_ERR_ARG;
     }
-    k->bytes = (size_t)st.st_size;
+    *bytes = (size_t)st.st_size;
     return G16_OK;
 }
 
-int d_key_load(g16d *d, const char *name, const char *path, int persist, char *err, size_t errlen)
+int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
+               char *err, size_t errlen)
 {
     dkey *k = calloc(1, sizeof *k);
     if (!k) {
@@ -293,7 +345,10 @@ int d_key_load(g16d *d, const char *name, const char *path, int persist, char *e
         return G16_ERR_NOMEM;
     }
     snprintf(k->name, sizeof k->name, "%s", name);
-    int rc = key_file(d, k, path, err, errlen);
+    size_t wasm_bytes;
+    int rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
+    if (!rc && wasm)
+        rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &wasm_bytes, err, errlen);
     if (!rc) rc = charge(d, k, err, errlen);
     if (rc) {
         free(k);

@@ -115,10 +115,13 @@ static void fit_connections(d_config *c)
 static int lock_state(g16d *d, char *err, size_t errlen)
 {
     char path[1100];
-    snprintf(path, sizeof path, "%s/wtns", d->cfg.state_dir);
-    if (d_mkdirs(path, 0700)) {
-        d_errf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
+    static const char *const dirs[] = {"wtns", "inputs"}; /* uploaded witnesses, inputs */
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", d->cfg.state_dir, dirs[i]);
+        if (d_mkdirs(path, 0700)) {
+            d_errf(err, errlen, "%s: %s", path, strerror(errno));
+            return -1;
+        }
     }
     snprintf(path, sizeof path, "%s/g16d.lock", d->cfg.state_dir);
     d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);

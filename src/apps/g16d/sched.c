@@ -8,7 +8,15 @@
  * freed those vectors, and the rest once the finished job's buffers have
  * actually been freed.  Work that does not fit waits in the queue.  A key
  * on the GPU reserves far less (g16_key_job_bytes_on): a, b, c never
- * exist on the host, so only the witness file goes back after synthesis. */
+ * exist on the host, so only the witness file goes back after synthesis.
+ *
+ * A partition submitted as inputs computes its witness first, in the
+ * same synthesis step and under the same reservation: the calculator's
+ * linear memory at its cap, the parsed inputs, the witness values and
+ * the .wtns are reserved with the rest and go back with the witness.
+ * Each calculation runs its own instance of the circuit's calculator
+ * (the library makes one per call), so synthesis workers compute
+ * witnesses in parallel without sharing one. */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdio.h>
@@ -162,15 +170,28 @@ static part *best(g16d *d, part_state want)
     return b;
 }
 
-static size_t synth_need(const part *p) { return p->job->k->job_bytes + p->wtns_bytes; }
+static size_t synth_need(const part *p)
+{
+    return p->job->k->job_bytes + p->wtns_bytes + p->calc_bytes;
+}
+
+/* Why a partition cannot start: its key (or the key's circuit) is not
+ * loaded, e.g. it failed to reload after a restart; NULL if it can. */
+static const char *unrunnable(const part *p)
+{
+    const dkey *k = p->job->k;
+    if (!k || !k->key) return "the key of this job is not loaded (reload it and resubmit)";
+    if (p->input_path && !k->circuit)
+        return "the key of this job has no circuit to compute its inputs (reload it with its wasm)";
+    return NULL;
+}
 
 static part *pick_synth(g16d *d)
 {
     if (d->stopping || d->nstate[P_SYNTHED] >= d->cfg.queue_depth[ST_MSM]) return NULL;
     part *p;
-    while ((p = best(d, P_QUEUED)) &&
-           (!p->job->k || !p->job->k->key)) /* its key failed to reload */
-        d_part_finish(d, p, P_FAILED, "the key of this job is not loaded (reload it and resubmit)");
+    const char *why;
+    while ((p = best(d, P_QUEUED)) && (why = unrunnable(p))) d_part_finish(d, p, P_FAILED, why);
     if (!p) return NULL;
     dkey *k = p->job->k;
     size_t need = synth_need(p);
@@ -202,10 +223,30 @@ static int upstream(const g16d *d, int stage)
 static const part_state k_running[ST_COUNT] = {P_SYNTH, P_MSM, P_FINAL};
 static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
 
+/* The partition's witness: computed from its input by the key's circuit,
+ * or read from its file (*computed: which, so how to free it).  The
+ * calculation's seconds go to the partition's timings. */
+static int witness_of(part *p, uint8_t **buf, size_t *len, int *computed, char *err, size_t errlen)
+{
+    *computed = p->input_path != NULL;
+    if (!*computed) return d_read_file(p->wtns_path, p->wtns_bytes, buf, len, err, errlen);
+    char *text, name[64];
+    int rc = g16_file_read_text(p->input_path, p->input_bytes, &text, err, errlen);
+    if (rc) return rc;
+    snprintf(name, sizeof name, "%s/%d: input", p->job->id, p->idx);
+    double t0 = d_now();
+    rc = g16_witness_calculate(p->job->k->circuit, text, strlen(text), name, NULL, NULL, buf, len,
+                               err, errlen);
+    p->witness_s = d_now() - t0;
+    free(text);
+    return rc;
+}
+
 static int run_synth(g16d *d, part *p, char *err, size_t errlen)
 {
     uint8_t *buf;
     size_t len;
+    int computed;
     g16_options opt;
     g16_options_default(&opt);
     opt.threads = d->cfg.threads;
@@ -213,11 +254,15 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
      * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
     opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
     opt.g2_on_cpu = d->cfg.g2_on_cpu;
-    if (d_read_file(p->wtns_path, p->wtns_bytes, &buf, &len, err, errlen)) return -1;
+    int rc = witness_of(p, &buf, &len, &computed, err, errlen);
+    if (rc) return rc;
     char name[64];
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
-    int rc = g16_job_new(p->job->k->key, buf, len, name, &opt, &p->gj, err, errlen);
-    free(buf);
+    rc = g16_job_new(p->job->k->key, buf, len, name, &opt, &p->gj, err, errlen);
+    if (computed)
+        g16_witness_free(buf);
+    else
+        free(buf);
     return rc ? rc : g16_job_synthesize(p->gj, err, errlen);
 }
 
@@ -226,14 +271,15 @@ static char *timings_json(const part *p)
     const g16_timings *t = &p->t;
     char *s = NULL;
     if (asprintf(&s,
-                 "{\"wait_s\":%.6f,\"synthesis_s\":%.6f,\"msm_s\":%.6f,\"finalize_s\":%.6f,"
+                 "{\"wait_s\":%.6f,\"witness_s\":%.6f,\"synthesis_s\":%.6f,\"msm_s\":%.6f,"
+                 "\"finalize_s\":%.6f,"
                  "\"verify_s\":%.6f,\"read_s\":%.6f,\"abc_s\":%.6f,\"ntt_s\":%.6f,\"msm_a_s\":%.6f,"
                  "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_"
                  "s\":%.6f,"
                  "\"transfer_s\":%.6f,\"device\":\"%s\"}",
-                 p->wait_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read, t->abc, t->ntt,
-                 t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish, t->transfer,
-                 t->on_gpu ? "gpu" : "cpu") < 0)
+                 p->wait_s, p->witness_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read,
+                 t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish,
+                 t->transfer, t->on_gpu ? "gpu" : "cpu") < 0)
         return NULL;
     return s;
 }
@@ -290,8 +336,8 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
         d_part_finish(d, p, st, rc ? err : NULL);
         return;
     }
-    if (stage == ST_SYNTH) /* a, b, c are freed: their share goes back */
-        d_release(d, p, p->job->k->abc_bytes + p->wtns_bytes);
+    if (stage == ST_SYNTH) /* a, b, c and the witness are freed: their share goes back */
+        d_release(d, p, p->job->k->abc_bytes + p->wtns_bytes + p->calc_bytes);
     d_set_state(d, p, k_after[stage]);
     p->t_stage = d_now();
 }

@@ -16,18 +16,48 @@
 static const char k_schema[] =
     "PRAGMA journal_mode=WAL;"
     "PRAGMA synchronous=NORMAL;"
-    "CREATE TABLE IF NOT EXISTS keys(name TEXT PRIMARY KEY, path TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS keys(name TEXT PRIMARY KEY, path TEXT NOT NULL, wasm TEXT);"
     "CREATE TABLE IF NOT EXISTS jobs(id TEXT PRIMARY KEY, key TEXT NOT NULL, priority INT,"
     " seq INT, created REAL, finished REAL, fetched REAL, cancelled INT);"
     "CREATE TABLE IF NOT EXISTS parts(job TEXT NOT NULL, idx INT NOT NULL, wtns TEXT,"
     " wtns_bytes INT, uploaded INT, state TEXT, error TEXT, proof TEXT, public TEXT,"
-    " timings TEXT, PRIMARY KEY(job, idx));";
+    " timings TEXT, input TEXT, input_bytes INT, PRIMARY KEY(job, idx));";
+
+/* Columns added since the first schema: a state directory written by an
+ * older g16d gains them (empty) when it is opened. */
+static const char *const k_added[][2] = {
+    {"keys", "wasm TEXT"}, {"parts", "input TEXT"}, {"parts", "input_bytes INT"}};
 
 #define DB(d) ((sqlite3 *)(d)->db)
 
 static void logerr(g16d *d, const char *what)
 {
     fprintf(stderr, "g16d: %s/jobs.db: %s: %s\n", d->cfg.state_dir, what, sqlite3_errmsg(DB(d)));
+}
+
+static int has_column(sqlite3 *db, const char *table, const char *column)
+{
+    char sql[200];
+    sqlite3_stmt *st = NULL;
+    snprintf(sql, sizeof sql, "SELECT %.*s FROM %s LIMIT 0", (int)strcspn(column, " "), column,
+             table);
+    int ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+static int add_columns(g16d *d, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof k_added / sizeof k_added[0]; i++) {
+        char sql[200];
+        if (has_column(DB(d), k_added[i][0], k_added[i][1])) continue;
+        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s", k_added[i][0], k_added[i][1]);
+        if (sqlite3_exec(DB(d), sql, NULL, NULL, NULL) != SQLITE_OK) {
+            d_errf(err, errlen, "%s/jobs.db: %s: %s", d->cfg.state_dir, sql, sqlite3_errmsg(DB(d)));
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int d_store_open(g16d *d, char *err, size_t errlen)
@@ -51,7 +81,7 @@ int d_store_open(g16d *d, char *err, size_t errlen)
         return -1;
     }
     d->db = db;
-    return 0;
+    return add_columns(d, err, errlen);
 }
 
 void d_store_close(g16d *d)
@@ -85,19 +115,23 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 void d_store_key(g16d *d, const dkey *k, int present)
 {
     if (!d->db) return;
-    sqlite3_stmt *st = prep(d, present ? "INSERT OR REPLACE INTO keys(name, path) VALUES(?, ?)"
-                                       : "DELETE FROM keys WHERE name = ?");
+    sqlite3_stmt *st =
+        prep(d, present ? "INSERT OR REPLACE INTO keys(name, path, wasm) VALUES(?, ?, ?)"
+                        : "DELETE FROM keys WHERE name = ?");
     if (!st) return;
     bind_text(st, 1, k->name);
-    if (present) bind_text(st, 2, k->path);
+    if (present) {
+        bind_text(st, 2, k->path);
+        bind_text(st, 3, k->wasm[0] ? k->wasm : NULL);
+    }
     run(d, st, "key");
 }
 
 static void insert_part(g16d *d, const part *p)
 {
     sqlite3_stmt *st =
-        prep(d, "INSERT OR REPLACE INTO parts(job, idx, wtns, wtns_bytes, uploaded, state)"
-                " VALUES(?, ?, ?, ?, ?, ?)");
+        prep(d, "INSERT OR REPLACE INTO parts(job, idx, wtns, wtns_bytes, uploaded, state,"
+                " input, input_bytes) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
     if (!st) return;
     bind_text(st, 1, p->job->id);
     sqlite3_bind_int(st, 2, p->idx);
@@ -105,6 +139,8 @@ static void insert_part(g16d *d, const part *p)
     sqlite3_bind_int64(st, 4, (sqlite3_int64)p->wtns_bytes);
     sqlite3_bind_int(st, 5, p->uploaded);
     bind_text(st, 6, d_state_name(p->state));
+    bind_text(st, 7, p->input_path);
+    sqlite3_bind_int64(st, 8, (sqlite3_int64)p->input_bytes);
     run(d, st, "insert partition");
 }
 
@@ -194,7 +230,7 @@ static void restore_parts(g16d *d, job *j)
 {
     sqlite3_stmt *st =
         prep(d, "SELECT idx, wtns, wtns_bytes, uploaded, state, error, proof, public,"
-                " timings FROM parts WHERE job = ? ORDER BY idx");
+                " timings, input, input_bytes FROM parts WHERE job = ? ORDER BY idx");
     if (!st) return;
     bind_text(st, 1, j->id);
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -211,6 +247,8 @@ static void restore_parts(g16d *d, job *j)
         p->proof = col(st, 6);
         p->pub = col(st, 7);
         p->timings = col(st, 8);
+        p->input_path = col(st, 9);
+        p->input_bytes = (size_t)sqlite3_column_int64(st, 10);
         p->t_queued = d_now();
     }
     sqlite3_finalize(st);
@@ -249,6 +287,7 @@ static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
             p->error = strdup("lost partition");
         }
         if (p->state == P_QUEUED && j->cancelled) p->state = P_CANCELLED;
+        if (p->input_path && j->k && j->k->circuit) d_part_input_bytes(p, j->k);
         d->nstate[p->state]++;
         if (p->state >= P_DONE) {
             j->nterminal++;
@@ -264,7 +303,7 @@ static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
 /* Keys first (their partitions need them), then jobs in submission order. */
 int d_store_restore(g16d *d, char *err, size_t errlen)
 {
-    sqlite3_stmt *st = prep(d, "SELECT name, path FROM keys");
+    sqlite3_stmt *st = prep(d, "SELECT name, path, wasm FROM keys");
     if (!st) {
         d_errf(err, errlen, "%s/jobs.db: %s", d->cfg.state_dir, sqlite3_errmsg(DB(d)));
         return -1;
@@ -273,7 +312,8 @@ int d_store_restore(g16d *d, char *err, size_t errlen)
         char name[D_NAME_MAX], path[1024], e2[D_ERR];
         snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(st, 0));
         snprintf(path, sizeof path, "%s", (const char *)sqlite3_column_text(st, 1));
-        if (d_key_load(d, name, path, 0, e2, sizeof e2))
+        const char *wasm = (const char *)sqlite3_column_text(st, 2);
+        if (d_key_load(d, name, path, wasm, 0, e2, sizeof e2))
             fprintf(stderr, "g16d: not reloading key %s: %s\n", name, e2);
     }
     sqlite3_finalize(st);

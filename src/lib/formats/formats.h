@@ -18,7 +18,9 @@
  *    formats_u32le()/formats_u64le() (or memcpy), never by casting.
  *  - On error a reader returns nonzero and writes one line
  *    "<name>: <problem>" into err (name is the path for X_open; NULL name
- *    means "input").  On success it returns 0.
+ *    means "input").  On success it returns 0.  X_open's nonzero value is
+ *    a g16_status (NOT_FOUND, IO, NOMEM for the file, FORMAT for its
+ *    contents), so the library's entry points can pass it on.
  *  - Every size is checked against the buffer with overflow-checked
  *    arithmetic (readers are fuzzed) and against the header: a section's
  *    size must equal exactly what the header implies.  The data that

@@ -78,11 +78,11 @@ int wtns_open(const char *path, wtns *out, char *err, size_t errlen)
 {
     formats_mapping m;
     memset(out, 0, sizeof *out);
-    if (formats_map_file(path, &m, err, errlen)) return -1;
+    if (formats_map_file(path, &m, err, errlen)) return formats_status_of_errno(errno);
     if (wtns_parse(m.addr, m.len, path, out, err, errlen)) {
         formats_unmap_file(&m);
         memset(out, 0, sizeof *out);
-        return -1;
+        return G16_ERR_FORMAT;
     }
     out->map = m;
     return 0;

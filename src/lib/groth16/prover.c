@@ -82,15 +82,17 @@ int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
     *out = NULL;
     if (!key) {
         set_error(err, errlen, "%s: out of memory", zkey_path);
-        return -1;
+        return G16_ERR_NOMEM;
     }
     snprintf(key->name, sizeof key->name, "%s", zkey_path);
-    if (zkey_open(zkey_path, &key->z, err, errlen) || key_finish_open(key, err, errlen)) {
+    int rc = zkey_open(zkey_path, &key->z, err, errlen);
+    if (!rc && key_finish_open(key, err, errlen)) rc = G16_ERR_UNSUPPORTED;
+    if (rc) {
         g16_key_free(key);
-        return -1;
+        return rc;
     }
     *out = key;
-    return 0;
+    return G16_OK;
 }
 
 int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out, char *err,

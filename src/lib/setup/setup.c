@@ -117,25 +117,25 @@ static uint32_t domain_power(uint64_t rows)
 }
 
 /* Counts the coefficient entries (A and B terms) and sanity-checks the
- * header; sets the derived sizes in c. */
+ * header; sets the derived sizes in c.  A g16_status. */
 static int examine_r1cs(setup_ctx *c)
 {
     r1cs *r = &c->r;
     if (r->curve != FORMATS_CURVE_BN128 && r->curve != FORMATS_CURVE_BLS12381) {
         snprintf(c->err, c->errlen, "%s: field is not the scalar field of bn128 or bls12381",
                  c->r1cs_path);
-        return -1;
+        return G16_ERR_UNSUPPORTED;
     }
     if (r->uses_custom_gates) {
         snprintf(c->err, c->errlen,
                  "%s: uses custom gates, which Groth16 cannot prove (PLONK only)", c->r1cs_path);
-        return -1;
+        return G16_ERR_UNSUPPORTED;
     }
     uint64_t n_public = (uint64_t)r->n_pub_out + r->n_pub_in;
     if (n_public + 1 > r->n_wires) {
         snprintf(c->err, c->errlen, "%s: %llu public signals but only %u wires", c->r1cs_path,
                  (unsigned long long)n_public, r->n_wires);
-        return -1;
+        return G16_ERR_FORMAT;
     }
     c->n_vars = r->n_wires;
     c->n_public = (uint32_t)n_public;
@@ -146,7 +146,7 @@ static int examine_r1cs(setup_ctx *c)
         snprintf(c->err, c->errlen,
                  "%s: circuit too big: domain 2^%u exceeds what the curve supports", c->r1cs_path,
                  c->log_domain);
-        return -1;
+        return G16_ERR_TOO_LARGE;
     }
     c->domain = 1u << c->log_domain;
     uint64_t coefs = n_public + 1;
@@ -157,7 +157,7 @@ static int examine_r1cs(setup_ctx *c)
     if (coefs > UINT32_MAX) {
         snprintf(c->err, c->errlen, "%s: too many coefficients for a zkey (%llu)", c->r1cs_path,
                  (unsigned long long)coefs);
-        return -1;
+        return G16_ERR_TOO_LARGE;
     }
     c->n_coefs = (uint32_t)coefs;
     return 0;
@@ -187,11 +187,14 @@ int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_o
     c.errlen = errlen;
     c.t0 = now_s();
     c.threads = parallel_threads_for(opt->threads, 1u << 30);
-    if (r1cs_open(r1cs_path, &c.r, err, errlen)) return -1;
-    int rc = examine_r1cs(&c);
+    int rc = r1cs_open(r1cs_path, &c.r, err, errlen);
+    if (rc) return rc;
+    rc = examine_r1cs(&c);
     if (!rc) {
         c.buf = malloc(SETUP_BUF);
-        rc = c.buf ? write_key(&c) : setup_fail(&c, "out of memory");
+        rc = !c.buf          ? (setup_fail(&c, "out of memory"), G16_ERR_NOMEM)
+             : write_key(&c) ? G16_ERR_IO
+                             : G16_OK;
     }
     free(c.buf);
     r1cs_close(&c.r);
@@ -202,5 +205,5 @@ int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_o
 int g16_setup_insecure_dev(const char *r1cs_path, const char *zkey_path,
                            const g16_setup_options *opt, char *err, size_t errlen)
 {
-    return setup_write_zkey(r1cs_path, zkey_path, opt, err, errlen) ? G16_ERR_FORMAT : G16_OK;
+    return setup_write_zkey(r1cs_path, zkey_path, opt, err, errlen);
 }

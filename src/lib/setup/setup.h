@@ -21,10 +21,11 @@
  *   key.
  * - The output is written atomically; on failure nothing is left behind
  *   and err holds one line "<file>: <problem>".
- * - g16_setup_insecure_dev and g16_setup_write_vk (include/g16.h) are
- *   these two with g16_status codes: G16_ERR_FORMAT for any failure (the
- *   message names the file: nearly always a missing, malformed or
- *   unsupported circuit).
+ * - Both return a g16_status (g16_setup_insecure_dev and
+ *   g16_setup_write_vk in include/g16.h are these two): NOT_FOUND, IO or
+ *   FORMAT for the input file, UNSUPPORTED for a circuit Groth16 cannot
+ *   prove here (other field, custom gates), TOO_LARGE past the curve's
+ *   domain, IO when the output cannot be written.
  * - Memory: about 3 field elements per signal and 1 per domain row, plus
  *   the fixed-base tables (tens of MiB) and a bounded output buffer; the
  *   r1cs is mapped, not copied.

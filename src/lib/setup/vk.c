@@ -20,20 +20,20 @@ int setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t
     char *json = NULL;
     memset(&z, 0, sizeof z);
     int rc = zkey_open(zkey_path, &z, err, errlen);
-    if (!rc) rc = vk_export_json(&z, zkey_path, &json, err, errlen);
-    if (!rc) rc = atomic_write_file(vk_path, json, strlen(json), err, errlen);
+    if (!rc && vk_export_json(&z, zkey_path, &json, err, errlen)) rc = G16_ERR_UNSUPPORTED;
+    if (!rc && atomic_write_file(vk_path, json, strlen(json), err, errlen)) rc = G16_ERR_IO;
     free(json);
     zkey_close(&z);
-    return rc ? -1 : 0;
+    return rc;
 #else
     (void)zkey_path;
     snprintf(err, errlen, "%s: verification key export is not built in (needs src/verify)",
              vk_path);
-    return -1;
+    return G16_ERR_UNSUPPORTED;
 #endif
 }
 
 int g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t errlen)
 {
-    return setup_write_vk(zkey_path, vk_path, err, errlen) ? G16_ERR_FORMAT : G16_OK;
+    return setup_write_vk(zkey_path, vk_path, err, errlen);
 }

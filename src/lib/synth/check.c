@@ -151,15 +151,15 @@ int check_files(const char *r1cs_path, const char *wtns_path, int threads, check
     memset(&w, 0, sizeof w);
     memset(res, 0, sizeof *res);
     check_ctx c = {0};
-    int rc = -1;
-    if (r1cs_open(r1cs_path, &r, err, errlen) || wtns_open(wtns_path, &w, err, errlen) ||
-        files_match(&r, &w, r1cs_path, wtns_path, err, errlen))
-        goto out;
+    int rc = r1cs_open(r1cs_path, &r, err, errlen);
+    if (!rc) rc = wtns_open(wtns_path, &w, err, errlen);
+    if (!rc && files_match(&r, &w, r1cs_path, wtns_path, err, errlen)) rc = G16_ERR_MISMATCH;
+    if (rc) goto out;
     c.f = fr_ops_for(r.curve);
     c.r = &r;
     c.wt = &w;
-    if (index_chunks(&c, err, errlen, r1cs_path)) goto out;
-    rc = run_check(&c, threads, res, wtns_path, err, errlen);
+    if (index_chunks(&c, err, errlen, r1cs_path)) rc = G16_ERR_FORMAT;
+    if (!rc && run_check(&c, threads, res, wtns_path, err, errlen)) rc = G16_ERR_FORMAT;
 out:
     free(c.starts);
     free(c.w);
@@ -173,5 +173,5 @@ out:
 int g16_check_files(const char *r1cs_path, const char *wtns_path, int threads,
                     g16_check_result *res, char *err, size_t errlen)
 {
-    return check_files(r1cs_path, wtns_path, threads, res, err, errlen) ? G16_ERR_FORMAT : G16_OK;
+    return check_files(r1cs_path, wtns_path, threads, res, err, errlen);
 }

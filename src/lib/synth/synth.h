@@ -16,12 +16,13 @@
  *   streamed to disk.  Both files are written atomically: on failure
  *   neither path is left behind (nor a temporary file).
  * - check_files verifies (A·w)(B·w) = C·w for every constraint, with the
- *   given number of threads (<= 0: all CPUs).  It returns -1 with a
- *   one-line "<file>: <problem>" in err when a file is unreadable,
- *   malformed, or does not belong with the other (curve, wire count);
- *   otherwise 0 with the verdict in *res.
+ *   given number of threads (<= 0: all CPUs).  It returns a g16_status
+ *   with a one-line "<file>: <problem>" in err: the file's own status
+ *   (NOT_FOUND, IO, FORMAT) when one is unreadable or malformed, MISMATCH
+ *   when they do not belong together (field, wire count), FORMAT for a
+ *   witness value outside the field; otherwise 0 with the verdict in *res.
  * - g16_synth_write and g16_check_files (include/g16.h) are these two
- *   with g16_status codes (a curve given by name for synth).
+ *   (a curve given by name for synth).
  */
 #ifndef G16_SYNTH_H
 #define G16_SYNTH_H

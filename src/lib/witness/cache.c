@@ -121,11 +121,16 @@ static int entry_open(const char *path, const char *wasm_path, witness_object *o
         close(fd);
         return 1;
     }
+    /* The descriptor stays open while the object is loaded: the dynamic
+     * loader knows a loaded object by the name it was opened under, so a
+     * later dlopen of the same /proc/self/fd/N name would return this
+     * object instead of another circuit's. */
     char self[64];
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
     obj->handle = dlopen(self, RTLD_NOW | RTLD_LOCAL);
-    close(fd);
+    obj->fd = fd;
     if (!obj->handle) {
+        close(fd);
         snprintf(err, errlen, "%s: its compiled form %s does not load: %s", wasm_path, path,
                  dlerror());
         return G16_ERR_INTERNAL;
@@ -134,6 +139,7 @@ static int entry_open(const char *path, const char *wasm_path, witness_object *o
     if (!obj->api || obj->api->abi != G16W_ABI_VERSION) {
         snprintf(err, errlen, "%s: its compiled form %s has no g16 glue", wasm_path, path);
         dlclose(obj->handle);
+        close(fd);
         obj->handle = NULL;
         return G16_ERR_INTERNAL;
     }
@@ -390,6 +396,9 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, witness_ob
 
 void witness_object_unload(witness_object *obj)
 {
-    if (obj->handle) dlclose(obj->handle);
+    if (obj->handle) {
+        dlclose(obj->handle);
+        close(obj->fd);
+    }
     memset(obj, 0, sizeof *obj);
 }

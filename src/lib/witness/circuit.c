@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/formats.h"
 #include "g16_witness.h"
 #include "witness/witness.h"
 
@@ -14,11 +15,14 @@ struct g16_circuit {
     witness_object obj;
     g16w_info info;
     char *wasm_path;
+    uint32_t start_pages; /* an instance's linear memory before it runs */
+    uint32_t max_pages;   /* what a calculation's memory may grow to */
 };
 
-/* Instances' linear memory may grow to the wasm32 limit (4 GiB); a
- * circuit cannot take more than that. */
+/* Instances' linear memory may grow to the wasm32 limit (4 GiB) unless
+ * g16_circuit_set_memory_limit says less; a circuit cannot take more. */
 #define MAX_PAGES 65536u
+#define PAGE_SIZE 65536u
 
 static const char *exception_text(int code)
 {
@@ -61,6 +65,7 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
                  c->wasm_path);
         return G16_ERR_NOMEM;
     }
+    c->start_pages = c->obj.api->pages(inst);
     int why = c->obj.api->info(inst, &c->info);
     int rc = why ? stopped(c, inst, why, "reading its header:", err, errlen) : 0;
     c->obj.api->destroy(inst);
@@ -83,6 +88,7 @@ int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit *
         snprintf(err, errlen, "%s: out of memory", wasm_path);
         return G16_ERR_NOMEM;
     }
+    c->max_pages = MAX_PAGES;
     int rc = witness_object_load(wasm_path, cache_dir, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
     if (rc) {
@@ -104,6 +110,32 @@ void g16_circuit_close(g16_circuit *c)
 int g16_circuit_compiled(const g16_circuit *c) { return c->obj.compiled; }
 uint32_t g16_circuit_witness_size(const g16_circuit *c) { return c->info.witness_size; }
 uint32_t g16_circuit_field_bytes(const g16_circuit *c) { return 4 * c->info.n32; }
+
+/* A curve's name when the circuit's prime is its scalar field: a witness
+ * over another field (or a base field) proves nothing for its keys. */
+const char *g16_circuit_curve(const g16_circuit *c)
+{
+    uint8_t prime[4 * G16W_MAX_N32];
+    uint32_t n8 = 4 * c->info.n32;
+    for (uint32_t j = 0; j < c->info.n32; j++)
+        for (int b = 0; b < 4; b++) prime[4 * j + b] = (uint8_t)(c->info.prime[j] >> 8 * b);
+    formats_curve curve = formats_curve_of_prime(prime, n8);
+    if (curve == FORMATS_CURVE_UNKNOWN ||
+        formats_field_of_prime(prime, n8) != formats_scalar_field(curve))
+        return NULL;
+    return formats_curve_name(curve);
+}
+
+size_t g16_circuit_memory_bytes(const g16_circuit *c) { return (size_t)c->start_pages * PAGE_SIZE; }
+
+size_t g16_circuit_memory_limit(const g16_circuit *c) { return (size_t)c->max_pages * PAGE_SIZE; }
+
+void g16_circuit_set_memory_limit(g16_circuit *c, size_t bytes)
+{
+    size_t pages = bytes / PAGE_SIZE;
+    if (pages > MAX_PAGES) pages = MAX_PAGES;
+    c->max_pages = pages > c->start_pages ? (uint32_t)pages : c->start_pages;
+}
 
 /* ------------------------------------------------------------------ */
 /* log(): circom sends each item (text, or a value in shared memory) and
@@ -158,12 +190,12 @@ typedef struct {
     size_t errlen;
 } run;
 
-static int set_signal(const run *r, const witness_signal *s)
+/* The signal is one of the circuit's inputs, with as many values. */
+static int check_signal(const run *r, const witness_signal *s)
 {
-    const g16w_api *api = r->c->obj.api;
     uint32_t msb = (uint32_t)(s->hash >> 32), lsb = (uint32_t)s->hash;
     int32_t size;
-    int why = api->input_size(r->inst, msb, lsb, &size);
+    int why = r->c->obj.api->input_size(r->inst, msb, lsb, &size);
     if (why) return stopped(r->c, r->inst, why, "looking up an input:", r->err, r->errlen);
     /* circom's lookup answers 0 (older: negative) for a name it lacks. */
     if (size < 0 || (size == 0 && s->count > 0)) {
@@ -176,20 +208,33 @@ static int set_signal(const run *r, const witness_signal *s)
                  r->input_name, s->name, s->count, s->count == 1 ? "" : "s", size);
         return G16_ERR_FORMAT;
     }
+    return 0;
+}
+
+static int set_signal(const run *r, const witness_signal *s)
+{
+    uint32_t msb = (uint32_t)(s->hash >> 32), lsb = (uint32_t)s->hash;
+    int rc = check_signal(r, s);
+    if (rc) return rc;
     for (size_t i = 0; i < s->count; i++) {
-        why = api->set_input(r->inst, msb, lsb, (uint32_t)i, s->values + i * r->c->info.n32);
+        int why = r->c->obj.api->set_input(r->inst, msb, lsb, (uint32_t)i,
+                                           s->values + i * r->c->info.n32);
         if (why) return stopped(r->c, r->inst, why, "", r->err, r->errlen);
     }
     return 0;
 }
 
-static int set_inputs(const run *r, const witness_inputs *in)
+typedef int (*signal_fn)(const run *r, const witness_signal *s);
+
+/* fn on every input signal after init, then the count of values: when
+ * fn sets them, the circuit runs as the last one is set. */
+static int each_signal(const run *r, const witness_inputs *in, signal_fn fn)
 {
     int why = r->c->obj.api->init(r->inst, 0);
     if (why) return stopped(r->c, r->inst, why, "init:", r->err, r->errlen);
     size_t given = 0;
     for (size_t i = 0; i < in->count; i++) {
-        int rc = set_signal(r, &in->signals[i]);
+        int rc = fn(r, &in->signals[i]);
         if (rc) return rc;
         given += in->signals[i].count;
     }
@@ -256,28 +301,67 @@ static int write_witness(const run *r, uint8_t **wtns, size_t *wtns_len)
     return 0;
 }
 
+/* Parses the inputs and gives them, with a fresh instance of the
+ * calculator (its memory capped at the circuit's limit), to body. */
+static int with_instance(const g16_circuit *c, const char *input, size_t len,
+                         const char *input_name, const g16w_log *hooks,
+                         int (*body)(const run *r, const witness_inputs *in, void *arg), void *arg,
+                         char *err, size_t errlen)
+{
+    witness_inputs in;
+    int rc =
+        witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
+    if (rc) return rc;
+    run r = {c, c->obj.api->create(c->max_pages, hooks), input_name, err, errlen};
+    if (!r.inst) {
+        snprintf(err, errlen, "%s: out of memory for a calculator instance", c->wasm_path);
+        rc = G16_ERR_NOMEM;
+    }
+    if (!rc) rc = body(&r, &in, arg);
+    if (r.inst) c->obj.api->destroy(r.inst);
+    witness_inputs_free(&in);
+    return rc;
+}
+
+typedef struct {
+    uint8_t **wtns;
+    size_t *wtns_len;
+} wtns_out;
+
+static int calculate(const run *r, const witness_inputs *in, void *arg)
+{
+    wtns_out *o = arg;
+    int rc = each_signal(r, in, set_signal);
+    return rc ? rc : write_witness(r, o->wtns, o->wtns_len);
+}
+
 int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
                           const char *input_name, g16_witness_log_fn log, void *log_ctx,
                           uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen)
 {
     *wtns = NULL;
     *wtns_len = 0;
-    witness_inputs in;
-    int rc =
-        witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
-    if (rc) return rc;
     log_lines lines = {.fn = log, .ctx = log_ctx};
     g16w_log hooks = {&lines, log_text, log_value};
-    run r = {c, c->obj.api->create(MAX_PAGES, &hooks), input_name, err, errlen};
-    if (!r.inst) {
-        snprintf(err, errlen, "%s: out of memory for a calculator instance", c->wasm_path);
-        rc = G16_ERR_NOMEM;
-    }
-    if (!rc) rc = set_inputs(&r, &in);
-    if (!rc) rc = write_witness(&r, wtns, wtns_len);
-    if (r.inst) c->obj.api->destroy(r.inst);
-    witness_inputs_free(&in);
-    return rc;
+    wtns_out o = {wtns, wtns_len};
+    return with_instance(c, input, len, input_name, &hooks, calculate, &o, err, errlen);
+}
+
+static int check_only(const run *r, const witness_inputs *in, void *arg)
+{
+    (void)arg;
+    return each_signal(r, in, check_signal);
+}
+
+int g16_witness_check_input(const g16_circuit *c, const char *input, size_t len,
+                            const char *input_name, char *err, size_t errlen)
+{
+    return with_instance(c, input, len, input_name, NULL, check_only, NULL, err, errlen);
+}
+
+size_t g16_witness_wtns_bytes(const g16_circuit *c)
+{
+    return 44 + 4 * (size_t)c->info.n32 * (1 + (size_t)c->info.witness_size);
 }
 
 void g16_witness_free(uint8_t *wtns) { free(wtns); }

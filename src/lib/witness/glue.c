@@ -253,7 +253,12 @@ static int glue_witness(g16w_instance *self, uint32_t *out, uint32_t count)
 
 static const char *glue_error_text(const g16w_instance *self) { return self->error; }
 
+static uint32_t glue_pages(const g16w_instance *self)
+{
+    return (uint32_t)self->wasm.w2c_memory.pages;
+}
+
 G16W_EXPORT const g16w_api g16w_api_v1 = {
     G16W_ABI_VERSION, glue_create,    glue_destroy, glue_info,       glue_init,
-    glue_input_size,  glue_set_input, glue_witness, glue_error_text,
+    glue_input_size,  glue_set_input, glue_witness, glue_error_text, glue_pages,
 };

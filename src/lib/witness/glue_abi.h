@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define G16W_ABI_VERSION 1u
+#define G16W_ABI_VERSION 2u
 #define G16W_MAX_N32     16u /* field elements up to 512 bits */
 #define G16W_TRAP        0x100
 #define G16W_EXCEPTION   0x200
@@ -55,6 +55,8 @@ typedef struct {
     int (*witness)(g16w_instance *, uint32_t *out, uint32_t count);
     /* The text the circuit gave with its last error (printErrorMessage). */
     const char *(*error_text)(const g16w_instance *);
+    /* The instance's linear memory now, in 64 KiB pages. */
+    uint32_t (*pages)(const g16w_instance *);
 } g16w_api;
 
 /* The one symbol a circuit's shared object exports. */

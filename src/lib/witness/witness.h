@@ -49,6 +49,7 @@ void witness_inputs_free(witness_inputs *in);
 /* A loaded compiled circuit. */
 typedef struct {
     void *handle; /* dlopen's */
+    int fd;       /* the entry it was opened from, open while it is loaded */
     const g16w_api *api;
     int compiled; /* 1: this load compiled it */
 } witness_object;
