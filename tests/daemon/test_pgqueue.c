@@ -236,7 +236,7 @@ static void test_race(d_pgq *a, d_pgq *b)
 {
     static char seen[2 * RACE_PARTS][48];
     for (int j = 0; j < 3; j++) {
-        char id[16];
+        char id[24];
         snprintf(id, sizeof id, "race-%d", j);
         submit(a, id, "k1", j, RACE_PARTS / 3);
     }
