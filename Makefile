@@ -1,12 +1,17 @@
 # g16: thin wrapper around CMake.  `make` builds everything into build/bin/.
 #   make          configure (Release) and build into build/
 #   make deps     install Debian packages and tools/node_modules when missing
-#   make test     deps + build + ctest (all labels but fuzz and gpu)
+#   make test     deps + build + ctest (all labels but fuzz, gpu and
+#                 gpu-emulate-large)
+#   make test-large  deps + build + the gpu-emulate-large label (the
+#                 emulated GPU kernels on large sizes: minutes on 2 cores)
 #   make asan     deps + ASan/UBSan build in build-asan + the same tests
 #   make fuzz     deps + clang libFuzzer build in build-fuzz + ctest -L fuzz
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
 #   make install  build, then install libg16 (.so and .a), its headers, g16.pc
 #                 and the programs under PREFIX (default /usr/local)
+#   make node     build, then the Node.js package in bindings/node (npm install,
+#                 offline: its addon links build/'s libg16.so)
 #   make format   apply .clang-format to every tracked C/CUDA source
 #   make clean    remove the build directories
 
@@ -21,13 +26,16 @@ FUZZ_DIR ?= build-fuzz
 G16_FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 600
 CTEST_FLAGS ?= --output-on-failure --no-tests=error
+# Labels the test suite (make test, make asan) leaves out: fuzz and gpu have
+# targets of their own; gpu-emulate-large is make test-large.
+SUITE_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large)$$
 
 # CMake enables the CUDA backend when nvcc is found.
 ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
 export PATH := /usr/local/cuda/bin:$(PATH)
 endif
 
-.PHONY: all build configure deps test asan fuzz demo install format clean
+.PHONY: all build configure deps test test-large asan fuzz demo install node format clean
 
 all: build
 
@@ -44,7 +52,11 @@ deps:
 
 test: deps
 	$(MAKE) build
-	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -LE '^(fuzz|gpu)$$'
+	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -LE '$(SUITE_EXCLUDED)'
+
+test-large: deps
+	$(MAKE) build
+	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -L '^gpu-emulate-large$$'
 
 # -O1 -g keeps assertions on and stacks readable; sanitizers come from
 # G16_SANITIZE in CMakeLists.txt.
@@ -58,7 +70,7 @@ asan: deps $(ASAN_DIR)/CMakeCache.txt
 	cd $(ASAN_DIR) && \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest $(CTEST_FLAGS) -j$(JOBS) -LE '^(fuzz|gpu)$$'
+	  ctest $(CTEST_FLAGS) -j$(JOBS) -LE '$(SUITE_EXCLUDED)'
 
 $(FUZZ_DIR)/CMakeCache.txt:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) \
@@ -77,6 +89,9 @@ demo: deps
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+node: build
+	cd bindings/node && npm install --offline --no-audit --no-fund
 
 format:
 	git ls-files '*.c' '*.h' '*.cu' '*.cuh' | grep -v '^tools/' | xargs clang-format -i

@@ -192,6 +192,14 @@ int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_by
 int g16_file_map(const char *path, const uint8_t **data, size_t *len, char *err, size_t errlen);
 void g16_file_unmap(const uint8_t *data, size_t len);
 
+/* Reads a whole file of at most max_len bytes (G16_ERR_TOO_LARGE beyond,
+ * checked before reading) into pages of its own: an anonymous mapping
+ * that no other allocation shares, so mlock of it locks nothing else.
+ * Free with g16_file_release(*data, *len). */
+int g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
+                  size_t errlen);
+void g16_file_release(uint8_t *data, size_t len);
+
 /* Reads a whole file of at most max_len bytes as a NUL-terminated text
  * (malloc'd, caller frees).  G16_ERR_TOO_LARGE beyond max_len (checked
  * before reading), G16_ERR_FORMAT when it contains a NUL byte. */

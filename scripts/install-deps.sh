@@ -2,7 +2,8 @@
 # Installs what g16's build, tests and demo need, and nothing when it is all
 # there already (so `make test` and `make demo` can call it every time).
 #   - Debian packages (apt-get), only those missing; sudo only when not root.
-#   - tools/node_modules (snarkjs, circom2, circomlib pinned by
+#   - tools/node_modules (snarkjs, circom2, circomlib, and solc and
+#     @ethereumjs/evm for the Solidity tests, pinned by
 #     tools/package-lock.json) through `npm ci`, when missing or stale.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,6 +29,11 @@ done
 # not packages, so apt never tries to replace it.
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+# The Node.js package (bindings/node) compiles against Node-API's headers,
+# which Debian ships apart (libnode-dev); other Node builds bring their own.
+node_prefix=$(dirname "$(dirname "$(command -v node 2>/dev/null || echo /usr/bin/node)")")
+[ -f "$node_prefix/include/node/node_api.h" ] || [ -f /usr/include/node/node_api.h ] \
+  || missing+=(libnode-dev)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 
 if ((${#missing[@]})); then
@@ -43,11 +49,25 @@ if ((${#missing[@]})); then
     apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# npm ci when node_modules is absent or older than the lock file.
+# npm ci when node_modules does not hold every package of the lock file at
+# its locked version (a merge can add a package without making the lock
+# newer than the last install, so file times are not enough).
 tools="$root/tools"
-stamp="$tools/node_modules/.package-lock.json"
-if [ ! -x "$tools/node_modules/.bin/snarkjs" ] || [ ! -f "$stamp" ] \
-   || [ "$tools/package-lock.json" -nt "$stamp" ]; then
+tools_current() {
+  node -e '
+    const fs = require("fs"), path = require("path"), dir = process.argv[1];
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8"));
+    for (const [p, e] of Object.entries(lock.packages || {})) {
+      if (!p || e.optional || e.link) continue;
+      let v = "missing";
+      try { v = JSON.parse(fs.readFileSync(path.join(dir, p, "package.json"), "utf8")).version; } catch {}
+      if (v !== e.version) {
+        console.log(`install-deps: tools/${p} is ${v}, the lock file wants ${e.version}`);
+        process.exit(1);
+      }
+    }' "$tools"
+}
+if ! tools_current; then
   echo "install-deps: npm ci in tools/"
   (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error)
 fi

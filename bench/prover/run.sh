@@ -144,7 +144,9 @@ gen_circuit_circom() {
         "$G16" setup --insecure-dev -v "$dir/circuit.r1cs" "$dir/circuit.zkey" >&2
     fi
     "$SNARKJS" zkey export verificationkey "$dir/circuit.zkey" "$dir/verification_key.json" >/dev/null
-    rm -rf "$dir/circuit_js"     # the wasm is only needed for the witness
+    # the wasm stays for fullProve (bench/node/run.sh)
+    mv "$dir/circuit_js/circuit.wasm" "$dir/circuit.wasm"
+    rm -rf "$dir/circuit_js"
 }
 
 # g16 synth generator (insecure one-party key; no ptau needed).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# key_points.sh CURVE CIRCUIT: `g16 prove` with a key one of whose points is
-# off its curve fails with "<key>: <section> point <i> is not on the curve"
-# and writes nothing (it used to exit 0 with a proof no verifier accepts).
+# key_points.sh CURVE CIRCUIT: `g16 prove` (and `g16 fullprove`) with a key
+# one of whose points is off its curve fails with "<key>: <section> point <i>
+# is not on the curve" and writes nothing (it used to exit 0 with a proof no
+# verifier accepts).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_g16
 curve=$1 circuit=$2
@@ -33,3 +34,10 @@ corrupt B1 6 "$g1" 1
 corrupt B2 7 "$g2" 2
 corrupt C 8 "$g1" 0
 corrupt H 9 "$g1" 3
+
+# fullprove checks the key as prove does (the last corrupted copy: H)
+expect_clean_failure "fullprove, H point 3 off the curve" "$T/H.zkey" \
+  fullprove --cache-dir "$T/cache" "$d/input.json" "$d/circuit.wasm" "$T/H.zkey" \
+  "$T/out/proof.json" "$T/out/public.json"
+grep -qF "$T/H.zkey: H point 3 is not on the curve" "$T/stderr" ||
+  { show_run; fail "fullprove: expected '$T/H.zkey: H point 3 is not on the curve'"; }

@@ -16,6 +16,13 @@
 #include "msm/msm.h"
 #include "ntt/ntt.h"
 
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static char err[256];
 /* > 1: the MSMs run on a table of this many shift copies (copies_checks). */
 static int test_copies = 1;
@@ -259,11 +266,12 @@ static const int few_copies[] = {2, 7}, one_group[] = {16};
 H_CHECK(bn254_fr, FORMATS_CURVE_BN128)
 H_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
 
-int main(void)
+/* The emulated checks in phases: the default run (label gpu-emulate,
+ * part of `make test`) keeps every code path on small sizes; --large adds
+ * the sizes that take minutes on two cores (label gpu-emulate-large). */
+static void msm_sizes(const size_t *sizes, size_t count)
 {
-    field_checks(0, 4096);
-    static const size_t sizes[] = {1, 2, 3, 5, 16, 33, 100, 257, 1000, 3001};
-    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+    for (size_t k = 0; k < count; k++)
         for (int mode = 0; mode < MSM_MODES; mode++) {
             bn254_g1_check(sizes[k], mode);
             bls12_381_g1_check(sizes[k], mode);
@@ -272,6 +280,22 @@ int main(void)
                 bls12_381_g2_check(sizes[k], mode);
             }
         }
+}
+
+static void msm_small(void)
+{
+    static const size_t sizes[] = {1, 2, 3, 5, 16, 33, 100, 257};
+    msm_sizes(sizes, sizeof sizes / sizeof *sizes);
+}
+
+static void msm_large(void)
+{
+    static const size_t sizes[] = {1000, 3001};
+    msm_sizes(sizes, sizeof sizes / sizeof *sizes);
+}
+
+static void msm_windows(void)
+{
     static const int windows[] = {11, 13, 16};
     for (size_t k = 0; k < sizeof windows / sizeof *windows; k++) {
         gpu_tune.msm_window = windows[k];
@@ -280,12 +304,28 @@ int main(void)
         bn254_g2_check(500, 1);
     }
     gpu_tune.msm_window = 0;
+}
+
+static void msm_copies(void)
+{
     copies_checks(300, 40, 0, few_copies, 2);
     copies_checks(200, 30, 16, one_group, 1); /* 16 windows of 16 bits */
+}
+
+static void ntt_small(void)
+{
     for (unsigned log_n = 0; log_n <= 12; log_n++) {
         bn254_fr_ntt_check(log_n);
         bls12_381_fr_ntt_check(log_n);
     }
+    for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
+        bn254_fr_h_check(log_n);
+        bls12_381_fr_h_check(log_n);
+    }
+}
+
+static void ntt_large(void)
+{
     /* three passes (6 + 6 + 5 levels): only a middle pass has column
      * twiddles shifted by s0 > 0 and blocks past the first 2^(L - s0)
      * group */
@@ -294,11 +334,32 @@ int main(void)
     /* 8 + 7 levels: warp passes (a column a warp, swizzled slots) */
     bn254_fr_ntt_check(15);
     bls12_381_fr_ntt_check(15);
-    for (unsigned log_n = 1; log_n <= 10; log_n += 3) {
-        bn254_fr_h_check(log_n);
-        bls12_381_fr_h_check(log_n);
+}
+
+static void fields(void) { field_checks(0, 4096); }
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*run)(void);
+        int large;
+    } phases[] = {{"fields", fields, 0},         {"msm small", msm_small, 0},
+                  {"msm copies", msm_copies, 0}, {"ntt small", ntt_small, 0},
+                  {"msm large", msm_large, 1},   {"msm windows", msm_windows, 1},
+                  {"ntt large", ntt_large, 1}};
+    int large = argc == 2 && !strcmp(argv[1], "--large");
+    if (argc > 2 || (argc == 2 && !large)) {
+        fprintf(stderr, "usage: test_gpu_emulate [--large]\n");
+        return 2;
     }
-    return test_finish("test_gpu_emulate");
+    for (size_t i = 0; i < sizeof phases / sizeof *phases; i++) {
+        if (phases[i].large != large) continue;
+        double t0 = now();
+        phases[i].run();
+        printf("%s: %.1f s\n", phases[i].name, now() - t0);
+    }
+    return test_finish(large ? "test_gpu_emulate --large" : "test_gpu_emulate");
 }
 #else
 static int msm_g1(int curve, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out, char *e,
@@ -318,13 +379,6 @@ MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, msm_g2)
 ALL_GROUPS
 COPIES_CHECKS
 static const int any_copies[] = {2, 5, 64};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(void)
 {

@@ -147,11 +147,52 @@ static void check_wrong_curve(const char *fixtures)
     g16_key *key;
     g16_job *job;
     CHECK(g16_key_open_buffer(key_buf, key_len, "bn.zkey", &key, err, sizeof err) == 0);
-    CHECK(g16_job_new(key, wtns, w_len, "bls.wtns", NULL, &job, err, sizeof err) != 0);
+    CHECK(g16_job_new(key, wtns, w_len, "bls.wtns", NULL, &job, err, sizeof err) ==
+          G16_ERR_MISMATCH);
     CHECK(strstr(err, "bls.wtns") && strstr(err, "bls12381") && strstr(err, "bn128"));
+    char *p, *q;
+    CHECK(g16_prove(key, wtns, w_len, "bls.wtns", NULL, &p, &q, NULL, err, sizeof err) ==
+          G16_ERR_MISMATCH);
     g16_key_free(key);
     free(key_buf);
     free(wtns);
+}
+
+/* Each failure returns the status that says what kind it was, which a
+ * program passes on (the Node.js package as an Error's code). */
+static void check_statuses(const char *fixtures)
+{
+    char path[1024], err[512], *p, *q;
+    g16_key *key;
+    g16_job *job;
+    snprintf(path, sizeof path, "%s/bn128/multiplier/no-such.zkey", fixtures);
+    CHECK(g16_key_open(path, &key, err, sizeof err) == G16_ERR_NOT_FOUND && !key);
+    CHECK(strstr(err, "no-such.zkey") != NULL);
+    CHECK(g16_key_open(fixtures, &key, err, sizeof err) == G16_ERR_IO && !key);
+    snprintf(path, sizeof path, "%s/bn128/multiplier/witness.wtns", fixtures);
+    CHECK(g16_key_open(path, &key, err, sizeof err) == G16_ERR_FORMAT && !key);
+    snprintf(path, sizeof path, "%s/bn128/multiplier/circuit.zkey", fixtures);
+    CHECK(g16_key_open(path, &key, err, sizeof err) == G16_OK);
+    static const uint8_t junk[] = "not a witness";
+    CHECK(g16_prove(key, junk, sizeof junk, "junk.wtns", NULL, &p, &q, NULL, err, sizeof err) ==
+          G16_ERR_FORMAT);
+    size_t w_len;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/bn128/multiplier", fixtures);
+    uint8_t *wtns = read_file(dir, "witness.wtns", &w_len);
+    g16_options opt;
+    g16_options_default(&opt);
+    opt.device = G16_DEVICE_CPU;
+    CHECK(g16_job_new(key, wtns, w_len, "w.wtns", &opt, &job, err, sizeof err) == G16_OK);
+    CHECK(g16_job_msm(job, err, sizeof err) == G16_ERR_ARG); /* before synthesize */
+    g16_job_free(job);
+    if (!g16_gpu_available()) {
+        opt.device = G16_DEVICE_GPU;
+        CHECK(g16_prove(key, wtns, w_len, "w.wtns", &opt, &p, &q, NULL, err, sizeof err) ==
+              G16_ERR_UNSUPPORTED);
+    }
+    free(wtns);
+    g16_key_free(key);
 }
 
 int main(int argc, char **argv)
@@ -164,5 +205,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         check_fixture(fixtures, cases[i][0], cases[i][1]);
     check_wrong_curve(fixtures);
+    check_statuses(fixtures);
     return test_finish("groth16");
 }

@@ -55,6 +55,23 @@ for d in "$FIX"/*/*/; do
   ls "$T" | grep -q '\.tmp\.' && fail "$d: export-vk left a temporary file"
 done
 
+# Oversized inputs are refused from their size, before anything is read: a
+# proof over 64 KiB (a real one is about 1 KiB), a key or public signals
+# over 256 MiB (sparse files: nothing is written to disk).
+d=$FIX/bn128/multiplier
+truncate -s 65537 "$T/big-proof.json"
+truncate -s 257M "$T/big.json"
+for args in "$d/verification_key.json $d/public.json $T/big-proof.json:$T/big-proof.json" \
+            "$T/big.json $d/public.json $d/proof.json:$T/big.json" \
+            "$d/verification_key.json $T/big.json $d/proof.json:$T/big.json"; do
+  big=${args#*:}
+  rc=0
+  # shellcheck disable=SC2086
+  timeout 5 "$G16" verify ${args%%:*} >/dev/null 2>"$T/err" || rc=$?
+  [ "$rc" = 2 ] && grep -qF "$big: too large" "$T/err" ||
+    fail "verify ${args%%:*}: exit $rc, wanted 2 with '$big: too large': $(cat "$T/err")"
+done
+
 "$G16" verify --help | grep -q 'VK.json PUBLIC.json PROOF.json' || fail "verify --help"
 "$G16" verify a b >/dev/null 2>&1; [ $? -eq 2 ] || fail "verify with two arguments should exit 2"
 "$G16" export-vk "$FIX/bn128/multiplier/circuit.zkey" "$T/no/such/dir/vk.json" 2>/dev/null && fail "export-vk into a missing directory succeeded"

@@ -23,7 +23,9 @@ static const char k_help[] =
     "usage: g16 client [--socket PATH | --tcp PORT --token-file FILE] COMMAND ...\n"
     "\n"
     "Talks to a running g16d (default socket $XDG_RUNTIME_DIR/g16d.sock, else\n"
-    "/tmp/g16d-$UID/g16d.sock; $G16D_SOCKET overrides).\n"
+    "/tmp/g16d-$UID/g16d.sock; $G16D_SOCKET overrides).  The token file must\n"
+    "be private to its owner (mode 600), as g16d requires.  --out DIR is made\n"
+    "and checked before anything is submitted or fetched.\n"
     "\n"
     "commands:\n"
     "  keys load NAME KEY.zkey [--wasm CIRCUIT.wasm]\n"
@@ -133,10 +135,19 @@ static char *b64(const unsigned char *p, size_t n)
 }
 
 /* The token is the file's first line. */
+/* A token others may read is no secret: refused, as g16d refuses it (and
+ * ssh such private keys). */
 static int read_token(const char *path)
 {
-    char *text, err[512];
+    char *text, err[512], mode[64];
+    struct stat st;
     if (g16_file_read_text(path, 64 << 10, &text, err, sizeof err)) return fail("%s%s", err, "");
+    if (stat(path, &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+        free(text);
+        snprintf(mode, sizeof mode, "%04o", (unsigned)(st.st_mode & 07777));
+        return fail("%s: the token file is accessible by group or others (mode %s): chmod 600 it",
+                    path, mode);
+    }
     size_t n = strcspn(text, "\r\n");
     int rc = 0;
     if (n == 0 || n >= sizeof g_t.token)
@@ -205,11 +216,25 @@ static int write_json(const char *dir, const char *what, size_t i, json_t *v)
     return 0;
 }
 
-/* Writes each finished partition's proof and public signals. */
+/* The --out directory, made (one level) and checked before anything is
+ * submitted or waited for: a job's results must not be fetched, and so
+ * consumed, only to learn that they cannot be written. */
+static int out_dir_ready(const char *dir)
+{
+    struct stat st;
+    if (!dir) return 0;
+    if (mkdir(dir, 0755) && errno != EEXIST) return fail("%s: %s", dir, strerror(errno));
+    if (stat(dir, &st)) return fail("%s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return fail("%s: %s", dir, "not a directory");
+    if (access(dir, W_OK | X_OK)) return fail("%s: %s", dir, strerror(errno));
+    return 0;
+}
+
+/* Writes each finished partition's proof and public signals into dir
+ * (out_dir_ready checked it). */
 static int save(const char *dir, json_t *job)
 {
     json_t *parts = json_object_get(job, "partitions");
-    if (mkdir(dir, 0755) && errno != EEXIST) return fail("%s: %s", dir, strerror(errno));
     for (size_t i = 0; i < json_array_size(parts); i++) {
         json_t *p = json_array_get(parts, i), *proof = json_object_get(p, "proof");
         if (!proof) continue;
@@ -344,7 +369,7 @@ static int prove(int argc, char **argv)
               stderr);
         return 2;
     }
-    int rc = submit(&o);
+    int rc = o.wait && out_dir_ready(o.out) ? 1 : submit(&o);
     free(o.files);
     return rc;
 }
@@ -366,6 +391,7 @@ static int job_cmd(int argc, char **argv)
                 strcmp(argv[0], "wait") ? "" : " [--timeout S]");
         return 2;
     }
+    if (out_dir_ready(out)) return 1;
     if (!strcmp(argv[0], "wait")) return wait_job(argv[1], timeout, out, 1);
     return wait_job(argv[1], 0, out, 0);
 }

@@ -13,11 +13,20 @@
 #ifdef G16_CLI_CLIENT
 #include "client.h"
 #endif
+#ifdef G16_CLI_EXPORT
+#include "export.h"
+#endif
 #ifdef G16_CLI_WTNS
 #include "wtns.h"
 #endif
 
 /* Monotonic seconds, for the commands that report their time (main.c). */
 double cli_seconds(void);
+
+/* 0 when the output paths a and b name two files; -1, saying so on
+ * stderr as cmd, when they name one (the same path however spelled, or
+ * hard links to one inode), where writing both would lose one
+ * (outputs.c). */
+int cli_distinct_outputs(const char *cmd, const char *a, const char *b);
 
 #endif

@@ -39,6 +39,10 @@ static const struct command commands[] = {
     {"fullprove", cli_fullprove,
      "INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json: witness and proof"},
 #endif
+#ifdef G16_CLI_EXPORT
+    {"export", cli_export,
+     "solidityverifier VK.json VERIFIER.sol | soliditycalldata PUBLIC.json PROOF.json"},
+#endif
 #ifdef G16_CLI_CLIENT
     {"client", cli_client, "...: talk to a running g16d daemon"},
 #endif

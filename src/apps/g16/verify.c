@@ -36,14 +36,19 @@ static const char export_usage[] =
     "\n"
     "Exits 0 on success, 1 on any error (one line on stderr).\n";
 
-/* JSON inputs are small; the bound is against being handed a proving
- * key (or a disk image) by mistake. */
-static const size_t json_max_bytes = (size_t)256 << 20;
+/* Bounds on the JSON inputs, checked before reading, against being handed
+ * a proving key (or a disk image) by mistake.  A proof is three points
+ * whatever the circuit (0.8 KiB as snarkjs writes it, 1.1 KiB on
+ * BLS12-381); the verification key and the public signals grow with the
+ * number of public signals (some 400 and 80 bytes each), so 256 MiB holds
+ * over half a million of them. */
+static const size_t vk_public_max_bytes = (size_t)256 << 20;
+static const size_t proof_max_bytes = (size_t)64 << 10;
 
-static char *read_text(const char *path, char *err, size_t errlen)
+static char *read_text(const char *path, size_t max, char *err, size_t errlen)
 {
     char *text;
-    return g16_file_read_text(path, json_max_bytes, &text, err, errlen) ? NULL : text;
+    return g16_file_read_text(path, max, &text, err, errlen) ? NULL : text;
 }
 
 /* Collects exactly n positional arguments; -1 after printing a usage error,
@@ -84,9 +89,9 @@ int cli_verify(int argc, char **argv)
     int p = positional(argc, argv, verify_usage, 3, pos, &timing);
     if (p) return p > 0 ? 0 : 2;
     double t0 = cli_seconds();
-    if ((text[0] = read_text(pos[0], err, sizeof err)) &&
-        (text[1] = read_text(pos[1], err, sizeof err)) &&
-        (text[2] = read_text(pos[2], err, sizeof err)))
+    if ((text[0] = read_text(pos[0], vk_public_max_bytes, err, sizeof err)) &&
+        (text[1] = read_text(pos[1], vk_public_max_bytes, err, sizeof err)) &&
+        (text[2] = read_text(pos[2], proof_max_bytes, err, sizeof err)))
         rc = g16_verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], err,
                                    sizeof err);
     if (timing) fprintf(stderr, "g16 verify: %.3f ms\n", (cli_seconds() - t0) * 1e3);

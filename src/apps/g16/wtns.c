@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "g16.h"
 #include "g16_witness.h"
-#include "wtns.h"
 
 static const char wtns_usage[] =
     "usage: g16 wtns calculate [options] CIRCUIT.wasm INPUT.json WITNESS.wtns\n"
@@ -243,6 +243,9 @@ static int prove_and_write(const wtns_args *a, const uint8_t *wtns, size_t len, 
     char *proof = NULL, *pub = NULL;
     g16_timings t;
     int rc = g16_key_open(a->pos[2], &key, err, errlen);
+    /* as g16 prove: a point off its curve would give a proof no verifier
+     * accepts, without a word */
+    if (!rc) rc = g16_key_check_points(key, a->prove.threads, err, errlen);
     if (!rc) rc = g16_prove(key, wtns, len, a->pos[0], &a->prove, &proof, &pub, &t, err, errlen);
     if (!rc && a->verbose)
         fprintf(stderr, "%s: proof in %.3f s on the %s\n", a->cmd, t.total,
@@ -266,6 +269,10 @@ int cli_fullprove(int argc, char **argv)
         return p > 0 ? 0 : 2;
     }
     a.prove.verbose = 0;
+    if (cli_distinct_outputs(a.cmd, a.pos[3], a.pos[4])) {
+        free(a.cache_dir);
+        return 1;
+    }
     char err[1024];
     uint8_t *wtns = NULL;
     size_t len;

@@ -94,6 +94,8 @@ static json_t *key_json(const dkey *k)
     json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
     /* the loading thread fills these before it publishes k->key under mu */
     if (k->key && k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
+    /* a key is listed loaded only once every point passed the load's check */
+    json_object_set_new(o, "points_checked", json_boolean(k->key != NULL));
     json_object_set_new(o, "pinned", json_boolean(k->key && k->pinned));
     if (k->key && k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
     json_object_set_new(o, "circuit", circuit_json(k));
@@ -116,25 +118,12 @@ static void keys_list(g16d *d, d_reply *r)
 
 static void keys_load(g16d *d, const d_request *rq, d_reply *r)
 {
-    json_error_t je;
-    json_t *o = json_loadb(rq->body, rq->len, 0, &je);
-    const char *name = json_string_value(json_object_get(o, "name"));
-    const char *path = json_string_value(json_object_get(o, "path"));
-    json_t *wasm = json_object_get(o, "wasm");
+    json_t *o;
+    const char *name, *path, *wasm;
     char err[D_ERR];
-    int rc;
-    if (!o)
-        d_reply_error(r, 400, "malformed JSON: line %d: %s", je.line, je.text);
-    else if (!name || !path || (wasm && !json_is_string(wasm)))
-        d_reply_error(r, 400,
-                      "expected {\"name\": NAME, \"path\": KEY.zkey, \"wasm\": CIRCUIT.wasm "
-                      "(optional)}");
-    else if (!d_name_ok(name))
-        d_reply_error(r, 400, "key names are 1-127 of [A-Za-z0-9._-]");
-    else if ((rc = d->fleet
-                       ? d_fleet_key_register(d, name, path, json_string_value(wasm), err,
-                                              sizeof err)
-                       : d_key_load(d, name, path, json_string_value(wasm), 1, err, sizeof err)))
+    int rc = d_key_request_parse(rq->body, rq->len, &o, &name, &path, &wasm, err, sizeof err);
+    if (rc || (rc = d->fleet ? d_fleet_key_register(d, name, path, wasm, err, sizeof err)
+                             : d_key_load(d, name, path, wasm, 1, err, sizeof err)))
         d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);

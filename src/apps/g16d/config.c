@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,19 @@ static int set_port(d_config *c, const char *v) { return parse_int(v, 1, 65535, 
 static int set_token_file(d_config *c, const char *v)
 {
     struct stat st;
-    FILE *f = fopen(v, "r");
-    if (!f) return -1;
-    if (fstat(fileno(f), &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+    /* O_NONBLOCK: a FIFO named here must not hold the startup in open() */
+    int fd = open(v, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "g16d: %s: not a regular file\n", v);
+        fclose(f);
+        return SET_REPORTED;
+    }
+    if (st.st_mode & (S_IRWXG | S_IRWXO)) {
         fprintf(stderr,
                 "g16d: %s: the token file is accessible by group or others (mode %04o): "
                 "chmod 600 it\n",

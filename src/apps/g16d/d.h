@@ -6,7 +6,8 @@
  * Concurrency: one mutex (d->mu) guards every field below that changes
  * after startup (keys, jobs, budget, counters, the database handle).
  * Workers take it only to pick work and to publish a stage's result; the
- * proving itself runs unlocked.  d->work is broadcast whenever work or
+ * proving itself runs unlocked, and so do a key's reading, its point check
+ * and its freeing (an evicted key is freed by d_key_reap after the lock).  d->work is broadcast whenever work or
  * budget may have appeared, d->changed whenever a job changed state (the
  * parked long-polls are woken by it).
  *
@@ -204,13 +205,6 @@ double d_now(void);
 /* t (d_now's clock, which pthread_cond_timedwait uses) as a timespec. */
 void d_abs_time(struct timespec *ts, double t);
 void d_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* A whole regular file, opened without blocking (a FIFO is refused, never
- * waited on) and at most max bytes: G16_OK or a g16_status with err. */
-int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen);
-/* The same into pages of its own (free with d_unmap_file), for what is mlock'ed. */
-int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, char *err,
-                      size_t errlen);
-void d_unmap_file(uint8_t *buf, size_t len);
 /* G16_OK with the resolved path in real, G16_ERR_NOT_FOUND (errno says
  * why) or D_ERR_FORBIDDEN. */
 int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
@@ -224,6 +218,17 @@ int d_cap_ipc_lock(void);
  * 0 with *out, or -1 (*out untouched). */
 int d_proc_value(const char *path, const char *fmt, unsigned long long *out);
 
+/* request.c: request bodies parsed for shape alone (no state, no files).
+ * G16_OK, or G16_ERR_ARG with why; *root (free with json_decref, also on
+ * failure) owns the strings returned. */
+struct json_t;
+int d_key_request_parse(const char *body, size_t len, struct json_t **root, const char **name,
+                        const char **path, const char **wasm, char *err, size_t errlen);
+/* {"key", "witnesses" | "inputs": [1..1024 entries, not looked into],
+ * "priority"}; *inputs says which list *ws is. */
+int d_proof_request_parse(const char *body, size_t len, struct json_t **root, const char **key,
+                          struct json_t **ws, int *inputs, int *prio, char *err, size_t errlen);
+
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);
 int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
@@ -234,7 +239,11 @@ int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, in
 size_t d_key_calc_bytes(const dkey *k, size_t input_len);
 void d_key_free(dkey *k);
 int d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
+/* Evicts idle keys until need bytes are free (0), or -1; mu held.  The
+ * evicted keys are freed by the caller's d_key_reap once mu is released. */
 int d_key_make_room(g16d *d, size_t need, const dkey *keep);
+/* Frees the keys this thread evicted or dropped under mu; mu not held. */
+void d_key_reap(void);
 size_t d_budget_free(const g16d *d);
 
 /* devbudget.c: the device memory budget's decision, pure so it is

@@ -230,7 +230,7 @@ static int payloads(const job *j, d_pgq_payload *pl, char *err, size_t errlen)
         const part *p = &j->parts[i];
         if (p->input_path) {
             uint8_t *buf;
-            int rc = d_read_file(p->input_path, p->input_bytes, &buf, &pl[i].len, err, errlen);
+            int rc = g16_file_read(p->input_path, p->input_bytes, &buf, &pl[i].len, err, errlen);
             if (rc) return rc;
             pl[i].data = buf;
             pl[i].kind = "input";
@@ -241,7 +241,7 @@ static int payloads(const job *j, d_pgq_payload *pl, char *err, size_t errlen)
             continue;
         }
         uint8_t *buf;
-        int rc = d_read_file(p->wtns_path, p->wtns_bytes, &buf, &pl[i].len, err, errlen);
+        int rc = g16_file_read(p->wtns_path, p->wtns_bytes, &buf, &pl[i].len, err, errlen);
         if (rc) return rc;
         pl[i].data = buf;
     }
@@ -259,7 +259,8 @@ int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen)
     if (!rc)
         rc = queue_rc(
             d_pgq_submit(F(d)->api, j->id, j->key, j->priority, pl, j->nparts, err, errlen));
-    for (int i = 0; i < j->nparts; i++) free((void *)pl[i].data);
+    for (int i = 0; i < j->nparts; i++) /* read into pages of their own */
+        if (pl[i].data) g16_file_release((uint8_t *)pl[i].data, pl[i].len);
     free(pl);
     if (!rc) {
         pthread_mutex_lock(&d->mu);

@@ -15,8 +15,6 @@
 
 #include "d.h"
 
-#define MAX_PARTS 1024
-
 job *d_job_find(g16d *d, const char *id)
 {
     for (job *j = d->jobs; j; j = j->next)
@@ -193,54 +191,6 @@ static int pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size
     return rc;
 }
 
-/* "witnesses" or "inputs" (one of them), each a list of 1 to MAX_PARTS. */
-static int parts_list(json_t *root, json_t **list, int *inputs, char *err, size_t errlen)
-{
-    json_t *ws = json_object_get(root, "witnesses"), *in = json_object_get(root, "inputs");
-    *inputs = in != NULL;
-    *list = in ? in : ws;
-    if (ws && in) {
-        d_errf(err, errlen, "give \"witnesses\" or \"inputs\", not both");
-        return G16_ERR_ARG;
-    }
-    if (!json_is_array(*list) || json_array_size(*list) == 0 ||
-        json_array_size(*list) > MAX_PARTS) {
-        d_errf(err, errlen, "\"%s\" must be an array of 1 to %d %s", in ? "inputs" : "witnesses",
-               MAX_PARTS, in ? "input objects" : "witnesses");
-        return G16_ERR_ARG;
-    }
-    return G16_OK;
-}
-
-/* G16_OK, or G16_ERR_ARG for a request that is not what the API takes.
- * Integers are read as reals (as JavaScript reads input.json: a number
- * beyond 64 bits is no error there). */
-static int parse_request(const char *body, size_t len, json_t **root, const char **key, json_t **ws,
-                         int *inputs, int *prio, char *err, size_t errlen)
-{
-    json_error_t je;
-    *root = json_loadb(body, len, JSON_DECODE_INT_AS_REAL, &je);
-    if (!*root) {
-        d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text);
-        return G16_ERR_ARG;
-    }
-    *key = json_string_value(json_object_get(*root, "key"));
-    json_t *pr = json_object_get(*root, "priority");
-    if (!json_is_object(*root) || !*key) {
-        d_errf(err, errlen, "expected {\"key\": NAME, \"witnesses\" | \"inputs\": [...]}");
-        return G16_ERR_ARG;
-    }
-    int rc = parts_list(*root, ws, inputs, err, errlen);
-    if (rc) return rc;
-    double v = json_number_value(pr);
-    if (pr && (!json_is_number(pr) || v < -1000000 || v > 1000000 || v != (double)(int)v)) {
-        d_errf(err, errlen, "\"priority\" must be an integer in [-1000000, 1000000]");
-        return G16_ERR_ARG;
-    }
-    *prio = pr ? (int)v : 0;
-    return G16_OK;
-}
-
 static job *new_job(const char *key, int n, int prio)
 {
     job *j = calloc(1, sizeof *j);
@@ -335,7 +285,7 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
     int prio, inputs;
     dkey *k = NULL;
     job *j = NULL;
-    int rc = parse_request(body, len, &root, &key, &ws, &inputs, &prio, err, errlen);
+    int rc = d_proof_request_parse(body, len, &root, &key, &ws, &inputs, &prio, err, errlen);
     int n = rc ? 0 : (int)json_array_size(ws);
     if (!rc && d->fleet) rc = d_fleet_key_ready(d, key, err, errlen);
     if (!rc) rc = pin_key(d, key, n, &k, err, errlen);

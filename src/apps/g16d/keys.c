@@ -31,8 +31,8 @@ size_t d_budget_free(const g16d *d)
 void d_key_free(dkey *k)
 {
     if (!k) return;
-    g16_key_free(k->key);             /* and its GPU copy */
-    d_unmap_file(k->buf, k->buf_len); /* unlocks it too, when pinned */
+    g16_key_free(k->key);                 /* and its GPU copy */
+    g16_file_release(k->buf, k->buf_len); /* unlocks it too, when pinned */
     free(k->vk_json);
     free(k->gpu_error);
     free(k->pin_error);
@@ -52,27 +52,56 @@ static void unlink_key(g16d *d, dkey *k)
     d_store_key(d, k, 0);
 }
 
+/* Keys this thread unlinked under mu and frees once it lets go of it:
+ * freeing gigabytes (munmap, munlock, the GPU copy) must not hold the lock
+ * every request needs.  Thread-local, so the thread that made room frees
+ * the memory itself before it uses that room. */
+static _Thread_local dkey *t_unlinked;
+
+void d_key_reap(void)
+{
+    while (t_unlinked) {
+        dkey *k = t_unlinked;
+        t_unlinked = k->next;
+        d_key_free(k);
+    }
+}
+
+/* Unlinks k for d_key_reap to free once mu is released.  mu held. */
+static void drop(g16d *d, dkey *k)
+{
+    unlink_key(d, k);
+    k->next = t_unlinked;
+    t_unlinked = k;
+}
+
 static void evict(g16d *d, dkey *k, const char *budget)
 {
     fprintf(stderr,
             "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
             "budget\n",
             k->name, k->bytes, k->dev_charge, budget);
-    unlink_key(d, k);
-    d_key_free(k);
+    drop(d, k);
+}
+
+static int evictable(const dkey *k, const dkey *keep)
+{
+    return k != keep && k->pending == 0 && k->key;
 }
 
 /* Evicts idle keys (no unfinished partition needs them), oldest use first,
- * until need bytes are free.  0 when they are; mu held. */
+ * until need bytes are free.  0 when they are; -1, evicting nothing, when
+ * even every idle key would not make room.  mu held. */
 int d_key_make_room(g16d *d, size_t need, const dkey *keep)
 {
+    size_t idle = 0;
+    for (dkey *k = d->keys; k; k = k->next)
+        if (evictable(k, keep)) idle += k->bytes + k->host_pinned;
+    if (d->reserved + d->key_bytes - idle + need > d->cfg.budget) return -1;
     while (d_budget_free(d) < need) {
         dkey *victim = NULL;
         for (dkey *k = d->keys; k; k = k->next)
-            if (k != keep && k->pending == 0 && k->key &&
-                (!victim || k->last_used < victim->last_used))
-                victim = k;
-        if (!victim) return -1;
+            if (evictable(k, keep) && (!victim || k->last_used < victim->last_used)) victim = k;
         evict(d, victim, "memory");
     }
     return 0;
@@ -155,6 +184,7 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
     } else
         d->key_bytes += k->bytes;
     pthread_mutex_unlock(&d->mu);
+    d_key_reap();
     if (room) {
         rc = g16_key_gpu_load(key, d->cfg.gpu_copies, &k->device_bytes, e2, sizeof e2);
         pthread_mutex_lock(&d->mu);
@@ -260,12 +290,16 @@ static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
 {
     size_t len;
     g16_key *key;
-    int rc = d_read_file_pages(k->path, k->bytes, &k->buf, &len, err, errlen);
+    /* pages of the key's own: mlock of them locks nothing else */
+    int rc = g16_file_read(k->path, k->bytes, &k->buf, &len, err, errlen);
     if (rc) return rc;
     k->buf_len = len;
     if (d->cfg.pin_keys > 0) pin(k);
     if ((rc = g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen))) return rc;
-    if ((k->wasm[0] && (rc = open_circuit(d, k, key, err, errlen))) ||
+    /* every point once, here: a damaged key is refused now instead of
+     * giving proofs no verifier accepts */
+    if ((rc = g16_key_check_points(key, d->cfg.threads, err, errlen)) ||
+        (k->wasm[0] && (rc = open_circuit(d, k, key, err, errlen))) ||
         (d->cfg.self_verify && (rc = g16_key_vk_json(key, &k->vk_json, err, errlen))) ||
         (d->use_gpu && (rc = gpu_load(d, k, key, err, errlen)))) {
         g16_key_free(key);
@@ -350,6 +384,7 @@ int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, in
     if (!rc && wasm)
         rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &wasm_bytes, err, errlen);
     if (!rc) rc = charge(d, k, err, errlen);
+    d_key_reap();
     if (rc) {
         free(k);
         return rc;
@@ -357,14 +392,14 @@ int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, in
     rc = open_key(d, k, err, errlen);
     pthread_mutex_lock(&d->mu);
     if (rc) {
-        unlink_key(d, k);
-        d_key_free(k);
+        drop(d, k);
     } else {
         k->last_used = d_now();
         if (persist) d_store_key(d, k, 1);
         pthread_cond_broadcast(&d->work);
     }
     pthread_mutex_unlock(&d->mu);
+    d_key_reap();
     return rc;
 }
 
@@ -380,10 +415,9 @@ int d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
         rc = D_ERR_CONFLICT;
         d_errf(err, errlen, "key %s is %s", name,
                k->key ? "needed by unfinished partitions" : "still loading");
-    } else {
-        unlink_key(d, k);
-        d_key_free(k);
-    }
+    } else
+        drop(d, k);
     pthread_mutex_unlock(&d->mu);
+    d_key_reap();
     return rc;
 }

@@ -229,7 +229,7 @@ static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
 static int witness_of(part *p, uint8_t **buf, size_t *len, int *computed, char *err, size_t errlen)
 {
     *computed = p->input_path != NULL;
-    if (!*computed) return d_read_file(p->wtns_path, p->wtns_bytes, buf, len, err, errlen);
+    if (!*computed) return g16_file_read(p->wtns_path, p->wtns_bytes, buf, len, err, errlen);
     char *text, name[64];
     int rc = g16_file_read_text(p->input_path, p->input_bytes, &text, err, errlen);
     if (rc) return rc;
@@ -262,7 +262,7 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
     if (computed)
         g16_witness_free(buf);
     else
-        free(buf);
+        g16_file_release(buf, len);
     return rc ? rc : g16_job_synthesize(p->gj, err, errlen);
 }
 
@@ -363,6 +363,7 @@ static void *worker(void *arg)
         d->busy[c->stage]++;
         pthread_cond_broadcast(&d->changed);
         pthread_mutex_unlock(&d->mu);
+        d_key_reap(); /* what pick evicted to make room */
         err[0] = 0;
         int rc = run_stage(d, c->stage, p, err, sizeof err);
         double secs = d_now() - t0;

@@ -1,4 +1,4 @@
-/* Small helpers of g16d: time, errors, files, paths, base64, ids. */
+/* Small helpers of g16d: time, errors, paths, base64, ids. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -41,75 +40,6 @@ void d_errf(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
-}
-
-/* An anonymous mapping of whole pages, so that mlock/munlock of it touch
- * no other allocation (a malloc'd buffer may share pages). */
-static uint8_t *map_pages(size_t n)
-{
-    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-}
-
-void d_unmap_file(uint8_t *buf, size_t len)
-{
-    if (buf) munmap(buf, len ? len : 1);
-}
-
-/* Reads a whole regular file, refusing one larger than max before
- * allocating anything; into malloc'd memory, or own pages with `pages`.
- * O_NONBLOCK: a FIFO (or a device) put where a file was named would
- * otherwise hold this thread in open() until a writer comes; fstat then
- * refuses it. */
-static int read_file(const char *path, size_t max, int pages, uint8_t **out, size_t *len, char *err,
-                     size_t errlen)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    struct stat st;
-    *out = NULL;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        d_errf(err, errlen, "%s: %s", path, strerror(e));
-        if (fd >= 0) close(fd);
-        return e == ENOENT || e == ENOTDIR ? G16_ERR_NOT_FOUND : G16_ERR_IO;
-    }
-    if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-        d_errf(err, errlen, "%s: %s", path,
-               S_ISREG(st.st_mode) ? "file too large" : "not a regular file");
-        close(fd);
-        return S_ISREG(st.st_mode) ? G16_ERR_TOO_LARGE : G16_ERR_ARG;
-    }
-    size_t n = (size_t)st.st_size, got = 0;
-    uint8_t *buf = pages ? map_pages(n) : malloc(n ? n : 1);
-    while (buf && got < n) {
-        ssize_t k = read(fd, buf + got, n - got);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        got += (size_t)k;
-    }
-    close(fd);
-    if (!buf || got != n) {
-        d_errf(err, errlen, "%s: %s", path, buf ? "short read" : "out of memory");
-        if (pages)
-            d_unmap_file(buf, n);
-        else
-            free(buf);
-        return buf ? G16_ERR_IO : G16_ERR_NOMEM;
-    }
-    *out = buf;
-    *len = n;
-    return G16_OK;
-}
-
-int d_read_file(const char *path, size_t max, uint8_t **out, size_t *len, char *err, size_t errlen)
-{
-    return read_file(path, max, 0, out, len, err, errlen);
-}
-
-int d_read_file_pages(const char *path, size_t max, uint8_t **out, size_t *len, char *err,
-                      size_t errlen)
-{
-    return read_file(path, max, 1, out, len, err, errlen);
 }
 
 /* A path is allowed when its real path (symlinks resolved) lies under one

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,8 +27,9 @@ void g16_file_unmap(const uint8_t *data, size_t len)
     formats_unmap_file(&m);
 }
 
-/* Reads len bytes from fd into buf (a regular file: short only at EOF). */
-static int read_all(int fd, char *buf, size_t len, size_t *got)
+/* Reads up to len bytes from fd into buf (a regular file: short only at
+ * EOF). */
+static int read_all(int fd, uint8_t *buf, size_t len, size_t *got)
 {
     *got = 0;
     while (*got < len) {
@@ -40,11 +42,32 @@ static int read_all(int fd, char *buf, size_t len, size_t *got)
     return 0;
 }
 
-int g16_file_read_text(const char *path, size_t max_len, char **text, char *err, size_t errlen)
+/* Anonymous pages of their own, never shared with another allocation. */
+static uint8_t *pages_alloc(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void release(uint8_t *buf, size_t cap, int pages)
+{
+    if (pages && buf)
+        munmap(buf, cap);
+    else if (!pages)
+        free(buf);
+}
+
+/* The whole regular file at path (at most max_len bytes, checked before
+ * anything is allocated) in a buffer of its size + room bytes: malloc'd,
+ * or pages of its own.  One byte more than the size is read, so a file
+ * that grew meanwhile is reported, not cut. */
+static int read_whole(const char *path, size_t max_len, size_t room, int pages, uint8_t **out,
+                      size_t *len, char *err, size_t errlen)
 {
     struct stat st;
     size_t got;
-    *text = NULL;
+    *out = NULL;
+    *len = 0;
     int fd = formats_open_regular(path, &st, err, errlen);
     if (fd < 0) return formats_status_of_errno(errno);
     if ((uint64_t)st.st_size > max_len) {
@@ -53,8 +76,8 @@ int g16_file_read_text(const char *path, size_t max_len, char **text, char *err,
                      (unsigned long long)st.st_size, max_len);
         return G16_ERR_TOO_LARGE;
     }
-    /* one byte more than its size: a file that grew is seen to, not cut */
-    char *buf = malloc((size_t)st.st_size + 2);
+    size_t cap = (size_t)st.st_size + room;
+    uint8_t *buf = pages ? pages_alloc(cap) : malloc(cap);
     if (!buf) {
         close(fd);
         formats_fail(err, errlen, path, "out of memory");
@@ -65,16 +88,36 @@ int g16_file_read_text(const char *path, size_t max_len, char **text, char *err,
     close(fd);
     if (rc || got > (size_t)st.st_size) {
         formats_fail(err, errlen, path, "%s", rc ? strerror(e) : "changed while being read");
-        free(buf);
+        release(buf, cap, pages);
         return G16_ERR_IO;
     }
-    buf[got] = 0;
-    if (strlen(buf) != got) {
+    *out = buf;
+    *len = got;
+    return G16_OK;
+}
+
+int g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
+                  size_t errlen)
+{
+    return read_whole(path, max_len, 1, 1, data, len, err, errlen);
+}
+
+void g16_file_release(uint8_t *data, size_t len) { release(data, len + 1, 1); }
+
+int g16_file_read_text(const char *path, size_t max_len, char **text, char *err, size_t errlen)
+{
+    uint8_t *buf;
+    size_t len;
+    *text = NULL;
+    int rc = read_whole(path, max_len, 2, 0, &buf, &len, err, errlen);
+    if (rc) return rc;
+    buf[len] = 0;
+    if (strlen((char *)buf) != len) {
         formats_fail(err, errlen, path, "contains a NUL byte");
         free(buf);
         return G16_ERR_FORMAT;
     }
-    *text = buf;
+    *text = (char *)buf;
     return G16_OK;
 }
 

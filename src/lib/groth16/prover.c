@@ -76,22 +76,21 @@ static int key_finish_open(g16_key *key, char *err, size_t errlen)
     return 0;
 }
 
+/* The file mapped, then opened as a buffer: each step returns its own
+ * status (not found, I/O, format, unsupported). */
 int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
 {
-    g16_key *key = calloc(1, sizeof *key);
+    const uint8_t *data = NULL;
+    size_t len = 0;
     *out = NULL;
-    if (!key) {
-        set_error(err, errlen, "%s: out of memory", zkey_path);
-        return G16_ERR_NOMEM;
-    }
-    snprintf(key->name, sizeof key->name, "%s", zkey_path);
-    int rc = zkey_open(zkey_path, &key->z, err, errlen);
-    if (!rc && key_finish_open(key, err, errlen)) rc = G16_ERR_UNSUPPORTED;
+    int rc = g16_file_map(zkey_path, &data, &len, err, errlen);
+    if (!rc) rc = g16_key_open_buffer(data, len, zkey_path, out, err, errlen);
     if (rc) {
-        g16_key_free(key);
+        g16_file_unmap(data, len);
         return rc;
     }
-    *out = key;
+    /* the key owns the mapping now: g16_key_free unmaps it */
+    (*out)->z.map = (formats_mapping){(void *)data, len};
     return G16_OK;
 }
 
@@ -164,11 +163,12 @@ static int choose_device(const g16_key *key, const g16_options *opt, const char 
     if (!groth16_gpu_present(why, sizeof why)) {
         if (device == G16_DEVICE_AUTO) return 0;
         set_error(err, errlen, "%s: --device gpu: %s", name, why);
-        return -1;
+        return G16_ERR_UNSUPPORTED;
     }
     /* the key's device copy is shared state, created once under its mutex */
-    if (g16_key_gpu_load((g16_key *)key, opt ? opt->gpu_msm_copies : 0, NULL, err, errlen)) {
-        if (device == G16_DEVICE_GPU) return -1;
+    int rc = g16_key_gpu_load((g16_key *)key, opt ? opt->gpu_msm_copies : 0, NULL, err, errlen);
+    if (rc) {
+        if (device == G16_DEVICE_GPU) return rc;
         if (opt && opt->verbose) fprintf(stderr, "g16: %s; proving on the CPU\n", err);
         err[0] = 0;
         return 0;
@@ -348,16 +348,18 @@ int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *
     *out = NULL;
     if (!name) name = "witness";
     int on_gpu;
-    if (wtns_parse(buf, len, name, &w, err, errlen) || check_witness(key, &w, name, err, errlen) ||
-        choose_device(key, opt, name, &on_gpu, err, errlen))
-        return -1;
+    int rc = wtns_parse(buf, len, name, &w, err, errlen)
+                 ? G16_ERR_FORMAT
+                 : check_witness(key, &w, name, err, errlen);
+    if (!rc) rc = choose_device(key, opt, name, &on_gpu, err, errlen);
+    if (rc) return rc;
     g16_job *job = calloc(1, sizeof *job);
     size_t bytes = (size_t)w.n_witness * w.n8;
     int borrow = opt && opt->borrow_witness;
     if (!job || (!borrow && !(job->witness_copy = malloc(bytes ? bytes : 1)))) {
         free(job);
         set_error(err, errlen, "%s: out of memory", name);
-        return -1;
+        return G16_ERR_NOMEM;
     }
     if (borrow) {
         job->witness = w.values;
@@ -387,14 +389,15 @@ static int require_stage(g16_job *job, enum job_stage want, char *err, size_t er
 {
     if (job->stage == want) return 0;
     set_error(err, errlen, "%s: proving stages called out of order", job->name);
-    return -1;
+    return G16_ERR_ARG;
 }
 
 int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
 {
     const g16_key *key = job->key;
     size_t fr = key->curve->fr_bytes, n = key->z.domain_size;
-    if (require_stage(job, STAGE_NEW, err, errlen)) return -1;
+    int rc = require_stage(job, STAGE_NEW, err, errlen);
+    if (rc) return rc;
     if (job->on_gpu) { /* the device builds a, b, c and h itself */
         job->stage = STAGE_SYNTHESIZED;
         return 0;
@@ -404,14 +407,14 @@ int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
     if (!job->h || !scratch) {
         free(scratch);
         set_error(err, errlen, "%s: out of memory for %zu-element vectors", job->name, n);
-        return -1;
+        return G16_ERR_NOMEM;
     }
-    int rc = key->curve->synthesize(&key->z, key->grouped, job->witness, job->h, scratch,
-                                    job->opt.threads, &job->t);
+    rc = key->curve->synthesize(&key->z, key->grouped, job->witness, job->h, scratch,
+                                job->opt.threads, &job->t);
     free(scratch);
     if (rc) {
         set_error(err, errlen, "%s: out of memory in the NTTs", job->name);
-        return -1;
+        return G16_ERR_NOMEM;
     }
     job->stage = STAGE_SYNTHESIZED;
     return 0;
@@ -424,7 +427,8 @@ int g16_job_msm(g16_job *job, char *err, size_t errlen)
     const groth16_curve *c = key->curve;
     int threads = job->opt.threads;
     size_t fr = c->fr_bytes, n_private = z->n_vars - z->n_public - 1;
-    if (require_stage(job, STAGE_SYNTHESIZED, err, errlen)) return -1;
+    int rc = require_stage(job, STAGE_SYNTHESIZED, err, errlen);
+    if (rc) return rc;
     if (job->on_gpu) {
         uint8_t *msm[GROTH16_MSMS];
         job_msm_results(job, msm);
@@ -432,7 +436,7 @@ int g16_job_msm(g16_job *job, char *err, size_t errlen)
         if (groth16_gpu_prove(key->gpu, c, z, job->witness, msm, job->opt.g2_on_cpu, threads,
                               &job->t, why, sizeof why)) {
             set_error(err, errlen, "%s: %s", job->name, why);
-            return -1;
+            return G16_ERR_DEVICE;
         }
         job->stage = STAGE_MSM_DONE;
         return 0;
@@ -493,12 +497,13 @@ int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *er
     const groth16_curve *c = key->curve;
     uint8_t r[64], s[64];
     *proof_json = *public_json = NULL;
-    if (require_stage(job, STAGE_MSM_DONE, err, errlen)) return -1;
+    int rc = require_stage(job, STAGE_MSM_DONE, err, errlen);
+    if (rc) return rc;
     double t0 = groth16_now();
     if (random_scalar(r, c->fr_modulus, c->fr_bytes) ||
         random_scalar(s, c->fr_modulus, c->fr_bytes)) {
         set_error(err, errlen, "%s: getrandom failed: %s", job->name, strerror(errno));
-        return -1;
+        return G16_ERR_IO;
     }
     uint8_t *msm[GROTH16_MSMS];
     job_msm_results(job, msm);
@@ -511,7 +516,7 @@ int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *er
         free(*public_json);
         *proof_json = *public_json = NULL;
         set_error(err, errlen, "%s: out of memory", job->name);
-        return -1;
+        return G16_ERR_NOMEM;
     }
     job->t.finish += groth16_now() - t0;
     job->stage = STAGE_FINISHED;
@@ -546,14 +551,16 @@ int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const cha
     g16_job *job;
     double t0 = groth16_now();
     *proof_json = *public_json = NULL;
-    if (g16_job_new(key, wtns_buf, len, name, opt, &job, err, errlen)) return -1;
-    int rc = g16_job_synthesize(job, err, errlen) || g16_job_msm(job, err, errlen) ||
-             g16_job_finish(job, proof_json, public_json, err, errlen);
+    int rc = g16_job_new(key, wtns_buf, len, name, opt, &job, err, errlen);
+    if (rc) return rc;
+    rc = g16_job_synthesize(job, err, errlen);
+    if (!rc) rc = g16_job_msm(job, err, errlen);
+    if (!rc) rc = g16_job_finish(job, proof_json, public_json, err, errlen);
     job->t.total = groth16_now() - t0;
     if (timings) *timings = job->t;
     if (job->opt.verbose && !rc) print_timings(&job->t, &job->opt);
     g16_job_free(job);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# fullProve from Node.js: the g16 package (bindings/node) against
+# snarkjs.groth16.fullProve, same machine, same run.
+#
+#   bench/node/run.sh [CIRCUIT...]        default: bn128/sha256 20
+#
+# CIRCUIT is a fixture (CURVE/NAME under ../shared/fixtures) or a power k:
+# the 2^k circom circuit of bench/prover/run.sh (its generator and cache,
+# key by `g16 setup --insecure-dev`, which snarkjs proves with too).
+# Each prover runs in a node process of its own (GNU time: peak RSS) making
+# REPEATS fullProve calls in a row (fullprove.js); the first opens the key
+# and the circuit, the rest find them cached (snarkjs caches nothing).
+# g16 compiles a circuit natively on its first use ever: that run comes
+# first, untimed, and its time is reported apart.  Every prover's last
+# proof is checked with `snarkjs groth16 verify`.  The table is printed
+# and added at the top of the "## node" section of bench/RESULTS.md.
+#
+# Environment: REPEATS (default 3), SNARKJS_REPEATS (default REPEATS),
+# BUILD (the g16 build to use, default build/, made with `make build` when
+# missing), RESULTS (default bench/RESULTS.md; - prints only).
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+REPEATS=${REPEATS:-3}
+SNARKJS_REPEATS=${SNARKJS_REPEATS:-$REPEATS}
+BUILD=${BUILD:-$REPO/build}
+RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}
+FIXTURES=$(cd "$REPO/.." && pwd)/shared/fixtures
+SNARKJS=$REPO/tools/node_modules/.bin/snarkjs
+CIRCUITS=("$@")
+[ ${#CIRCUITS[@]} -gt 0 ] || CIRCUITS=(bn128/sha256 20)
+export NODE_OPTIONS=${NODE_OPTIONS:---max-old-space-size=12288} # snarkjs at 2^20
+T0=$SECONDS
+log() { printf '[%5ss] %s\n' "$((SECONDS - T0))" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# The library and the package: the build installed under .cache/prefix,
+# the package built against it (npm install, offline).
+[ -f "$BUILD/src/lib/libg16.so" ] || { log "building g16 (make build)"; make -C "$REPO" build >&2; }
+mkdir -p "$HERE/.cache"
+cmake --install "$BUILD" --prefix "$HERE/.cache/prefix" >/dev/null
+(cd "$REPO/bindings/node" && PKG_CONFIG_PATH=$HERE/.cache/prefix/lib/pkgconfig \
+  npm install --offline --no-audit --no-fund --loglevel=error >&2) || die "the package did not build"
+
+# The directory of CIRCUIT's files (circuit.wasm, circuit.zkey, input.json,
+# verification_key.json).
+circuit_dir() {
+  if [[ $1 =~ ^[0-9]+$ ]]; then
+    local dir
+    dir=$(G16=$BUILD/bin/g16 GEN=circom KEYGEN=g16 GEN_ONLY=1 RESULTS=- bash "$REPO/bench/prover/run.sh" "$1" 2>&1 \
+      | sed -n "s/.*\] 2^$1: \(\/.*\)$/\1/p" | tail -n1)
+    [ -s "$dir/circuit.wasm" ] || die "2^$1: no circuit.wasm in '$dir' (a cache entry from before bench/prover kept it: remove it)"
+    echo "$dir"
+  else
+    [ -s "$FIXTURES/$1/circuit.wasm" ] || die "no fixture $1 under $FIXTURES"
+    echo "$FIXTURES/$1"
+  fi
+}
+
+# run PROVER DIR REPEATS: "first median best peak_rss_MB" of one process.
+run() {
+  local out=$WORK/$1
+  mkdir -p "$out"
+  /usr/bin/time -f '%M' -o "$out/time" node "$HERE/fullprove.js" "$1" "$2/input.json" "$2/circuit.wasm" \
+    "$2/circuit.zkey" "$3" "$out" > "$out/times" || die "$1 failed on $2"
+  "$SNARKJS" groth16 verify "$2/verification_key.json" "$out/public.json" "$out/proof.json" | grep -q OK \
+    || die "snarkjs rejects $1's proof of $2"
+  node -e 'const t = JSON.parse(process.argv[1]).times, s = [...t].sort((a, b) => a - b);
+    console.log(t[0].toFixed(2), s[Math.floor(s.length / 2)].toFixed(2), s[0].toFixed(2),
+      (Number(process.argv[2]) / 1024).toFixed(0))' "$(cat "$out/times")" "$(tail -n1 "$out/time")"
+}
+
+rows=()
+for c in "${CIRCUITS[@]}"; do
+  dir=$(circuit_dir "$c")
+  domain=$(node -e 'require(process.argv[1]).openKey(process.argv[2]).then((k) => console.log(k.domainSize))' \
+    "$REPO/bindings/node" "$dir/circuit.zkey")
+  name=$c; [[ $c =~ ^[0-9]+$ ]] && name="circom 2^$c"
+  log "$name: g16's first use (compiles the circuit unless cached)"
+  s=$SECONDS; run g16 "$dir" 1 >/dev/null; compile=$((SECONDS - s))
+  log "$name: snarkjs x$SNARKJS_REPEATS"
+  read -r sf sm sb sr < <(run snarkjs "$dir" "$SNARKJS_REPEATS")
+  log "$name: g16 x$REPEATS"
+  read -r gf gm gb gr < <(run g16 "$dir" "$REPEATS")
+  speed=$(echo "scale=1; $sm / $gm" | bc)
+  rows+=("| $name | 2^$(echo "l($domain)/l(2)" | bc -l | xargs printf '%.0f') | $sf / $sm / $sb s, $sr MB | $gf / $gm / $gb s, $gr MB | **${speed}x** | ${compile} s |")
+done
+
+cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n1)
+block=$(cat <<EOT
+### $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($cpu), load $(cut -d' ' -f1-3 /proc/loadavg)
+
+Command: \`REPEATS=$REPEATS SNARKJS_REPEATS=$SNARKJS_REPEATS bench/node/run.sh ${CIRCUITS[*]}\` (g16 $(git -C "$REPO" describe --always --dirty), snarkjs $(node -p "require('$REPO/tools/node_modules/snarkjs/package.json').version"), node $(node --version)).
+Times: first call (opens key and circuit) / median / best of the calls in one process; RSS: the process's peak.
+
+| circuit | domain | snarkjs fullProve | g16 fullProve | speed-up (median) | g16 untimed first run (compiles the circuit unless cached) |
+|---|---|---|---|---|---|
+$(printf '%s\n' "${rows[@]}")
+EOT
+)
+echo "$block"
+if [ "$RESULTS" != - ]; then
+  python3 - "$RESULTS" "$block" <<'PY'
+import sys
+path, block = sys.argv[1], sys.argv[2]
+text = open(path).read()
+head = "## node\n"
+if head not in text:
+    text = text.rstrip("\n") + "\n\n" + head + "\n`fullProve` from Node.js (bench/node/run.sh): the g16 package against snarkjs.\n\n"
+i = text.index(head) + len(head)
+ends = [k for k in (text.find("### ", i), text.find("\n## ", i)) if k >= 0]
+j = min(ends) if ends else len(text)
+text = text[:j] + block + "\n\n" + text[j:]
+open(path, "w").write(text)
+PY
+  log "added to $RESULTS"
+fi
