@@ -14,9 +14,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # checker), setpriv (util-linux: a real clear_refs denial as root), pgrep
 # (procps); the benchmarks use GNU time and bc.  The witness calculator
 # needs wabt (wasm2c and its runtime source, also at run time) and
-# nettle-dev (SHA-256 of the cached circuits).
+# nettle-dev (SHA-256 of the cached circuits).  g16d's fleet queue needs
+# libpq-dev, and its tests a throwaway server (postgresql).
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
-      libjansson-dev libmicrohttpd-dev libsqlite3-dev
+      libjansson-dev libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql
       zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format)
 missing=()
 for p in "${debs[@]}"; do

@@ -30,12 +30,17 @@ FIX=$G16_FIXTURES
 start_daemon() {
   "$G16D" --socket "$SOCK" --state-dir "$STATE" --allow-dir "$FIX" --allow-dir "$T" "$@" >>"$LOG" 2>&1 &
   PID=$!
+  wait_socket "$SOCK" "$PID" g16d
+}
+
+# wait_socket SOCK PID NAME: until the g16d NAME (process PID) answers on SOCK.
+wait_socket() {
   for _ in $(seq 100); do
-    [ -S "$SOCK" ] && curl -sf --unix-socket "$SOCK" http://d/v1/status >/dev/null && return 0
-    kill -0 "$PID" 2>/dev/null || fail "g16d exited at startup"
+    [ -S "$1" ] && curl -sf --unix-socket "$1" http://d/v1/status >/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || fail "$3 exited at startup"
     sleep 0.1
   done
-  fail "g16d did not open $SOCK"
+  fail "$3 did not open $1"
 }
 
 # shared_circuits: the daemon's compiled circuits go to the build tree's

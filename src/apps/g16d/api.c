@@ -22,7 +22,8 @@ int d_http_status(int code)
     case G16_ERR_NOT_FOUND: return 404;
     case D_ERR_FORBIDDEN: return 403;
     case D_ERR_CONFLICT: return 409;
-    case D_ERR_STOPPING: return 503;
+    case D_ERR_STOPPING:
+    case D_ERR_QUEUE: return 503;
     case G16_ERR_TOO_LARGE:
     case G16_ERR_NOMEM: return 507; /* beyond the budget or memory */
     case G16_ERR_ARG:
@@ -121,7 +122,8 @@ static void keys_load(g16d *d, const d_request *rq, d_reply *r)
     const char *name, *path, *wasm;
     char err[D_ERR];
     int rc = d_key_request_parse(rq->body, rq->len, &o, &name, &path, &wasm, err, sizeof err);
-    if (rc || (rc = d_key_load(d, name, path, wasm, 1, err, sizeof err)))
+    if (rc || (rc = d->fleet ? d_fleet_key_register(d, name, path, wasm, err, sizeof err)
+                             : d_key_load(d, name, path, wasm, 1, err, sizeof err)))
         d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);
@@ -200,8 +202,17 @@ static void status(g16d *d, d_reply *r)
 /* The job as it is now.  A long-poll (?wait=S) reaches here once its
  * wait is over: the HTTP layer parks it (d_api_wait) without a thread
  * until the job finishes, expires, the daemon stops or S pass. */
-static void proof_get(g16d *d, const char *id, d_reply *r)
+static void proof_get(g16d *d, const char *id, double wait, d_reply *r)
 {
+    char err[D_ERR], *text = NULL;
+    int rc;
+    if (d->fleet) { /* the long-poll waits here: a fleet job changes on any host */
+        if ((rc = d_fleet_job(d, id, wait, &text, err, sizeof err)))
+            d_reply_error(r, d_http_status(rc), "%s", err);
+        else
+            reply_json(r, 200, text);
+        return;
+    }
     pthread_mutex_lock(&d->mu);
     job *j = d_job_find(d, id);
     if (!j) {
@@ -213,16 +224,25 @@ static void proof_get(g16d *d, const char *id, d_reply *r)
         j->fetched = d_now();
         d_store_job_state(d, j);
     }
-    char *text = d_job_json(d, j, 1);
+    text = d_job_json(d, j, 1);
     pthread_mutex_unlock(&d->mu);
     reply_json(r, 200, text);
 }
 
 static void proof_cancel(g16d *d, const char *id, d_reply *r)
 {
+    char err[D_ERR], *json = NULL;
+    int rc;
+    if (d->fleet) {
+        if ((rc = d_fleet_cancel(d, id, &json, err, sizeof err)))
+            d_reply_error(r, d_http_status(rc), "%s", err);
+        else
+            reply_json(r, 200, json);
+        return;
+    }
     pthread_mutex_lock(&d->mu);
     job *j = d_job_find(d, id);
-    int rc = j ? d_job_cancel(d, j) : 0;
+    rc = j ? d_job_cancel(d, j) : 0;
     char *text = j ? d_job_json(d, j, 0) : NULL;
     pthread_mutex_unlock(&d->mu);
     if (!j)
@@ -274,6 +294,32 @@ static void memory(g16d *d, const d_request *rq, d_reply *r)
     if (!r->body) d_reply_error(r, 500, "cannot read the memory trace");
 }
 
+static void fleet_get(g16d *d, d_reply *r)
+{
+    char err[D_ERR], *json = NULL;
+    int rc = d->fleet ? d_fleet_hosts(d, &json, err, sizeof err) : G16_ERR_NOT_FOUND;
+    if (!d->fleet)
+        d_reply_error(r, 404, "this g16d is no fleet's host (start it with --queue)");
+    else if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        reply_json(r, 200, json);
+}
+
+/* Prometheus text, and the fleet's (a database query) in a fleet. */
+static void metrics(g16d *d, d_reply *r)
+{
+    r->body = d_metrics_text(d);
+    r->status = 200;
+    r->content_type = "text/plain; version=0.0.4";
+    char *more = d->fleet && r->body ? d_fleet_metrics(d) : NULL, *both = NULL;
+    if (more && asprintf(&both, "%s%s", r->body, more) >= 0) {
+        free(r->body);
+        r->body = both;
+    }
+    free(more);
+}
+
 /* "/v1/proofs/ID" -> "ID" when prefix matches and the rest is one segment. */
 static const char *tail(const char *path, const char *prefix)
 {
@@ -288,9 +334,12 @@ static int is(const d_request *rq, const char *m) { return !strcmp(rq->method, m
  * (munmap of gigabytes, the GPU copy) runs on a thread of its own; the
  * rest only reads or updates state under the lock and is answered on the
  * HTTP thread at once. */
-int d_api_blocks(const d_request *rq)
+int d_api_blocks(const g16d *d, const d_request *rq)
 {
     const char *p = rq->path;
+    if (d->fleet &&
+        (!strncmp(p, "/v1/proofs", 10) || !strcmp(p, "/v1/fleet") || !strcmp(p, "/metrics")))
+        return 1;
     return (is(rq, "POST") && (!strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs"))) ||
            (is(rq, "DELETE") && tail(p, "/v1/keys/")) ||
            (is(rq, "GET") && !strcmp(p, "/v1/memory"));
@@ -310,11 +359,11 @@ void d_api(g16d *d, const d_request *rq, d_reply *r)
     r->body = NULL;
     if (!strcmp(p, "/v1/status") && is(rq, "GET"))
         status(d, r);
-    else if (!strcmp(p, "/metrics") && is(rq, "GET")) {
-        r->body = d_metrics_text(d);
-        r->status = 200;
-        r->content_type = "text/plain; version=0.0.4";
-    } else if (!strcmp(p, "/v1/memory") && is(rq, "GET"))
+    else if (!strcmp(p, "/metrics") && is(rq, "GET"))
+        metrics(d, r);
+    else if (!strcmp(p, "/v1/fleet") && is(rq, "GET"))
+        fleet_get(d, r);
+    else if (!strcmp(p, "/v1/memory") && is(rq, "GET"))
         memory(d, rq, r);
     else if (!strcmp(p, "/v1/keys") && is(rq, "GET"))
         keys_list(d, r);
@@ -327,12 +376,12 @@ void d_api(g16d *d, const d_request *rq, d_reply *r)
     else if (!strcmp(p, "/v1/proofs") && is(rq, "GET"))
         proofs_list(d, r);
     else if ((id = tail(p, "/v1/proofs/")) && is(rq, "GET"))
-        proof_get(d, id, r);
+        proof_get(d, id, d_api_wait(rq, &id), r);
     else if ((id = tail(p, "/v1/proofs/")) && is(rq, "DELETE"))
         proof_cancel(d, id, r);
     else if (!strcmp(p, "/v1/status") || !strcmp(p, "/metrics") || !strcmp(p, "/v1/memory") ||
-             !strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs") || tail(p, "/v1/keys/") ||
-             tail(p, "/v1/proofs/"))
+             !strcmp(p, "/v1/fleet") || !strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs") ||
+             tail(p, "/v1/keys/") || tail(p, "/v1/proofs/"))
         d_reply_error(r, 405, "method %s not allowed on %s", rq->method, p);
     else
         d_reply_error(r, 404, "no such endpoint: %s", p);

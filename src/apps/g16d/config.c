@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "d.h"
+#include "pgqueue.h"
 
 /* 0; -1: the caller names the bad value; SET_REPORTED: the setter said
  * why itself. */
@@ -197,6 +198,20 @@ static int set_dev_budget(d_config *c, const char *v)
 {
     return d_parse_size(v, &c->device_budget) || c->device_budget == 0 ? -1 : 0;
 }
+/* A URL with a password is refused here, before anything starts. */
+static int set_queue(d_config *c, const char *v)
+{
+    char err[D_ERR];
+    if (d_pgq_url_ok(v, err, sizeof err)) {
+        fprintf(stderr, "g16d: %s\n", err);
+        return SET_REPORTED;
+    }
+    return copy_str(c->queue, sizeof c->queue, v);
+}
+static int set_lease(d_config *c, const char *v)
+{
+    return set_double(&c->lease_s, v) || c->lease_s < 0.5 || c->lease_s > 3600 ? -1 : 0;
+}
 static int set_witness_memory(d_config *c, const char *v)
 {
     return d_parse_size(v, &c->witness_memory) || c->witness_memory == 0 ? -1 : 0;
@@ -287,6 +302,15 @@ static const option k_opts[] = {
      "                         this process may lock the whole budget (CAP_IPC_LOCK, or\n"
      "                         RLIMIT_MEMLOCK >= budget), else off with one warning at startup"},
     {"no-pin-keys", NULL, set_no_pin, "never lock keys in RAM"},
+    {"queue", "URL", set_queue,
+     "postgresql://... : join the fleet of every g16d with this URL: jobs, partitions, keys\n"
+     "                         and results live in that PostgreSQL database instead of SQLite.\n"
+     "                         A URL with a password is refused (ps shows it): libpq reads\n"
+     "                         ~/.pgpass, PGPASSFILE or PGPASSWORD; sslmode= asks for TLS"},
+    {"lease", "SECONDS", set_lease,
+     "with --queue: a claimed partition is this host's for SECONDS without a heartbeat\n"
+     "                         (renewed every third of it); then another host takes it over.\n"
+     "                         Default 30"},
 };
 enum { NOPTS = sizeof k_opts / sizeof k_opts[0] };
 
@@ -405,6 +429,7 @@ static void defaults(d_config *c)
     c->max_connections = 1024;
     c->device = G16_DEVICE_AUTO;
     c->pin_keys = -1;
+    c->lease_s = 30;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x)
         snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);

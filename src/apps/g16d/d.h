@@ -34,7 +34,8 @@ enum {
     D_ERR_FORBIDDEN = 100, /* a path outside --allow-dir */
     D_ERR_CONFLICT,        /* a name taken by another key, a busy key, a finished job */
     D_ERR_EXISTS,          /* the same key is already loaded: nothing to do */
-    D_ERR_STOPPING         /* the daemon is shutting down */
+    D_ERR_STOPPING,        /* the daemon is shutting down */
+    D_ERR_QUEUE            /* the fleet's database (--queue) did not answer */
 };
 
 enum { ST_SYNTH, ST_MSM, ST_FINAL, ST_COUNT };
@@ -63,6 +64,8 @@ typedef struct {
     int pin_keys;          /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
     size_t device_budget;  /* --device-memory-budget; 0: derived at startup */
     size_t witness_memory; /* --witness-memory: a calculator's linear memory cap (0: per circuit) */
+    char queue[1024];      /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
+    double lease_s;        /* --lease: seconds a claimed partition is this host's unrenewed */
 } d_config;
 
 typedef enum {
@@ -174,7 +177,8 @@ typedef struct g16d {
     uint64_t proofs_done, proofs_failed, jobs_submitted;
     histo hist[ST_COUNT + 1]; /* + budget wait */
     reap *reap_head, *reap_tail;
-    void *db; /* sqlite3 */
+    void *db;    /* sqlite3; NULL in a fleet */
+    void *fleet; /* fleet.c's state under --queue; NULL otherwise */
     /* telemetry (own lock: the sampler must not wait for the pipeline) */
     pthread_mutex_t tmu;
     pthread_cond_t tcv;
@@ -320,9 +324,10 @@ typedef struct {
     size_t len;
 } d_request;
 void d_api(g16d *d, const d_request *rq, d_reply *r);
-/* 1 when the request may take long (files, freeing a key): the HTTP
- * layer serves it on a thread of its own, never on its event thread. */
-int d_api_blocks(const d_request *rq);
+/* 1 when the request may take long (files, freeing a key, the fleet's
+ * database): the HTTP layer serves it on a thread of its own, never on
+ * its event thread. */
+int d_api_blocks(const g16d *d, const d_request *rq);
 /* A long-poll: the seconds GET /v1/proofs/ID?wait=S may wait (capped),
  * with *id; 0 when the request is none. */
 double d_api_wait(const d_request *rq, const char **id);
@@ -330,5 +335,30 @@ double d_api_wait(const d_request *rq, const char **id);
 int d_http_status(int code);
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* fleet.c: this daemon as one host of a fleet (--queue); every call but
+ * d_fleet_part_done runs without d->mu.  Errors as the key and job logic's
+ * (D_ERR_QUEUE when the database did not answer). */
+int d_fleet_open(g16d *d, char *err, size_t errlen);
+int d_fleet_start(g16d *d);
+void d_fleet_stop(g16d *d);
+void d_fleet_close(g16d *d);
+/* POST /v1/keys: loads the key (and its circuit) here and registers it
+ * (size, SHA-256, paths). */
+int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                         size_t errlen);
+/* The registered key name loaded here and checked against its SHA-256. */
+int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen);
+/* A checked job (witnesses in its parts) into the fleet's queue. */
+int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen);
+/* A partition of a claimed lease is final (mu held): its result is posted. */
+void d_fleet_part_done(g16d *d, const part *p);
+/* The job's JSON from the database, once final or after wait seconds. */
+int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, size_t errlen);
+int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen);
+/* GET /v1/fleet: this host, every host, the queue's depth. */
+int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen);
+/* /metrics lines of the fleet (malloc'd). */
+char *d_fleet_metrics(g16d *d);
 
 #endif

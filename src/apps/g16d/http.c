@@ -296,7 +296,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     d_request rq = {method, url, query, c, r->buf ? r->buf : "", r->len};
     if (!r->resumed && park(f->h, r, c, &rq)) return MHD_YES;
-    if (d_api_blocks(&rq)) return serve_on_thread(f->h, r, c, &rq);
+    if (d_api_blocks(d, &rq)) return serve_on_thread(f->h, r, c, &rq);
     d_reply rep = {0};
     d_api(d, &rq, &rep);
     return send_reply(c, &rep);

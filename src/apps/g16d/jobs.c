@@ -263,6 +263,21 @@ static void enqueue(g16d *d, job *j, dkey *k)
     pthread_mutex_unlock(&d->mu);
 }
 
+/* A job that goes no further here: refused, or handed to the fleet. */
+static void drop(g16d *d, dkey *k, int n, job *j)
+{
+    if (k) {
+        pthread_mutex_lock(&d->mu);
+        k->pending -= n;
+        pthread_mutex_unlock(&d->mu);
+    }
+    if (j) unlink_uploads(j);
+    d_job_free(j);
+}
+
+/* In a fleet (--queue) the key is loaded on demand and checked against
+ * its registration first, and the checked job goes to the fleet's queue
+ * instead of this daemon's. */
 int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen)
 {
     json_t *root, *ws;
@@ -272,31 +287,29 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
     job *j = NULL;
     int rc = d_proof_request_parse(body, len, &root, &key, &ws, &inputs, &prio, err, errlen);
     int n = rc ? 0 : (int)json_array_size(ws);
+    if (!rc && d->fleet) rc = d_fleet_key_ready(d, key, err, errlen);
     if (!rc) rc = pin_key(d, key, n, &k, err, errlen);
     if (!rc && !(j = new_job(key, n, prio))) {
         rc = G16_ERR_NOMEM;
         d_errf(err, errlen, "out of memory");
     }
     if (!rc) rc = check_all(d, k, j, ws, inputs, err, errlen);
+    if (!rc && d->fleet) rc = d_fleet_submit(d, j, err, errlen);
     json_decref(root);
-    if (rc) {
-        if (k) {
-            pthread_mutex_lock(&d->mu);
-            k->pending -= n;
-            pthread_mutex_unlock(&d->mu);
-        }
-        if (j) unlink_uploads(j);
-        d_job_free(j);
+    if (!rc &&
+        asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0)
+        *out = NULL;
+    if (rc || d->fleet) {
+        drop(d, k, n, j);
         return rc;
     }
     enqueue(d, j, k);
-    if (asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0)
-        *out = NULL;
     return G16_OK;
 }
 
 int d_job_waitable(g16d *d, const char *id)
 {
+    if (d->fleet) return 0; /* a fleet's long-poll waits on the database, on its own thread */
     job *j = d_job_find(d, id);
     return j && !d_job_terminal(j) && !d->stopping;
 }

@@ -133,6 +133,14 @@ static int lock_state(g16d *d, char *err, size_t errlen)
     return 0;
 }
 
+/* Where jobs live: the fleet's database (--queue), or SQLite in the state
+ * directory with what it holds restored. */
+static int open_jobs(g16d *d, char *err, size_t errlen)
+{
+    if (d->cfg.queue[0]) return d_fleet_open(d, err, errlen);
+    return d_store_open(d, err, errlen) || d_store_restore(d, err, errlen) ? -1 : 0;
+}
+
 static void init(g16d *d)
 {
     pthread_mutex_init(&d->mu, NULL);
@@ -149,6 +157,8 @@ static void init(g16d *d)
 
 static void teardown(g16d *d)
 {
+    d_fleet_stop(d);
+    d_fleet_close(d);
     d_store_close(d);
     while (d->jobs) {
         job *j = d->jobs;
@@ -183,9 +193,9 @@ static int serve(g16d *d)
         return 1;
     }
     resolve_device_budget(d);
-    if (lock_state(d, err, sizeof err) || d_store_open(d, err, sizeof err) ||
-        d_store_restore(d, err, sizeof err) || d_telemetry_start(d, err, sizeof err) ||
-        d_workers_start(d)) {
+    if (lock_state(d, err, sizeof err) || open_jobs(d, err, sizeof err) ||
+        d_telemetry_start(d, err, sizeof err) || d_workers_start(d) ||
+        (d->fleet && d_fleet_start(d))) {
         fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");
         return 1;
     }
@@ -193,6 +203,7 @@ static int serve(g16d *d)
     if (!h) {
         fprintf(stderr, "g16d: %s\n", err);
         d_workers_stop(d);
+        d_fleet_stop(d);
         d_telemetry_stop(d);
         return 1;
     }
@@ -208,6 +219,7 @@ static int serve(g16d *d)
             strsignal(sig));
     d_http_quiesce(h);
     d_workers_stop(d);
+    d_fleet_stop(d); /* after the workers: their last results are posted */
     d_http_stop(h);
     d_telemetry_stop(d);
     fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n",

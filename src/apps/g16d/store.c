@@ -2,7 +2,9 @@
  * keys, in SQLite (WAL) in the state directory, so a kill -9 loses no
  * accepted job: anything not finished runs again after a restart.
  * Every function but open/restore runs with d->mu held; a failed write is
- * logged, never fatal (the job still runs, it is just not durable). */
+ * logged, never fatal (the job still runs, it is just not durable).  In a
+ * fleet (--queue) there is no SQLite file: the writes do nothing, but a
+ * final partition goes to the fleet (d_fleet_part_done). */
 #define _GNU_SOURCE
 #include <sqlite3.h>
 #include <stdio.h>
@@ -112,6 +114,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 
 void d_store_key(g16d *d, const dkey *k, int present)
 {
+    if (!d->db) return;
     sqlite3_stmt *st =
         prep(d, present ? "INSERT OR REPLACE INTO keys(name, path, wasm) VALUES(?, ?, ?)"
                         : "DELETE FROM keys WHERE name = ?");
@@ -144,6 +147,7 @@ static void insert_part(g16d *d, const part *p)
 /* One transaction: a job is durable with all its partitions or not at all. */
 void d_store_job(g16d *d, const job *j)
 {
+    if (!d->db) return;
     sqlite3_exec(DB(d), "BEGIN", NULL, NULL, NULL);
     sqlite3_stmt *st =
         prep(d, "INSERT OR REPLACE INTO jobs(id, key, priority, seq, created, finished,"
@@ -165,6 +169,8 @@ void d_store_job(g16d *d, const job *j)
 
 void d_store_part(g16d *d, const part *p)
 {
+    if (d->fleet) d_fleet_part_done(d, p);
+    if (!d->db) return;
     sqlite3_stmt *st =
         prep(d, "UPDATE parts SET state = ?, error = ?, proof = ?, public = ?, timings = ?"
                 " WHERE job = ? AND idx = ?");
@@ -181,6 +187,7 @@ void d_store_part(g16d *d, const part *p)
 
 void d_store_job_state(g16d *d, const job *j)
 {
+    if (!d->db) return;
     sqlite3_stmt *st =
         prep(d, "UPDATE jobs SET finished = ?, fetched = ?, cancelled = ? WHERE id = ?");
     if (!st) return;
@@ -193,6 +200,7 @@ void d_store_job_state(g16d *d, const job *j)
 
 void d_store_job_delete(g16d *d, const job *j)
 {
+    if (!d->db) return;
     sqlite3_stmt *st = prep(d, "DELETE FROM parts WHERE job = ?");
     if (st) {
         bind_text(st, 1, j->id);

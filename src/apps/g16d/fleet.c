@@ -1,0 +1,806 @@
+/* g16d as one host of a fleet (--queue URL): jobs, partitions, keys and
+ * results live in PostgreSQL (pgqueue.c), and every host with the same
+ * URL claims the partitions its own budget admits now.
+ *
+ * A claimed partition runs through the ordinary pipeline: the claimer
+ * turns each lease into a local job of one partition (the fleet job's id,
+ * the partition's index) whose witness is written to the state directory
+ * as an upload is, so sched.c proves it as it proves any other.  When it
+ * is final, d_store_part hands it here (d_fleet_part_done, mu held); the
+ * claimer posts the result under its lease and the local copy goes at
+ * the next purge.  Any host answers any job from the database.
+ *
+ * Admission: a host claims only for keys it has loaded and checked, only
+ * as many partitions as its free budget (less what its queued partitions
+ * will reserve) admits at the key's partition size, and keeps at most one
+ * waiting partition per synthesis worker.  When nothing it has loaded is
+ * queued, it loads the key at the head of the fleet's queue (LRU eviction
+ * as for any key) after checking its size and SHA-256 against the
+ * registration; a key it cannot load is skipped for a while.
+ *
+ * Threads: the claimer (claims, key loads, results) and the heartbeat
+ * (lease renewal, never held up by a slow claim) have a connection each;
+ * requests share a third.  No database call is made with d->mu held. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "d.h"
+#include "pgqueue.h"
+
+#define POLL_S      0.1  /* an idle claimer looks at the queue this often */
+#define SKIP_S      10.0 /* a key this host could not load is not tried again for this long */
+#define JOB_POLL_S  0.2  /* a long-poll looks at its job this often */
+#define WTNS_HEADER 256  /* a .wtns beside its n_vars 32-byte values (estimate) */
+#define INPUT_EST   4096 /* an input.json's size when none is known yet */
+
+typedef struct flease {
+    d_pgq_lease l;
+    job *j;   /* the local copy: valid until done (then purged) */
+    int done; /* final here: post the result below */
+    int ok, post;
+    char *proof, *pub, *error, *timings;
+    struct flease *next;
+} flease;
+
+typedef struct fkey {
+    char name[D_NAME_MAX];
+    char sha256[65]; /* of the bytes loaded here, checked against the registration */
+    double skip_until;
+    struct fkey *next;
+} fkey;
+
+typedef struct {
+    d_pgq *q, *beat, *api;
+    pthread_t claimer, beater;
+    pthread_cond_t cv; /* with d->mu: a result to post, or stop */
+    int stop, threads;
+    flease *leases;
+    fkey *keys;
+    uint64_t claimed, accepted, discarded;
+} fleet;
+
+#define F(d) ((fleet *)(d)->fleet)
+
+static void fleet_log(const char *what, const char *err)
+{
+    fprintf(stderr, "g16d: fleet: %s: %s\n", what, err);
+}
+
+/* A queue failure as the daemon's kind: the database is unavailable. */
+static int queue_rc(int rc) { return rc == G16_ERR_IO ? D_ERR_QUEUE : rc; }
+
+static fkey *fkey_get(fleet *f, const char *name, int create)
+{
+    for (fkey *k = f->keys; k; k = k->next)
+        if (!strcmp(k->name, name)) return k;
+    fkey *k = create ? calloc(1, sizeof *k) : NULL;
+    if (k) {
+        snprintf(k->name, sizeof k->name, "%s", name);
+        k->next = f->keys;
+        f->keys = k;
+    }
+    return k;
+}
+
+/* ---- keys ---- */
+
+static void sha256_hex(const uint8_t *buf, size_t len, char out[65])
+{
+    struct sha256_ctx c;
+    uint8_t dg[SHA256_DIGEST_SIZE];
+    sha256_init(&c);
+    sha256_update(&c, len, buf);
+    sha256_digest(&c, sizeof dg, dg);
+    for (int i = 0; i < SHA256_DIGEST_SIZE; i++) sprintf(out + 2 * i, "%02x", dg[i]);
+}
+
+/* The loaded key name, once it has finished loading (another thread may
+ * be loading it): pinned (pending) so it stays while it is hashed.  mu
+ * held. */
+static dkey *loaded(g16d *d, const char *name)
+{
+    dkey *k;
+    while ((k = d_key_find(d, name)) && !k->key && !d->stopping) {
+        struct timespec ts; /* a failed load is unlisted without a broadcast */
+        d_abs_time(&ts, d_now() + 0.1);
+        pthread_cond_timedwait(&d->work, &d->mu, &ts);
+    }
+    if (k && k->key) k->pending++;
+    return k && k->key ? k : NULL;
+}
+
+/* The SHA-256 and size of the bytes loaded as name: G16_OK, or
+ * G16_ERR_NOT_FOUND when it is not loaded. */
+static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, d_pgq_key *reg)
+{
+    pthread_mutex_lock(&d->mu);
+    dkey *k = loaded(d, name);
+    pthread_mutex_unlock(&d->mu);
+    if (!k) return G16_ERR_NOT_FOUND;
+    sha256_hex(k->buf, k->buf_len, sha); /* the bytes never change while loaded */
+    *size = (int64_t)k->buf_len;
+    if (reg) { /* what a registration names: the files as this host resolved them */
+        snprintf(reg->path, sizeof reg->path, "%s", k->path);
+        snprintf(reg->wasm, sizeof reg->wasm, "%s", k->wasm);
+    }
+    pthread_mutex_lock(&d->mu);
+    k->pending--;
+    k->last_used = d_now();
+    pthread_mutex_unlock(&d->mu);
+    return G16_OK;
+}
+
+static void mark_checked(g16d *d, const char *name, const char *sha)
+{
+    pthread_mutex_lock(&d->mu);
+    fkey *fk = fkey_get(F(d), name, 1);
+    if (fk) {
+        snprintf(fk->sha256, sizeof fk->sha256, "%s", sha);
+        fk->skip_until = 0;
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
+/* Whether the key loaded as name is the registered one (rk): if not it is
+ * evicted (when idle) and refused. */
+static int check_key(g16d *d, const char *name, const d_pgq_key *rk, char *err, size_t errlen)
+{
+    char sha[65];
+    int64_t size;
+    if (hash_loaded(d, name, sha, &size, NULL)) {
+        d_errf(err, errlen, "key %s: not loaded", name);
+        return G16_ERR_NOT_FOUND;
+    }
+    if (size == rk->size && !strcmp(sha, rk->sha256)) {
+        mark_checked(d, name, sha);
+        return G16_OK;
+    }
+    char e2[D_ERR];
+    d_key_evict(d, name, e2, sizeof e2);
+    d_errf(err, errlen,
+           "key %s: %s has %lld bytes, SHA-256 %.16s..., but the fleet registered %lld bytes, "
+           "SHA-256 %.16s...",
+           name, rk->path, (long long)size, sha, (long long)rk->size, rk->sha256);
+    return G16_ERR_MISMATCH;
+}
+
+/* Whether name is loaded here and checked against rk.  mu held. */
+static int ready(g16d *d, const char *name, const char *sha)
+{
+    dkey *k = d_key_find(d, name);
+    fkey *fk = fkey_get(F(d), name, 0);
+    return k && k->key && fk && !strcmp(fk->sha256, sha);
+}
+
+int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
+{
+    d_pgq_key rk;
+    int rc = d_pgq_key_get(F(d)->api, name, &rk, err, errlen);
+    if (rc) return queue_rc(rc);
+    pthread_mutex_lock(&d->mu);
+    int ok = ready(d, name, rk.sha256), present = d_key_find(d, name) != NULL;
+    pthread_mutex_unlock(&d->mu);
+    if (ok) return G16_OK;
+    if (!present &&
+        (rc = d_key_load(d, name, rk.path, rk.wasm[0] ? rk.wasm : NULL, 0, err, errlen)) &&
+        rc != D_ERR_EXISTS)
+        return rc;
+    return check_key(d, name, &rk, err, errlen);
+}
+
+int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                         size_t errlen)
+{
+    int rc = d_key_load(d, name, path, wasm, 0, err, errlen);
+    if (rc && rc != D_ERR_EXISTS) return rc;
+    d_pgq_key k = {0}, old;
+    if (hash_loaded(d, name, k.sha256, &k.size, &k)) {
+        d_errf(err, errlen, "key %s: evicted while it was registered", name);
+        return D_ERR_CONFLICT;
+    }
+    rc = d_pgq_key_get(F(d)->api, name, &old, err, errlen);
+    if (rc == G16_OK && strcmp(old.sha256, k.sha256)) {
+        d_errf(err, errlen,
+               "key %s is registered in the fleet with other bytes (%s, SHA-256 %.16s...): "
+               "register these under another name",
+               name, old.path, old.sha256);
+        return D_ERR_CONFLICT;
+    }
+    if (rc != G16_OK && rc != G16_ERR_NOT_FOUND) return queue_rc(rc);
+    if ((rc = d_pgq_key_put(F(d)->api, name, &k, err, errlen))) return queue_rc(rc);
+    mark_checked(d, name, k.sha256);
+    return G16_OK;
+}
+
+/* ---- submission ---- */
+
+/* Uploaded witnesses and inputs travel as bytes, witnesses named by path
+ * as the path (every host must see it: shared storage). */
+static int payloads(const job *j, d_pgq_payload *pl, char *err, size_t errlen)
+{
+    for (int i = 0; i < j->nparts; i++) {
+        const part *p = &j->parts[i];
+        if (p->input_path) {
+            uint8_t *buf;
+            int rc = g16_file_read(p->input_path, p->input_bytes, &buf, &pl[i].len, err, errlen);
+            if (rc) return rc;
+            pl[i].data = buf;
+            pl[i].kind = "input";
+            continue;
+        }
+        if (!p->uploaded) {
+            pl[i].path = p->wtns_path;
+            continue;
+        }
+        uint8_t *buf;
+        int rc = g16_file_read(p->wtns_path, p->wtns_bytes, &buf, &pl[i].len, err, errlen);
+        if (rc) return rc;
+        pl[i].data = buf;
+    }
+    return G16_OK;
+}
+
+int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen)
+{
+    d_pgq_payload *pl = calloc((size_t)j->nparts, sizeof *pl);
+    if (!pl) {
+        d_errf(err, errlen, "out of memory");
+        return G16_ERR_NOMEM;
+    }
+    int rc = payloads(j, pl, err, errlen);
+    if (!rc)
+        rc = queue_rc(
+            d_pgq_submit(F(d)->api, j->id, j->key, j->priority, pl, j->nparts, err, errlen));
+    for (int i = 0; i < j->nparts; i++) /* read into pages of their own */
+        if (pl[i].data) g16_file_release((uint8_t *)pl[i].data, pl[i].len);
+    free(pl);
+    if (!rc) {
+        pthread_mutex_lock(&d->mu);
+        d->jobs_submitted++;
+        pthread_mutex_unlock(&d->mu);
+    }
+    return rc;
+}
+
+/* ---- claims ---- */
+
+/* What the partitions queued here will reserve when they start.  mu held. */
+static size_t queued_need(g16d *d)
+{
+    size_t need = 0;
+    for (job *j = d->jobs; j; j = j->next)
+        for (int i = 0; i < j->nparts; i++)
+            if (j->parts[i].state == P_QUEUED && j->k)
+                need += j->k->job_bytes + j->parts[i].wtns_bytes + j->parts[i].calc_bytes;
+    return need;
+}
+
+/* A partition's reservation, estimated before it is claimed: with a
+ * circuit, as if it were an input of INPUT_EST bytes (the larger case). */
+static size_t part_bytes(const dkey *k)
+{
+    if (k->circuit)
+        return k->job_bytes + g16_witness_wtns_bytes(k->circuit) + d_key_calc_bytes(k, INPUT_EST);
+    return k->job_bytes + (size_t)g16_key_n_vars(k->key) * 32 + WTNS_HEADER;
+}
+
+/* How many partitions to claim now, and of which keys (names copied into
+ * names[0..*n), at most max): 0 with *n = 0 when no key is loaded and
+ * checked here, -1 when there is no room for any.  mu held. */
+static int admissible(g16d *d, char (*names)[D_NAME_MAX], int max, int *n)
+{
+    size_t free_b = d_budget_free(d), queued = queued_need(d), per = 0;
+    int room = d->cfg.workers[ST_SYNTH] - d->nstate[P_QUEUED], checked = 0;
+    *n = 0;
+    if (d->stopping || room <= 0 || free_b <= queued) return -1;
+    free_b -= queued;
+    for (dkey *k = d->keys; k && *n < max; k = k->next) {
+        fkey *fk = fkey_get(F(d), k->name, 0);
+        if (!k->key || !fk || !fk->sha256[0]) continue;
+        checked++;
+        if (part_bytes(k) > free_b) continue;
+        snprintf(names[(*n)++], D_NAME_MAX, "%s", k->name);
+        if (part_bytes(k) > per) per = part_bytes(k);
+    }
+    if (!*n) return checked ? -1 : 0;
+    size_t fit = free_b / per;
+    return fit < (size_t)room ? (int)fit : room;
+}
+
+/* A witness named by path, as this host sees it: under its --allow-dir
+ * too (the database is shared, the files this host may read are its own
+ * to decide). */
+static void witness_by_path(g16d *d, const d_pgq_lease *l, part *p, char *err, size_t errlen)
+{
+    char real[1024];
+    struct stat st;
+    int rc = d_path_allowed(&d->cfg, l->path, real, sizeof real);
+    if (rc == D_ERR_FORBIDDEN)
+        d_errf(err, errlen, "witness %d: %s: outside this host's --allow-dir", l->idx, l->path);
+    else if (rc || stat(real, &st) != 0)
+        d_errf(err, errlen, "witness %d: %s: %s", l->idx, l->path, strerror(errno));
+    else {
+        p->wtns_bytes = (size_t)st.st_size;
+        p->wtns_path = strdup(real);
+    }
+}
+
+/* The local job of one lease (no lock: it writes the witness). */
+static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
+{
+    job *j = calloc(1, sizeof *j);
+    part *p = j ? calloc(1, sizeof *p) : NULL;
+    char path[1200];
+    if (!p) {
+        free(j);
+        return NULL;
+    }
+    snprintf(j->id, sizeof j->id, "%s", l->job);
+    snprintf(j->key, sizeof j->key, "%s", l->key);
+    j->priority = l->priority;
+    j->nparts = 1;
+    j->parts = p;
+    j->created = p->t_queued = d_now();
+    p->job = j;
+    p->idx = l->idx;
+    int input = !strcmp(l->kind, "input");
+    snprintf(path, sizeof path, "%s/%s/fleet-%s-%d-%d.%s", d->cfg.state_dir,
+             input ? "inputs" : "wtns", l->job, l->idx, l->attempt, input ? "json" : "wtns");
+    if (input && l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
+        p->input_bytes = l->payload_len;
+        p->input_path = strdup(path);
+    } else if (input || strcmp(l->kind, "wtns"))
+        d_errf(err, errlen, "partition %d: %s", l->idx,
+               input ? "an input without its text" : "a payload of an unknown kind");
+    else if (l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
+        p->uploaded = 1;
+        p->wtns_bytes = l->payload_len;
+        p->wtns_path = strdup(path);
+    } else if (!l->payload)
+        witness_by_path(d, l, p, err, errlen);
+    return j;
+}
+
+/* A lease whose partition cannot even start here: failed, with why.
+ * mu held. */
+static void fail_lease(fleet *f, flease *fl, const char *why)
+{
+    fl->done = fl->post = 1;
+    fl->error = strdup(why);
+    pthread_cond_broadcast(&f->cv);
+}
+
+/* Publishes a lease's local job to the pipeline.  mu held. */
+static void enqueue(g16d *d, fleet *f, flease *fl, job *j)
+{
+    fl->j = j;
+    j->seq = d->next_seq++;
+    j->k = d_key_find(d, j->key);
+    if (j->k) j->k->pending++;
+    /* without its circuit here the pipeline fails it, saying why */
+    if (j->parts[0].input_path && j->k && j->k->circuit) d_part_input_bytes(&j->parts[0], j->k);
+    job **pp = &d->jobs;
+    while (*pp) pp = &(*pp)->next;
+    *pp = j;
+    d->nstate[P_QUEUED]++;
+    f->claimed++;
+    pthread_cond_broadcast(&d->work);
+}
+
+/* Turns claimed leases into local jobs (or failures).  mu held. */
+static void take(g16d *d, fleet *f, d_pgq_lease *ls, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char err[D_ERR] = "";
+        flease *fl = calloc(1, sizeof *fl);
+        if (!fl) continue; /* its lease lapses and another host takes it */
+        fl->l = ls[i];
+        pthread_mutex_unlock(&d->mu);
+        job *j = local_job(d, &fl->l, err, sizeof err);
+        pthread_mutex_lock(&d->mu);
+        fl->next = f->leases;
+        f->leases = fl;
+        if (j && (j->parts[0].wtns_path || j->parts[0].input_path))
+            enqueue(d, f, fl, j);
+        else {
+            fail_lease(f, fl, err[0] ? err : "out of memory");
+            d_job_free(j);
+        }
+    }
+}
+
+/* Claims what admissible() allows: the number claimed, 0 for none
+ * queued, -1 when there was no room to claim, -2 on a queue error.  mu
+ * held (dropped around the database). */
+static int claim_some(g16d *d, fleet *f)
+{
+    char names[64][D_NAME_MAX];
+    const char *np[64];
+    int nk, slots = admissible(d, names, 64, &nk);
+    if (slots <= 0) return slots;
+    d_pgq_lease *ls = calloc((size_t)slots, sizeof *ls);
+    if (!ls) return -1;
+    for (int i = 0; i < nk; i++) np[i] = names[i];
+    char err[D_ERR];
+    int got = 0;
+    pthread_mutex_unlock(&d->mu);
+    int rc = d_pgq_claim(f->q, np, nk, slots, d->cfg.lease_s, ls, &got, err, sizeof err);
+    pthread_mutex_lock(&d->mu);
+    if (rc) fleet_log("claim", err);
+    take(d, f, ls, got);
+    free(ls);
+    return rc ? -2 : got;
+}
+
+/* Loads the key at the head of the fleet's queue when it is not loaded
+ * here: 1 when it was (claim again now).  mu held (dropped). */
+static int load_head(g16d *d, fleet *f)
+{
+    const char *skip[64];
+    int n = 0;
+    double now = d_now();
+    for (fkey *k = f->keys; k && n < 64; k = k->next)
+        if (k->skip_until > now || (k->sha256[0] && d_key_find(d, k->name))) skip[n++] = k->name;
+    char key[128], err[D_ERR];
+    pthread_mutex_unlock(&d->mu);
+    int rc = d_pgq_head_key(f->q, skip, n, key, err, sizeof err);
+    if (!rc && key[0]) rc = d_fleet_key_ready(d, key, err, sizeof err);
+    pthread_mutex_lock(&d->mu);
+    if (rc && key[0]) {
+        fleet_log(key, err);
+        fkey *fk = fkey_get(f, key, 1);
+        if (fk) fk->skip_until = d_now() + SKIP_S;
+    }
+    return !rc && key[0];
+}
+
+/* ---- results ---- */
+
+void d_fleet_part_done(g16d *d, const part *p)
+{
+    fleet *f = F(d);
+    for (flease *fl = f->leases; fl; fl = fl->next)
+        if (fl->j == p->job && !fl->done) {
+            fl->done = 1;
+            fl->post = p->state != P_CANCELLED; /* cancelled in the fleet: nothing to say */
+            fl->ok = p->state == P_DONE;
+            fl->proof = p->proof ? strdup(p->proof) : NULL;
+            fl->pub = p->pub ? strdup(p->pub) : NULL;
+            fl->error = p->error ? strdup(p->error) : NULL;
+            fl->timings = p->timings ? strdup(p->timings) : NULL;
+            fl->j = NULL;
+            /* the local copy has served: the next purge takes it */
+            p->job->fetched = d_now() - d->cfg.fetched_ttl - 1;
+            pthread_cond_broadcast(&f->cv);
+            return;
+        }
+}
+
+static void flease_free(flease *fl)
+{
+    d_pgq_lease_free(&fl->l);
+    free(fl->proof);
+    free(fl->pub);
+    free(fl->error);
+    free(fl->timings);
+    free(fl);
+}
+
+/* G16_OK, or the queue's failure (the result is kept to be posted again). */
+static int post(g16d *d, fleet *f, flease *fl)
+{
+    char err[D_ERR];
+    int accepted = 0;
+    int rc = d_pgq_result(f->q, &fl->l, fl->ok, fl->proof, fl->pub, fl->error, fl->timings,
+                          &accepted, err, sizeof err);
+    if (rc) {
+        fleet_log("result (kept to post again)", err);
+        return rc;
+    }
+    pthread_mutex_lock(&d->mu);
+    if (accepted)
+        f->accepted++;
+    else
+        f->discarded++;
+    pthread_mutex_unlock(&d->mu);
+    if (!accepted)
+        fprintf(stderr, "g16d: fleet: %s/%d: result discarded (the lease had lapsed)\n", fl->l.job,
+                fl->l.idx);
+    return G16_OK;
+}
+
+/* Posts every final lease's result, until the database fails (then the
+ * rest wait for the next round).  mu held (dropped around each). */
+static void post_results(g16d *d, fleet *f)
+{
+    for (flease **pp = &f->leases; *pp;) {
+        flease *fl = *pp;
+        if (!fl->done) {
+            pp = &fl->next;
+            continue;
+        }
+        *pp = fl->next;
+        pthread_mutex_unlock(&d->mu);
+        int rc = fl->post ? post(d, f, fl) : G16_OK;
+        if (!rc) flease_free(fl);
+        pthread_mutex_lock(&d->mu);
+        if (rc) {
+            fl->next = f->leases;
+            f->leases = fl;
+            return;
+        }
+        pp = &f->leases; /* the list may have changed meanwhile */
+    }
+}
+
+static void wait_cv(g16d *d, fleet *f, double s)
+{
+    struct timespec ts;
+    d_abs_time(&ts, d_now() + s);
+    pthread_cond_timedwait(&f->cv, &d->mu, &ts);
+}
+
+/* At stop (the workers have stopped): the partitions claimed but never
+ * started go back to the queue now rather than when their leases lapse.
+ * mu held (dropped). */
+static void release_unstarted(g16d *d, fleet *f)
+{
+    for (flease *fl = f->leases; fl; fl = fl->next) {
+        if (fl->done || !fl->j || fl->j->parts[0].state != P_QUEUED) continue;
+        char err[D_ERR];
+        fl->done = 1; /* nothing to post: the lease is given back */
+        pthread_mutex_unlock(&d->mu);
+        if (d_pgq_release(f->q, &fl->l, err, sizeof err)) fleet_log("release", err);
+        pthread_mutex_lock(&d->mu);
+    }
+}
+
+/* Finished jobs past --result-ttl leave the database, once a minute from
+ * each host (deleting twice is harmless).  mu held (dropped). */
+static void purge(g16d *d, fleet *f, double *next)
+{
+    if (d_now() < *next) return;
+    *next = d_now() + 60;
+    char err[D_ERR];
+    pthread_mutex_unlock(&d->mu);
+    if (d_pgq_purge(f->q, d->cfg.result_ttl, err, sizeof err)) fleet_log("purge", err);
+    pthread_mutex_lock(&d->mu);
+}
+
+static void *claimer(void *arg)
+{
+    g16d *d = arg;
+    fleet *f = F(d);
+    double next_purge = 0;
+    pthread_mutex_lock(&d->mu);
+    while (!f->stop) {
+        purge(d, f, &next_purge);
+        post_results(d, f);
+        int got = claim_some(d, f);
+        if (got > 0) continue;
+        if (got == 0 && !d->stopping && !d->nstate[P_QUEUED] && load_head(d, f)) continue;
+        wait_cv(d, f, POLL_S);
+    }
+    post_results(d, f);
+    release_unstarted(d, f);
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+/* ---- heartbeat ---- */
+
+/* What GET /v1/fleet shows of this host.  mu held. */
+static char *host_info(g16d *d)
+{
+    json_t *keys = json_array();
+    for (dkey *k = d->keys; k; k = k->next)
+        if (k->key) json_array_append_new(keys, json_string(k->name));
+    int running = 0;
+    for (int s = P_SYNTH; s <= P_FINAL; s++) running += d->nstate[s];
+    json_t *o = json_pack("{s:I,s:I,s:s,s:o,s:i,s:i,s:I,s:I}", "budget", (json_int_t)d->cfg.budget,
+                          "budget_free", (json_int_t)d_budget_free(d), "device",
+                          d->use_gpu ? "gpu" : "cpu", "keys", keys, "partitions_running", running,
+                          "partitions_queued", d->nstate[P_QUEUED], "proofs_done",
+                          (json_int_t)d->proofs_done, "device_budget", (json_int_t)d->dev_budget);
+    char *s = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return s;
+}
+
+/* The names of the leases this host works on (malloc'd, *n of them).
+ * mu held. */
+static char (*held_leases(fleet *f, int *n))[D_PGQ_LEASE_ID]
+{
+    int cap = 0;
+    for (flease *fl = f->leases; fl; fl = fl->next) cap++;
+    char(*ids)[D_PGQ_LEASE_ID] = calloc((size_t)cap + 1, sizeof *ids);
+    *n = 0;
+    for (flease *fl = ids ? f->leases : NULL; fl; fl = fl->next)
+        if (!fl->done) d_pgq_lease_id(&fl->l, ids[(*n)++]);
+    return ids;
+}
+
+static void beat(g16d *d, fleet *f)
+{
+    char *info = host_info(d), err[D_ERR];
+    int n;
+    char(*ids)[D_PGQ_LEASE_ID] = held_leases(f, &n);
+    const char **held = calloc((size_t)n + 1, sizeof *held);
+    for (int i = 0; held && i < n; i++) held[i] = ids[i];
+    pthread_mutex_unlock(&d->mu);
+    if (!ids || !held ||
+        d_pgq_heartbeat(f->beat, d->cfg.lease_s, info, held, n, NULL, err, sizeof err))
+        fleet_log("heartbeat", ids && held ? err : "out of memory");
+    free(info);
+    free(ids);
+    free(held);
+    pthread_mutex_lock(&d->mu);
+}
+
+static void *beater(void *arg)
+{
+    g16d *d = arg;
+    fleet *f = F(d);
+    double next = 0;
+    pthread_mutex_lock(&d->mu);
+    while (!f->stop) { /* f->cv wakes it for results too: it beats on its own time */
+        if (d_now() >= next) {
+            beat(d, f);
+            next = d_now() + d->cfg.lease_s / 3;
+        }
+        wait_cv(d, f, next - d_now());
+    }
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+/* ---- lifecycle ---- */
+
+int d_fleet_open(g16d *d, char *err, size_t errlen)
+{
+    char host[200], id[33], name[100] = "host";
+    gethostname(name, sizeof name - 1);
+    d_random_id(id);
+    snprintf(host, sizeof host, "%s-%.8s", name, id); /* a restarted host is a new one */
+    fleet *f = calloc(1, sizeof *f);
+    if (!f) {
+        d_errf(err, errlen, "out of memory");
+        return -1;
+    }
+    d->fleet = f;
+    pthread_cond_init(&f->cv, NULL);
+    if (!(f->q = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
+        !(f->beat = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
+        !(f->api = d_pgq_open(d->cfg.queue, host, err, errlen)))
+        return -1;
+    fprintf(stderr, "g16d: fleet host %s (lease %.1f s)\n", host, d->cfg.lease_s);
+    return 0;
+}
+
+int d_fleet_start(g16d *d)
+{
+    fleet *f = F(d);
+    if (pthread_create(&f->claimer, NULL, claimer, d)) return -1;
+    f->threads = 1;
+    if (pthread_create(&f->beater, NULL, beater, d)) return -1;
+    f->threads = 2;
+    return 0;
+}
+
+/* After the workers stopped: the last results are posted. */
+void d_fleet_stop(g16d *d)
+{
+    fleet *f = F(d);
+    if (!f) return;
+    pthread_mutex_lock(&d->mu);
+    f->stop = 1;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&d->mu);
+    if (f->threads > 0) pthread_join(f->claimer, NULL);
+    if (f->threads > 1) pthread_join(f->beater, NULL);
+    f->threads = 0;
+}
+
+void d_fleet_close(g16d *d)
+{
+    fleet *f = F(d);
+    if (!f) return;
+    d_pgq_close(f->q);
+    d_pgq_close(f->beat);
+    d_pgq_close(f->api);
+    while (f->leases) {
+        flease *fl = f->leases;
+        f->leases = fl->next;
+        flease_free(fl);
+    }
+    while (f->keys) {
+        fkey *k = f->keys;
+        f->keys = k->next;
+        free(k);
+    }
+    pthread_cond_destroy(&f->cv);
+    free(f);
+    d->fleet = NULL;
+}
+
+/* ---- what requests read ---- */
+
+int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, size_t errlen)
+{
+    double deadline = d_now() + wait;
+    for (;;) {
+        int final = 0;
+        *json = NULL;
+        int rc = d_pgq_job_json(F(d)->api, id, 1, json, &final, err, errlen);
+        if (rc || final || d_now() >= deadline || d->stopping) return queue_rc(rc);
+        free(*json);
+        struct timespec ts = {0, (long)(JOB_POLL_S * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen)
+{
+    int rc = d_pgq_cancel(F(d)->api, id, err, errlen);
+    if (rc == D_PGQ_FINAL) return D_ERR_CONFLICT;
+    if (rc) return queue_rc(rc);
+    pthread_mutex_lock(&d->mu); /* stop what runs here of it */
+    for (job *j = d->jobs; j; j = j->next)
+        if (!strcmp(j->id, id) && !d_job_terminal(j)) d_job_cancel(d, j);
+    pthread_mutex_unlock(&d->mu);
+    int final;
+    return queue_rc(d_pgq_job_json(F(d)->api, id, 0, json, &final, err, errlen));
+}
+
+int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
+{
+    char *hosts = NULL;
+    int64_t queued = 0, running = 0;
+    int rc = d_pgq_hosts_json(F(d)->api, &hosts, err, errlen);
+    if (!rc) rc = d_pgq_depth(F(d)->api, &queued, &running, err, errlen);
+    if (rc) {
+        free(hosts);
+        return queue_rc(rc);
+    }
+    json_t *o = json_pack("{s:s,s:o,s:{s:I,s:I}}", "host", d_pgq_host(F(d)->api), "hosts",
+                          json_loads(hosts, 0, NULL), "queue", "queued", (json_int_t)queued,
+                          "running", (json_int_t)running);
+    free(hosts);
+    *json = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(o);
+    return *json ? G16_OK : G16_ERR_NOMEM;
+}
+
+char *d_fleet_metrics(g16d *d)
+{
+    fleet *f = F(d);
+    int64_t queued = -1, running = -1;
+    char err[D_ERR], *s = NULL;
+    d_pgq_depth(f->api, &queued, &running, err, sizeof err);
+    pthread_mutex_lock(&d->mu);
+    uint64_t claimed = f->claimed, accepted = f->accepted, discarded = f->discarded;
+    pthread_mutex_unlock(&d->mu);
+    if (asprintf(&s,
+                 "# HELP g16d_fleet_queue_partitions Partitions of the whole fleet (-1: the "
+                 "database did not answer).\n# TYPE g16d_fleet_queue_partitions gauge\n"
+                 "g16d_fleet_queue_partitions{state=\"queued\"} %lld\n"
+                 "g16d_fleet_queue_partitions{state=\"running\"} %lld\n"
+                 "# HELP g16d_fleet_claims_total Partitions this host claimed.\n"
+                 "# TYPE g16d_fleet_claims_total counter\ng16d_fleet_claims_total %llu\n"
+                 "# HELP g16d_fleet_results_total Results this host posted, by outcome.\n"
+                 "# TYPE g16d_fleet_results_total counter\n"
+                 "g16d_fleet_results_total{outcome=\"accepted\"} %llu\n"
+                 "g16d_fleet_results_total{outcome=\"discarded\"} %llu\n",
+                 (long long)queued, (long long)running, (unsigned long long)claimed,
+                 (unsigned long long)accepted, (unsigned long long)discarded) < 0)
+        return NULL;
+    return s;
+}
