@@ -29,6 +29,11 @@ CTEST_FLAGS ?= --output-on-failure --no-tests=error
 # Labels the test suite (make test, make asan) leaves out: fuzz and gpu have
 # targets of their own; gpu-emulate-large is make test-large.
 SUITE_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large)$$
+# make asan also leaves out the Node.js package's test: under ASan it runs
+# node with the sanitizer preloaded (six minutes on two cores, measured) for
+# a few hundred lines of glue that make test runs; CI's 30 minutes cannot
+# hold it.
+ASAN_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|node)$$
 
 # CMake enables the CUDA backend when nvcc is found.
 ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
@@ -70,7 +75,7 @@ asan: deps $(ASAN_DIR)/CMakeCache.txt
 	cd $(ASAN_DIR) && \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest $(CTEST_FLAGS) -j$(JOBS) -LE '$(SUITE_EXCLUDED)'
+	  ctest $(CTEST_FLAGS) -j$(JOBS) -LE '$(ASAN_EXCLUDED)'
 
 $(FUZZ_DIR)/CMakeCache.txt:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) \
@@ -79,7 +84,7 @@ $(FUZZ_DIR)/CMakeCache.txt:
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g'
 
 fuzz: deps $(FUZZ_DIR)/CMakeCache.txt
-	cmake --build $(FUZZ_DIR) -j$(JOBS)
+	cmake --build $(FUZZ_DIR) -j$(JOBS) --target fuzz_targets
 	cd $(FUZZ_DIR) && G16_FUZZ_SECONDS=$(G16_FUZZ_SECONDS) \
 	  ctest $(CTEST_FLAGS) -j$(JOBS) --timeout $(FUZZ_TIMEOUT) -L fuzz
 
