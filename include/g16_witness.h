@@ -82,6 +82,22 @@ int g16_witness_calculate(const g16_circuit *circuit, const char *input, size_t 
                           uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen);
 void g16_witness_free(uint8_t *wtns);
 
+/* The same into caller memory: wtns has room for capacity bytes, at least
+ * g16_witness_wtns_bytes (else G16_ERR_ARG before anything runs); the
+ * .wtns length goes to *wtns_len.  A service reuses one buffer per worker. */
+int g16_witness_calculate_into(const g16_circuit *circuit, const char *input, size_t len,
+                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                               uint8_t *wtns, size_t capacity, size_t *wtns_len, char *err,
+                               size_t errlen);
+
+/* Proves from inputs: the witness of the input.json text (as
+ * g16_witness_calculate computes it), then g16_prove with key and opt
+ * (NULL: defaults); the circuit must be the key's.  The proof and public
+ * signals are malloc'd texts as g16_prove returns them. */
+int g16_prove_input(const g16_key *key, const g16_circuit *circuit, const char *input, size_t len,
+                    const char *input_name, const g16_options *opt, char **proof_json,
+                    char **public_json, g16_timings *timings, char *err, size_t errlen);
+
 /* The size of every .wtns the circuit's calculations return. */
 size_t g16_witness_wtns_bytes(const g16_circuit *circuit);
 

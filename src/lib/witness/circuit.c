@@ -277,27 +277,37 @@ static size_t wtns_header(uint8_t *p, const g16w_info *info)
     return 28 + n8 + 16;
 }
 
-static int write_witness(const run *r, uint8_t **wtns, size_t *wtns_len)
+/* The .wtns into o's caller buffer when it has one (its room checked
+ * before the circuit ran), else into a malloc'd one. */
+typedef struct {
+    uint8_t **wtns;
+    size_t *wtns_len;
+    uint8_t *into; /* caller memory of g16_witness_wtns_bytes, or NULL */
+} wtns_out;
+
+static int write_witness(const run *r, const wtns_out *o)
 {
     const g16w_info *info = &r->c->info;
     size_t values = (size_t)info->witness_size * info->n32 * 4;
-    uint8_t *buf = malloc(44 + 4 * info->n32 + values);
+    uint8_t *buf = o->into ? o->into : malloc(44 + 4 * info->n32 + values);
     uint32_t *words = malloc(values ? values : 1);
     if (!buf || !words) {
-        free(buf), free(words);
+        if (!o->into) free(buf);
+        free(words);
         snprintf(r->err, r->errlen, "%s: out of memory for the witness", r->c->wasm_path);
         return G16_ERR_NOMEM;
     }
     int why = r->c->obj.api->witness(r->inst, words, info->witness_size);
     if (why) {
-        free(buf), free(words);
+        if (!o->into) free(buf);
+        free(words);
         return stopped(r->c, r->inst, why, "reading the witness:", r->err, r->errlen);
     }
     size_t at = wtns_header(buf, info);
     for (size_t i = 0; i < values / 4; i++) put32(buf + at + 4 * i, words[i]);
     free(words);
-    *wtns = buf;
-    *wtns_len = at + values;
+    if (o->wtns) *o->wtns = buf;
+    *o->wtns_len = at + values;
     return 0;
 }
 
@@ -323,16 +333,11 @@ static int with_instance(const g16_circuit *c, const char *input, size_t len,
     return rc;
 }
 
-typedef struct {
-    uint8_t **wtns;
-    size_t *wtns_len;
-} wtns_out;
-
 static int calculate(const run *r, const witness_inputs *in, void *arg)
 {
     wtns_out *o = arg;
     int rc = each_signal(r, in, set_signal);
-    return rc ? rc : write_witness(r, o->wtns, o->wtns_len);
+    return rc ? rc : write_witness(r, o);
 }
 
 int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
@@ -343,8 +348,47 @@ int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
     *wtns_len = 0;
     log_lines lines = {.fn = log, .ctx = log_ctx};
     g16w_log hooks = {&lines, log_text, log_value};
-    wtns_out o = {wtns, wtns_len};
+    wtns_out o = {wtns, wtns_len, NULL};
     return with_instance(c, input, len, input_name, &hooks, calculate, &o, err, errlen);
+}
+
+int g16_witness_calculate_into(const g16_circuit *c, const char *input, size_t len,
+                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                               uint8_t *wtns, size_t capacity, size_t *wtns_len, char *err,
+                               size_t errlen)
+{
+    *wtns_len = 0;
+    if (capacity < g16_witness_wtns_bytes(c)) {
+        snprintf(err, errlen, "%s: the witness needs %zu bytes, the buffer has %zu", c->wasm_path,
+                 g16_witness_wtns_bytes(c), capacity);
+        return G16_ERR_ARG;
+    }
+    log_lines lines = {.fn = log, .ctx = log_ctx};
+    g16w_log hooks = {&lines, log_text, log_value};
+    wtns_out o = {NULL, wtns_len, wtns};
+    return with_instance(c, input, len, input_name, &hooks, calculate, &o, err, errlen);
+}
+
+int g16_prove_input(const g16_key *key, const g16_circuit *c, const char *input, size_t len,
+                    const char *input_name, const g16_options *opt, char **proof_json,
+                    char **public_json, g16_timings *timings, char *err, size_t errlen)
+{
+    uint8_t *wtns;
+    size_t wtns_len;
+    *proof_json = *public_json = NULL;
+    int rc =
+        g16_witness_calculate(c, input, len, input_name, NULL, NULL, &wtns, &wtns_len, err, errlen);
+    if (rc) return rc;
+    g16_options borrowed;
+    if (opt)
+        borrowed = *opt;
+    else
+        g16_options_default(&borrowed);
+    borrowed.borrow_witness = 1; /* the buffer outlives the proof */
+    rc = g16_prove(key, wtns, wtns_len, input_name, &borrowed, proof_json, public_json, timings,
+                   err, errlen);
+    g16_witness_free(wtns);
+    return rc;
 }
 
 static int check_only(const run *r, const witness_inputs *in, void *arg)
