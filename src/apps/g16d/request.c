@@ -8,10 +8,10 @@
 
 #define MAX_PARTS 1024
 
-static json_t *load(const char *body, size_t len, char *err, size_t errlen)
+static json_t *load(const char *body, size_t len, size_t flags, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *root = json_loadb(body, len, 0, &je);
+    json_t *root = json_loadb(body, len, flags, &je);
     if (!root) d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text);
     return root;
 }
@@ -19,7 +19,7 @@ static json_t *load(const char *body, size_t len, char *err, size_t errlen)
 int d_key_request_parse(const char *body, size_t len, json_t **root, const char **name,
                         const char **path, const char **wasm, char *err, size_t errlen)
 {
-    if (!(*root = load(body, len, err, errlen))) return G16_ERR_ARG;
+    if (!(*root = load(body, len, 0, err, errlen))) return G16_ERR_ARG;
     *name = json_string_value(json_object_get(*root, "name"));
     *path = json_string_value(json_object_get(*root, "path"));
     json_t *w = json_object_get(*root, "wasm");
@@ -61,12 +61,7 @@ static int parts_list(json_t *root, json_t **list, int *inputs, char *err, size_
 int d_proof_request_parse(const char *body, size_t len, json_t **root, const char **key,
                           json_t **ws, int *inputs, int *prio, char *err, size_t errlen)
 {
-    json_error_t je;
-    *root = json_loadb(body, len, JSON_DECODE_INT_AS_REAL, &je);
-    if (!*root) {
-        d_errf(err, errlen, "malformed JSON: line %d: %s", je.line, je.text);
-        return G16_ERR_ARG;
-    }
+    if (!(*root = load(body, len, JSON_DECODE_INT_AS_REAL, err, errlen))) return G16_ERR_ARG;
     *key = json_string_value(json_object_get(*root, "key"));
     json_t *pr = json_object_get(*root, "priority");
     if (!json_is_object(*root) || !*key) {

@@ -340,16 +340,24 @@ static int calculate(const run *r, const witness_inputs *in, void *arg)
     return rc ? rc : write_witness(r, o);
 }
 
+/* One calculation with the circuit's log() lines going to log. */
+static int calculate_logged(const g16_circuit *c, const char *input, size_t len,
+                            const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                            wtns_out *o, char *err, size_t errlen)
+{
+    log_lines lines = {.fn = log, .ctx = log_ctx};
+    g16w_log hooks = {&lines, log_text, log_value};
+    return with_instance(c, input, len, input_name, &hooks, calculate, o, err, errlen);
+}
+
 int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
                           const char *input_name, g16_witness_log_fn log, void *log_ctx,
                           uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen)
 {
     *wtns = NULL;
     *wtns_len = 0;
-    log_lines lines = {.fn = log, .ctx = log_ctx};
-    g16w_log hooks = {&lines, log_text, log_value};
     wtns_out o = {wtns, wtns_len, NULL};
-    return with_instance(c, input, len, input_name, &hooks, calculate, &o, err, errlen);
+    return calculate_logged(c, input, len, input_name, log, log_ctx, &o, err, errlen);
 }
 
 int g16_witness_calculate_into(const g16_circuit *c, const char *input, size_t len,
@@ -363,10 +371,8 @@ int g16_witness_calculate_into(const g16_circuit *c, const char *input, size_t l
                  g16_witness_wtns_bytes(c), capacity);
         return G16_ERR_ARG;
     }
-    log_lines lines = {.fn = log, .ctx = log_ctx};
-    g16w_log hooks = {&lines, log_text, log_value};
     wtns_out o = {NULL, wtns_len, wtns};
-    return with_instance(c, input, len, input_name, &hooks, calculate, &o, err, errlen);
+    return calculate_logged(c, input, len, input_name, log, log_ctx, &o, err, errlen);
 }
 
 int g16_prove_input(const g16_key *key, const g16_circuit *c, const char *input, size_t len,
