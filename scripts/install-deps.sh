@@ -3,7 +3,8 @@
 # there already (so `make test` and `make demo` can call it every time).
 #   - Debian packages (apt-get), only those missing; sudo only when not root.
 #   - tools/node_modules (snarkjs, circom2, circomlib, and solc and
-#     @ethereumjs/evm for the Solidity tests, pinned by
+#     @ethereumjs/evm for the Solidity tests, typescript for the Node.js
+#     package's types, pinned by
 #     tools/package-lock.json) through `npm ci`, when missing or stale.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

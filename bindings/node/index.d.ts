@@ -66,6 +66,8 @@ export interface G16Error extends Error {
 }
 
 declare class Handle {
+  /** Made by openKey / openCircuit only. */
+  protected constructor();
   /** The absolute path it was opened from. */
   readonly file: string;
   /** Frees it once the proofs in flight with it are done. */
@@ -109,3 +111,6 @@ export declare function openCircuit(wasmFile: string | Circuit, options?: ProveO
 export declare function close(file?: string): Promise<void>;
 /** Whether this build has the CUDA backend and a usable GPU. */
 export declare function gpuAvailable(): boolean;
+
+// Only what index.js exports is exported (Handle is not).
+export {};
