@@ -244,6 +244,31 @@ int g16_verify_json_named(const char *vk_json, const char *public_json, const ch
                           const char *vk_name, const char *public_name, const char *proof_name,
                           char *err, size_t errlen);
 
+/* What g16_vk_check_json read of a verification key. */
+typedef struct {
+    const char *curve; /* "bn128" or "bls12381" (static text) */
+    size_t n_public;   /* nPublic: IC holds n_public + 1 points */
+} g16_vk_info;
+
+/* Checks a verification key on its own (verification_key.json's text,
+ * len bytes, no NUL needed), as a program that publishes the key needs
+ * (g16 export solidityverifier): a JSON object with protocol "groth16",
+ * curve "bn128" or "bls12381", nPublic a non-negative integer and IC
+ * holding nPublic + 1 points; vk_alpha_1, vk_beta_2, vk_gamma_2,
+ * vk_delta_2 and every IC point with decimal coordinates below the field
+ * modulus ([x, y] or [x, y, z] Jacobian, z = 0 infinity), on its curve
+ * and in its order-r subgroup.  vk_alphabeta_12 is not read.  name labels
+ * the message (NULL: "verification key").  On G16_OK, info (may be NULL)
+ * is filled and *canonical (may be NULL) receives the key's text
+ * (malloc'd, caller frees) with every point rewritten affine as snarkjs
+ * writes one -- [x, y, "1"], infinity ["0", "1", "0"]; G2 [[x0, x1],
+ * [y0, y1], ["1", "0"]], x = x0 + x1*u -- coordinates as canonical
+ * decimals, other fields as given.  G16_ERR_FORMAT with "<name>: <what>"
+ * ("vk.json: IC[2] is not on the curve"), G16_ERR_ARG for a NULL text,
+ * G16_ERR_NOMEM. */
+int g16_vk_check_json(const char *text, size_t len, const char *name, g16_vk_info *info,
+                      char **canonical, char *err, size_t errlen);
+
 /* Checks that every point of the key (A, B1, B2, C, H, IC and the
  * verification key's) is reduced and on its curve, so a damaged key
  * fails here rather than giving a proof no verifier accepts.  One pass

@@ -117,6 +117,7 @@ bad_vk() {
 
 mode_errors() {
   local m=$G16_FIXTURES/bn128/multiplier bls=$G16_FIXTURES/bls12381/multiplier
+  export BLS_VK=$bls/verification_key.json
   expect_fail 1 "BLS12-381 key" "$bls/verification_key.json: .*BN254" \
     export solidityverifier "$bls/verification_key.json" "$T/bls.sol"
   [ ! -e "$T/bls.sol" ] || fail "a contract was written for a BLS12-381 key"
@@ -124,16 +125,28 @@ mode_errors() {
   expect_fail 1 "key not JSON" "$m/circuit.zkey" export solidityverifier "$m/circuit.zkey" "$T/x.sol"
   expect_fail 1 "output folder missing" "$T/nodir/x.sol" \
     export solidityverifier "$m/verification_key.json" "$T/nodir/x.sol"
+  # The key's checks are the library's (g16_vk_check_json), its words.
   bad_vk alpha_off_curve 'v.vk_alpha_1[1] = (BigInt(v.vk_alpha_1[1]) ^ 1n).toString()' \
-    'vk_alpha_1 is not on the BN254 curve'
+    'vk_alpha_1 is not on the curve'
   bad_vk delta_off_curve 'v.vk_delta_2[1][0] = (BigInt(v.vk_delta_2[1][0]) ^ 1n).toString()' \
-    'vk_delta_2 is not on the BN254 curve'
+    'vk_delta_2 is not on the curve'
   bad_vk ic_unreduced 'v.IC[1][0] = (BigInt(v.IC[1][0]) + 21888242871839275222246405745257275088696311157297823662689037894645226208583n).toString()' \
-    'IC\[1\] has a coordinate that is not a decimal string below'
-  bad_vk ic_projective 'v.IC[0][2] = "2"' 'IC\[0\] is neither affine'
-  bad_vk npublic 'v.nPublic = 2' 'nPublic is not the number of IC points'
+    'IC\[1\]\[0\] is not a decimal string below the field modulus'
+  bad_vk ic_projective 'v.IC[0][2] = "2"' 'IC\[0\] is not on the curve'
+  bad_vk beta_outside_g2 'v.vk_beta_2 = [["2", "1"], ["7292567877523311580221095596750716176434782432868683424513645834767876293070", "19659275751359636165940301690575149581329631496732780143538578556285923319774"], ["1", "0"]]' \
+    'vk_beta_2 is not in the order-r subgroup'
+  bad_vk npublic 'v.nPublic = 2' '"IC" does not hold nPublic \+ 1 = 3 points'
   bad_vk no_public 'v.nPublic = 0; v.IC = v.IC.slice(0, 1)' 'the key has no public signals'
-  bad_vk plonk 'v.protocol = "plonk"' 'not a Groth16 verification key'
+  bad_vk plonk 'v.protocol = "plonk"' 'protocol "plonk" is not groth16'
+  # BLS12-381 coordinates under BN254's name: too large for its field
+  bad_vk wrong_curve 'const b = JSON.parse(fs.readFileSync(process.env.BLS_VK, "utf8")); Object.assign(v, b, { curve: "bn128" })' \
+    'vk_alpha_1\[0\] is not a decimal string below the field modulus'
+  local cut="$T/truncated.json" out="$T/kept.sol"
+  head -c 300 "$m/verification_key.json" >"$cut"
+  echo old >"$out"
+  expect_fail 1 "truncated key" "^g16 export solidityverifier: $cut: invalid JSON" \
+    export solidityverifier "$cut" "$out"
+  [ "$(cat "$out")" = old ] || fail "truncated key: the existing $out was overwritten"
 
   local p="$T/plonk.json"
   sed 's/"groth16"/"plonk"/' "$m/proof.json" >"$p"
@@ -165,6 +178,22 @@ mode_errors() {
   "$G16" export solidityverifier "$T/inf.json" "$T/inf.sol" || fail "a key with IC[1] at infinity was refused"
   grep -q 'IC1_X = 0;' "$T/inf.sol" && grep -q 'IC1_Y = 0;' "$T/inf.sol" ||
     fail "IC[1] at infinity is not (0, 0) in the contract"
+
+  # A key in other forms ffjavascript reads (vk_alpha_1 Jacobian with
+  # z = 5, IC[0] as [x, y], a leading zero) gives the same contract.
+  node -e '
+    const fs = require("fs");
+    const v = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const q = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
+    const [x, y] = v.vk_alpha_1.map(BigInt);
+    v.vk_alpha_1 = [(x * 25n) % q, (y * 125n) % q, 5n].map(String);
+    v.IC[0] = v.IC[0].slice(0, 2);
+    v.IC[1][0] = "0" + v.IC[1][0];
+    fs.writeFileSync(process.argv[2], JSON.stringify(v));
+  ' "$m/verification_key.json" "$T/forms.json"
+  "$G16" export solidityverifier "$m/verification_key.json" "$T/plain.sol" || fail "the multiplier key was refused"
+  "$G16" export solidityverifier "$T/forms.json" "$T/forms.sol" || fail "a key in other point forms was refused"
+  cmp "$T/plain.sol" "$T/forms.sol" >&2 || fail "a key in other point forms gives another contract"
 
   expect_fail 2 "no subcommand" "expected solidityverifier or soliditycalldata" export
   expect_fail 2 "unknown subcommand" "expected solidityverifier or soliditycalldata" export abi x y

@@ -1,9 +1,11 @@
 /* g16 export solidityverifier | soliditycalldata (see export.h).
  *
- * Numbers are read with GMP so that the checks (decimal, below the field
- * order, on the curve) and the hexadecimal rendering snarkjs gives are
- * exact for any size.  Output is assembled in memory first: a failure
- * half-way prints nothing and leaves no file behind. */
+ * The verification key is checked by the library (g16_vk_check_json:
+ * shape, coordinates reduced, points on their curves and in their
+ * subgroups), which also gives it back in canonical form; calldata's
+ * numbers are read with GMP so that the hexadecimal rendering snarkjs
+ * gives is exact for any size.  Output is assembled in memory first: a
+ * failure half-way prints nothing and leaves no file behind. */
 #define _GNU_SOURCE
 #include "export.h"
 
@@ -33,10 +35,11 @@ static const char export_usage[] =
     "curve (B: or outside its subgroup), or a public signal not below the\n"
     "scalar field order r.  BN254 (bn128) keys only: a BLS12-381 contract\n"
     "(EIP-2537's precompiles) is not provided.  The key's points must be\n"
-    "reduced and on the curve, affine or at infinity.  Code size grows with\n"
-    "N, about 90 bytes a signal with solc's optimizer: the EVM's 24 KiB limit\n"
-    "on a contract's code is reached near 250 public signals.  The file is\n"
-    "written to a temporary file and renamed into place.\n"
+    "reduced, on the curve and in its order-r subgroup ([x, y] or [x, y, z]\n"
+    "Jacobian, z = 0 at infinity).  Code size grows with N, about 90 bytes a\n"
+    "signal with solc's optimizer: the EVM's 24 KiB limit on a contract's\n"
+    "code is reached near 250 public signals.  The file is written to a\n"
+    "temporary file and renamed into place.\n"
     "\n"
     "soliditycalldata prints the arguments of verifyProof for a proof, as hex\n"
     "strings, exactly as `snarkjs zkey export soliditycalldata PUBLIC.json\n"
@@ -46,7 +49,7 @@ static const char export_usage[] =
     "\n"
     "Not provided: checking that a key belongs to a circuit and a powers-of-tau\n"
     "file (`snarkjs zkey verify CIRCUIT.r1cs PTAU KEY.zkey`) is out of scope;\n"
-    "g16 trusts the key it is given.\n"
+    "beyond its points' checks above, g16 trusts the key it is given.\n"
     "\n"
     "Exits 0 on success, 1 with one line on stderr naming the file at fault,\n"
     "2 for wrong usage.\n";
@@ -73,15 +76,15 @@ static json_t *export_read_json(const char *path, char *err, size_t errlen)
     return j;
 }
 
-/* Parses a JSON string of decimal digits (or, with hex_ok, "0x" and hex
- * digits: the forms snarkjs reads as numbers) into v; 0 or -1. */
-static int export_number(const json_t *s, int hex_ok, mpz_t v)
+/* Parses a JSON string of decimal digits (or "0x" and hex digits: the
+ * forms snarkjs reads as numbers) into v; 0 or -1. */
+static int export_number(const json_t *s, mpz_t v)
 {
     const char *t = json_string_value(s);
     if (!t) return -1;
     int base = 10;
     const char *digits = "0123456789";
-    if (hex_ok && t[0] == '0' && t[1] == 'x') {
+    if (t[0] == '0' && t[1] == 'x') {
         t += 2;
         base = 16;
         digits = "0123456789abcdefABCDEF";
@@ -126,7 +129,7 @@ static int calldata_proof(FILE *out, const json_t *proof, const char *path, mpz_
         const json_t *x = json_array_get(json_object_get(proof, calldata_items[k].key),
                                          (size_t)calldata_items[k].i);
         if (calldata_items[k].j >= 0) x = json_array_get(x, (size_t)calldata_items[k].j);
-        if (export_number(x, 1, v)) {
+        if (export_number(x, v)) {
             char name[32] = "";
             if (calldata_items[k].j >= 0) snprintf(name, sizeof name, "[%d]", calldata_items[k].j);
             snprintf(err, errlen, "%s: %s[%d]%s is missing or not a number string", path,
@@ -148,7 +151,7 @@ static int calldata_public(FILE *out, const json_t *pub, const char *path, mpz_t
     }
     fputs("],[", out);
     for (size_t i = 0; i < json_array_size(pub); i++) {
-        if (export_number(json_array_get(pub, i), 1, v)) {
+        if (export_number(json_array_get(pub, i), v)) {
             snprintf(err, errlen, "%s: signal %zu is not a number string", path, i);
             return -1;
         }
@@ -187,172 +190,60 @@ static int export_calldata(const char *public_path, const char *proof_path, char
 
 /* ---- solidityverifier ---- */
 
-/* The verification key, its numbers as canonical decimal texts.  G2
- * coordinates are kept in the precompiles' order: x = x1*i + x0 as
- * (x1, x0), then y likewise. */
+/* The verification key's numbers as decimal texts, pointing into the key
+ * as g16_vk_check_json rewrote it (every point affine, coordinates
+ * canonical, so the texts are valid Solidity literals).  G2 coordinates
+ * are kept in the precompiles' order: x = x1*i + x0 as (x1, x0), then y
+ * likewise; infinity is the precompiles' all-zero point. */
 typedef struct {
     size_t n_public;
-    char *alpha[2], *beta[4], *gamma[4], *delta[4];
-    char **ic; /* 2 * (n_public + 1): x, y of IC[0], IC[1], ... */
+    const char *alpha[2], *beta[4], *gamma[4], *delta[4];
+    const char **ic; /* 2 * (n_public + 1): x, y of IC[0], IC[1], ... */
 } sol_vk;
 
-/* What reading a key needs at hand: the file's name for messages, the
- * field order and scratch numbers (t[0..3] hold the point being read). */
-typedef struct {
-    const char *path;
-    mpz_t q, t[8];
-    char *err;
-    size_t errlen;
-} sol_reader;
-
-/* a = a * b in Fq2 (a0 + a1*i with i^2 = -1); uses t[6], t[7]. */
-static void sol_fq2_mul(sol_reader *rd, mpz_t a0, mpz_t a1, const mpz_t b0, const mpz_t b1)
+/* Point p of the canonical key (G1 [x, y, z], G2 [[x0, x1], [y0, y1],
+ * [z0, z1]], z = 0 at infinity) into out in the precompiles' order. */
+static void sol_point(const json_t *p, int g2, const char **out)
 {
-    mpz_mul(rd->t[6], a0, b0);
-    mpz_submul(rd->t[6], a1, b1);
-    mpz_mul(rd->t[7], a0, b1);
-    mpz_addmul(rd->t[7], a1, b0);
-    mpz_mod(a0, rd->t[6], rd->q);
-    mpz_mod(a1, rd->t[7], rd->q);
-}
-
-/* Whether (x, y) = (t[0], t[1]) lies on G1: y^2 = x^3 + 3. */
-static int sol_on_g1(sol_reader *rd)
-{
-    mpz_t *t = rd->t;
-    mpz_powm_ui(t[4], t[0], 3, rd->q);
-    mpz_add_ui(t[4], t[4], 3);
-    mpz_submul(t[4], t[1], t[1]);
-    mpz_mod(t[4], t[4], rd->q);
-    return !mpz_sgn(t[4]);
-}
-
-/* Whether (x0 + x1*i, y0 + y1*i) = t[0..3] lies on the twist G2:
- * y^2 = x^3 + 3 / (9 + i), checked as (y^2 - x^3) (9 + i) = 3. */
-static int sol_on_g2(sol_reader *rd)
-{
-    mpz_t *t = rd->t, nine, one;
-    mpz_init_set_ui(nine, 9);
-    mpz_init_set_ui(one, 1);
-    mpz_set(t[4], t[0]);
-    mpz_set(t[5], t[1]);
-    sol_fq2_mul(rd, t[4], t[5], t[0], t[1]); /* x^2 */
-    sol_fq2_mul(rd, t[4], t[5], t[0], t[1]); /* x^3 */
-    mpz_neg(t[4], t[4]);
-    mpz_neg(t[5], t[5]);
-    mpz_addmul(t[4], t[2], t[2]); /* y^2 - x^3, y^2 = (y0^2 - y1^2) + 2 y0 y1 i */
-    mpz_submul(t[4], t[3], t[3]);
-    mpz_addmul(t[5], t[2], t[3]);
-    mpz_addmul(t[5], t[2], t[3]);
-    sol_fq2_mul(rd, t[4], t[5], nine, one);
-    mpz_clears(nine, one, NULL);
-    return !mpz_cmp_ui(t[4], 3) && !mpz_sgn(t[5]);
-}
-
-/* Number k of a point: G1 [x, y, z], G2 [[x0, x1], [y0, y1], [z0, z1]]. */
-static const json_t *sol_coord(const json_t *p, int g2, int k)
-{
-    return g2 ? json_array_get(json_array_get(p, (size_t)k / 2), (size_t)k % 2)
-              : json_array_get(p, (size_t)k);
-}
-
-/* Reads the point p named what into t[0..] (G1: x y; G2: x0 x1 y0 y1) and
- * checks it: coordinates decimal strings below q, z = 1 (affine, on the
- * curve) or z = 0 (infinity as snarkjs writes it; read as all zero, the
- * precompiles' encoding). */
-static int sol_point_read(sol_reader *rd, const json_t *p, int g2, const char *what)
-{
-    int n = g2 ? 4 : 2;
-    const char *z0 = json_string_value(sol_coord(p, g2, n));
-    const char *z1 = g2 ? json_string_value(sol_coord(p, g2, n + 1)) : "0";
-    if (json_array_size(p) != 3 || !z0 || !z1 || strcmp(z1, "0") ||
-        (strcmp(z0, "1") && strcmp(z0, "0"))) {
-        snprintf(rd->err, rd->errlen, "%s: %s is neither affine (z = 1) nor infinity (z = 0)",
-                 rd->path, what);
-        return -1;
+    const json_t *z = json_array_get(p, 2);
+    const char *z0 = json_string_value(g2 ? json_array_get(z, 0) : z);
+    int infinity = !z0 || !strcmp(z0, "0");
+    for (int k = 0; k < (g2 ? 4 : 2); k++) {
+        const json_t *c = g2 ? json_array_get(json_array_get(p, (size_t)k / 2), (size_t)(k % 2) ^ 1)
+                             : json_array_get(p, (size_t)k);
+        out[k] = infinity || !json_string_value(c) ? "0" : json_string_value(c);
     }
-    for (int k = 0; k < n; k++) {
-        if (export_number(sol_coord(p, g2, k), 0, rd->t[k]) || mpz_cmp(rd->t[k], rd->q) >= 0) {
-            snprintf(rd->err, rd->errlen,
-                     "%s: %s has a coordinate that is not a decimal string below the BN254 "
-                     "field order",
-                     rd->path, what);
-            return -1;
-        }
-        if (!strcmp(z0, "0")) mpz_set_ui(rd->t[k], 0);
-    }
-    if (!strcmp(z0, "1") && !(g2 ? sol_on_g2(rd) : sol_on_g1(rd))) {
-        snprintf(rd->err, rd->errlen, "%s: %s is not on the BN254 curve", rd->path, what);
-        return -1;
-    }
-    return 0;
 }
 
-/* Reads point what of the key into out as decimal texts, G2 in the
- * precompiles' order (x1, x0, y1, y0). */
-static int sol_point(sol_reader *rd, const json_t *p, int g2, const char *what, char **out)
+/* What the contract needs of a key g16_vk_check_json accepted: BN254 (the
+ * EVM's precompiles) and at least one public signal (uint[0] is not a
+ * valid Solidity parameter). */
+static int sol_vk_usable(const g16_vk_info *info, const char *path, char *err, size_t errlen)
 {
-    if (sol_point_read(rd, p, g2, what)) return -1;
-    for (int k = 0; k < (g2 ? 4 : 2); k++) out[k] = mpz_get_str(NULL, 10, rd->t[g2 ? k ^ 1 : k]);
-    return 0;
-}
-
-static void sol_vk_free(sol_vk *vk)
-{
-    char **all[] = {vk->alpha, vk->beta, vk->gamma, vk->delta};
-    for (size_t i = 0; i < 4; i++)
-        for (size_t k = 0; k < (i ? 4u : 2u); k++) free(all[i][k]);
-    for (size_t k = 0; vk->ic && k < 2 * (vk->n_public + 1); k++) free(vk->ic[k]);
-    free(vk->ic);
-}
-
-/* Checks the key's header: a Groth16 key on BN254 with nPublic >= 1
- * public signals and an IC point for each, plus one. */
-static int sol_vk_header(sol_reader *rd, const json_t *j, size_t *n_public)
-{
-    const char *protocol = json_string_value(json_object_get(j, "protocol"));
-    const char *curve = json_string_value(json_object_get(j, "curve"));
-    const json_t *np = json_object_get(j, "nPublic");
-    size_t n_ic = json_array_size(json_object_get(j, "IC"));
     const char *why = NULL;
-    if (!protocol || strcmp(protocol, "groth16"))
-        why = "not a Groth16 verification key (protocol is not \"groth16\")";
-    else if (!curve || strcmp(curve, "bn128"))
+    if (strcmp(info->curve, "bn128"))
         why = "the key is not on BN254 (curve is not \"bn128\"); g16's verifier contract "
               "uses the EVM's BN254 precompiles only";
-    else if (!json_is_integer(np) || json_integer_value(np) < 0 ||
-             (size_t)json_integer_value(np) + 1 != n_ic)
-        why = "nPublic is not the number of IC points less one";
-    else if (n_ic < 2)
+    else if (info->n_public == 0)
         why = "the key has no public signals (nPublic 0), and verifyProof's uint[0] argument "
               "is not valid Solidity";
-    if (why) {
-        snprintf(rd->err, rd->errlen, "%s: %s", rd->path, why);
-        return -1;
-    }
-    *n_public = n_ic - 1;
-    return 0;
+    if (why) snprintf(err, errlen, "%s: %s", path, why);
+    return why ? -1 : 0;
 }
 
-static int sol_vk_read(sol_reader *rd, const json_t *j, sol_vk *vk)
+static int sol_vk_read(const json_t *j, size_t n_public, sol_vk *vk, char *err, size_t errlen)
 {
-    if (sol_vk_header(rd, j, &vk->n_public)) return -1;
-    size_t n_ic = vk->n_public + 1;
-    if (!(vk->ic = calloc(2 * n_ic, sizeof *vk->ic))) {
-        snprintf(rd->err, rd->errlen, "%s: out of memory", rd->path);
+    const json_t *ic = json_object_get(j, "IC");
+    vk->n_public = n_public;
+    if (!(vk->ic = calloc(2 * (n_public + 1), sizeof *vk->ic))) {
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (sol_point(rd, json_object_get(j, "vk_alpha_1"), 0, "vk_alpha_1", vk->alpha) ||
-        sol_point(rd, json_object_get(j, "vk_beta_2"), 1, "vk_beta_2", vk->beta) ||
-        sol_point(rd, json_object_get(j, "vk_gamma_2"), 1, "vk_gamma_2", vk->gamma) ||
-        sol_point(rd, json_object_get(j, "vk_delta_2"), 1, "vk_delta_2", vk->delta))
-        return -1;
-    for (size_t i = 0; i < n_ic; i++) {
-        char what[32];
-        snprintf(what, sizeof what, "IC[%zu]", i);
-        if (sol_point(rd, json_array_get(json_object_get(j, "IC"), i), 0, what, vk->ic + 2 * i))
-            return -1;
-    }
+    sol_point(json_object_get(j, "vk_alpha_1"), 0, vk->alpha);
+    sol_point(json_object_get(j, "vk_beta_2"), 1, vk->beta);
+    sol_point(json_object_get(j, "vk_gamma_2"), 1, vk->gamma);
+    sol_point(json_object_get(j, "vk_delta_2"), 1, vk->delta);
+    for (size_t i = 0; i <= n_public; i++) sol_point(json_array_get(ic, i), 0, vk->ic + 2 * i);
     return 0;
 }
 
@@ -458,7 +349,7 @@ static void sol_const(FILE *f, const char *name, const char *suffix, const char 
     fprintf(f, "    uint256 private constant %s%s = %s;\n", name, suffix, value);
 }
 
-static void sol_point_consts(FILE *f, const char *name, int g2, char *const *v)
+static void sol_point_consts(FILE *f, const char *name, int g2, const char *const *v)
 {
     static const char *const g1[] = {"_X", "_Y"}, *const g2s[] = {"_X1", "_X0", "_Y1", "_Y0"};
     for (int k = 0; k < (g2 ? 4 : 2); k++) sol_const(f, name, g2 ? g2s[k] : g1[k], v[k]);
@@ -496,16 +387,33 @@ static int export_write(const char *path, const char *text, size_t len, char *er
     return rc ? -1 : 0;
 }
 
+/* The key read, checked by the library and rewritten in canonical form
+ * into *j; 0 or -1. */
+static int sol_key_load(const char *vk_path, json_t **j, size_t *n_public, char *err, size_t errlen)
+{
+    char *text = NULL, *canonical = NULL;
+    g16_vk_info info;
+    int rc = g16_file_read_text(vk_path, export_json_max, &text, err, errlen) ||
+             g16_vk_check_json(text, strlen(text), vk_path, &info, &canonical, err, errlen) ||
+             sol_vk_usable(&info, vk_path, err, errlen);
+    if (!rc && !(*j = json_loads(canonical, 0, NULL))) {
+        snprintf(err, errlen, "%s: out of memory", vk_path);
+        rc = 1;
+    }
+    if (!rc) *n_public = info.n_public;
+    free(text);
+    free(canonical);
+    return rc ? -1 : 0;
+}
+
 static int export_verifier(const char *vk_path, const char *sol_path, char *err, size_t errlen)
 {
-    sol_reader rd = {.path = vk_path, .err = err, .errlen = errlen};
+    json_t *j = NULL;
     sol_vk vk = {0};
     char *text = NULL;
-    size_t len = 0;
-    mpz_init_set_str(rd.q, bn254_q, 10);
-    for (int k = 0; k < 8; k++) mpz_init(rd.t[k]);
-    json_t *j = export_read_json(vk_path, err, errlen);
-    int rc = !j || sol_vk_read(&rd, j, &vk);
+    size_t len = 0, n_public = 0;
+    int rc = sol_key_load(vk_path, &j, &n_public, err, errlen) ||
+             sol_vk_read(j, n_public, &vk, err, errlen);
     if (!rc) {
         FILE *f = open_memstream(&text, &len);
         if (f) {
@@ -516,10 +424,8 @@ static int export_verifier(const char *vk_path, const char *sol_path, char *err,
                : (snprintf(err, errlen, "out of memory"), -1);
     }
     free(text);
+    free(vk.ic);
     json_decref(j);
-    sol_vk_free(&vk);
-    mpz_clear(rd.q);
-    for (int k = 0; k < 8; k++) mpz_clear(rd.t[k]);
     return rc ? -1 : 0;
 }
 

@@ -36,12 +36,12 @@ static json_t *dec(const char *s) { return json_string(s); }
         return 1;                                                                                  \
     }                                                                                              \
     /* ffjavascript's toObject: [x, y, "1"], infinity ["0", "1", "0"]. */                          \
-    static json_t *C##_g1_json(const C##_g1_affine *p)                                             \
+    json_t *vk_##C##_g1_json(const C##_g1_affine *p)                                               \
     {                                                                                              \
         if (C##_g1_affine_is_infinity(p)) return json_pack("[sss]", "0", "1", "0");                \
         return json_pack("[oos]", C##_fq_json(&p->x), C##_fq_json(&p->y), "1");                    \
     }                                                                                              \
-    static json_t *C##_g2_json(const C##_g2_affine *p)                                             \
+    json_t *vk_##C##_g2_json(const C##_g2_affine *p)                                               \
     {                                                                                              \
         if (C##_g2_affine_is_infinity(p))                                                          \
             return json_pack("[[ss][ss][ss]]", "0", "0", "1", "0", "0", "0");                      \
@@ -76,7 +76,7 @@ DEFINE_EXPORT(bls12_381)
             bad = key;                                                                             \
             goto fail;                                                                             \
         }                                                                                          \
-        json_object_set_new(vk, key, C##_##G##_json(&pt_));                                        \
+        json_object_set_new(vk, key, vk_##C##_##G##_json(&pt_));                                   \
     } while (0)
 
 #define DEFINE_VK(C)                                                                               \
@@ -103,7 +103,7 @@ DEFINE_EXPORT(bls12_381)
                 bad = "IC";                                                                        \
                 goto fail;                                                                         \
             }                                                                                      \
-            json_array_append_new(ic, C##_g1_json(&a));                                            \
+            json_array_append_new(ic, vk_##C##_g1_json(&a));                                       \
         }                                                                                          \
         json_object_set_new(vk, "IC", ic);                                                         \
         return vk;                                                                                 \

@@ -73,19 +73,36 @@ static int check_protocol(json_t *obj, int required, const vctx *c)
     return 0;
 }
 
-/* Shape checks shared by both curves: object/array types, nPublic, the
- * number of IC points and of public signals, the proof's curve name. */
-static int check_shape(json_t *vk, json_t *pub, json_t *proof, const char *curve, const vctx c[3])
+/* The checks of a key that do not depend on its curve: protocol, curve
+ * name (returned as static text), nPublic, the number of IC points. */
+static int check_vk_shape(json_t *vk, const char **curve, const vctx *c)
 {
-    if (check_protocol(vk, 1, &c[0]) || check_protocol(proof, 0, &c[2])) return -1;
+    const char *name = json_string_value(json_object_get(vk, "curve"));
+    if (!name) return vfail(c, "missing \"curve\"");
+    if (strcmp(name, "bn128") == 0)
+        *curve = "bn128";
+    else if (strcmp(name, "bls12381") == 0)
+        *curve = "bls12381";
+    else
+        return vfail(c, "unknown curve \"%s\" (bn128 or bls12381)", name);
+    if (check_protocol(vk, 1, c)) return -1;
     json_t *np = json_object_get(vk, "nPublic");
     json_t *ic = json_object_get(vk, "IC");
-    if (!np) return vfail(&c[0], "missing \"nPublic\" (is this a verification key?)");
+    if (!np) return vfail(c, "missing \"nPublic\" (is this a verification key?)");
     if (!json_is_integer(np) || json_integer_value(np) < 0)
-        return vfail(&c[0], "\"nPublic\" is not a non-negative integer");
+        return vfail(c, "\"nPublic\" is not a non-negative integer");
     size_t n = (size_t)json_integer_value(np);
     if (!json_is_array(ic) || json_array_size(ic) != n + 1)
-        return vfail(&c[0], "\"IC\" does not hold nPublic + 1 = %zu points", n + 1);
+        return vfail(c, "\"IC\" does not hold nPublic + 1 = %zu points", n + 1);
+    return 0;
+}
+
+/* What the public signals and the proof must agree on with the key: the
+ * number of signals, the proof's protocol and curve name. */
+static int check_shape(json_t *vk, json_t *pub, json_t *proof, const char *curve, const vctx c[3])
+{
+    if (check_protocol(proof, 0, &c[2])) return -1;
+    size_t n = (size_t)json_integer_value(json_object_get(vk, "nPublic"));
     if (json_array_size(pub) != n)
         return vfail(&c[1], "%zu public signals, the verification key expects %zu",
                      json_array_size(pub), n);
@@ -96,10 +113,11 @@ static int check_shape(json_t *vk, json_t *pub, json_t *proof, const char *curve
     return 0;
 }
 
-static json_t *load(const char *text, json_type type, const vctx *c)
+/* text of len bytes as JSON of the given type; NULL reported. */
+static json_t *load(const char *text, size_t len, json_type type, const vctx *c)
 {
     json_error_t e;
-    json_t *v = text ? json_loads(text, JSON_REJECT_DUPLICATES, &e) : NULL;
+    json_t *v = text ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &e) : NULL;
     if (!v) {
         if (text)
             vfail(c, "invalid JSON at line %d, column %d: %s", e.line, e.column, e.text);
@@ -115,14 +133,17 @@ static json_t *load(const char *text, json_type type, const vctx *c)
     return v;
 }
 
+static json_t *load_text(const char *text, json_type type, const vctx *c)
+{
+    return load(text, text ? strlen(text) : 0, type, c);
+}
+
 static int verify_parsed(json_t *vk, json_t *pub, json_t *proof, const vctx c[3])
 {
-    const char *curve = json_string_value(json_object_get(vk, "curve"));
-    if (!curve) return vfail(&c[0], "missing \"curve\"");
-    int bn = strcmp(curve, "bn128") == 0, bls = strcmp(curve, "bls12381") == 0;
-    if (!bn && !bls) return vfail(&c[0], "unknown curve \"%s\" (bn128 or bls12381)", curve);
-    if (check_shape(vk, pub, proof, curve, c)) return -1;
-    return bn ? bn254_verify(vk, pub, proof, c) : bls12_381_verify(vk, pub, proof, c);
+    const char *curve;
+    if (check_vk_shape(vk, &curve, &c[0]) || check_shape(vk, pub, proof, curve, c)) return -1;
+    return strcmp(curve, "bn128") == 0 ? bn254_verify(vk, pub, proof, c)
+                                       : bls12_381_verify(vk, pub, proof, c);
 }
 
 int g16_verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
@@ -134,8 +155,9 @@ int g16_verify_json_named(const char *vk_json, const char *public_json, const ch
     json_t *vk = NULL, *pub = NULL, *proof = NULL;
     int rc = -1;
     if (err && errlen) err[0] = 0;
-    if ((vk = load(vk_json, JSON_OBJECT, &c[0])) && (pub = load(public_json, JSON_ARRAY, &c[1])) &&
-        (proof = load(proof_json, JSON_OBJECT, &c[2])))
+    if ((vk = load_text(vk_json, JSON_OBJECT, &c[0])) &&
+        (pub = load_text(public_json, JSON_ARRAY, &c[1])) &&
+        (proof = load_text(proof_json, JSON_OBJECT, &c[2])))
         rc = verify_parsed(vk, pub, proof, c);
     json_decref(vk);
     json_decref(pub);
@@ -148,4 +170,34 @@ int g16_verify_json(const char *vk_json, const char *public_json, const char *pr
 {
     return g16_verify_json_named(vk_json, public_json, proof_json, "verification key",
                                  "public signals", "proof", err, errlen);
+}
+
+/* The key's points checked and made canonical in place (see g16.h). */
+static g16_status vk_check_parsed(json_t *vk, g16_vk_info *info, char **canonical, const vctx *c)
+{
+    const char *curve;
+    if (check_vk_shape(vk, &curve, c)) return G16_ERR_FORMAT;
+    int bn = strcmp(curve, "bn128") == 0;
+    if (bn ? bn254_vk_check(vk, c) : bls12_381_vk_check(vk, c)) return G16_ERR_FORMAT;
+    if (canonical && !(*canonical = json_dumps(vk, JSON_INDENT(1) | JSON_PRESERVE_ORDER))) {
+        vfail(c, "out of memory");
+        return G16_ERR_NOMEM;
+    }
+    if (info)
+        *info = (g16_vk_info){curve, (size_t)json_integer_value(json_object_get(vk, "nPublic"))};
+    return G16_OK;
+}
+
+int g16_vk_check_json(const char *text, size_t len, const char *name, g16_vk_info *info,
+                      char **canonical, char *err, size_t errlen)
+{
+    const vctx c = {name ? name : "verification key", err, errlen};
+    if (err && errlen) err[0] = 0;
+    if (canonical) *canonical = NULL;
+    json_t *vk = load(text, len, JSON_OBJECT, &c);
+    g16_status rc = vk     ? vk_check_parsed(vk, info, canonical, &c)
+                    : text ? G16_ERR_FORMAT
+                           : G16_ERR_ARG;
+    json_decref(vk);
+    return rc;
 }
