@@ -38,13 +38,13 @@ export interface VerificationKey {
 
 export interface ProveOptions {
   /** Where the proof runs, as `g16 prove --device`: 'auto' (default: the GPU when present) */
-  device?: 'cpu' | 'gpu' | 'auto';
+  device?: 'cpu' | 'gpu' | 'auto' | undefined;
   /** CPU threads of one proof (default: all online CPUs). */
-  threads?: number;
+  threads?: number | undefined;
   /** Where compiled circuits are kept (default $XDG_CACHE_HOME/g16, else ~/.cache/g16). */
-  cacheDir?: string;
+  cacheDir?: string | undefined;
   /** Receives each line the circuit prints with log() (default: console.log). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 /** A snarkjs logger, accepted (and not used) where snarkjs takes one. */
@@ -98,7 +98,8 @@ export declare const groth16: {
   prove(zkeyFile: string | Key, witness: WitnessArg, options?: ProveOptions | Logger): Promise<ProofResult>;
   verify(
     vk: VerificationKey | object | string,
-    publicSignals: PublicSignals | string,
+    /** Decimal strings as fullProve gives them; bigints and numbers as snarkjs takes them. */
+    publicSignals: ReadonlyArray<string | bigint | number> | string,
     proof: Groth16Proof | object | string,
   ): Promise<boolean>;
 };

@@ -175,17 +175,18 @@ function proofResult([proofJson, publicJson]) {
 }
 
 // snarkjs accepts bigints and numbers for signals: both become decimal
-// strings, as snarkjs's BigInt() reads them.
+// strings, as snarkjs's BigInt() reads them; other values stay as they are.
+function asDecimal(v) {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v).toString();
+  return v;
+}
+
 function inputJson(input) {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw argError('input: expected an object of signal names to values');
   }
-  return JSON.stringify(input, (k, v) => {
-    if (typeof v === 'bigint') return v.toString();
-    if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-    if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v).toString();
-    return v;
-  });
+  return JSON.stringify(input, (k, v) => asDecimal(v));
 }
 
 function emitLog(text, log) {
@@ -228,8 +229,11 @@ function jsonArg(name, v) {
   return JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? x.toString() : x));
 }
 
+// Public signals as snarkjs's verify takes them: decimal strings, bigints
+// or numbers.
 async function verify(vk, publicSignals, proof) {
-  return native.verify(jsonArg('verification key', vk), jsonArg('public signals', publicSignals),
+  const signals = Array.isArray(publicSignals) ? publicSignals.map(asDecimal) : publicSignals;
+  return native.verify(jsonArg('verification key', vk), jsonArg('public signals', signals),
     jsonArg('proof', proof));
 }
 

@@ -31,7 +31,7 @@ grep -q "$tmp/prefix/lib/libg16.so" <<<"$deps" || fail "the addon does not use t
 mkdir -p "$G16_WITNESS_CACHE" "$tmp/xdg"
 ln -s "$G16_WITNESS_CACHE" "$tmp/xdg/g16"
 env=(XDG_CACHE_HOME="$tmp/xdg" G16_FIXTURES="$G16_FIXTURES"
-     G16_SNARKJS_MODULE="$G16_TOOLS/node_modules/snarkjs")
+     G16_SNARKJS_MODULE="$G16_TOOLS/node_modules/snarkjs" G16_CLI="$tmp/prefix/bin/g16")
 if [ "${G16_SANITIZED:-0}" = 1 ]; then
   # The library and the addon are instrumented, node is not: the sanitizer
   # runtimes must be loaded first; V8 keeps memory to the end, so leaks

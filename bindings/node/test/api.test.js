@@ -87,3 +87,12 @@ test('proofs from a witness given as snarkjs\'s { type: "mem", data }', async ()
   const r = await g16.groth16.prove(bn.file('circuit.zkey'), { type: 'mem', data });
   assert.deepEqual(r.publicSignals, bn.json('public.json'));
 });
+
+test('verify takes public signals as snarkjs does: strings, bigints, numbers', async () => {
+  const vk = bn.json('verification_key.json');
+  const proof = bn.json('proof.json');
+  const pub = bn.json('public.json');
+  assert.equal(await g16.groth16.verify(vk, pub.map(BigInt), proof), true);
+  assert.equal(await g16.groth16.verify(vk, pub.map(Number), proof), true);
+  assert.equal(await g16.groth16.verify(vk, pub.map((s) => Number(s) + 1), proof), false);
+});

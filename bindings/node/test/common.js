@@ -11,6 +11,8 @@ const repo = path.resolve(__dirname, '..', '..', '..');
 const fixturesDir = process.env.G16_FIXTURES || path.resolve(repo, '..', 'shared', 'fixtures');
 const snarkjsDir = process.env.G16_SNARKJS_MODULE || path.join(repo, 'tools', 'node_modules', 'snarkjs');
 const packageDir = path.resolve(__dirname, '..');
+// The g16 command of the same library (ctest: the installed one).
+const g16Cli = process.env.G16_CLI || path.join(repo, 'build', 'bin', 'g16');
 
 const FILES = ['circuit.wasm', 'circuit.zkey', 'witness.wtns', 'input.json', 'verification_key.json',
   'proof.json', 'public.json'];
@@ -55,4 +57,4 @@ function tampered(proof) {
   return t;
 }
 
-module.exports = { fixturesDir, snarkjsDir, packageDir, fixtures, fixture, endSnarkjs, tampered };
+module.exports = { fixturesDir, snarkjsDir, packageDir, g16Cli, fixtures, fixture, endSnarkjs, tampered };

@@ -5,8 +5,10 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
 const g16 = require('..');
-const { fixture } = require('./common');
+const { fixture, g16Cli } = require('./common');
 
 const bn = fixture('bn128', 'multiplier');
 const bls = fixture('bls12381', 'multiplier');
@@ -51,6 +53,54 @@ test('bad inputs', async () => {
   await rejects(g16.groth16.fullProve({ a: 'three', b: 11 }, wasm, zkey), 'format', /^input: /);
   await rejects(g16.groth16.fullProve('{"a":3}', wasm, zkey), 'argument', /input/);
   await rejects(g16.groth16.prove(zkey, 42), 'argument', /witness/);
+});
+
+// merkle's input with a root its path does not reach: the circuit's
+// `root === cur[depth]` fails while the witness is calculated.
+const merkle = fixture('bn128', 'merkle');
+const wrongRoot = { ...merkle.json('input.json'), root: '1' };
+const ASSERT_RE = /circuit\.wasm: assert failed: Error in template MerkleInclusion_\d+ line: \d+$/;
+
+test('a circuit assert that fails on the input', async () => {
+  await rejects(g16.groth16.fullProve(wrongRoot, merkle.file('circuit.wasm'), merkle.file('circuit.zkey')),
+    'format', ASSERT_RE);
+});
+
+// What the g16 command prints after its "g16 <command>: " prefix.
+function cliMessage(args) {
+  const r = spawnSync(g16Cli, args, { encoding: 'utf8' });
+  assert.equal(r.status, 1, `${g16Cli} ${args.join(' ')}: ${r.stderr}`);
+  const line = r.stderr.trim();
+  assert.doesNotMatch(line, /\n/, 'one line');
+  return line.slice(line.indexOf(': ') + 2);
+}
+
+test('the messages are the library\'s own, word for word as the g16 command gives them', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'g16-node-errors-'));
+  try {
+    const out = [path.join(tmp, 'proof.json'), path.join(tmp, 'public.json')];
+    const input = path.join(tmp, 'input.json');
+    fs.writeFileSync(input, JSON.stringify(wrongRoot));
+    const cases = [
+      [() => g16.groth16.prove('/nonexistent/k.zkey', bn.file('witness.wtns')),
+        ['prove', '/nonexistent/k.zkey', bn.file('witness.wtns'), ...out]],
+      [() => g16.groth16.prove(bn.file('circuit.zkey'), bls.file('witness.wtns')),
+        ['prove', bn.file('circuit.zkey'), bls.file('witness.wtns'), ...out]],
+      [() => g16.groth16.fullProve(wrongRoot, merkle.file('circuit.wasm'), merkle.file('circuit.zkey')),
+        ['fullprove', input, merkle.file('circuit.wasm'), merkle.file('circuit.zkey'), ...out]],
+    ];
+    for (const [call, args] of cases) {
+      const want = cliMessage(args);
+      await assert.rejects(call(), (e) => {
+        assert.ok(e instanceof Error);
+        assert.equal(e.message, want);
+        return true;
+      });
+    }
+    assert.ok(!fs.existsSync(out[0]), 'the command wrote no proof');
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('bad options', async () => {

@@ -15,7 +15,8 @@ async function readme(vKey: VerificationKey): Promise<boolean> {
   const curve: 'bn128' | 'bls12381' = proof.curve;
   const signals: string[] = publicSignals;
   void [first, curve, signals];
-  return g16.groth16.verify(vKey, publicSignals, proof);
+  const asSnarkjsTakesThem = await g16.groth16.verify(vKey, publicSignals.map(BigInt), proof);
+  return asSnarkjsTakesThem && (await g16.groth16.verify(vKey, publicSignals, proof));
 }
 
 async function handles(): Promise<void> {
@@ -34,7 +35,7 @@ async function handles(): Promise<void> {
   const p: Groth16Proof = r.proof;
   void p;
   await g16.groth16.prove(key, wtns, { device: g16.gpuAvailable() ? 'gpu' : 'auto' });
-  await g16.groth16.prove('circuit.zkey', 'witness.wtns');
+  await g16.groth16.prove('circuit.zkey', 'witness.wtns', { device: undefined, threads: undefined });
   await g16.groth16.prove('circuit.zkey', { type: 'mem', data: wtns });
   await g16.groth16.prove('circuit.zkey', wtns.buffer as ArrayBuffer, { info: () => {} });
   key.close();
@@ -68,6 +69,8 @@ async function wrongUses(key: Key, vKey: VerificationKey): Promise<void> {
   await g16.groth16.prove(key, 42);
   // @ts-expect-error verify resolves to a boolean, not a proof
   const notAProof: ProofResult = await g16.groth16.verify(vKey, [], {});
+  // @ts-expect-error public signals are strings, bigints or numbers
+  await g16.groth16.verify(vKey, [true], {});
   // @ts-expect-error a key's sizes are read-only
   key.nPublic = 3;
   // @ts-expect-error keys come from openKey, not a constructor
