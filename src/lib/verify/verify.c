@@ -177,8 +177,8 @@ static g16_status vk_check_parsed(json_t *vk, g16_vk_info *info, char **canonica
 {
     const char *curve;
     if (check_vk_shape(vk, &curve, c)) return G16_ERR_FORMAT;
-    int bn = strcmp(curve, "bn128") == 0;
-    if (bn ? bn254_vk_check(vk, c) : bls12_381_vk_check(vk, c)) return G16_ERR_FORMAT;
+    int rc = strcmp(curve, "bn128") == 0 ? bn254_vk_check(vk, c) : bls12_381_vk_check(vk, c);
+    if (rc) return rc == -2 ? G16_ERR_NOMEM : G16_ERR_FORMAT;
     if (canonical && !(*canonical = json_dumps(vk, JSON_INDENT(1) | JSON_PRESERVE_ORDER))) {
         vfail(c, "out of memory");
         return G16_ERR_NOMEM;

@@ -120,8 +120,8 @@ static int V_(vk_x)(G1A *out, json_t *ic, json_t *pub, const vctx *kc, const vct
     return 1;
 }
 
-/* A key point alone (g16_vk_check_json): malformed unless on its curve
- * and of order r; *canon gets its affine JSON. */
+/* A key point alone (g16_vk_check_json): malformed (-1) unless on its
+ * curve and of order r; *canon gets its affine JSON (-2: out of memory). */
 #define V_VK_POINT(GRP)                                                                            \
     static int V_(vk_##GRP)(json_t * a, json_t * *canon, const vctx *c, const char *field)         \
     {                                                                                              \
@@ -130,27 +130,28 @@ static int V_(vk_x)(G1A *out, json_t *ic, json_t *pub, const vctx *kc, const vct
         if (!V_(GRP##_affine_on_curve)(&p)) return vfail(c, "%s is not on the curve", field);      \
         if (!V_(GRP##_order_r)(&p)) return vfail(c, "%s is not in the order-r subgroup", field);   \
         *canon = G16_CAT(G16_CAT(vk_, V), _##GRP##_json)(&p);                                      \
-        return *canon ? 0 : vfail(c, "out of memory");                                             \
+        return *canon ? 0 : (vfail(c, "out of memory"), -2);                                       \
     }
 V_VK_POINT(g1)
 V_VK_POINT(g2)
 
 /* Every point of a key whose shape was checked, replaced by its canonical
- * form; 0 or -1. */
+ * form; 0, or V_VK_POINT's -1 or -2. */
 static int V_(vk_check)(json_t *vk, const vctx *c)
 {
     static const char *const g2_keys[] = {"vk_beta_2", "vk_gamma_2", "vk_delta_2"};
-    json_t *canon, *ic = json_object_get(vk, "IC");
+    json_t *canon = NULL, *ic = json_object_get(vk, "IC");
     char field[48];
-    if (V_(vk_g1)(json_object_get(vk, "vk_alpha_1"), &canon, c, "vk_alpha_1")) return -1;
+    int rc;
+    if ((rc = V_(vk_g1)(json_object_get(vk, "vk_alpha_1"), &canon, c, "vk_alpha_1"))) return rc;
     json_object_set_new(vk, "vk_alpha_1", canon);
     for (size_t i = 0; i < 3; i++) {
-        if (V_(vk_g2)(json_object_get(vk, g2_keys[i]), &canon, c, g2_keys[i])) return -1;
+        if ((rc = V_(vk_g2)(json_object_get(vk, g2_keys[i]), &canon, c, g2_keys[i]))) return rc;
         json_object_set_new(vk, g2_keys[i], canon);
     }
     for (size_t i = 0; i < json_array_size(ic); i++) {
         snprintf(field, sizeof field, "IC[%zu]", i);
-        if (V_(vk_g1)(json_array_get(ic, i), &canon, c, field)) return -1;
+        if ((rc = V_(vk_g1)(json_array_get(ic, i), &canon, c, field))) return rc;
         json_array_set_new(ic, i, canon);
     }
     return 0;
