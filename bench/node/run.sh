@@ -5,8 +5,9 @@
 #   bench/node/run.sh [CIRCUIT...]        default: bn128/sha256 20
 #
 # CIRCUIT is a fixture (CURVE/NAME under ../shared/fixtures) or a power k:
-# the 2^k circom circuit of bench/prover/run.sh (its generator and cache,
-# key by `g16 setup --insecure-dev`, which snarkjs proves with too).
+# the 2^k circom circuit of bench/prover/run.sh (see bench/common.sh: its
+# generator and cache, key by `g16 setup --insecure-dev`, which snarkjs
+# proves with too).
 # Each prover runs in a node process of its own (GNU time: peak RSS) making
 # REPEATS fullProve calls in a row (fullprove.js); the first opens the key
 # and the circuit, the rest find them cached (snarkjs caches nothing).
@@ -25,7 +26,6 @@ REPEATS=${REPEATS:-3}
 SNARKJS_REPEATS=${SNARKJS_REPEATS:-$REPEATS}
 BUILD=${BUILD:-$REPO/build}
 RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}
-FIXTURES=$(cd "$REPO/.." && pwd)/shared/fixtures
 SNARKJS=$REPO/tools/node_modules/.bin/snarkjs
 CIRCUITS=("$@")
 [ ${#CIRCUITS[@]} -gt 0 ] || CIRCUITS=(bn128/sha256 20)
@@ -33,6 +33,9 @@ export NODE_OPTIONS=${NODE_OPTIONS:---max-old-space-size=12288} # snarkjs at 2^2
 T0=$SECONDS
 log() { printf '[%5ss] %s\n' "$((SECONDS - T0))" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+G16=$BUILD/bin/g16
+# shellcheck source=bench/common.sh
+. "$REPO/bench/common.sh"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -43,21 +46,6 @@ mkdir -p "$HERE/.cache"
 cmake --install "$BUILD" --prefix "$HERE/.cache/prefix" >/dev/null
 (cd "$REPO/bindings/node" && PKG_CONFIG_PATH=$HERE/.cache/prefix/lib/pkgconfig \
   npm install --offline --no-audit --no-fund --loglevel=error >&2) || die "the package did not build"
-
-# The directory of CIRCUIT's files (circuit.wasm, circuit.zkey, input.json,
-# verification_key.json).
-circuit_dir() {
-  if [[ $1 =~ ^[0-9]+$ ]]; then
-    local dir
-    dir=$(G16=$BUILD/bin/g16 GEN=circom KEYGEN=g16 GEN_ONLY=1 RESULTS=- bash "$REPO/bench/prover/run.sh" "$1" 2>&1 \
-      | sed -n "s/.*\] 2^$1: \(\/.*\)$/\1/p" | tail -n1)
-    [ -s "$dir/circuit.wasm" ] || die "2^$1: no circuit.wasm in '$dir' (a cache entry from before bench/prover kept it: remove it)"
-    echo "$dir"
-  else
-    [ -s "$FIXTURES/$1/circuit.wasm" ] || die "no fixture $1 under $FIXTURES"
-    echo "$FIXTURES/$1"
-  fi
-}
 
 # run PROVER DIR REPEATS: "first median best peak_rss_MB" of one process.
 run() {
@@ -74,10 +62,10 @@ run() {
 
 rows=()
 for c in "${CIRCUITS[@]}"; do
-  dir=$(circuit_dir "$c")
+  dir=$(circuit_dir "$c") || die "no circuit $c"
   domain=$(node -e 'require(process.argv[1]).openKey(process.argv[2]).then((k) => console.log(k.domainSize))' \
     "$REPO/bindings/node" "$dir/circuit.zkey")
-  name=$c; [[ $c =~ ^[0-9]+$ ]] && name="circom 2^$c"
+  name=$(circuit_name "$c")
   log "$name: g16's first use (compiles the circuit unless cached)"
   s=$SECONDS; run g16 "$dir" 1 >/dev/null; compile=$((SECONDS - s))
   log "$name: snarkjs x$SNARKJS_REPEATS"
