@@ -59,8 +59,19 @@ circuit_cpp() {
   echo "$src/circuit"
 }
 
-# Timing records: lines "LABEL seconds KiB" in a file, as GNU time writes
-# them with -f "LABEL %e %M" -a -o FILE.
+# Timing records: lines "LABEL seconds KiB" in a file.
+# timed FILE LABEL CMD...: runs CMD (its stdout dropped) under GNU time and
+# appends two records: "LABEL wall_seconds peak_KiB" and "LABEL.cpu
+# cpu_seconds peak_KiB", the CPU time being user + system of all its
+# threads and children: on this shared machine, where a process may wait
+# for a CPU most of its wall time, the fairer measure of the work done.
+timed() {
+  local f=$1 l=$2 t; shift 2
+  t=$(mktemp)
+  /usr/bin/time -o "$t" -f "%e %M %U %S" "$@" >/dev/null || { rm -f "$t"; return 1; }
+  tail -n1 "$t" | awk -v l="$l" '{print l, $1, $2; print l ".cpu", $3 + $4, $2}' >> "$f"
+  rm -f "$t"
+}
 # times_median FILE LABEL: the median seconds of LABEL (empty if none).
 times_median() { awk -v l="$2" '$1 == l {print $2}' "$1" | sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
 # times_best FILE LABEL: the least seconds of LABEL.

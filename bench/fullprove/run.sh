@@ -13,8 +13,8 @@
 # with an empty cache directory, untimed in the table's median and reported
 # apart; the timed runs find the compiled circuit cached.  Then REPEATS
 # rounds, the provers in turn, each a whole process (or two, for snarkjs +
-# rapidsnark: their wall times added, the larger peak RSS) timed with GNU
-# time; every proof is checked with `snarkjs groth16 verify` and its
+# rapidsnark: their wall and CPU times added, the larger peak RSS) timed
+# with GNU time; every proof is checked with `snarkjs groth16 verify` and its
 # public.json against the circuit's (snarkjs's first).  Prints a markdown
 # table.
 #
@@ -52,31 +52,30 @@ check() {
   rm -f "$WORK/proof.json" "$WORK/public.json"
 }
 
-# tm FILE LABEL CMD...: runs CMD, appending "LABEL seconds KiB" to FILE.
-tm() { local f=$1 l=$2; shift 2; /usr/bin/time -a -o "$f" -f "$l %e %M" "$@" >/dev/null; }
-
 # prove PROVER DIR: one timed fullprove, checked; appends to $WORK/times.
 prove() {
   local p=$1 dir=$2 w=$WORK
   case $p in
-    g16 | first) tm "$w/times" "$p" "$G16" fullprove --cache-dir "$w/cache" "$dir/input.json" "$dir/circuit.wasm" \
+    g16 | first) timed "$w/times" "$p" "$G16" fullprove --cache-dir "$w/cache" "$dir/input.json" "$dir/circuit.wasm" \
       "$dir/circuit.zkey" "$w/proof.json" "$w/public.json" ;;
-    snarkjs) tm "$w/times" "$p" "$SNARKJS" groth16 fullprove "$dir/input.json" "$dir/circuit.wasm" "$dir/circuit.zkey" \
+    snarkjs) timed "$w/times" "$p" "$SNARKJS" groth16 fullprove "$dir/input.json" "$dir/circuit.wasm" "$dir/circuit.zkey" \
       "$w/proof.json" "$w/public.json" ;;
     rapidsnark)
-      tm "$w/pair" w "$SNARKJS" wtns calculate "$dir/circuit.wasm" "$dir/input.json" "$w/w.wtns"
-      tm "$w/pair" p "$RAPIDSNARK" "$dir/circuit.zkey" "$w/w.wtns" "$w/proof.json" "$w/public.json"
-      awk '{s += $2; if ($3 > m) m = $3; print "rapidsnark_" $0} END {print "rapidsnark", s, m}' "$w/pair" >> "$w/times"
+      timed "$w/pair" w "$SNARKJS" wtns calculate "$dir/circuit.wasm" "$dir/input.json" "$w/w.wtns"
+      timed "$w/pair" p "$RAPIDSNARK" "$dir/circuit.zkey" "$w/w.wtns" "$w/proof.json" "$w/public.json"
+      awk '{print "rapidsnark_" $0; k = $1 ~ /[.]cpu$/ ? "rapidsnark.cpu" : "rapidsnark"; s[k] += $2; if ($3 > m[k]) m[k] = $3}
+        END {for (k in s) print k, s[k], m[k]}' "$w/pair" >> "$w/times"
       rm -f "$w/pair" "$w/w.wtns" ;;
   esac
   check "$p" "$dir"
-  log "  $p: $(tail -n1 "$w/times" | awk '{printf "%s s, %.0f MiB", $2, $3 / 1024}')"
+  log "  $p: $(grep "^$p " "$w/times" | tail -n1 | awk '{printf "%s s, %.0f MiB", $2, $3 / 1024}')"
 }
 
 cell() {
   local m; m=$(times_median "$WORK/times" "$1")
-  [ -n "$m" ] && echo "$m ($(times_best "$WORK/times" "$1")) s, $(times_peak "$WORK/times" "$1") MiB" || echo -
+  [ -n "$m" ] && echo "$m ($(times_best "$WORK/times" "$1")) s, CPU $(times_median "$WORK/times" "$1.cpu") s, $(times_peak "$WORK/times" "$1") MiB" || echo -
 }
+ratios() { echo "**$(times_ratio "$WORK/times" "$1" "$2")** (CPU $(times_ratio "$WORK/times" "$1.cpu" "$2.cpu"))"; }
 
 # rs_split: the medians of the two steps of snarkjs wtns + rapidsnark.
 rs_split() {
@@ -100,7 +99,7 @@ for c in "${CIRCUITS[@]}"; do
       prove "$p" "$dir"
     done
   done
-  rows+=("| $(circuit_name "$c") | $(cell first) | $(cell g16) | $(cell snarkjs) | $(cell rapidsnark)$(rs_split) | **$(times_ratio "$WORK/times" snarkjs g16)** | **$(times_ratio "$WORK/times" rapidsnark g16)** | $load |")
+  rows+=("| $(circuit_name "$c") | $(cell first) | $(cell g16) | $(cell snarkjs) | $(cell rapidsnark)$(rs_split) | $(ratios snarkjs g16) | $(ratios rapidsnark g16) | $load |")
 done
 
 echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(machine_line), load at end $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -110,4 +109,4 @@ echo "| circuit | g16 first run (compiles the circuit) | g16 fullprove | snarkjs
 echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "Cells: median (best) wall seconds over the runs, each a whole process from input.json to proof.json, and the peak RSS over them; every proof verified by snarkjs."
+echo "Cells: median (best) wall seconds over the runs, each a whole process from input.json to proof.json, the median CPU seconds (user + system, all threads) and the peak RSS over them; ratios of the medians, wall (CPU); every proof verified by snarkjs."

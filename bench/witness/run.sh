@@ -16,8 +16,8 @@
 #     (Debian packages; no test needs them, so scripts/install-deps.sh does
 #     not install them); without them the column says so and the rest runs;
 #  3. RUNS rounds of g16 (cache warm), snarkjs and the C++ generator in turn:
-#     median wall seconds and peak RSS of each process (all include process
-#     start-up and reading input.json), and the ratios of the medians;
+#     median wall and CPU seconds and peak RSS of each process (all include
+#     process start-up and reading input.json), and the ratios of the medians;
 # every witness is compared byte for byte with the circuit's witness.wtns
 # (snarkjs's).  Prints a markdown table.
 set -euo pipefail
@@ -35,15 +35,19 @@ export NODE_OPTIONS=${NODE_OPTIONS:---max-old-space-size=12288} # snarkjs at 2^2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# timed LABEL REF CMD...: runs CMD (which writes $tmp/out.wtns), appends
-# "LABEL seconds KiB" to $tmp/times, checks the witness against REF.
-timed() {
+# run LABEL REF CMD...: runs CMD (which writes $tmp/out.wtns), timed into
+# $tmp/times, and checks the witness against REF.
+run() {
   local label=$1 ref=$2; shift 2
-  /usr/bin/time -f "$label %e %M" -a -o "$tmp/times" "$@" >/dev/null
+  timed "$tmp/times" "$label" "$@"
   cmp -s "$tmp/out.wtns" "$ref" || { echo "$label: witness differs from $ref" >&2; exit 1; }
   rm -f "$tmp/out.wtns"
 }
-cell() { [ -n "$(times_median "$tmp/times" "$1")" ] && echo "$(times_median "$tmp/times" "$1") s, $(times_peak "$tmp/times" "$1") MiB" || echo "-"; }
+cell() {
+  local m; m=$(times_median "$tmp/times" "$1")
+  [ -n "$m" ] && echo "$m s, CPU $(times_median "$tmp/times" "$1.cpu") s, $(times_peak "$tmp/times" "$1") MiB" || echo "-"
+}
+ratios() { echo "**$(times_ratio "$tmp/times" "$1" "$2")** (CPU $(times_ratio "$tmp/times" "$1.cpu" "$2.cpu"))"; }
 # witness count of a .wtns (section 1: field size, prime, count)
 wires() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(40); n8=struct.unpack_from("<I",d,24)[0]; print(struct.unpack_from("<I",open(sys.argv[1],"rb").read(32+n8),28+n8)[0])' "$1"; }
 
@@ -56,19 +60,19 @@ for c in "${CIRCUITS[@]}"; do
   cpp=$(circuit_cpp "$c") || cpp=
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   : > "$tmp/times"
-  timed compile "$ref" "$G16" wtns calculate --cache-dir "$tmp/cache" "$dir/circuit.wasm" "$dir/input.json" "$tmp/out.wtns"
+  run compile "$ref" "$G16" wtns calculate --cache-dir "$tmp/cache" "$dir/circuit.wasm" "$dir/input.json" "$tmp/out.wtns"
   for _ in $(seq "$runs"); do
-    timed g16 "$ref" "$G16" wtns calculate --cache-dir "$tmp/cache" "$dir/circuit.wasm" "$dir/input.json" "$tmp/out.wtns"
-    timed snarkjs "$ref" "$snarkjs" wtns calculate "$dir/circuit.wasm" "$dir/input.json" "$tmp/out.wtns"
-    [ -z "$cpp" ] || timed cpp "$ref" "$cpp" "$dir/input.json" "$tmp/out.wtns"
+    run g16 "$ref" "$G16" wtns calculate --cache-dir "$tmp/cache" "$dir/circuit.wasm" "$dir/input.json" "$tmp/out.wtns"
+    run snarkjs "$ref" "$snarkjs" wtns calculate "$dir/circuit.wasm" "$dir/input.json" "$tmp/out.wtns"
+    [ -z "$cpp" ] || run cpp "$ref" "$cpp" "$dir/input.json" "$tmp/out.wtns"
   done
   rm -rf "$tmp/cache"
   cppcell=$(cell cpp); [ -n "$cpp" ] || cppcell="not built (see stderr)"
-  rows+=("| $(circuit_name "$c") | $(wires "$ref") | $(stat -c %s "$dir/circuit.wasm") | $(cell compile) | $(cell g16) | $(cell snarkjs) | $cppcell | **$(times_ratio "$tmp/times" snarkjs g16)** | **$(times_ratio "$tmp/times" g16 cpp)** | $load |")
+  rows+=("| $(circuit_name "$c") | $(wires "$ref") | $(stat -c %s "$dir/circuit.wasm") | $(cell compile) | $(cell g16) | $(cell snarkjs) | $cppcell | $(ratios snarkjs g16) | $(ratios g16 cpp) | $load |")
 done
 echo
 echo "| circuit | witness values | wasm bytes | g16 first run (compile + witness, one run) | g16 (cached) | snarkjs | circom C++ | snarkjs / g16 | g16 / C++ | load before |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "Cells: median wall time of $runs runs (each a whole process), peak RSS over them; every witness byte-identical to the circuit's witness.wtns."
+echo "Cells: median wall time and median CPU time (user + system) of $runs runs, each a whole process, and the peak RSS over them; ratios of the medians, wall (CPU); every witness byte-identical to the circuit's witness.wtns."
