@@ -47,17 +47,20 @@ cmake --install "$BUILD" --prefix "$HERE/.cache/prefix" >/dev/null
 (cd "$REPO/bindings/node" && PKG_CONFIG_PATH=$HERE/.cache/prefix/lib/pkgconfig \
   npm install --offline --no-audit --no-fund --loglevel=error >&2) || die "the package did not build"
 
-# run PROVER DIR REPEATS: "first median best peak_rss_MB" of one process.
+# run PROVER DIR REPEATS: "first median best peak_rss_MB cpu_per_call" of
+# one process (CPU: user + system of the whole process, all threads,
+# start-up included, over its calls).
 run() {
   local out=$WORK/$1
   mkdir -p "$out"
-  /usr/bin/time -f '%M' -o "$out/time" node "$HERE/fullprove.js" "$1" "$2/input.json" "$2/circuit.wasm" \
+  /usr/bin/time -f '%M %U %S' -o "$out/time" node "$HERE/fullprove.js" "$1" "$2/input.json" "$2/circuit.wasm" \
     "$2/circuit.zkey" "$3" "$out" > "$out/times" || die "$1 failed on $2"
   "$SNARKJS" groth16 verify "$2/verification_key.json" "$out/public.json" "$out/proof.json" | grep -q OK \
     || die "snarkjs rejects $1's proof of $2"
   node -e 'const t = JSON.parse(process.argv[1]).times, s = [...t].sort((a, b) => a - b);
+    const [rss, user, sys] = process.argv[2].split(" ").map(Number);
     console.log(t[0].toFixed(2), s[Math.floor(s.length / 2)].toFixed(2), s[0].toFixed(2),
-      (Number(process.argv[2]) / 1024).toFixed(0))' "$(cat "$out/times")" "$(tail -n1 "$out/time")"
+      (rss / 1024).toFixed(0), ((user + sys) / t.length).toFixed(2))' "$(cat "$out/times")" "$(tail -n1 "$out/time")"
 }
 
 rows=()
@@ -69,11 +72,12 @@ for c in "${CIRCUITS[@]}"; do
   log "$name: g16's first use (compiles the circuit unless cached)"
   s=$SECONDS; run g16 "$dir" 1 >/dev/null; compile=$((SECONDS - s))
   log "$name: snarkjs x$SNARKJS_REPEATS"
-  read -r sf sm sb sr < <(run snarkjs "$dir" "$SNARKJS_REPEATS")
+  read -r sf sm sb sr sc < <(run snarkjs "$dir" "$SNARKJS_REPEATS")
   log "$name: g16 x$REPEATS"
-  read -r gf gm gb gr < <(run g16 "$dir" "$REPEATS")
+  read -r gf gm gb gr gc < <(run g16 "$dir" "$REPEATS")
   speed=$(echo "scale=1; $sm / $gm" | bc)
-  rows+=("| $name | 2^$(echo "l($domain)/l(2)" | bc -l | xargs printf '%.0f') | $sf / $sm / $sb s, $sr MB | $gf / $gm / $gb s, $gr MB | **${speed}x** | ${compile} s |")
+  cspeed=$(echo "scale=1; $sc / $gc" | bc)
+  rows+=("| $name | 2^$(echo "l($domain)/l(2)" | bc -l | xargs printf '%.0f') | $sf / $sm / $sb s, CPU $sc s/call, $sr MB | $gf / $gm / $gb s, CPU $gc s/call, $gr MB | **${speed}x** (CPU ${cspeed}x) | ${compile} s |")
 done
 
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n1)
@@ -81,9 +85,9 @@ block=$(cat <<EOT
 ### $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($cpu), load $(cut -d' ' -f1-3 /proc/loadavg)
 
 Command: \`REPEATS=$REPEATS SNARKJS_REPEATS=$SNARKJS_REPEATS bench/node/run.sh ${CIRCUITS[*]}\` (g16 $(git -C "$REPO" describe --always --dirty), snarkjs $(node -p "require('$REPO/tools/node_modules/snarkjs/package.json').version"), node $(node --version)).
-Times: first call (opens key and circuit) / median / best of the calls in one process; RSS: the process's peak.
+Times: first call (opens key and circuit) / median / best of the calls in one process; CPU: user + system of the whole process (all threads, start-up included) divided by its calls; RSS: the process's peak.
 
-| circuit | domain | snarkjs fullProve | g16 fullProve | speed-up (median) | g16 untimed first run (compiles the circuit unless cached) |
+| circuit | domain | snarkjs fullProve | g16 fullProve | speed-up (median; CPU per call) | g16 untimed first run (compiles the circuit unless cached) |
 |---|---|---|---|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT
