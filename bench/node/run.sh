@@ -16,7 +16,8 @@
 # proof is checked with `snarkjs groth16 verify`.  The table is printed
 # and added at the top of the "## node" section of bench/RESULTS.md.
 #
-# Environment: REPEATS (default 3), SNARKJS_REPEATS (default REPEATS),
+# Environment: REPEATS (default 3), SNARKJS_REPEATS (default REPEATS; 0:
+# g16 only, for a snarkjs number taken from another run),
 # BUILD (the g16 build to use, default build/, made with `make build` when
 # missing), RESULTS (default bench/RESULTS.md; - prints only).
 set -euo pipefail
@@ -71,12 +72,15 @@ for c in "${CIRCUITS[@]}"; do
   name=$(circuit_name "$c")
   log "$name: g16's first use (compiles the circuit unless cached)"
   s=$SECONDS; run g16 "$dir" 1 >/dev/null; compile=$((SECONDS - s))
-  log "$name: snarkjs x$SNARKJS_REPEATS"
-  read -r sf sm sb sr sc < <(run snarkjs "$dir" "$SNARKJS_REPEATS")
+  sf=- sm=- sb=- sr=- sc=-
+  if [ "$SNARKJS_REPEATS" -gt 0 ]; then
+    log "$name: snarkjs x$SNARKJS_REPEATS"
+    read -r sf sm sb sr sc < <(run snarkjs "$dir" "$SNARKJS_REPEATS")
+  fi
   log "$name: g16 x$REPEATS"
   read -r gf gm gb gr gc < <(run g16 "$dir" "$REPEATS")
-  speed=$(echo "scale=1; $sm / $gm" | bc)
-  cspeed=$(echo "scale=1; $sc / $gc" | bc)
+  speed=- cspeed=-
+  [ "$sm" = - ] || speed=$(echo "scale=1; $sm / $gm" | bc) cspeed=$(echo "scale=1; $sc / $gc" | bc)
   rows+=("| $name | 2^$(echo "l($domain)/l(2)" | bc -l | xargs printf '%.0f') | $sf / $sm / $sb s, CPU $sc s/call, $sr MB | $gf / $gm / $gb s, CPU $gc s/call, $gr MB | **${speed}x** (CPU ${cspeed}x) | ${compile} s |")
 done
 
