@@ -5,8 +5,9 @@
 #   bench/node/run.sh [CIRCUIT...]        default: bn128/sha256 20
 #
 # CIRCUIT is a fixture (CURVE/NAME under ../shared/fixtures) or a power k:
-# the 2^k circom circuit of bench/prover/run.sh (its generator and cache,
-# key by `g16 setup --insecure-dev`, which snarkjs proves with too).
+# the 2^k circom circuit of bench/prover/run.sh (see bench/common.sh: its
+# generator and cache, key by `g16 setup --insecure-dev`, which snarkjs
+# proves with too).
 # Each prover runs in a node process of its own (GNU time: peak RSS) making
 # REPEATS fullProve calls in a row (fullprove.js); the first opens the key
 # and the circuit, the rest find them cached (snarkjs caches nothing).
@@ -15,7 +16,8 @@
 # proof is checked with `snarkjs groth16 verify`.  The table is printed
 # and added at the top of the "## node" section of bench/RESULTS.md.
 #
-# Environment: REPEATS (default 3), SNARKJS_REPEATS (default REPEATS),
+# Environment: REPEATS (default 3), SNARKJS_REPEATS (default REPEATS; 0:
+# g16 only, for a snarkjs number taken from another run),
 # BUILD (the g16 build to use, default build/, made with `make build` when
 # missing), RESULTS (default bench/RESULTS.md; - prints only).
 set -euo pipefail
@@ -25,7 +27,6 @@ REPEATS=${REPEATS:-3}
 SNARKJS_REPEATS=${SNARKJS_REPEATS:-$REPEATS}
 BUILD=${BUILD:-$REPO/build}
 RESULTS=${RESULTS:-$REPO/bench/RESULTS.md}
-FIXTURES=$(cd "$REPO/.." && pwd)/shared/fixtures
 SNARKJS=$REPO/tools/node_modules/.bin/snarkjs
 CIRCUITS=("$@")
 [ ${#CIRCUITS[@]} -gt 0 ] || CIRCUITS=(bn128/sha256 20)
@@ -33,6 +34,9 @@ export NODE_OPTIONS=${NODE_OPTIONS:---max-old-space-size=12288} # snarkjs at 2^2
 T0=$SECONDS
 log() { printf '[%5ss] %s\n' "$((SECONDS - T0))" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+G16=$BUILD/bin/g16
+# shellcheck source=bench/common.sh
+. "$REPO/bench/common.sh"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -44,48 +48,40 @@ cmake --install "$BUILD" --prefix "$HERE/.cache/prefix" >/dev/null
 (cd "$REPO/bindings/node" && PKG_CONFIG_PATH=$HERE/.cache/prefix/lib/pkgconfig \
   npm install --offline --no-audit --no-fund --loglevel=error >&2) || die "the package did not build"
 
-# The directory of CIRCUIT's files (circuit.wasm, circuit.zkey, input.json,
-# verification_key.json).
-circuit_dir() {
-  if [[ $1 =~ ^[0-9]+$ ]]; then
-    local dir
-    dir=$(G16=$BUILD/bin/g16 GEN=circom KEYGEN=g16 GEN_ONLY=1 RESULTS=- bash "$REPO/bench/prover/run.sh" "$1" 2>&1 \
-      | sed -n "s/.*\] 2^$1: \(\/.*\)$/\1/p" | tail -n1)
-    [ -s "$dir/circuit.wasm" ] || die "2^$1: no circuit.wasm in '$dir' (a cache entry from before bench/prover kept it: remove it)"
-    echo "$dir"
-  else
-    [ -s "$FIXTURES/$1/circuit.wasm" ] || die "no fixture $1 under $FIXTURES"
-    echo "$FIXTURES/$1"
-  fi
-}
-
-# run PROVER DIR REPEATS: "first median best peak_rss_MB" of one process.
+# run PROVER DIR REPEATS: "first median best peak_rss_MB cpu_per_call" of
+# one process (CPU: user + system of the whole process, all threads,
+# start-up included, over its calls).
 run() {
   local out=$WORK/$1
   mkdir -p "$out"
-  /usr/bin/time -f '%M' -o "$out/time" node "$HERE/fullprove.js" "$1" "$2/input.json" "$2/circuit.wasm" \
+  /usr/bin/time -f '%M %U %S' -o "$out/time" node "$HERE/fullprove.js" "$1" "$2/input.json" "$2/circuit.wasm" \
     "$2/circuit.zkey" "$3" "$out" > "$out/times" || die "$1 failed on $2"
   "$SNARKJS" groth16 verify "$2/verification_key.json" "$out/public.json" "$out/proof.json" | grep -q OK \
     || die "snarkjs rejects $1's proof of $2"
   node -e 'const t = JSON.parse(process.argv[1]).times, s = [...t].sort((a, b) => a - b);
+    const [rss, user, sys] = process.argv[2].split(" ").map(Number);
     console.log(t[0].toFixed(2), s[Math.floor(s.length / 2)].toFixed(2), s[0].toFixed(2),
-      (Number(process.argv[2]) / 1024).toFixed(0))' "$(cat "$out/times")" "$(tail -n1 "$out/time")"
+      (rss / 1024).toFixed(0), ((user + sys) / t.length).toFixed(2))' "$(cat "$out/times")" "$(tail -n1 "$out/time")"
 }
 
 rows=()
 for c in "${CIRCUITS[@]}"; do
-  dir=$(circuit_dir "$c")
+  dir=$(circuit_dir "$c") || die "no circuit $c"
   domain=$(node -e 'require(process.argv[1]).openKey(process.argv[2]).then((k) => console.log(k.domainSize))' \
     "$REPO/bindings/node" "$dir/circuit.zkey")
-  name=$c; [[ $c =~ ^[0-9]+$ ]] && name="circom 2^$c"
+  name=$(circuit_name "$c")
   log "$name: g16's first use (compiles the circuit unless cached)"
   s=$SECONDS; run g16 "$dir" 1 >/dev/null; compile=$((SECONDS - s))
-  log "$name: snarkjs x$SNARKJS_REPEATS"
-  read -r sf sm sb sr < <(run snarkjs "$dir" "$SNARKJS_REPEATS")
+  sf=- sm=- sb=- sr=- sc=-
+  if [ "$SNARKJS_REPEATS" -gt 0 ]; then
+    log "$name: snarkjs x$SNARKJS_REPEATS"
+    read -r sf sm sb sr sc < <(run snarkjs "$dir" "$SNARKJS_REPEATS")
+  fi
   log "$name: g16 x$REPEATS"
-  read -r gf gm gb gr < <(run g16 "$dir" "$REPEATS")
-  speed=$(echo "scale=1; $sm / $gm" | bc)
-  rows+=("| $name | 2^$(echo "l($domain)/l(2)" | bc -l | xargs printf '%.0f') | $sf / $sm / $sb s, $sr MB | $gf / $gm / $gb s, $gr MB | **${speed}x** | ${compile} s |")
+  read -r gf gm gb gr gc < <(run g16 "$dir" "$REPEATS")
+  speed=- cspeed=-
+  [ "$sm" = - ] || speed=$(echo "scale=1; $sm / $gm" | bc) cspeed=$(echo "scale=1; $sc / $gc" | bc)
+  rows+=("| $name | 2^$(echo "l($domain)/l(2)" | bc -l | xargs printf '%.0f') | $sf / $sm / $sb s, CPU $sc s/call, $sr MB | $gf / $gm / $gb s, CPU $gc s/call, $gr MB | **${speed}x** (CPU ${cspeed}x) | ${compile} s |")
 done
 
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n1)
@@ -93,9 +89,9 @@ block=$(cat <<EOT
 ### $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($cpu), load $(cut -d' ' -f1-3 /proc/loadavg)
 
 Command: \`REPEATS=$REPEATS SNARKJS_REPEATS=$SNARKJS_REPEATS bench/node/run.sh ${CIRCUITS[*]}\` (g16 $(git -C "$REPO" describe --always --dirty), snarkjs $(node -p "require('$REPO/tools/node_modules/snarkjs/package.json').version"), node $(node --version)).
-Times: first call (opens key and circuit) / median / best of the calls in one process; RSS: the process's peak.
+Times: first call (opens key and circuit) / median / best of the calls in one process; CPU: user + system of the whole process (all threads, start-up included) divided by its calls; RSS: the process's peak.
 
-| circuit | domain | snarkjs fullProve | g16 fullProve | speed-up (median) | g16 untimed first run (compiles the circuit unless cached) |
+| circuit | domain | snarkjs fullProve | g16 fullProve | speed-up (median; CPU per call) | g16 untimed first run (compiles the circuit unless cached) |
 |---|---|---|---|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT

@@ -29,8 +29,9 @@
 #                       minutes faster); auto (default): snarkjs when a big
 #                       enough ptau is cached or k <= SNARKJS_PTAU_MAX
 #                       (default 16), else g16.  The table names the key used.
-#   CACHE=DIR           cache for ptau, circuits, keys (default bench/prover/.cache,
-#                       git-ignored)
+#   CACHE=DIR           cache for ptau, circuits, keys (default
+#                       $XDG_CACHE_HOME/g16-bench, else ~/.cache/g16-bench:
+#                       outside the repository)
 #   PTAU_POWER=k        power of the ptau to make when none in CACHE is big
 #                       enough (default: the largest size asked for)
 #   RESULTS=FILE        where the table goes (default bench/RESULTS.md);
@@ -42,7 +43,7 @@ shopt -s inherit_errexit
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-CACHE=${CACHE:-$HERE/.cache}
+CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/g16-bench}
 REPEATS=${REPEATS:-3}
 SNARKJS_REPEATS=${SNARKJS_REPEATS:-$REPEATS}
 GEN=${GEN:-circom}
@@ -119,17 +120,21 @@ ensure_ptau() {
     echo "$f"
 }
 
-# circom generator: bench.circom with NB bit blocks (83 constraints each,
-# ~70% of the circuit) and an NM-step multiply/add chain filling the rest, so
-# that constraints + 2 public signals = 2^k - 1 (snarkjs's domain is then 2^k).
+# circom generator: bench.circom with NB bit blocks (85 constraints each at
+# --O0, ~70% of the circuit) and an NM-step multiply/add chain filling the
+# rest, so that constraints + 2 public signals = 2^k - 1 (snarkjs's domain is
+# then 2^k).  Besides the .r1cs and the .wasm it keeps circom's C++ witness
+# generator source in cpp/ (built by bench/witness/run.sh when it is used).
 gen_circuit_circom() {
     local k=$1 dir=$2 n nb nm
     n=$(( (1 << k) - 3 ))
-    nb=$(( n * 7 / 10 / 83 ))
-    nm=$(( n - 35 - 83 * nb ))
+    nb=$(( n * 7 / 10 / 85 ))
+    nm=$(( n - 36 - 85 * nb ))
     log "2^$k: circom circuit, $nb bit blocks + $nm chain steps = $n constraints"
     { cat "$HERE/bench.circom"; echo "component main {public [x]} = Bench($nb, $nm);"; } > "$dir/circuit.circom"
-    progress "2^$k circom" "$CIRCOM" "$dir/circuit.circom" --r1cs --wasm -o "$dir"
+    local s; s=$(date +%s)
+    progress "2^$k circom" "$CIRCOM" "$dir/circuit.circom" --O0 --r1cs --wasm --c -o "$dir"
+    echo "$(( $(date +%s) - s ))" > "$dir/circom_seconds"
     local got
     got=$("$SNARKJS" r1cs info "$dir/circuit.r1cs" | sed 's/\x1b\[[0-9;]*m//g' | sed -n 's/.*# of Constraints: //p')
     [ "$got" = "$n" ] || die "2^$k: circom wrote $got constraints, expected $n"
@@ -144,8 +149,10 @@ gen_circuit_circom() {
         "$G16" setup --insecure-dev -v "$dir/circuit.r1cs" "$dir/circuit.zkey" >&2
     fi
     "$SNARKJS" zkey export verificationkey "$dir/circuit.zkey" "$dir/verification_key.json" >/dev/null
-    # the wasm stays for fullProve (bench/node/run.sh)
+    # the wasm stays for fullProve (bench/node/run.sh), the C++ source for
+    # bench/witness/run.sh
     mv "$dir/circuit_js/circuit.wasm" "$dir/circuit.wasm"
+    mv "$dir/circuit_cpp" "$dir/cpp"
     rm -rf "$dir/circuit_js"
 }
 
