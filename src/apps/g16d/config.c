@@ -143,6 +143,10 @@ static int set_final_q(d_config *c, const char *v)
     return parse_int(v, 1, 1024, &c->queue_depth[ST_FINAL]);
 }
 static int set_threads(d_config *c, const char *v) { return parse_int(v, 0, 1024, &c->threads); }
+static int set_domain_per_thread(d_config *c, const char *v)
+{
+    return parse_int(v, 1, 1 << 30, &c->domain_per_thread);
+}
 static int set_body(d_config *c, const char *v) { return d_parse_size(v, &c->max_body); }
 static int set_double(double *out, const char *v)
 {
@@ -264,6 +268,9 @@ static const option k_opts[] = {
      "CPU threads the stage calls share. Default 0 = all cores. A key's partitions get\n"
      "                         from 1 thread each (small circuits, several side by side) to all\n"
      "                         of them (large ones, or a partition with nothing else to run)"},
+    {"domain-per-thread", "N", set_domain_per_thread,
+     "a key's partitions get one thread per N of its domain (at least 1, at most --threads,\n"
+     "                         and enough for the MSM workers to use every thread). Default 65536"},
     {"witness-memory", "SIZE", set_witness_memory,
      "linear memory a circuit's witness calculator may grow to (reserved with each input\n"
      "                         partition; a calculation that needs more fails). Default 4x what\n"
@@ -433,6 +440,7 @@ static void defaults(d_config *c)
     c->max_connections = 1024;
     c->device = G16_DEVICE_AUTO;
     c->pin_keys = -1;
+    c->domain_per_thread = 1 << 16;
     c->lease_s = 30;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x)

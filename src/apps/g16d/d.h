@@ -52,6 +52,7 @@ typedef struct {
     int workers[ST_COUNT];     /* synthesis, MSM, finalize (MSM 0: decided at start) */
     int queue_depth[ST_COUNT]; /* [ST_MSM], [ST_FINAL]: parts allowed to wait */
     int threads;               /* CPU threads the stage calls share (resolved: >= 1) */
+    int domain_per_thread;     /* a key's partitions get a thread per this much domain */
     size_t max_body;
     double result_ttl;  /* seconds a finished result is kept */
     double fetched_ttl; /* seconds it is kept once fetched */

@@ -26,7 +26,9 @@
  * side with few threads each, as `g16 prove --repeat --jobs J` does;
  * a large circuit's partitions get all threads, which keeps one proof's
  * latency and memory where they were.  A key's share is fixed at load
- * from its domain (DOMAIN_PER_THREAD of work a thread), but never so
+ * from its domain (--domain-per-thread of it a thread: below that a
+ * second thread costs more than it gains, measured with `g16 prove
+ * --repeat --jobs` in bench/RESULTS.md), but never so
  * small that the MSM workers could not use every thread.  A partition
  * that finds fewer partitions waiting or in flight than threads gets
  * its part of all of them (a lone proof runs on every core) when the
@@ -41,11 +43,6 @@
 #include <string.h>
 
 #include "d.h"
-
-/* The domain one thread of a partition's stage calls should have to
- * itself: below it a second thread costs more than it gains (measured
- * with `g16 prove --repeat --jobs`, bench/RESULTS.md). */
-#define DOMAIN_PER_THREAD ((uint32_t)1 << 16)
 
 /* Bytes of finished partitions the reaper frees before it gives the
  * allocator's free memory back (malloc_trim): trimming after each small
@@ -219,7 +216,7 @@ int d_key_threads(const g16d *d, uint32_t domain_size)
 {
     int all = d->cfg.threads, msm = d->cfg.workers[ST_MSM] > 0 ? d->cfg.workers[ST_MSM] : 1;
     int least = (all + msm - 1) / msm;
-    uint32_t want = domain_size / DOMAIN_PER_THREAD;
+    uint32_t want = domain_size / (uint32_t)d->cfg.domain_per_thread;
     if (want < (uint32_t)least) return least;
     return want > (uint32_t)all ? all : (int)want;
 }
