@@ -5,7 +5,8 @@
 #   key with --msm-workers 1; a lone partition gets both threads too.
 # - 200 small partitions over two keys (BN254 and BLS12-381 multipliers,
 #   witnesses from distinct inputs) as two jobs in flight together under a
-#   budget that holds only a few at a time: every proof verifies, each
+#   budget that holds only a few at a time: every proof verifies (the
+#   daemon's self-check, a sample with g16 verify and snarkjs), each
 #   job's results come back in submission order (the public output of
 #   input i is 3 * (i + 2)), nearly all ran on the key's share of the
 #   threads, and the budget held (reservations, VmHWM).
@@ -82,13 +83,22 @@ for c in bn128 bls12381; do
     fail "the $c job failed: $(head -c 600 "$T/job-$c.json")"
   i=$((i + 1))
   [ "$(js o.partitions_done <"$T/job-$c.json")" = 100 ] || fail "$c: not all 100 partitions done"
-  verify_dir "$FIX/$c/multiplier/verification_key.json" "$T/out-$c" 100
-  for j in $(seq 0 99); do
-    got=$(js 'o[0]' <"$T/out-$c/public-$j.json")
-    [ "$got" = $((3 * (j + 2))) ] || fail "$c: result $j is $got, not input $j's $((3 * (j + 2))): out of order"
+  # each proof was self-verified before it was returned (the default);
+  # every tenth is checked here too
+  for j in $(seq 0 10 99); do
+    "$G16" verify "$FIX/$c/multiplier/verification_key.json" "$T/out-$c/public-$j.json" \
+      "$T/out-$c/proof-$j.json" >"$T/v.log" 2>&1 || fail "$c: proof $j does not verify: $(cat "$T/v.log")"
   done
+  bad=$(node -e 'const f=require("fs");
+    for (let j = 0; j < 100; j++) {
+      const got = JSON.parse(f.readFileSync(process.argv[1] + "/public-" + j + ".json"))[0];
+      if (got !== String(3 * (j + 2))) { console.log(j + ": " + got); break; }
+    }' "$T/out-$c")
+  [ -z "$bad" ] || fail "$c: result $bad is not its input's 3 * (j + 2): out of order"
   one=$(js 'o.partitions.filter(p => p.timings.threads === 1).length' <"$T/job-$c.json")
   [ "$one" -ge 95 ] || fail "$c: only $one of 100 partitions ran on the key's one thread"
+  [ "$(js 'o.partitions.every(p => p.timings.verify_s > 0)' <"$T/job-$c.json")" = true ] ||
+    fail "$c: a proof was returned without its self-verification"
   note "$c: 100 proofs verified, in order; $one ran on one thread"
 done
 snarkjs_ok "$FIX/bls12381/multiplier/verification_key.json" "$T/out-bls12381/public-99.json" \
