@@ -4,7 +4,13 @@
 # same key in the same run, the better of `g16 prove --repeat N --jobs J`
 # for J = 1 and J = nproc (J proofs in flight in one process, the threads
 # shared out).  Synthetic circuits of 2^k - 2 constraints (domain 2^k) from
-# `g16 synth --setup`, both curves.  Prints Markdown on stdout.
+# `g16 synth --setup`, both curves.  g16d runs as configured by default
+# (every proof self-verified, which `g16 prove` does not do) and again
+# with --no-self-verify, the same work as `g16 prove`.  The CPU time a
+# proof (user + system; g16d's from submission to the last result) says
+# how much work each spends, whatever else the machine runs: on a busy
+# machine the rates say little, the CPU time still compares.  Above 2^14 a row
+# proves N * 2^14 / 2^k proofs (at least 6).  Prints Markdown on stdout.
 #   usage: [SIZES="10 14"] [N=40] bench/daemon/throughput.sh BUILD_DIR
 set -euo pipefail
 B=${1:?usage: throughput.sh BUILD_DIR}
@@ -17,46 +23,66 @@ source "$(dirname "$0")/lib.sh"
 trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; rm -rf "$T"' EXIT
 CPUS=$(nproc)
 
-# capacity DIR J: proofs/s of `g16 prove --repeat N --jobs J`
+TICK=$(getconf CLK_TCK)
+# cpu_s PID: the CPU seconds (user + system) process PID has used so far
+cpu_s() { awk -v t="$TICK" '{printf "%.3f", ($14 + $15) / t}' "/proc/$1/stat"; }
+# ms_per A B: (B - A) seconds over $NK proofs, in ms
+ms_per() { echo "$1 $2 $NK" | awk '{printf "%.1f", 1000 * ($2 - $1) / $3}'; }
+
+# capacity DIR J: "RATE CPU": proofs/s of `g16 prove --repeat $NK --jobs J`
+# and its CPU ms a proof (the key's opening included)
 capacity() {
-  "$G16" prove --device cpu --repeat "$N" --jobs "$2" "$1/circuit.zkey" "$1/witness.wtns" \
-    "$T/p.json" "$T/q.json" 2>&1 | grep -o '[0-9.]* proofs/s' | cut -d' ' -f1
+  /usr/bin/time -f "%U %S" -o "$T/time" "$G16" prove --device cpu --repeat "$NK" --jobs "$2" \
+    "$1/circuit.zkey" "$1/witness.wtns" "$T/p.json" "$T/q.json" 2>"$T/prove.log"
+  echo "$(grep -o '[0-9.]* proofs/s' "$T/prove.log" | cut -d' ' -f1) $(awk -v n="$NK" \
+    '{printf "%.1f", 1000 * ($1 + $2) / n}' "$T/time")"
 }
 
-# daemon_rate DIR: "RATE HWM": proofs/s of one job of N partitions through
-# g16d, and the daemon's VmHWM in MiB
+# daemon_rate DIR [ARGS]: "RATE HWM THREADS CPU": proofs/s of one job of
+# $NK partitions through g16d (started with ARGS), its VmHWM in MiB, the
+# threads it gave each partition of the key and its CPU ms a proof
 daemon_rate() {
-  start_daemon --memory-budget 4G --device cpu
-  client keys load k "$1/circuit.zkey" >/dev/null
+  local d=$1
+  shift
+  start_daemon --memory-budget 4G --device cpu "$@"
+  local threads
+  threads=$(client keys load k "$d/circuit.zkey" | grep -o '"threads":[0-9]*' | cut -d: -f2)
   local ws=() t0 id
-  for _ in $(seq "$N"); do ws+=("$1/witness.wtns"); done
+  for _ in $(seq "$NK"); do ws+=("$d/witness.wtns"); done
+  local c0 c1
+  c0=$(cpu_s "$PID")
   t0=$(now)
   id=$(client prove --key k "${ws[@]}")
   client wait "$id" --timeout 900 >/dev/null
   local s
   s=$(since "$t0")
+  c1=$(cpu_s "$PID")
   local hwm
   hwm=$(hwm_mib)
   stop_daemon
-  echo "$N $s $hwm" | awk '{printf "%.2f %s\n", $1 / $2, $3}'
+  echo "$NK $s $hwm $threads $(ms_per "$c0" "$c1")" | awk '{printf "%.2f %s %s %s\n", $1 / $2, $3, $4, $5}'
 }
 
-echo "### $(date +%F) g16d throughput of small proofs, $N proofs a row"
+echo "### $(date +%F) g16d throughput of small proofs, up to $N proofs a row"
 echo
 echo "- machine: $(uname -srm), $CPUS CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- command: \`SIZES=\"$SIZES\" N=$N bench/daemon/throughput.sh $B\`"
 echo
-echo "| curve | domain | prove --jobs 1, proofs/s | prove --jobs $CPUS, proofs/s | g16d, proofs/s | g16d / capacity | g16d VmHWM MiB |"
-echo "|---|---|---|---|---|---|---|"
+echo "| curve | domain | proofs | prove --jobs 1, proofs/s | prove --jobs $CPUS, proofs/s | g16d, proofs/s | g16d / capacity | g16d --no-self-verify, proofs/s | / capacity | threads a partition | CPU ms a proof: prove --jobs $CPUS, g16d, g16d --no-self-verify | g16d VmHWM MiB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
 for curve in bn128 bls12381; do
   for k in $SIZES; do
     d=$T/$curve-$k
+    NK=$N
+    [ "$k" -gt 14 ] && NK=$((N >> (k - 14)))
+    [ "$NK" -lt 6 ] && NK=6
     "$G16" synth --constraints $(((1 << k) - 2)) --curve "$curve" --out "$d" --setup >/dev/null
-    c1=$(capacity "$d" 1)
-    cj=$(capacity "$d" "$CPUS")
+    read -r c1 _ < <(capacity "$d" 1)
+    read -r cj cpuj < <(capacity "$d" "$CPUS")
     best=$(echo "$c1 $cj" | awk '{print ($1 > $2) ? $1 : $2}')
-    read -r dr hwm < <(daemon_rate "$d")
-    ratio=$(echo "$dr $best" | awk '{printf "%.2f", $1 / $2}')
-    echo "| $curve | 2^$k | $c1 | $cj | $dr | $ratio | $hwm |"
+    read -r dr hwm threads cpud < <(daemon_rate "$d")
+    read -r dn _ _ cpun < <(daemon_rate "$d" --no-self-verify)
+    echo "| $curve | 2^$k | $NK | $c1 | $cj | $dr | $(ratio "$dr" "$best") | $dn | $(ratio "$dn" "$best") | $threads | $cpuj, $cpud, $cpun | $hwm |"
   done
 done

@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 "$G16D" --help >"$T/help.txt"
 for o in config socket state-dir allow-dir tcp-port token-file memory-budget budget-margin synth-workers \
-         msm-workers finalize-workers msm-queue finalize-queue threads max-body result-ttl fetched-ttl \
+         msm-workers finalize-workers msm-queue finalize-queue threads domain-per-thread max-body result-ttl fetched-ttl \
          sample-interval self-verify no-self-verify max-connections device device-memory-budget g2-on-cpu pin-keys no-pin-keys help; do
   grep -q -- "--$o" "$T/help.txt" || fail "g16d --help does not document --$o"
 done

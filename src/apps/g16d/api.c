@@ -90,6 +90,8 @@ static json_t *key_json(const dkey *k)
                   (json_int_t)k->job_bytes, "pending", k->pending, "last_used", k->last_used,
                   "self_verify", k->vk_json != NULL, "device", k->on_gpu ? "gpu" : "cpu",
                   "device_bytes", (json_int_t)k->device_bytes);
+    /* the threads each of its partitions' stage calls get (sched.c) */
+    json_object_set_new(o, "threads", json_integer(k->threads));
     json_object_set_new(o, "host_pinned_bytes", json_integer((json_int_t)k->host_pinned));
     json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
     /* the loading thread fills these before it publishes k->key under mu */
@@ -179,6 +181,8 @@ static void status(g16d *d, d_reply *r)
         d->held_parts, "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
         "long_polls", d->long_polls, "proofs", "done", (json_int_t)d->proofs_done, "failed",
         (json_int_t)d->proofs_failed, "stopping", d->stopping);
+    json_object_set_new(o, "threads",
+                        json_pack("{s:i,s:i}", "total", d->cfg.threads, "busy", d->cpu_busy));
     json_object_set_new(o, "device",
                         json_pack("{s:s,s:s,s:b,s:i,s:I,s:{s:I,s:I}}", "proving",
                                   d->use_gpu ? "gpu" : "cpu", "mode", device_mode(d->cfg.device),

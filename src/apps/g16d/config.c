@@ -143,6 +143,10 @@ static int set_final_q(d_config *c, const char *v)
     return parse_int(v, 1, 1024, &c->queue_depth[ST_FINAL]);
 }
 static int set_threads(d_config *c, const char *v) { return parse_int(v, 0, 1024, &c->threads); }
+static int set_domain_per_thread(d_config *c, const char *v)
+{
+    return parse_int(v, 1, 1 << 30, &c->domain_per_thread);
+}
 static int set_body(d_config *c, const char *v) { return d_parse_size(v, &c->max_body); }
 static int set_double(double *out, const char *v)
 {
@@ -252,12 +256,21 @@ static const option k_opts[] = {
      "kept free when the budget is derived (default 10%, at least 256M)"},
     {"synth-workers", "N", set_synth,
      "synthesis workers (a, b, c + NTTs). Default max(2, cores/4)"},
-    {"msm-workers", "N", set_msm, "MSM workers. Default 1"},
-    {"finalize-workers", "N", set_final, "finalize workers (assemble + self-verify). Default 1"},
+    {"msm-workers", "N", set_msm,
+     "MSM workers: how many partitions' MSMs may run side by side. Default 1 on the GPU,\n"
+     "                         else --threads (at most 16); 1 gives every partition all threads"},
+    {"finalize-workers", "N", set_final,
+     "finalize workers (assemble + self-verify). Default max(1, threads/4)"},
     {"msm-queue", "N", set_msm_q,
      "synthesized partitions allowed to wait for an MSM worker. Default = synthesis workers"},
     {"finalize-queue", "N", set_final_q, "partitions allowed to wait for finalize. Default 4"},
-    {"threads", "N", set_threads, "CPU threads per stage call. Default 0 = all cores"},
+    {"threads", "N", set_threads,
+     "CPU threads the stage calls share. Default 0 = all cores. A key's partitions get\n"
+     "                         from 1 thread each (small circuits, several side by side) to all\n"
+     "                         of them (large ones, or a partition with nothing else to run)"},
+    {"domain-per-thread", "N", set_domain_per_thread,
+     "a key's partitions get one thread per N of its domain (at least 1, at most --threads,\n"
+     "                         and enough for the MSM workers to use every thread). Default 65536"},
     {"witness-memory", "SIZE", set_witness_memory,
      "linear memory a circuit's witness calculator may grow to (reserved with each input\n"
      "                         partition; a calculation that needs more fails). Default 4x what\n"
@@ -418,8 +431,6 @@ static void defaults(d_config *c)
     memset(c, 0, sizeof *c);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     c->workers[ST_SYNTH] = cores / 4 > 2 ? (int)(cores / 4) : 2;
-    c->workers[ST_MSM] = 1;
-    c->workers[ST_FINAL] = 1;
     c->queue_depth[ST_FINAL] = 4;
     c->max_body = 64u << 20;
     c->result_ttl = 86400;
@@ -429,6 +440,7 @@ static void defaults(d_config *c)
     c->max_connections = 1024;
     c->device = G16_DEVICE_AUTO;
     c->pin_keys = -1;
+    c->domain_per_thread = 1 << 16;
     c->lease_s = 30;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x)
@@ -462,6 +474,18 @@ static int parse_flags(d_config *c, int argc, char **argv)
     return 0;
 }
 
+/* --threads as a count, and the finalize workers that follow it (a
+ * finalize call is one thread: small proofs need about one for every four
+ * threads proving).  The MSM workers wait for the device decision
+ * (main.c). */
+static void resolve_threads(d_config *c)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (c->threads <= 0) c->threads = cores > 0 ? (int)cores : 1;
+    if (!c->workers[ST_FINAL]) c->workers[ST_FINAL] = c->threads / 4 > 8 ? 8 : c->threads / 4;
+    if (!c->workers[ST_FINAL]) c->workers[ST_FINAL] = 1;
+}
+
 /* 0: run; -1: stop with *exit_code (0 after --help, 2 on a usage error). */
 int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
 {
@@ -484,6 +508,7 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
     if (parse_flags(c, argc, argv)) return -1;
     if (!c->socket_path[0]) d_default_socket(c->socket_path, sizeof c->socket_path);
     if (!c->queue_depth[ST_MSM]) c->queue_depth[ST_MSM] = c->workers[ST_SYNTH];
+    resolve_threads(c);
     if (c->g2_on_cpu && c->device == G16_DEVICE_CPU) {
         fprintf(stderr, "g16d: --g2-on-cpu applies to GPU proofs, but --device is cpu\n");
         return -1;

@@ -49,9 +49,10 @@ typedef struct {
     char token[256]; /* bearer token for TCP */
     size_t budget;   /* bytes; 0: from MemAvailable */
     size_t budget_margin;
-    int workers[ST_COUNT];     /* synthesis, MSM, finalize */
+    int workers[ST_COUNT];     /* synthesis, MSM, finalize (MSM 0: decided at start) */
     int queue_depth[ST_COUNT]; /* [ST_MSM], [ST_FINAL]: parts allowed to wait */
-    int threads;               /* per stage call; <= 0: all cores */
+    int threads;               /* CPU threads the stage calls share (resolved: >= 1) */
+    int domain_per_thread;     /* a key's partitions get a thread per this much domain */
     size_t max_body;
     double result_ttl;  /* seconds a finished result is kept */
     double fetched_ttl; /* seconds it is kept once fetched */
@@ -90,7 +91,9 @@ typedef struct dkey {
     char *pin_error;             /* why pinning failed; NULL if it did not (or was not asked) */
     char *vk_json;               /* for self-verification; NULL if unavailable */
     size_t bytes;                /* charged to the budget */
-    size_t job_bytes, abc_bytes; /* a partition's host reservation, and what synthesis gives back */
+    int threads;                 /* its partitions' threads (sched.c: more when few wait) */
+    size_t job_bytes, abc_bytes; /* a partition's host reservation with those threads, and what
+                                    synthesis gives back */
     int on_gpu;                  /* resident on the GPU: its jobs prove there (and only there) */
     size_t device_bytes;         /* GPU memory the key holds */
     size_t host_pinned;          /* on the GPU: its pinned witness buffer, charged beside bytes */
@@ -118,6 +121,7 @@ typedef struct {
     size_t input_bytes;
     size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
     size_t reserved;   /* budget bytes held now */
+    int threads;       /* its stage calls' threads, chosen with its reservation */
     g16_job *gj;
     char *proof, *pub, *error, *timings; /* timings: JSON object text */
     double t_queued, t_stage, wait_s, witness_s, synth_s, msm_s, final_s, verify_s;
@@ -172,6 +176,7 @@ typedef struct g16d {
     int held_parts;              /* partitions holding a reservation */
     int nstate[P_CANCELLED + 1]; /* partitions in each state (kept by d_set_state) */
     int busy[ST_COUNT];
+    int cpu_busy;   /* threads the running CPU stage calls hold (<= cfg.threads) */
     int long_polls; /* long-polls parked by the HTTP layer, waiting for a job */
     int stopping, stopped_workers;
     uint64_t proofs_done, proofs_failed, jobs_submitted;
@@ -261,6 +266,9 @@ int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *vic
               int *nvictims);
 
 /* sched.c */
+/* The threads each stage call of a CPU key's partitions gets, from the
+ * key's domain size (the scheduler's policy: see sched.c). */
+int d_key_threads(const g16d *d, uint32_t domain_size);
 int d_workers_start(g16d *d);
 void d_workers_stop(g16d *d);
 void d_part_finish(g16d *d, part *p, part_state st, const char *error);

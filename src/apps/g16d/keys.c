@@ -306,10 +306,12 @@ static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
         return rc;
     }
     /* the library's bound for a partition's host memory where it runs,
-     * with the threads each stage call gets (the MSMs' buckets are per
-     * thread); a GPU job frees nothing at the end of synthesis */
+     * with the threads its stage calls get (the MSMs' buckets are per
+     * thread; a partition given more recomputes it, sched.c); a GPU job
+     * frees nothing at the end of synthesis */
+    k->threads = k->on_gpu ? d->cfg.threads : d_key_threads(d, g16_key_domain_size(key));
     k->job_bytes = g16_key_job_bytes_on(key, k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU,
-                                        d->cfg.g2_on_cpu, d->cfg.threads);
+                                        d->cfg.g2_on_cpu, k->threads);
     k->abc_bytes = k->on_gpu ? 0 : g16_key_job_abc_bytes(key);
     pthread_mutex_lock(&d->mu);
     k->key = key;

@@ -66,6 +66,11 @@ static int resolve_device(g16d *d, char *err, size_t errlen)
         return -1;
     }
     d->use_gpu = gpu;
+    /* on the CPU, enough MSM workers for every thread to prove a partition
+     * of its own (sched.c shares the threads out); the GPU runs one
+     * partition's MSMs at a time */
+    if (!d->cfg.workers[ST_MSM])
+        d->cfg.workers[ST_MSM] = gpu ? 1 : d->cfg.threads < 16 ? d->cfg.threads : 16;
     return 0;
 }
 
@@ -239,8 +244,12 @@ int main(int argc, char **argv)
      * free, so the next partition's multi-MiB buffers come from the heap
      * and stay resident after free (measured: peak 99 MiB instead of 76
      * MiB on an 82 MiB budget).  mmap'd buffers go back to the kernel the
-     * moment they are freed, which is what the budget accounting assumes. */
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+     * moment they are freed, which is what the budget accounting assumes.
+     * Below 1 MiB (a small circuit's vectors, an MSM's buckets) buffers
+     * stay in the heap: mapping and unmapping them on every call cost a
+     * small proof a tenth of its CPU (page faults, TLB flushes on every
+     * core); the reaper gives such memory back every few MiB (sched.c). */
+    mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
     /* Blocked before any thread starts, so only sigwait sees them; SIGPIPE
      * (a client gone mid-reply) must never kill the daemon. */
     sigset_t set;

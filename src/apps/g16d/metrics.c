@@ -50,6 +50,10 @@ static void pipeline(FILE *m, g16d *d)
     head(m, "g16d_workers", "gauge", "Configured workers, by stage.");
     for (int s = 0; s < ST_COUNT; s++)
         fprintf(m, "g16d_workers{stage=\"%s\"} %d\n", k_stage[s], d->cfg.workers[s]);
+    head(m, "g16d_cpu_threads", "gauge",
+         "CPU threads the stage calls share (--threads), and those held by running calls.");
+    fprintf(m, "g16d_cpu_threads{kind=\"total\"} %d\ng16d_cpu_threads{kind=\"busy\"} %d\n",
+            d->cfg.threads, d->cpu_busy);
     head(m, "g16d_budget_bytes", "gauge",
          "Memory budget: total, reserved by partitions, held by keys, available.");
     fprintf(m,

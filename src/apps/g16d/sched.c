@@ -16,7 +16,26 @@
  * the .wtns are reserved with the rest and go back with the witness.
  * Each calculation runs its own instance of the circuit's calculator
  * (the library makes one per call), so synthesis workers compute
- * witnesses in parallel without sharing one. */
+ * witnesses in parallel without sharing one.
+ *
+ * Threads: the CPU's threads (--threads) are shared out, never
+ * oversubscribed: a stage call holds its partition's threads while it
+ * runs (a finalize call one), and a worker whose call does not fit waits.
+ * Small circuits scale badly over threads (per-thread buckets, a
+ * fork-join per tiny MSM), so several of their partitions run side by
+ * side with few threads each, as `g16 prove --repeat --jobs J` does;
+ * a large circuit's partitions get all threads, which keeps one proof's
+ * latency and memory where they were.  A key's share is fixed at load
+ * from its domain (--domain-per-thread of it a thread: below that a
+ * second thread costs more than it gains, measured with `g16 prove
+ * --repeat --jobs` in bench/RESULTS.md), but never so
+ * small that the MSM workers could not use every thread.  A partition
+ * that finds fewer partitions waiting or in flight than threads gets
+ * its part of all of them (a lone proof runs on every core) when the
+ * budget has room for the larger reservation that brings (each thread
+ * adds MSM buckets), else the key's share.  Freed threads go to the
+ * later stages first: a partition in flight finishes before a new one
+ * starts, which keeps the results in order and the memory held low. */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdio.h>
@@ -24,6 +43,14 @@
 #include <string.h>
 
 #include "d.h"
+
+/* Bytes of finished partitions the reaper frees before it gives the
+ * allocator's free memory back (malloc_trim): trimming after each small
+ * partition cost a tenth of the CPU at 2^10 (its madvise calls flush
+ * every core's TLB, and the next partition faults the pages back in),
+ * while the memory it leaves is at most this much (within check_hwm's
+ * overhead in tests/daemon/lib.sh) and reused by the next partitions. */
+#define TRIM_BYTES ((size_t)4 << 20)
 
 /* Seconds between two purges of expired jobs (--result-ttl, --fetched-ttl
  * are counted in seconds: a job lives at most this much longer). */
@@ -106,19 +133,34 @@ static reap *next_reap(g16d *d, double *next_purge)
     }
 }
 
+/* Partitions waiting for synthesis or in flight (holding threads or
+ * about to). */
+static int parts_active(const g16d *d)
+{
+    int n = 0;
+    for (int s = P_QUEUED; s <= P_FINAL; s++) n += d->nstate[s];
+    return n;
+}
+
 static void *reaper(void *arg)
 {
     g16d *d = arg;
     double next_purge = d_now() + PURGE_INTERVAL_S;
+    size_t untrimmed = 0;
     pthread_mutex_lock(&d->mu);
     for (;;) {
         reap *r = next_reap(d, &next_purge);
         if (!r) break;
         d->reap_head = r->next;
         if (!d->reap_head) d->reap_tail = NULL;
+        untrimmed += r->bytes;
+        int trim = untrimmed >= TRIM_BYTES || !parts_active(d); /* or going idle */
         pthread_mutex_unlock(&d->mu);
         g16_job_free(r->gj);
-        malloc_trim(0); /* give arena memory back, or RSS ratchets up */
+        if (trim) { /* give arena memory back, or RSS ratchets up */
+            malloc_trim(0);
+            untrimmed = 0;
+        }
         pthread_mutex_lock(&d->mu);
         if (r->p) d_release(d, r->p, r->bytes);
         free(r);
@@ -170,9 +212,42 @@ static part *best(g16d *d, part_state want)
     return b;
 }
 
-static size_t synth_need(const part *p)
+int d_key_threads(const g16d *d, uint32_t domain_size)
 {
-    return p->job->k->job_bytes + p->wtns_bytes + p->calc_bytes;
+    int all = d->cfg.threads, msm = d->cfg.workers[ST_MSM] > 0 ? d->cfg.workers[ST_MSM] : 1;
+    int least = (all + msm - 1) / msm;
+    uint32_t want = domain_size / (uint32_t)d->cfg.domain_per_thread;
+    if (want < (uint32_t)least) return least;
+    return want > (uint32_t)all ? all : (int)want;
+}
+
+/* The threads a stage call of p holds: a GPU partition's work is the
+ * device's, and a finalize call is one thread. */
+static int call_threads(const part *p, int stage)
+{
+    if (p->job->k->on_gpu) return 0;
+    return stage == ST_FINAL ? 1 : p->threads;
+}
+
+static int threads_free(const g16d *d, int n) { return d->cpu_busy + n <= d->cfg.threads; }
+
+/* The threads p's stage calls get, and *need, its reservation with them:
+ * the key's share, or its part of all threads when fewer partitions than
+ * threads are active and the budget has room for that now. */
+static int part_threads(const g16d *d, const part *p, size_t *need)
+{
+    const dkey *k = p->job->k;
+    size_t extra = p->wtns_bytes + p->calc_bytes;
+    int share = d->cfg.threads / parts_active(d);
+    if (share > k->threads && !k->on_gpu) {
+        size_t more = g16_key_job_bytes_on(k->key, G16_DEVICE_CPU, 0, share) + extra;
+        if (more <= d_budget_free(d)) {
+            *need = more;
+            return share;
+        }
+    }
+    *need = k->job_bytes + extra;
+    return k->threads;
 }
 
 /* Why a partition cannot start: its key (or the key's circuit) is not
@@ -193,22 +268,37 @@ static part *pick_synth(g16d *d)
     const char *why;
     while ((p = best(d, P_QUEUED)) && (why = unrunnable(p))) d_part_finish(d, p, P_FAILED, why);
     if (!p) return NULL;
-    dkey *k = p->job->k;
-    size_t need = synth_need(p);
-    if (d_budget_free(d) < need && d_key_make_room(d, need, k)) return NULL; /* wait */
+    size_t need;
+    p->threads = part_threads(d, p, &need);
+    if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
+    if (d_budget_free(d) < need && d_key_make_room(d, need, p->job->k)) return NULL; /* memory */
     reserve(d, p, need);
     return p;
 }
 
+/* Whether stage has a partition to start (threads aside). */
+static int stage_ready(const g16d *d, int stage)
+{
+    if (stage == ST_MSM)
+        return d->nstate[P_SYNTHED] && d->nstate[P_MSMED] < d->cfg.queue_depth[ST_FINAL];
+    return d->nstate[P_MSMED] > 0;
+}
+
+/* Whether a later stage has a partition to start and a worker free to
+ * start it: freed threads go to it first. */
+static int later_stage_ready(const g16d *d, int stage)
+{
+    for (int s = stage + 1; s < ST_COUNT; s++)
+        if (d->busy[s] < d->cfg.workers[s] && stage_ready(d, s)) return 1;
+    return 0;
+}
+
 static part *pick(g16d *d, int stage)
 {
-    switch (stage) {
-    case ST_SYNTH: return pick_synth(d);
-    case ST_MSM:
-        if (d->nstate[P_MSMED] >= d->cfg.queue_depth[ST_FINAL]) return NULL;
-        return best(d, P_SYNTHED);
-    default: return best(d, P_MSMED);
-    }
+    if (later_stage_ready(d, stage)) return NULL;
+    if (stage == ST_SYNTH) return pick_synth(d);
+    part *p = stage_ready(d, stage) ? best(d, stage == ST_MSM ? P_SYNTHED : P_MSMED) : NULL;
+    return p && threads_free(d, call_threads(p, stage)) ? p : NULL;
 }
 
 /* Whether partitions still in flight upstream may yet reach this stage:
@@ -249,7 +339,7 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
     int computed;
     g16_options opt;
     g16_options_default(&opt);
-    opt.threads = d->cfg.threads;
+    opt.threads = p->threads;
     /* the key's device, decided at load: a job never uploads a key itself
      * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
     opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
@@ -276,10 +366,10 @@ static char *timings_json(const part *p)
                  "\"verify_s\":%.6f,\"read_s\":%.6f,\"abc_s\":%.6f,\"ntt_s\":%.6f,\"msm_a_s\":%.6f,"
                  "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_"
                  "s\":%.6f,"
-                 "\"transfer_s\":%.6f,\"device\":\"%s\"}",
+                 "\"transfer_s\":%.6f,\"device\":\"%s\",\"threads\":%d}",
                  p->wait_s, p->witness_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read,
                  t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish,
-                 t->transfer, t->on_gpu ? "gpu" : "cpu") < 0)
+                 t->transfer, t->on_gpu ? "gpu" : "cpu", p->threads) < 0)
         return NULL;
     return s;
 }
@@ -359,6 +449,8 @@ static void *worker(void *arg)
             p->wait_s = t0 - p->t_queued;
             d_histo_add(&d->hist[ST_COUNT], p->wait_s);
         }
+        int threads = call_threads(p, c->stage);
+        d->cpu_busy += threads;
         d_set_state(d, p, k_running[c->stage]);
         d->busy[c->stage]++;
         pthread_cond_broadcast(&d->changed);
@@ -369,6 +461,7 @@ static void *worker(void *arg)
         double secs = d_now() - t0;
         pthread_mutex_lock(&d->mu);
         d->busy[c->stage]--;
+        d->cpu_busy -= threads;
         after_stage(d, c->stage, p, rc, err, secs);
         pthread_cond_broadcast(&d->work);
     }
