@@ -747,6 +747,11 @@ int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, si
     }
 }
 
+int d_fleet_jobs(g16d *d, char **json, char *err, size_t errlen)
+{
+    return queue_rc(d_pgq_jobs_json(F(d)->api, json, err, errlen));
+}
+
 int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen)
 {
     int rc = d_pgq_cancel(F(d)->api, id, err, errlen);

@@ -244,7 +244,10 @@ d_pgq *d_pgq_open(const char *url, const char *host, char *err, size_t errlen)
     }
     pthread_mutex_init(&q->mu, NULL);
     snprintf(q->host, sizeof q->host, "%s", host);
-    q->conn = PQconnectdb(url);
+    /* named in pg_stat_activity (unless the URL names itself otherwise) */
+    const char *const keys[] = {"dbname", "fallback_application_name", NULL};
+    const char *const vals[] = {url, "g16d", NULL};
+    q->conn = PQconnectdbParams(keys, vals, 1);
     if (PQstatus(q->conn) != CONNECTION_OK) {
         errf(err, errlen, "queue: %s", PQerrorMessage(q->conn));
         d_pgq_close(q);
@@ -793,6 +796,16 @@ static int is_final(const char *state)
     return !strcmp(state, "done") || !strcmp(state, "failed") || !strcmp(state, "cancelled");
 }
 
+/* A job's state from its n partitions' counts: as a single g16d says it
+ * (queued until one starts, then running until every one is final). */
+static const char *job_state(int n, int nfinal, int failed, int started, int cancelled)
+{
+    return nfinal < n  ? (started ? "running" : "queued")
+           : cancelled ? "cancelled"
+           : failed    ? "failed"
+                       : "done";
+}
+
 /* Columns of the job query: 0 key, 1 priority, 2 created, 3 cancelled,
  * 4 idx, 5 state, 6 error, 7 timings, 8 proof, 9 public, 10 finished. */
 static json_t *part_json(const PGresult *r, int row, int results)
@@ -824,11 +837,7 @@ static char *job_text(const PGresult *r, const char *id, int with_results, int *
             finished = atof(PQgetvalue(r, i, 10));
     }
     *final = nfinal == n;
-    int cancelled = !strcmp(PQgetvalue(r, 0, 3), "t");
-    const char *state = !*final     ? (running ? "running" : "queued")
-                        : cancelled ? "cancelled"
-                        : failed    ? "failed"
-                                    : "done";
+    const char *state = job_state(n, nfinal, failed, running, !strcmp(PQgetvalue(r, 0, 3), "t"));
     json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", id, "key", PQgetvalue(r, 0, 0),
                           "priority", atoi(PQgetvalue(r, 0, 1)), "state", state, "created",
                           atof(PQgetvalue(r, 0, 2)), "partitions_total", n, "partitions_done", done,
@@ -875,6 +884,48 @@ int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int 
     *json = a.json;
     *final = a.final;
     return rc;
+}
+
+/* Columns: 0 id, 1 key, 2 priority, 3 cancelled, 4 partitions, 5 final,
+ * 6 failed, 7 started, 8 done, 9 submitted_by. */
+static json_t *job_row_json(const PGresult *r, int i)
+{
+    int n = atoi(PQgetvalue(r, i, 4));
+    const char *state = job_state(n, atoi(PQgetvalue(r, i, 5)), atoi(PQgetvalue(r, i, 6)),
+                                  atoi(PQgetvalue(r, i, 7)), !strcmp(PQgetvalue(r, i, 3), "t"));
+    return json_pack("{s:s,s:s,s:i,s:s,s:i,s:i,s:s}", "id", PQgetvalue(r, i, 0), "key",
+                     PQgetvalue(r, i, 1), "priority", atoi(PQgetvalue(r, i, 2)), "state", state,
+                     "partitions", n, "partitions_done", atoi(PQgetvalue(r, i, 8)), "submitted_by",
+                     PQgetvalue(r, i, 9));
+}
+
+static int jobs_list(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    PGresult *r = exec(q,
+                       "SELECT j.id, j.key, j.priority, j.cancelled, count(*),"
+                       " count(*) FILTER (WHERE p.state IN ('done', 'failed', 'cancelled')),"
+                       " count(*) FILTER (WHERE p.state = 'failed'),"
+                       " count(*) FILTER (WHERE p.state <> 'queued'),"
+                       " count(*) FILTER (WHERE p.state = 'done'), coalesce(j.submitted_by, '')"
+                       " FROM jobs j JOIN partitions p ON p.job = j.id"
+                       " GROUP BY j.id ORDER BY j.seq",
+                       0, NULL, PGRES_TUPLES_OK, err, errlen);
+    if (!r) return G16_ERR_IO;
+    json_t *a = json_array();
+    for (int i = 0; i < PQntuples(r); i++) json_array_append_new(a, job_row_json(r, i));
+    PQclear(r);
+    json_t *o = json_pack("{s:o}", "jobs", a);
+    *(char **)arg = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (*(char **)arg) return G16_OK;
+    errf(err, errlen, "out of memory");
+    return G16_ERR_NOMEM;
+}
+
+int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen)
+{
+    *json = NULL;
+    return call(q, jobs_list, json, err, errlen);
 }
 
 static int cancel(d_pgq *q, void *arg, char *err, size_t errlen)

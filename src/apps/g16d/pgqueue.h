@@ -139,6 +139,11 @@ int d_pgq_head_key(d_pgq *q, const char *const *skip, int nskip, char key[128], 
 int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
                    size_t errlen);
 
+/* Every job of the fleet in submission order, as GET /v1/proofs lists a
+ * single g16d's ({"jobs": [{id, key, priority, state, partitions}]}),
+ * with partitions_done and submitted_by (the host it came through). */
+int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen);
+
 /* Cancels job id: its partitions not yet final become cancelled (a
  * running one's result is then discarded).  G16_OK, G16_ERR_NOT_FOUND,
  * or D_PGQ_FINAL when it had finished already. */
