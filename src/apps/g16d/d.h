@@ -66,6 +66,7 @@ typedef struct {
     size_t witness_memory; /* --witness-memory: a calculator's linear memory cap (0: per circuit) */
     char queue[1024];      /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
     double lease_s;        /* --lease: seconds a claimed partition is this host's unrenewed */
+    int queue_listen;      /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
 } d_config;
 
 typedef enum {

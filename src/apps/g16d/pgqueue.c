@@ -7,6 +7,7 @@
 #include <endian.h>
 #include <jansson.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,13 +18,16 @@
 #include "g16.h"
 
 #define ATTEMPTS 6
+#define CHANNEL  "g16d_queue" /* submissions are announced here (LISTEN/NOTIFY) */
 
 enum { RETRY_NO, RETRY_AGAIN, RETRY_RESET };
 
 struct d_pgq {
     PGconn *conn;
     pthread_mutex_t mu;
-    int retry; /* RETRY_*: whether the last failure may pass if the call is made again */
+    int retry;     /* RETRY_*: whether the last failure may pass if the call is made again */
+    int listening; /* LISTENs on CHANNEL, again after every reset */
+    int no_notify; /* the database refused NOTIFY once: not tried again */
     char host[128];
 };
 
@@ -166,7 +170,10 @@ static int call(d_pgq *q, pgq_fn fn, void *arg, char *err, size_t errlen)
         struct timespec ts = {0, (long)(50 * 1000 * 1000) << i};
         if (ts.tv_nsec >= 1000000000L) ts = (struct timespec){1, 0};
         nanosleep(&ts, NULL);
-        if (q->retry == RETRY_RESET) PQreset(q->conn);
+        if (q->retry == RETRY_RESET) {
+            PQreset(q->conn);
+            if (q->listening) PQclear(PQexec(q->conn, "LISTEN " CHANNEL));
+        }
     }
     pthread_mutex_unlock(&q->mu);
     return rc;
@@ -396,11 +403,70 @@ static int submit(d_pgq *q, void *arg, char *err, size_t errlen)
     return commit(q, rc, err, errlen);
 }
 
+/* Tells the listening hosts that there is work, once it is committed.
+ * Best effort: a host that misses it polls; a database without NOTIFY
+ * (feature not supported) is not asked again. */
+static void notify(d_pgq *q)
+{
+    pthread_mutex_lock(&q->mu);
+    if (!q->no_notify) {
+        PGresult *r = PQexec(q->conn, "NOTIFY " CHANNEL);
+        const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+        if (state && !strcmp(state, "0A000")) q->no_notify = 1;
+        PQclear(r);
+    }
+    pthread_mutex_unlock(&q->mu);
+}
+
 int d_pgq_submit(d_pgq *q, const char *id, const char *key, int priority,
                  const d_pgq_payload *parts, int n, char *err, size_t errlen)
 {
     submit_args a = {id, key, priority, n, parts};
-    return call(q, submit, &a, err, errlen);
+    int rc = call(q, submit, &a, err, errlen);
+    if (!rc) notify(q);
+    return rc;
+}
+
+static int listen_fn(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    (void)arg;
+    return run(q, "LISTEN " CHANNEL, 0, NULL, err, errlen);
+}
+
+int d_pgq_listen(d_pgq *q, char *err, size_t errlen)
+{
+    int rc = call(q, listen_fn, NULL, err, errlen);
+    pthread_mutex_lock(&q->mu);
+    q->listening = rc == G16_OK;
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
+/* Whether a notice has come (read from the socket, all of them taken).
+ * q->mu held. */
+static int notices(d_pgq *q)
+{
+    int n = 0;
+    PGnotify *nf;
+    if (!PQconsumeInput(q->conn)) return 0; /* the next call resets the connection */
+    while ((nf = PQnotifies(q->conn))) {
+        n++;
+        PQfreemem(nf);
+    }
+    return n > 0;
+}
+
+int d_pgq_wait(d_pgq *q, double timeout_s, int wake_fd)
+{
+    pthread_mutex_lock(&q->mu);
+    int got = q->listening && notices(q);
+    if (!got && q->listening && PQsocket(q->conn) >= 0) {
+        struct pollfd p[2] = {{PQsocket(q->conn), POLLIN, 0}, {wake_fd, POLLIN, 0}};
+        if (poll(p, wake_fd >= 0 ? 2 : 1, (int)(timeout_s * 1e3)) > 0 && p[0].revents)
+            got = notices(q);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return got;
 }
 
 /* ---- claims and leases ---- */
@@ -639,7 +705,9 @@ static int release(d_pgq *q, void *arg, char *err, size_t errlen)
 
 int d_pgq_release(d_pgq *q, const d_pgq_lease *c, char *err, size_t errlen)
 {
-    return call(q, release, (void *)c, err, errlen);
+    int rc = call(q, release, (void *)c, err, errlen);
+    if (!rc) notify(q);
+    return rc;
 }
 
 static int purge(d_pgq *q, void *arg, char *err, size_t errlen)

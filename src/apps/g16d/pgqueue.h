@@ -25,7 +25,9 @@
  *   discarded (*accepted = 0), so a partition has exactly one result.
  * - Correctness uses only row locks, unique keys and transactions:
  *   nothing that YugabyteDB's PostgreSQL API lacks (no advisory locks, no
- *   LISTEN/NOTIFY, no LOCK TABLE).
+ *   LOCK TABLE).  LISTEN/NOTIFY, which it lacks too, only wakes idle
+ *   claimers sooner (d_pgq_listen): without it they poll, as they do
+ *   anyway.
  * - Threads: one connection per d_pgq behind its own mutex; every call may
  *   come from any thread.  A broken connection is reset and the call
  *   retried (as are serialization failures and deadlocks), a few times.
@@ -91,6 +93,17 @@ int d_pgq_key_delete(d_pgq *q, const char *name, char *err, size_t errlen);
 /* One transaction: the job and its n partitions, or nothing. */
 int d_pgq_submit(d_pgq *q, const char *id, const char *key, int priority,
                  const d_pgq_payload *parts, int n, char *err, size_t errlen);
+
+/* Wake-ups, an optimisation only: d_pgq_listen makes q's connection
+ * LISTEN for the notices that d_pgq_submit and d_pgq_release send after
+ * their commits (best effort), and again after every reconnect: G16_OK,
+ * or G16_ERR_IO when the database refused (YugabyteDB has no LISTEN), and
+ * then the caller polls only.  d_pgq_wait blocks up to timeout_s until a
+ * notice comes (1) or wake_fd (-1: none) is readable or the time passes
+ * (0); without LISTEN it returns 0 at once.  Only one thread may wait on
+ * a q, and it holds q for as long. */
+int d_pgq_listen(d_pgq *q, char *err, size_t errlen);
+int d_pgq_wait(d_pgq *q, double timeout_s, int wake_fd);
 
 /* Up to max partitions of the keys named (nkeys 0: any key) into out[],
  * their number in *n, in claim order. */
