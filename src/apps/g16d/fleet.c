@@ -87,8 +87,7 @@ static void fleet_log(const char *what, const char *err)
 static void wake(fleet *f)
 {
     pthread_cond_broadcast(&f->cv);
-    if (f->wake[1] >= 0 && write(f->wake[1], "", 1) < 0) { /* full: it is awake already */
-    }
+    if (f->wake[1] >= 0) (void)!write(f->wake[1], "", 1); /* full: the news is there already */
 }
 
 /* A queue failure as the daemon's kind: the database is unavailable. */
@@ -696,6 +695,26 @@ static void *beater(void *arg)
 
 /* ---- lifecycle ---- */
 
+/* Whether the claimer can be woken by submissions: its connection
+ * listens, and the pipe that stands for f->cv is open; else why not. */
+static int listen_or_poll(g16d *d, fleet *f, char *why, size_t whylen)
+{
+    if (!d->cfg.queue_listen) {
+        snprintf(why, whylen, "--no-listen");
+        return 0;
+    }
+    if (pipe2(f->wake, O_NONBLOCK | O_CLOEXEC)) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        f->wake[0] = f->wake[1] = -1;
+        return 0;
+    }
+    if (!d_pgq_listen(f->q, why, whylen)) return 1;
+    close(f->wake[0]); /* nobody would read it */
+    close(f->wake[1]);
+    f->wake[0] = f->wake[1] = -1;
+    return 0;
+}
+
 int d_fleet_open(g16d *d, char *err, size_t errlen)
 {
     char host[200], id[33], name[100] = "host";
@@ -714,9 +733,8 @@ int d_fleet_open(g16d *d, char *err, size_t errlen)
         !(f->beat = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->api = d_pgq_open(d->cfg.queue, host, err, errlen)))
         return -1;
-    char why[D_ERR] = "--no-listen";
-    f->listening = d->cfg.queue_listen && !pipe2(f->wake, O_NONBLOCK | O_CLOEXEC) &&
-                   !d_pgq_listen(f->q, why, sizeof why);
+    char why[D_ERR];
+    f->listening = listen_or_poll(d, f, why, sizeof why);
     fprintf(stderr, "g16d: fleet host %s (lease %.1f s; idle: %s%s)\n", host, d->cfg.lease_s,
             f->listening ? "woken by LISTEN/NOTIFY, polling every 0.1 s as well"
                          : "polling every 0.1 s, no LISTEN: ",

@@ -458,12 +458,15 @@ static int notices(d_pgq *q)
 
 int d_pgq_wait(d_pgq *q, double timeout_s, int wake_fd)
 {
+    int got = 0;
     pthread_mutex_lock(&q->mu);
-    int got = q->listening && notices(q);
-    if (!got && q->listening && PQsocket(q->conn) >= 0) {
-        struct pollfd p[2] = {{PQsocket(q->conn), POLLIN, 0}, {wake_fd, POLLIN, 0}};
-        if (poll(p, wake_fd >= 0 ? 2 : 1, (int)(timeout_s * 1e3)) > 0 && p[0].revents)
-            got = notices(q);
+    if (q->listening && !(got = notices(q))) {
+        /* a broken connection (closed, or at its end) would answer poll at
+         * once, over and over: then wake_fd alone, until the next call
+         * resets it */
+        int fd = PQstatus(q->conn) == CONNECTION_OK ? PQsocket(q->conn) : -1;
+        struct pollfd p[2] = {{wake_fd, POLLIN, 0}, {fd, POLLIN, 0}};
+        if (poll(p, 2, (int)(timeout_s * 1e3)) > 0 && p[1].revents) got = notices(q);
     }
     pthread_mutex_unlock(&q->mu);
     return got;
