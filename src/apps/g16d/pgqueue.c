@@ -970,27 +970,38 @@ static json_t *job_row_json(const PGresult *r, int i)
                      PQgetvalue(r, i, 9));
 }
 
-static int jobs_list(d_pgq *q, void *arg, char *err, size_t errlen)
+typedef json_t *(*row_json_fn)(const PGresult *r, int row);
+
+/* The rows of a query without parameters, each as fn makes it, as a JSON
+ * array in text (malloc'd) into *out, inside {"wrap": [...]} when wrap is
+ * set. */
+static int rows_json(d_pgq *q, const char *sql, row_json_fn fn, const char *wrap, char **out,
+                     char *err, size_t errlen)
 {
-    PGresult *r = exec(q,
-                       "SELECT j.id, j.key, j.priority, j.cancelled, count(*),"
-                       " count(*) FILTER (WHERE p.state IN ('done', 'failed', 'cancelled')),"
-                       " count(*) FILTER (WHERE p.state = 'failed'),"
-                       " count(*) FILTER (WHERE p.state <> 'queued'),"
-                       " count(*) FILTER (WHERE p.state = 'done'), coalesce(j.submitted_by, '')"
-                       " FROM jobs j JOIN partitions p ON p.job = j.id"
-                       " GROUP BY j.id ORDER BY j.seq",
-                       0, NULL, PGRES_TUPLES_OK, err, errlen);
+    PGresult *r = exec(q, sql, 0, NULL, PGRES_TUPLES_OK, err, errlen);
     if (!r) return G16_ERR_IO;
     json_t *a = json_array();
-    for (int i = 0; i < PQntuples(r); i++) json_array_append_new(a, job_row_json(r, i));
+    for (int i = 0; i < PQntuples(r); i++) json_array_append_new(a, fn(r, i));
     PQclear(r);
-    json_t *o = json_pack("{s:o}", "jobs", a);
-    *(char **)arg = json_dumps(o, JSON_COMPACT);
+    json_t *o = wrap ? json_pack("{s:o}", wrap, a) : a;
+    *out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
     json_decref(o);
-    if (*(char **)arg) return G16_OK;
+    if (*out) return G16_OK;
     errf(err, errlen, "out of memory");
     return G16_ERR_NOMEM;
+}
+
+static int jobs_list(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    return rows_json(q,
+                     "SELECT j.id, j.key, j.priority, j.cancelled, count(*),"
+                     " count(*) FILTER (WHERE p.state IN ('done', 'failed', 'cancelled')),"
+                     " count(*) FILTER (WHERE p.state = 'failed'),"
+                     " count(*) FILTER (WHERE p.state <> 'queued'),"
+                     " count(*) FILTER (WHERE p.state = 'done'), coalesce(j.submitted_by, '')"
+                     " FROM jobs j JOIN partitions p ON p.job = j.id"
+                     " GROUP BY j.id ORDER BY j.seq",
+                     job_row_json, "jobs", arg, err, errlen);
 }
 
 int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen)
@@ -1026,31 +1037,25 @@ int d_pgq_cancel(d_pgq *q, const char *id, char *err, size_t errlen)
     return call(q, cancel, (void *)id, err, errlen);
 }
 
+/* Columns: 0 id, 1 started, 2 heartbeat, 3 age, 4 info, 5 leases. */
+static json_t *host_row_json(const PGresult *r, int i)
+{
+    json_t *info = json_loads(PQgetvalue(r, i, 4), 0, NULL);
+    return json_pack("{s:s,s:f,s:f,s:f,s:o,s:I}", "id", PQgetvalue(r, i, 0), "started",
+                     atof(PQgetvalue(r, i, 1)), "heartbeat", atof(PQgetvalue(r, i, 2)), "age_s",
+                     atof(PQgetvalue(r, i, 3)), "info", info ? info : json_object(), "leases",
+                     (json_int_t)atoll(PQgetvalue(r, i, 5)));
+}
+
 static int hosts(d_pgq *q, void *arg, char *err, size_t errlen)
 {
-    char **out = arg;
-    PGresult *r =
-        exec(q,
-             "SELECT h.id, extract(epoch FROM h.started), extract(epoch FROM h.heartbeat),"
-             " extract(epoch FROM now() - h.heartbeat), h.info,"
-             " (SELECT count(*) FROM partitions p WHERE p.lease_owner = h.id"
-             " AND p.state = 'running' AND p.lease_expiry > now())"
-             " FROM hosts h ORDER BY h.id",
-             0, NULL, PGRES_TUPLES_OK, err, errlen);
-    if (!r) return G16_ERR_IO;
-    json_t *a = json_array();
-    for (int i = 0; i < PQntuples(r); i++) {
-        json_t *info = json_loads(PQgetvalue(r, i, 4), 0, NULL);
-        json_array_append_new(
-            a, json_pack("{s:s,s:f,s:f,s:f,s:o,s:I}", "id", PQgetvalue(r, i, 0), "started",
-                         atof(PQgetvalue(r, i, 1)), "heartbeat", atof(PQgetvalue(r, i, 2)), "age_s",
-                         atof(PQgetvalue(r, i, 3)), "info", info ? info : json_object(), "leases",
-                         (json_int_t)atoll(PQgetvalue(r, i, 5))));
-    }
-    PQclear(r);
-    *out = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(15));
-    json_decref(a);
-    return *out ? G16_OK : G16_ERR_NOMEM;
+    return rows_json(q,
+                     "SELECT h.id, extract(epoch FROM h.started), extract(epoch FROM h.heartbeat),"
+                     " extract(epoch FROM now() - h.heartbeat), h.info,"
+                     " (SELECT count(*) FROM partitions p WHERE p.lease_owner = h.id"
+                     " AND p.state = 'running' AND p.lease_expiry > now())"
+                     " FROM hosts h ORDER BY h.id",
+                     host_row_json, NULL, arg, err, errlen);
 }
 
 int d_pgq_hosts_json(d_pgq *q, char **json, char *err, size_t errlen)
