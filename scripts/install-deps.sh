@@ -16,9 +16,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # (procps); the benchmarks use GNU time and bc.  The witness calculator
 # needs wabt (wasm2c and its runtime source, also at run time) and
 # nettle-dev (SHA-256 of the cached circuits).  g16d's fleet queue needs
-# libpq-dev, and its tests a throwaway server (postgresql).
+# libpq-dev, and its tests a throwaway server (postgresql; openssl makes
+# the TLS test's certificate).
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
-      libjansson-dev libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql
+      libjansson-dev libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql openssl
       zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format)
 missing=()
 for p in "${debs[@]}"; do

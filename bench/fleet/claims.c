@@ -1,8 +1,9 @@
 /* The fleet's queue alone (src/apps/g16d/pgqueue.c) against one
  * PostgreSQL: claims per second with H hosts claiming empty work items
  * (each claim followed by its result, as a host does), and the time from
- * a submission to its claim with hosts polling as g16d's claimer does.
- *   claims URL HOSTS ITEMS BATCH
+ * a submission to its claim with hosts idle as g16d's claimer is: polling,
+ * and with LISTEN, woken by the submission's notice (polling as well).
+ *   claims URL HOSTS ITEMS BATCH poll|listen
  * bench/fleet/run.sh starts a throwaway server and runs the table. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,7 +18,7 @@
 #define POLL_S 0.1 /* as fleet.c's claimer */
 
 static const char *url;
-static int batch;
+static int batch, listening;
 
 static double now(void)
 {
@@ -102,8 +103,8 @@ static void throughput(d_pgq **qs, int hosts, int items)
         calls += w[i].claimed / batch + 1;
     }
     double s = now() - t0;
-    printf("| %d | %d | %d | %.0f | %.2f |", hosts, batch, total, total / s,
-           1e3 * in_claim / calls);
+    printf("| %d | %s | %d | %d | %.0f | %.2f |", hosts, listening ? "LISTEN" : "poll", batch,
+           total, total / s, 1e3 * in_claim / calls);
 }
 
 typedef struct {
@@ -112,7 +113,8 @@ typedef struct {
     double claimed_at;
 } poller;
 
-/* Claims one at a time every POLL_S, as an idle g16d does. */
+/* Claims one at a time every POLL_S, or sooner on a notice when
+ * listening, as an idle g16d does. */
 static void *poll_queue(void *arg)
 {
     poller *p = arg;
@@ -128,7 +130,10 @@ static void *poll_queue(void *arg)
             continue;
         }
         struct timespec ts = {0, (long)(POLL_S * 1e9)};
-        nanosleep(&ts, NULL);
+        if (listening)
+            d_pgq_wait(p->q, POLL_S, -1);
+        else
+            nanosleep(&ts, NULL);
     }
     return NULL;
 }
@@ -163,16 +168,24 @@ static void latency(d_pgq **qs, int hosts, d_pgq *submitter)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: claims URL HOSTS ITEMS BATCH\n");
+    if (argc != 6 || (strcmp(argv[5], "poll") && strcmp(argv[5], "listen"))) {
+        fprintf(stderr, "usage: claims URL HOSTS ITEMS BATCH poll|listen\n");
         return 2;
     }
+    listening = !strcmp(argv[5], "listen");
     url = argv[1];
     int hosts = atoi(argv[2]), items = atoi(argv[3]);
     batch = atoi(argv[4]);
     if (hosts < 1 || hosts > 64 || items < 1 || batch < 1) return 2;
     d_pgq *qs[64];
-    for (int i = 0; i < hosts; i++) qs[i] = host(i);
+    char err[512];
+    for (int i = 0; i < hosts; i++) {
+        qs[i] = host(i);
+        if (listening && d_pgq_listen(qs[i], err, sizeof err)) {
+            fprintf(stderr, "claims: %s\n", err);
+            return 1;
+        }
+    }
     d_pgq *submitter = host(99);
     throughput(qs, hosts, items);
     latency(qs, hosts, submitter);

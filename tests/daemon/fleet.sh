@@ -9,7 +9,8 @@
 # restarted (immediate stop) while b works: b reconnects and goes on.  One
 # job is of inputs: the key's circuit travels with its registration and the
 # witness is computed by whichever host claims the partition.  Bad input on a
-# fleet host gets the errors it gets today.
+# fleet host gets the errors it gets today.  a is woken by LISTEN/NOTIFY,
+# b only polls (--no-listen), as a host on YugabyteDB would.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fleet_lib.sh"
 
@@ -19,7 +20,10 @@ if "$G16D" --socket "$T/x.s" --state-dir "$T/x.st" --queue "postgresql://g16:sec
 grep -q "carries a password" "$T/x.log" || fail "no word of the password: $(cat "$T/x.log")"
 
 start_host a --lease 2 --memory-budget 1G
-start_host b --lease 2 --memory-budget 1G
+# b only polls, as every host would where the database has no LISTEN
+start_host b --lease 2 --memory-budget 1G --no-listen
+grep -q "idle: woken by LISTEN/NOTIFY" "$T/a.log" || fail "a does not listen: $(cat "$T/a.log")"
+grep -q "idle: polling every 0.1 s, no LISTEN" "$T/b.log" || fail "b listens: $(cat "$T/b.log")"
 note "keys registered through a: both curves"
 hc a keys load chain "$FIX/bn128/chain/circuit.zkey" >/dev/null || fail "a: key load"
 hc a keys load mult "$FIX/bls12381/multiplier/circuit.zkey" --wasm "$FIX/bls12381/multiplier/circuit.wasm" \

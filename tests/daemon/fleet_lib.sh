@@ -10,9 +10,10 @@ fleet_cleanup() {
   rm -rf "$T"
 }
 trap fleet_cleanup EXIT
-pg_start || fail "no PostgreSQL server"
+pg_start "$@" || fail "no PostgreSQL server" # `source fleet_lib.sh tls`: pg_start tls
 
-# start_host NAME ARGS...: g16d NAME on the fleet's database; its log is $LOG.
+# start_host NAME ARGS...: g16d NAME on the fleet's database ($QUEUE, else
+# $PG_URL); its log is $LOG.
 # Its compiled circuits go to the build tree's shared cache (lib.sh's
 # shared_circuits), so each circuit is compiled once per build.
 start_host() {
@@ -22,7 +23,7 @@ start_host() {
   mkdir -p "$G16_CIRCUIT_CACHE" "$T/$n.st"
   ln -sfn "$G16_CIRCUIT_CACHE" "$T/$n.st/circuits"
   "$G16D" --socket "$T/$n.s" --state-dir "$T/$n.st" --allow-dir "$FIX" --allow-dir "$T" \
-    --queue "$PG_URL" --no-pin-keys "$@" >>"$T/$n.log" 2>&1 &
+    --queue "${QUEUE:-$PG_URL}" --no-pin-keys "$@" >>"$T/$n.log" 2>&1 &
   HPID[$n]=$!
   LOG=$T/$n.log
   wait_socket "$T/$n.s" "${HPID[$n]}" "g16d $n"

@@ -3,7 +3,8 @@
 # keys (both curves) submitted through different hosts all finish with
 # exactly one result row each; every proof was verified by the host that
 # made it (--self-verify, on by default) and a sample of every key's is
-# checked here again (g16 verify, snarkjs).  Host c has a budget for its key
+# checked here again (g16 verify, snarkjs).  Every host lists the fleet's
+# jobs (GET /v1/proofs), not only those it submitted or ran.  Host c has a budget for its key
 # and one and a half partitions of the largest circuit: its VmHWM stays
 # within that budget + a fixed overhead while a and b take the larger share
 # of that circuit's partitions.
@@ -31,6 +32,20 @@ ids=("$(submit a chain bn128/chain 60)" "$(submit b mult bls12381/multiplier 120
   "$(submit c pub bn128/pubmany 120)")
 fixtures=(bn128/chain bls12381/multiplier bn128/pubmany)
 counts=(60 120 120)
+# list_is HOST WANT: GET /v1/proofs on HOST lists the fleet's three jobs, in
+# submission order, as "id key partitions submitted_by" and their states
+# match WANT (a regex of each state).
+list_is() {
+  hapi "$1" http://d/v1/proofs >"$T/list-$1.json"
+  local got want="${ids[0]} chain 60 $(host_id a),${ids[1]} mult 120 $(host_id b),${ids[2]} pub 120 $(host_id c)"
+  got=$(js 'o.jobs.map(j => [j.id, j.key, j.partitions, j.submitted_by].join(" ")).join()' <"$T/list-$1.json")
+  [ "$got" = "$want" ] || fail "$1 lists the jobs as '$got', not '$want'"
+  js 'o.jobs.map(j => j.state).join("\n")' <"$T/list-$1.json" | grep -qvxE "$2" &&
+    fail "$1 lists a job not $2: $(cat "$T/list-$1.json")"
+  return 0
+}
+note "GET /v1/proofs on every host lists the fleet's jobs, not its own"
+for n in a b c; do list_is "$n" 'queued|running|done'; done
 hosts=(b c a) # each job is waited for through a host that did not take it
 for i in 0 1 2; do
   out=$T/o$i
@@ -43,6 +58,9 @@ for i in 0 1 2; do
   done
   snarkjs_ok "$vk" "$out/public-$((counts[$i] - 1)).json" "$out/proof-$((counts[$i] - 1)).json"
 done
+for n in a b c; do list_is "$n" done; done
+[ "$(js 'o.jobs.map(j => j.partitions_done).join()' <"$T/list-c.json")" = 60,120,120 ] ||
+  fail "c lists other partition counts: $(cat "$T/list-c.json")"
 [ "$(sql "SELECT count(*) FROM results WHERE ok")" = 300 ] || fail "not 300 good results"
 [ "$(sql "SELECT count(DISTINCT (job, idx)) FROM results")" = 300 ] || fail "a partition has two results"
 # The largest circuit's partitions: c's budget admits one at a time, a's

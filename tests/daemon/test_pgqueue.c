@@ -1,8 +1,9 @@
 /* The fleet's queue (src/apps/g16d/pgqueue.c) against a real PostgreSQL
  * server: pg_server.sh starts a throwaway one and passes its URL in
  * G16_PG_URL.  Claim order, two claimers racing, lease expiry and
- * takeover, late and repeated results, heartbeats, the schema's version
- * and the URL rules. */
+ * takeover, late and repeated results, heartbeats, the job list, wake-ups
+ * (LISTEN/NOTIFY, also after a reconnect), the schema's version and the
+ * URL rules. */
 #define _GNU_SOURCE
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -347,6 +348,55 @@ static void test_heartbeat(d_pgq *a, d_pgq *b)
 
 /* What GET /v1/proofs/ID, DELETE and GET /v1/fleet read, and the head
  * of the queue that tells a host which key to load next. */
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* d_pgq_wait(b, timeout, fd)'s answer, and in *s how long it took. */
+static int timed_wait(d_pgq *b, double timeout, int fd, double *s)
+{
+    double t0 = mono();
+    int got = d_pgq_wait(b, timeout, fd);
+    *s = mono() - t0;
+    return got;
+}
+
+/* A listening connection is woken by submissions and releases on another,
+ * by its wake fd, and by nothing else before its timeout; it listens again
+ * after its connection is cut and reset. */
+static void test_wake(d_pgq *a, d_pgq *b)
+{
+    char err[512];
+    double s;
+    int fds[2], n;
+    d_pgq_lease c;
+    CHECK(pipe(fds) == 0, "pipe");
+    CHECK(timed_wait(b, 5, -1, &s) == 0 && s < 0.1, "not listening: no wait (%.3f s)", s);
+    CHECK(d_pgq_listen(b, err, sizeof err) == G16_OK, "listen: %s", err);
+    CHECK(timed_wait(b, 0.3, -1, &s) == 0 && s > 0.25, "no notice: the timeout (%.3f s)", s);
+    submit(a, "wake", "k5", 0, 1);
+    CHECK(timed_wait(b, 5, -1, &s) == 1 && s < 1, "a submission wakes it (%.3f s)", s);
+    CHECK(write(fds[1], "", 1) == 1 && timed_wait(b, 5, fds[0], &s) == 0 && s < 1,
+          "the wake fd ends the wait (%.3f s)", s);
+    CHECK(d_pgq_claim(a, NULL, 0, 1, 30, &c, &n, err, sizeof err) == G16_OK && n == 1, "claim");
+    CHECK(d_pgq_release(a, &c, err, sizeof err) == G16_OK, "release: %s", err);
+    CHECK(timed_wait(b, 5, -1, &s) == 1 && s < 1, "a release wakes it (%.3f s)", s);
+    d_pgq_lease_free(&c);
+    CHECK(scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE"
+                 " application_name = 'g16d' AND pid <> pg_backend_pid()") == 2,
+          "a's and b's connections cut");
+    int64_t queued, running;
+    CHECK(d_pgq_depth(b, &queued, &running, err, sizeof err) == G16_OK, "b reconnects: %s", err);
+    submit(a, "wake-again", "k5", 0, 1);
+    CHECK(timed_wait(b, 5, -1, &s) == 1 && s < 1, "listening after the reset (%.3f s)", s);
+    close(fds[0]);
+    close(fds[1]);
+    exec_sql("DELETE FROM jobs");
+}
+
 static void test_views(d_pgq *a, d_pgq *b)
 {
     char err[512], key[128], *json = NULL;
@@ -391,6 +441,15 @@ static void test_views(d_pgq *a, d_pgq *b)
     CHECK(d_pgq_job_json(a, "doomed", 0, &json, &final, err, sizeof err) == G16_OK && final &&
               strstr(json, "\"state\":\"cancelled\""),
           "cancelled: %s", json ? json : err);
+    free(json);
+    json = NULL;
+    CHECK(d_pgq_jobs_json(b, &json, err, sizeof err) == G16_OK &&
+              strstr(json, "{\"jobs\":[{\"id\":\"view\",\"key\":\"k3\",\"priority\":7,"
+                           "\"state\":\"failed\",\"partitions\":2,\"partitions_done\":1,"
+                           "\"submitted_by\":\"host-a\"},{\"id\":\"doomed\",\"key\":\"k4\","
+                           "\"priority\":0,\"state\":\"cancelled\",\"partitions\":1,"
+                           "\"partitions_done\":0,") == json,
+          "the fleet's jobs in submission order: %s", json ? json : err);
     free(json);
     json = NULL;
     CHECK(d_pgq_hosts_json(a, &json, err, sizeof err) == G16_OK && strstr(json, "host-a") &&
@@ -445,6 +504,7 @@ int main(void)
     test_release(a, b);
     test_heartbeat(a, b);
     test_views(a, b);
+    test_wake(a, b);
     test_newer_schema();
     d_pgq_close(a);
     d_pgq_close(b);

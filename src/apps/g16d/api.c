@@ -258,8 +258,18 @@ static void proof_cancel(g16d *d, const char *id, d_reply *r)
         reply_json(r, 200, text);
 }
 
+/* A fleet host lists the fleet's jobs: any host answers any job. */
 static void proofs_list(g16d *d, d_reply *r)
 {
+    if (d->fleet) {
+        char err[D_ERR], *json = NULL;
+        int rc = d_fleet_jobs(d, &json, err, sizeof err);
+        if (rc)
+            d_reply_error(r, d_http_status(rc), "%s", err);
+        else
+            reply_json(r, 200, json);
+        return;
+    }
     json_t *a = json_array();
     pthread_mutex_lock(&d->mu);
     for (job *j = d->jobs; j; j = j->next)

@@ -216,6 +216,12 @@ static int set_lease(d_config *c, const char *v)
 {
     return set_double(&c->lease_s, v) || c->lease_s < 0.5 || c->lease_s > 3600 ? -1 : 0;
 }
+static int set_no_listen(d_config *c, const char *v)
+{
+    (void)v;
+    c->queue_listen = 0;
+    return 0;
+}
 static int set_witness_memory(d_config *c, const char *v)
 {
     return d_parse_size(v, &c->witness_memory) || c->witness_memory == 0 ? -1 : 0;
@@ -324,6 +330,11 @@ static const option k_opts[] = {
      "with --queue: a claimed partition is this host's for SECONDS without a heartbeat\n"
      "                         (renewed every third of it); then another host takes it over.\n"
      "                         Default 30"},
+    {"no-listen", NULL, set_no_listen,
+     "with --queue: an idle host only polls the queue (every 0.1 s), never LISTENs for\n"
+     "                         submissions (for a pooler in transaction mode, which drops\n"
+     "                         notices). Without LISTEN in the database (YugabyteDB) it polls "
+     "anyway"},
 };
 enum { NOPTS = sizeof k_opts / sizeof k_opts[0] };
 
@@ -442,6 +453,7 @@ static void defaults(d_config *c)
     c->pin_keys = -1;
     c->domain_per_thread = 1 << 16;
     c->lease_s = 30;
+    c->queue_listen = 1;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x)
         snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);

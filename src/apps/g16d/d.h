@@ -67,6 +67,7 @@ typedef struct {
     size_t witness_memory; /* --witness-memory: a calculator's linear memory cap (0: per circuit) */
     char queue[1024];      /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
     double lease_s;        /* --lease: seconds a claimed partition is this host's unrenewed */
+    int queue_listen;      /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
 } d_config;
 
 typedef enum {
@@ -363,6 +364,8 @@ int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen);
 void d_fleet_part_done(g16d *d, const part *p);
 /* The job's JSON from the database, once final or after wait seconds. */
 int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, size_t errlen);
+/* GET /v1/proofs: the fleet's jobs, not this host's. */
+int d_fleet_jobs(g16d *d, char **json, char *err, size_t errlen);
 int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen);
 /* GET /v1/fleet: this host, every host, the queue's depth. */
 int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen);

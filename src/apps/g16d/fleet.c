@@ -20,9 +20,16 @@
  *
  * Threads: the claimer (claims, key loads, results) and the heartbeat
  * (lease renewal, never held up by a slow claim) have a connection each;
- * requests share a third.  No database call is made with d->mu held. */
+ * requests share a third.  No database call is made with d->mu held.
+ *
+ * Idle: the claimer looks at the queue every POLL_S.  Where the database
+ * has LISTEN/NOTIFY (PostgreSQL; not YugabyteDB) its connection listens
+ * and a submission on any host wakes it at once; it then waits on that
+ * connection's socket and on a pipe that stands for f->cv (results to
+ * post, stop), never longer than POLL_S: the poll stays the fallback. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
@@ -61,6 +68,8 @@ typedef struct {
     d_pgq *q, *beat, *api;
     pthread_t claimer, beater;
     pthread_cond_t cv; /* with d->mu: a result to post, or stop */
+    int wake[2];       /* a pipe: the same news for a claimer that waits on its socket */
+    int listening;     /* the claimer's connection LISTENs: submissions wake it */
     int stop, threads;
     flease *leases;
     fkey *keys;
@@ -72,6 +81,13 @@ typedef struct {
 static void fleet_log(const char *what, const char *err)
 {
     fprintf(stderr, "g16d: fleet: %s: %s\n", what, err);
+}
+
+/* News for the claimer and the heartbeat.  mu held. */
+static void wake(fleet *f)
+{
+    pthread_cond_broadcast(&f->cv);
+    if (f->wake[1] >= 0) (void)!write(f->wake[1], "", 1); /* full: the news is there already */
 }
 
 /* A queue failure as the daemon's kind: the database is unavailable. */
@@ -375,7 +391,7 @@ static void fail_lease(fleet *f, flease *fl, const char *why)
 {
     fl->done = fl->post = 1;
     fl->error = strdup(why);
-    pthread_cond_broadcast(&f->cv);
+    wake(f);
 }
 
 /* Publishes a lease's local job to the pipeline.  mu held. */
@@ -479,7 +495,7 @@ void d_fleet_part_done(g16d *d, const part *p)
             fl->j = NULL;
             /* the local copy has served: the next purge takes it */
             p->job->fetched = d_now() - d->cfg.fetched_ttl - 1;
-            pthread_cond_broadcast(&f->cv);
+            wake(f);
             return;
         }
 }
@@ -575,6 +591,21 @@ static void purge(g16d *d, fleet *f, double *next)
     pthread_mutex_lock(&d->mu);
 }
 
+/* The claimer with nothing to do: until the next poll, news on f->cv or,
+ * when listening, a submission's notice.  mu held (dropped). */
+static void idle(g16d *d, fleet *f)
+{
+    if (!f->listening) {
+        wait_cv(d, f, POLL_S);
+        return;
+    }
+    char buf[64];
+    pthread_mutex_unlock(&d->mu);
+    d_pgq_wait(f->q, POLL_S, f->wake[0]);
+    while (read(f->wake[0], buf, sizeof buf) > 0) continue; /* what it said is in the state */
+    pthread_mutex_lock(&d->mu);
+}
+
 static void *claimer(void *arg)
 {
     g16d *d = arg;
@@ -587,7 +618,7 @@ static void *claimer(void *arg)
         int got = claim_some(d, f);
         if (got > 0) continue;
         if (got == 0 && !d->stopping && !d->nstate[P_QUEUED] && load_head(d, f)) continue;
-        wait_cv(d, f, POLL_S);
+        idle(d, f);
     }
     post_results(d, f);
     release_unstarted(d, f);
@@ -664,6 +695,26 @@ static void *beater(void *arg)
 
 /* ---- lifecycle ---- */
 
+/* Whether the claimer can be woken by submissions: its connection
+ * listens, and the pipe that stands for f->cv is open; else why not. */
+static int listen_or_poll(g16d *d, fleet *f, char *why, size_t whylen)
+{
+    if (!d->cfg.queue_listen) {
+        snprintf(why, whylen, "--no-listen");
+        return 0;
+    }
+    if (pipe2(f->wake, O_NONBLOCK | O_CLOEXEC)) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        f->wake[0] = f->wake[1] = -1;
+        return 0;
+    }
+    if (!d_pgq_listen(f->q, why, whylen)) return 1;
+    close(f->wake[0]); /* nobody would read it */
+    close(f->wake[1]);
+    f->wake[0] = f->wake[1] = -1;
+    return 0;
+}
+
 int d_fleet_open(g16d *d, char *err, size_t errlen)
 {
     char host[200], id[33], name[100] = "host";
@@ -677,11 +728,17 @@ int d_fleet_open(g16d *d, char *err, size_t errlen)
     }
     d->fleet = f;
     pthread_cond_init(&f->cv, NULL);
+    f->wake[0] = f->wake[1] = -1;
     if (!(f->q = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->beat = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->api = d_pgq_open(d->cfg.queue, host, err, errlen)))
         return -1;
-    fprintf(stderr, "g16d: fleet host %s (lease %.1f s)\n", host, d->cfg.lease_s);
+    char why[D_ERR];
+    f->listening = listen_or_poll(d, f, why, sizeof why);
+    fprintf(stderr, "g16d: fleet host %s (lease %.1f s; idle: %s%s)\n", host, d->cfg.lease_s,
+            f->listening ? "woken by LISTEN/NOTIFY, polling every 0.1 s as well"
+                         : "polling every 0.1 s, no LISTEN: ",
+            f->listening ? "" : why);
     return 0;
 }
 
@@ -702,7 +759,7 @@ void d_fleet_stop(g16d *d)
     if (!f) return;
     pthread_mutex_lock(&d->mu);
     f->stop = 1;
-    pthread_cond_broadcast(&f->cv);
+    wake(f);
     pthread_mutex_unlock(&d->mu);
     if (f->threads > 0) pthread_join(f->claimer, NULL);
     if (f->threads > 1) pthread_join(f->beater, NULL);
@@ -726,6 +783,8 @@ void d_fleet_close(g16d *d)
         f->keys = k->next;
         free(k);
     }
+    for (int i = 0; i < 2; i++)
+        if (f->wake[i] >= 0) close(f->wake[i]);
     pthread_cond_destroy(&f->cv);
     free(f);
     d->fleet = NULL;
@@ -745,6 +804,11 @@ int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, si
         struct timespec ts = {0, (long)(JOB_POLL_S * 1e9)};
         nanosleep(&ts, NULL);
     }
+}
+
+int d_fleet_jobs(g16d *d, char **json, char *err, size_t errlen)
+{
+    return queue_rc(d_pgq_jobs_json(F(d)->api, json, err, errlen));
 }
 
 int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen)

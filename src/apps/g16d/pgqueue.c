@@ -7,6 +7,7 @@
 #include <endian.h>
 #include <jansson.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,13 +18,16 @@
 #include "g16.h"
 
 #define ATTEMPTS 6
+#define CHANNEL  "g16d_queue" /* submissions are announced here (LISTEN/NOTIFY) */
 
 enum { RETRY_NO, RETRY_AGAIN, RETRY_RESET };
 
 struct d_pgq {
     PGconn *conn;
     pthread_mutex_t mu;
-    int retry; /* RETRY_*: whether the last failure may pass if the call is made again */
+    int retry;     /* RETRY_*: whether the last failure may pass if the call is made again */
+    int listening; /* LISTENs on CHANNEL, again after every reset */
+    int no_notify; /* the database refused NOTIFY once: not tried again */
     char host[128];
 };
 
@@ -166,7 +170,10 @@ static int call(d_pgq *q, pgq_fn fn, void *arg, char *err, size_t errlen)
         struct timespec ts = {0, (long)(50 * 1000 * 1000) << i};
         if (ts.tv_nsec >= 1000000000L) ts = (struct timespec){1, 0};
         nanosleep(&ts, NULL);
-        if (q->retry == RETRY_RESET) PQreset(q->conn);
+        if (q->retry == RETRY_RESET) {
+            PQreset(q->conn);
+            if (q->listening) PQclear(PQexec(q->conn, "LISTEN " CHANNEL));
+        }
     }
     pthread_mutex_unlock(&q->mu);
     return rc;
@@ -244,7 +251,10 @@ d_pgq *d_pgq_open(const char *url, const char *host, char *err, size_t errlen)
     }
     pthread_mutex_init(&q->mu, NULL);
     snprintf(q->host, sizeof q->host, "%s", host);
-    q->conn = PQconnectdb(url);
+    /* named in pg_stat_activity (unless the URL names itself otherwise) */
+    const char *const keys[] = {"dbname", "fallback_application_name", NULL};
+    const char *const vals[] = {url, "g16d", NULL};
+    q->conn = PQconnectdbParams(keys, vals, 1);
     if (PQstatus(q->conn) != CONNECTION_OK) {
         errf(err, errlen, "queue: %s", PQerrorMessage(q->conn));
         d_pgq_close(q);
@@ -393,11 +403,73 @@ static int submit(d_pgq *q, void *arg, char *err, size_t errlen)
     return commit(q, rc, err, errlen);
 }
 
+/* Tells the listening hosts that there is work, once it is committed.
+ * Best effort: a host that misses it polls; a database without NOTIFY
+ * (feature not supported) is not asked again. */
+static void notify(d_pgq *q)
+{
+    pthread_mutex_lock(&q->mu);
+    if (!q->no_notify) {
+        PGresult *r = PQexec(q->conn, "NOTIFY " CHANNEL);
+        const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+        if (state && !strcmp(state, "0A000")) q->no_notify = 1;
+        PQclear(r);
+    }
+    pthread_mutex_unlock(&q->mu);
+}
+
 int d_pgq_submit(d_pgq *q, const char *id, const char *key, int priority,
                  const d_pgq_payload *parts, int n, char *err, size_t errlen)
 {
     submit_args a = {id, key, priority, n, parts};
-    return call(q, submit, &a, err, errlen);
+    int rc = call(q, submit, &a, err, errlen);
+    if (!rc) notify(q);
+    return rc;
+}
+
+static int listen_fn(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    (void)arg;
+    return run(q, "LISTEN " CHANNEL, 0, NULL, err, errlen);
+}
+
+int d_pgq_listen(d_pgq *q, char *err, size_t errlen)
+{
+    int rc = call(q, listen_fn, NULL, err, errlen);
+    pthread_mutex_lock(&q->mu);
+    q->listening = rc == G16_OK;
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
+/* Whether a notice has come (read from the socket, all of them taken).
+ * q->mu held. */
+static int notices(d_pgq *q)
+{
+    int n = 0;
+    PGnotify *nf;
+    if (!PQconsumeInput(q->conn)) return 0; /* the next call resets the connection */
+    while ((nf = PQnotifies(q->conn))) {
+        n++;
+        PQfreemem(nf);
+    }
+    return n > 0;
+}
+
+int d_pgq_wait(d_pgq *q, double timeout_s, int wake_fd)
+{
+    int got = 0;
+    pthread_mutex_lock(&q->mu);
+    if (q->listening && !(got = notices(q))) {
+        /* a broken connection (closed, or at its end) would answer poll at
+         * once, over and over: then wake_fd alone, until the next call
+         * resets it */
+        int fd = PQstatus(q->conn) == CONNECTION_OK ? PQsocket(q->conn) : -1;
+        struct pollfd p[2] = {{wake_fd, POLLIN, 0}, {fd, POLLIN, 0}};
+        if (poll(p, 2, (int)(timeout_s * 1e3)) > 0 && p[1].revents) got = notices(q);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return got;
 }
 
 /* ---- claims and leases ---- */
@@ -636,7 +708,9 @@ static int release(d_pgq *q, void *arg, char *err, size_t errlen)
 
 int d_pgq_release(d_pgq *q, const d_pgq_lease *c, char *err, size_t errlen)
 {
-    return call(q, release, (void *)c, err, errlen);
+    int rc = call(q, release, (void *)c, err, errlen);
+    if (!rc) notify(q);
+    return rc;
 }
 
 static int purge(d_pgq *q, void *arg, char *err, size_t errlen)
@@ -793,6 +867,16 @@ static int is_final(const char *state)
     return !strcmp(state, "done") || !strcmp(state, "failed") || !strcmp(state, "cancelled");
 }
 
+/* A job's state from its n partitions' counts: as a single g16d says it
+ * (queued until one starts, then running until every one is final). */
+static const char *job_state(int n, int nfinal, int failed, int started, int cancelled)
+{
+    return nfinal < n  ? (started ? "running" : "queued")
+           : cancelled ? "cancelled"
+           : failed    ? "failed"
+                       : "done";
+}
+
 /* Columns of the job query: 0 key, 1 priority, 2 created, 3 cancelled,
  * 4 idx, 5 state, 6 error, 7 timings, 8 proof, 9 public, 10 finished. */
 static json_t *part_json(const PGresult *r, int row, int results)
@@ -824,11 +908,7 @@ static char *job_text(const PGresult *r, const char *id, int with_results, int *
             finished = atof(PQgetvalue(r, i, 10));
     }
     *final = nfinal == n;
-    int cancelled = !strcmp(PQgetvalue(r, 0, 3), "t");
-    const char *state = !*final     ? (running ? "running" : "queued")
-                        : cancelled ? "cancelled"
-                        : failed    ? "failed"
-                                    : "done";
+    const char *state = job_state(n, nfinal, failed, running, !strcmp(PQgetvalue(r, 0, 3), "t"));
     json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", id, "key", PQgetvalue(r, 0, 0),
                           "priority", atoi(PQgetvalue(r, 0, 1)), "state", state, "created",
                           atof(PQgetvalue(r, 0, 2)), "partitions_total", n, "partitions_done", done,
@@ -877,6 +957,59 @@ int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int 
     return rc;
 }
 
+/* Columns: 0 id, 1 key, 2 priority, 3 cancelled, 4 partitions, 5 final,
+ * 6 failed, 7 started, 8 done, 9 submitted_by. */
+static json_t *job_row_json(const PGresult *r, int i)
+{
+    int n = atoi(PQgetvalue(r, i, 4));
+    const char *state = job_state(n, atoi(PQgetvalue(r, i, 5)), atoi(PQgetvalue(r, i, 6)),
+                                  atoi(PQgetvalue(r, i, 7)), !strcmp(PQgetvalue(r, i, 3), "t"));
+    return json_pack("{s:s,s:s,s:i,s:s,s:i,s:i,s:s}", "id", PQgetvalue(r, i, 0), "key",
+                     PQgetvalue(r, i, 1), "priority", atoi(PQgetvalue(r, i, 2)), "state", state,
+                     "partitions", n, "partitions_done", atoi(PQgetvalue(r, i, 8)), "submitted_by",
+                     PQgetvalue(r, i, 9));
+}
+
+typedef json_t *(*row_json_fn)(const PGresult *r, int row);
+
+/* The rows of a query without parameters, each as fn makes it, as a JSON
+ * array in text (malloc'd) into *out, inside {"wrap": [...]} when wrap is
+ * set. */
+static int rows_json(d_pgq *q, const char *sql, row_json_fn fn, const char *wrap, char **out,
+                     char *err, size_t errlen)
+{
+    PGresult *r = exec(q, sql, 0, NULL, PGRES_TUPLES_OK, err, errlen);
+    if (!r) return G16_ERR_IO;
+    json_t *a = json_array();
+    for (int i = 0; i < PQntuples(r); i++) json_array_append_new(a, fn(r, i));
+    PQclear(r);
+    json_t *o = wrap ? json_pack("{s:o}", wrap, a) : a;
+    *out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(o);
+    if (*out) return G16_OK;
+    errf(err, errlen, "out of memory");
+    return G16_ERR_NOMEM;
+}
+
+static int jobs_list(d_pgq *q, void *arg, char *err, size_t errlen)
+{
+    return rows_json(q,
+                     "SELECT j.id, j.key, j.priority, j.cancelled, count(*),"
+                     " count(*) FILTER (WHERE p.state IN ('done', 'failed', 'cancelled')),"
+                     " count(*) FILTER (WHERE p.state = 'failed'),"
+                     " count(*) FILTER (WHERE p.state <> 'queued'),"
+                     " count(*) FILTER (WHERE p.state = 'done'), coalesce(j.submitted_by, '')"
+                     " FROM jobs j JOIN partitions p ON p.job = j.id"
+                     " GROUP BY j.id ORDER BY j.seq",
+                     job_row_json, "jobs", arg, err, errlen);
+}
+
+int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen)
+{
+    *json = NULL;
+    return call(q, jobs_list, json, err, errlen);
+}
+
 static int cancel(d_pgq *q, void *arg, char *err, size_t errlen)
 {
     const char *vals[] = {arg};
@@ -904,31 +1037,25 @@ int d_pgq_cancel(d_pgq *q, const char *id, char *err, size_t errlen)
     return call(q, cancel, (void *)id, err, errlen);
 }
 
+/* Columns: 0 id, 1 started, 2 heartbeat, 3 age, 4 info, 5 leases. */
+static json_t *host_row_json(const PGresult *r, int i)
+{
+    json_t *info = json_loads(PQgetvalue(r, i, 4), 0, NULL);
+    return json_pack("{s:s,s:f,s:f,s:f,s:o,s:I}", "id", PQgetvalue(r, i, 0), "started",
+                     atof(PQgetvalue(r, i, 1)), "heartbeat", atof(PQgetvalue(r, i, 2)), "age_s",
+                     atof(PQgetvalue(r, i, 3)), "info", info ? info : json_object(), "leases",
+                     (json_int_t)atoll(PQgetvalue(r, i, 5)));
+}
+
 static int hosts(d_pgq *q, void *arg, char *err, size_t errlen)
 {
-    char **out = arg;
-    PGresult *r =
-        exec(q,
-             "SELECT h.id, extract(epoch FROM h.started), extract(epoch FROM h.heartbeat),"
-             " extract(epoch FROM now() - h.heartbeat), h.info,"
-             " (SELECT count(*) FROM partitions p WHERE p.lease_owner = h.id"
-             " AND p.state = 'running' AND p.lease_expiry > now())"
-             " FROM hosts h ORDER BY h.id",
-             0, NULL, PGRES_TUPLES_OK, err, errlen);
-    if (!r) return G16_ERR_IO;
-    json_t *a = json_array();
-    for (int i = 0; i < PQntuples(r); i++) {
-        json_t *info = json_loads(PQgetvalue(r, i, 4), 0, NULL);
-        json_array_append_new(
-            a, json_pack("{s:s,s:f,s:f,s:f,s:o,s:I}", "id", PQgetvalue(r, i, 0), "started",
-                         atof(PQgetvalue(r, i, 1)), "heartbeat", atof(PQgetvalue(r, i, 2)), "age_s",
-                         atof(PQgetvalue(r, i, 3)), "info", info ? info : json_object(), "leases",
-                         (json_int_t)atoll(PQgetvalue(r, i, 5))));
-    }
-    PQclear(r);
-    *out = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(15));
-    json_decref(a);
-    return *out ? G16_OK : G16_ERR_NOMEM;
+    return rows_json(q,
+                     "SELECT h.id, extract(epoch FROM h.started), extract(epoch FROM h.heartbeat),"
+                     " extract(epoch FROM now() - h.heartbeat), h.info,"
+                     " (SELECT count(*) FROM partitions p WHERE p.lease_owner = h.id"
+                     " AND p.state = 'running' AND p.lease_expiry > now())"
+                     " FROM hosts h ORDER BY h.id",
+                     host_row_json, NULL, arg, err, errlen);
 }
 
 int d_pgq_hosts_json(d_pgq *q, char **json, char *err, size_t errlen)

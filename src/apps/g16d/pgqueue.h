@@ -25,7 +25,9 @@
  *   discarded (*accepted = 0), so a partition has exactly one result.
  * - Correctness uses only row locks, unique keys and transactions:
  *   nothing that YugabyteDB's PostgreSQL API lacks (no advisory locks, no
- *   LISTEN/NOTIFY, no LOCK TABLE).
+ *   LOCK TABLE).  LISTEN/NOTIFY, which it lacks too, only wakes idle
+ *   claimers sooner (d_pgq_listen): without it they poll, as they do
+ *   anyway.
  * - Threads: one connection per d_pgq behind its own mutex; every call may
  *   come from any thread.  A broken connection is reset and the call
  *   retried (as are serialization failures and deadlocks), a few times.
@@ -92,6 +94,18 @@ int d_pgq_key_delete(d_pgq *q, const char *name, char *err, size_t errlen);
 int d_pgq_submit(d_pgq *q, const char *id, const char *key, int priority,
                  const d_pgq_payload *parts, int n, char *err, size_t errlen);
 
+/* Wake-ups, an optimisation only: d_pgq_listen makes q's connection
+ * LISTEN for the notices that d_pgq_submit and d_pgq_release send after
+ * their commits (best effort), and again after every reconnect: G16_OK,
+ * or G16_ERR_IO when the database refused (YugabyteDB has no LISTEN), and
+ * then the caller polls only.  d_pgq_wait blocks up to timeout_s until a
+ * notice comes (1) or wake_fd (-1: none) is readable or the time passes
+ * (0); without LISTEN it returns 0 at once, and on a broken connection
+ * it waits for wake_fd alone (the next call resets the connection).
+ * Only one thread may wait on a q, and it holds q for as long. */
+int d_pgq_listen(d_pgq *q, char *err, size_t errlen);
+int d_pgq_wait(d_pgq *q, double timeout_s, int wake_fd);
+
 /* Up to max partitions of the keys named (nkeys 0: any key) into out[],
  * their number in *n, in claim order. */
 int d_pgq_claim(d_pgq *q, const char *const *keys, int nkeys, int max, double lease_s,
@@ -138,6 +152,11 @@ int d_pgq_head_key(d_pgq *q, const char *const *skip, int nskip, char key[128], 
  * (malloc'd) and *final (every partition final), or G16_ERR_NOT_FOUND. */
 int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
                    size_t errlen);
+
+/* Every job of the fleet in submission order, as GET /v1/proofs lists a
+ * single g16d's ({"jobs": [{id, key, priority, state, partitions}]}),
+ * with partitions_done and submitted_by (the host it came through). */
+int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen);
 
 /* Cancels job id: its partitions not yet final become cancelled (a
  * running one's result is then discarded).  G16_OK, G16_ERR_NOT_FOUND,
