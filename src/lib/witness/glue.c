@@ -19,16 +19,20 @@
  *
  * Time: a calculation that never ends (a circom loop whose exit the input
  * never reaches) must become an error too.  libg16 rewrites wasm2c's output
- * (ticks.c) so that every branch back to a loop's head and every function
- * entry evaluates G16W_TICK(): a thread-local countdown, and every
- * G16W_FUEL_SLICE ticks a look at the clock against the instance's
- * deadline, stopping it like a trap when the deadline has passed.  Every
- * endless run of wasm code passes one of those points (WebAssembly has no
- * other backward jumps), the check happens only inside translated code
+ * (ticks.c) so that every branch back to a loop's head and the entry of
+ * every function that calls others evaluates G16W_TICK(): a thread-local
+ * countdown, and every G16W_FUEL_SLICE ticks a look at the clock against
+ * the instance's deadline, stopping it like a trap when the deadline has
+ * passed.  Every endless run of wasm code passes one of those points
+ * (WebAssembly has no other backward jumps, and a recursion runs through
+ * functions that call), the check happens only inside translated code
  * (never in the runtime's realloc or in our imports' callbacks, so
  * unwinding there is as safe as a trap), and nothing process-wide is
  * touched: no signals, timers or threads in a library that Node.js and
- * other programs embed. */
+ * other programs embed (a signal could also land inside the runtime's
+ * realloc, where unwinding would corrupt the heap), and no child process
+ * (the witness stays in the caller's memory and budget).  The cost is a
+ * few instructions per check: see bench/RESULTS.md. */
 #define WASM_RT_MEMCHECK_SIGNAL_HANDLER 0
 #define WASM_RT_TRAP_HANDLER            g16w_trap
 #define wasm_rt_call_stack_depth        (*g16w_depth())

@@ -2,12 +2,18 @@
  *
  * wasm2c writes a branch to a loop's head as "goto w2c_L<n>;" (WebAssembly
  * has no other backward jumps: every endless loop takes one) and starts
- * every function with "FUNC_PROLOGUE;" (every unbounded recursion passes
- * one).  Both become a G16W_TICK() first.  The loop form is one statement,
- * "if (G16W_TICK()) {} else goto w2c_L<n>;", so it stays right even after
- * an unbraced if (the else binds to the inner if).  The replacements add
- * no quote, backslash or comment delimiter, so an occurrence inside a
- * comment or string that a hostile module's names put there stays one.
+ * every function with a line "  FUNC_PROLOGUE;".  Every loop branch gets a
+ * G16W_TICK() first, as one statement, "if (G16W_TICK()) {} else goto
+ * w2c_L<n>;", so it stays right even after an unbraced if (the else binds
+ * to the inner if).  A prologue gets one when the function calls anything:
+ * a call passes the instance ("(instance" in the text: direct calls,
+ * CALL_INDIRECT, imports), and every recursion, however it fans out, only
+ * runs through functions that call.  Leaving the many small leaf functions
+ * (circom's field arithmetic) without a check keeps the cost down: a
+ * function's text is taken as everything up to the next prologue, a
+ * superset of its body, so an error can only add checks.  Function bodies
+ * hold no comments or strings (names appear only in the export comments
+ * after the last function), so no module's names can fake these texts.
  *
  * A translation with loop labels but no rewritten branch, or without
  * function prologues, means a wasm2c whose output looks different: the
@@ -21,46 +27,52 @@
 #include "g16.h"
 #include "witness/witness.h"
 
-typedef struct {
-    const char *from, *to;
-} tick_rule;
-
 #define LOOP_BRANCH   "goto w2c_L"
 #define LOOP_TICKED   "if (G16W_TICK()) {} else " LOOP_BRANCH
-#define PROLOGUE      "FUNC_PROLOGUE;"
-#define PROLOGUE_TICK PROLOGUE " (void)G16W_TICK();"
+#define PROLOGUE      "\n  FUNC_PROLOGUE;\n"
+#define PROLOGUE_TICK "\n  FUNC_PROLOGUE; (void)G16W_TICK();\n"
+#define CALLS         "(instance"
 
-static const tick_rule rules[] = {{LOOP_BRANCH, LOOP_TICKED}, {PROLOGUE, PROLOGUE_TICK}};
-#define N_RULES (sizeof rules / sizeof rules[0])
+const char witness_tick_recipe[] = LOOP_TICKED "|" PROLOGUE_TICK "|when it has " CALLS;
 
-const char witness_tick_recipe[] = LOOP_TICKED "\n" PROLOGUE_TICK;
+typedef struct {
+    FILE *f;
+    size_t loops, prologues; /* checks written */
+} ticked;
 
-/* The next occurrence of any rule's text at or after p, its rule in *which. */
-static const char *next_match(const char *p, const char *end, size_t *which)
+static const char *find(const char *p, const char *end, const char *what)
 {
-    const char *best = NULL;
-    for (size_t r = 0; r < N_RULES; r++) {
-        const char *q = memmem(p, (size_t)(end - p), rules[r].from, strlen(rules[r].from));
-        if (q && (!best || q < best)) {
-            best = q;
-            *which = r;
-        }
-    }
-    return best;
+    return memmem(p, (size_t)(end - p), what, strlen(what));
 }
 
-/* Writes text to f with every rule applied, counting replacements. */
-static int write_ticked(FILE *f, const char *text, size_t len, size_t count[N_RULES])
+static int put(ticked *t, const char *p, size_t n) { return fwrite(p, 1, n, t->f) == n ? 0 : -1; }
+
+/* [p, end) with every loop branch checked. */
+static int put_loops(ticked *t, const char *p, const char *end)
 {
-    const char *p = text, *end = text + len, *q;
-    size_t r;
-    while ((q = next_match(p, end, &r))) {
-        if (fwrite(p, 1, (size_t)(q - p), f) != (size_t)(q - p) || fputs(rules[r].to, f) < 0)
-            return -1;
-        count[r]++;
-        p = q + strlen(rules[r].from);
+    for (const char *q; (q = find(p, end, LOOP_BRANCH)); p = q + strlen(LOOP_BRANCH)) {
+        if (put(t, p, (size_t)(q - p)) || fputs(LOOP_TICKED, t->f) < 0) return -1;
+        t->loops++;
     }
-    return fwrite(p, 1, (size_t)(end - p), f) == (size_t)(end - p) ? 0 : -1;
+    return put(t, p, (size_t)(end - p));
+}
+
+/* The text up to the first prologue, then each function from its prologue
+ * to the next one. */
+static int write_ticked(ticked *t, const char *text, size_t len)
+{
+    const char *end = text + len, *fn = find(text, end, PROLOGUE);
+    if (put_loops(t, text, fn ? fn : end)) return -1;
+    while (fn) {
+        const char *body = fn + strlen(PROLOGUE), *next = find(body, end, PROLOGUE);
+        const char *stop = next ? next : end;
+        int calls = find(body, stop, CALLS) != NULL;
+        if (fputs(calls ? PROLOGUE_TICK : PROLOGUE, t->f) < 0 || put_loops(t, body, stop))
+            return -1;
+        t->prologues++;
+        fn = next;
+    }
+    return 0;
 }
 
 /* Whether wasm2c declared any loop label ("w2c_L<digit>...:"). */
@@ -81,10 +93,9 @@ int witness_add_ticks(const char *c_path, const char *wasm_path, char *err, size
     if (formats_map_file(c_path, &m, err, errlen)) return G16_ERR_IO;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.ticked", c_path);
-    size_t count[N_RULES] = {0};
-    FILE *f = fopen(tmp, "wb");
-    int bad = !f || write_ticked(f, m.addr ? m.addr : "", m.len, count);
-    if (f && fclose(f)) bad = 1;
+    ticked t = {fopen(tmp, "wb"), 0, 0};
+    int bad = !t.f || write_ticked(&t, m.addr ? m.addr : "", m.len);
+    if (t.f && fclose(t.f)) bad = 1;
     int loops = has_loop_label(m.addr ? m.addr : "", m.len);
     formats_unmap_file(&m);
     if (bad || rename(tmp, c_path)) {
@@ -92,11 +103,11 @@ int witness_add_ticks(const char *c_path, const char *wasm_path, char *err, size
         remove(tmp);
         return G16_ERR_IO;
     }
-    if (count[1] == 0 || (loops && count[0] == 0)) {
+    if (t.prologues == 0 || (loops && t.loops == 0)) {
         snprintf(err, errlen,
                  "%s: wasm2c's output has no %s where the time limit's checks go (another "
                  "wasm2c version?)",
-                 wasm_path, count[1] ? "loop branches" : "function prologues");
+                 wasm_path, t.prologues ? "loop branches" : "function prologues");
         return G16_ERR_INTERNAL;
     }
     return 0;
