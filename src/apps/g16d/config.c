@@ -218,7 +218,8 @@ static int set_witness_memory(d_config *c, const char *v)
 }
 static int set_witness_timeout(d_config *c, const char *v)
 {
-    return set_double(&c->witness_timeout, v) || c->witness_timeout > 1e9 ? -1 : 0;
+    return set_double(&c->witness_timeout, v) || !(c->witness_timeout <= 1e9) ? -1
+                                                                              : 0; /* NaN too */
 }
 /* The help states the library's default. */
 _Static_assert((int)G16_WITNESS_TIME_LIMIT == 600, "--witness-timeout's default in the help");
