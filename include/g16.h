@@ -52,7 +52,8 @@ typedef enum {
     G16_ERR_TOO_LARGE = 7,   /* beyond a size or memory limit */
     G16_ERR_NOMEM = 8,       /* out of host or device memory */
     G16_ERR_DEVICE = 9,      /* the GPU failed */
-    G16_ERR_INTERNAL = 10    /* a bug: please report it */
+    G16_ERR_INTERNAL = 10,   /* a bug: please report it */
+    G16_ERR_TIMEOUT = 11     /* ran past a time limit */
 } g16_status;
 
 /* A short lower-case name of the code ("format", "mismatch", ...). */

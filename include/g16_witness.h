@@ -27,6 +27,14 @@
  *   says less; a calculation that needs more fails with G16_ERR_NOMEM.
  *   Beside it a calculation holds the parsed inputs, the witness values
  *   and the .wtns it returns (g16_witness_wtns_bytes each).
+ * - Time: a calculation may run for the circuit's time limit, by default
+ *   G16_WITNESS_TIME_LIMIT seconds (elapsed time, from the instance's
+ *   creation to the witness's last value), unless
+ *   g16_circuit_set_time_limit says otherwise; one that runs longer (a
+ *   circuit loop that an input never lets end) stops within milliseconds
+ *   of the limit with G16_ERR_TIMEOUT, its instance freed, and the thread
+ *   and the circuit stay usable.  The check is compiled into the circuit's
+ *   code (no signals or timers).
  * - Errors: a g16_status code (g16.h) and a one-line message in err naming
  *   the file (the .wasm, or input_name for the inputs) and the problem: an
  *   unknown signal, a wrong number of values, a bad value, a failed circuit
@@ -69,6 +77,12 @@ const char *g16_circuit_curve(const g16_circuit *circuit);
 size_t g16_circuit_memory_bytes(const g16_circuit *circuit);
 size_t g16_circuit_memory_limit(const g16_circuit *circuit);
 void g16_circuit_set_memory_limit(g16_circuit *circuit, size_t bytes);
+
+/* Seconds a calculation may run (see Time above); 0 or less: no limit.
+ * Set before calculations start, like the memory limit. */
+#define G16_WITNESS_TIME_LIMIT 600.0
+double g16_circuit_time_limit(const g16_circuit *circuit);
+void g16_circuit_set_time_limit(g16_circuit *circuit, double seconds);
 
 /* Receives each line the circuit prints with circom's log() (without the
  * newline); NULL drops them. */

@@ -58,7 +58,7 @@ export interface Logger {
 /** Status names of the library (g16_status_name). */
 export type G16ErrorCode =
   | 'argument' | 'io' | 'not found' | 'format' | 'mismatch' | 'unsupported'
-  | 'too large' | 'out of memory' | 'device' | 'internal';
+  | 'too large' | 'out of memory' | 'device' | 'internal' | 'timeout';
 
 /** What every failure rejects with: the library's one-line message and its status name. */
 export interface G16Error extends Error {

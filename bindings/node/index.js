@@ -18,7 +18,8 @@
 // - Failures reject with an Error whose message is the library's one line
 //   ("<file>: <problem>") and whose code is the library's status name
 //   ("argument", "io", "not found", "format", "mismatch", "unsupported",
-//   "too large", "out of memory", "device", "internal").
+//   "too large", "out of memory", "device", "internal", "timeout": a witness
+//   calculation past the library's default limit, G16_WITNESS_TIME_LIMIT).
 'use strict';
 const fs = require('fs');
 const os = require('os');

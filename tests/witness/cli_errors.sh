@@ -20,19 +20,6 @@ status() { "$@" >/dev/null 2>"$tmp/err"; echo $?; }
 [ "$(status "$G16" fullprove --device tpu a b c d e)" = 2 ] || fail "bad --device: not exit 2"
 [ "$(status "$G16" wtns frobnicate)" = 2 ] || fail "unknown wtns subcommand: not exit 2"
 
-# cli_fails NAME MESSAGE OUTPUTS... -- COMMAND...: exit 1, one line naming
-# MESSAGE, none of OUTPUTS exists afterwards.
-cli_fails() {
-  local name=$1 message=$2; shift 2
-  local outs=()
-  while [ "$1" != -- ]; do outs+=("$1"); shift; done; shift
-  local rc=0; "$@" >/dev/null 2>"$tmp/err" || rc=$?
-  [ "$rc" = 1 ] || { fail "$name: exit $rc: $(cat "$tmp/err")"; return; }
-  grep -qF -- "$message" "$tmp/err" || { fail "$name: expected '$message', got: $(cat "$tmp/err")"; return; }
-  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$name: not one line: $(cat "$tmp/err")"
-  for o in "${outs[@]}"; do [ ! -e "$o" ] || fail "$name: left $o"; done
-  echo "ok $name: $(cat "$tmp/err")"
-}
 printf '{"a": 12, "b": [[1, 2], [3, 4]], "d": 1}\n' >"$tmp/assert.json"
 cli_fails assert "$wasm: assert failed: Error in template Check_0 line: 19" "$tmp/o.wtns" -- \
   "$G16" wtns calculate "${c[@]}" "$wasm" "$tmp/assert.json" "$tmp/o.wtns"

@@ -28,6 +28,20 @@ expect_error() {
   fi
 }
 
+# cli_fails NAME MESSAGE OUTPUTS... -- COMMAND...: exit 1, one line naming
+# MESSAGE, none of OUTPUTS exists afterwards.
+cli_fails() {
+  local name=$1 message=$2; shift 2
+  local outs=()
+  while [ "$1" != -- ]; do outs+=("$1"); shift; done; shift
+  local rc=0; "$@" >/dev/null 2>"$tmp/err" || rc=$?
+  [ "$rc" = 1 ] || { fail "$name: exit $rc: $(cat "$tmp/err")"; return; }
+  grep -qF -- "$message" "$tmp/err" || { fail "$name: expected '$message', got: $(cat "$tmp/err")"; return; }
+  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$name: not one line: $(cat "$tmp/err")"
+  for o in "${outs[@]}"; do [ ! -e "$o" ] || fail "$name: left $o"; done
+  echo "ok $name: $(cat "$tmp/err")"
+}
+
 finish() {
   if [ "$failures" -ne 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
   echo "all passed"

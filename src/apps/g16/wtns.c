@@ -32,14 +32,18 @@ static const char wtns_usage[] =
     "options:\n"
     "  --cache-dir DIR  where compiled circuits are kept (default\n"
     "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16)\n"
+    "  --witness-timeout S\n"
+    "                   stop a witness calculation that runs longer than S\n"
+    "                   seconds (a circuit loop that never ends) with an\n"
+    "                   error (default 600; 0: no limit)\n"
     "  --verbose        print whether the circuit was compiled or cached, and\n"
     "                   the time of each step, on standard error\n"
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
     "file and the problem: an unknown or missing signal, a wrong number of\n"
-    "values, a failed assert with its template and line; no output file is\n"
-    "left behind), 2 on a usage error.\n";
+    "values, a failed assert with its template and line, the time limit; no\n"
+    "output file is left behind), 2 on a usage error.\n";
 
 static const char fullprove_usage[] =
     "usage: g16 fullprove [options] INPUT.json CIRCUIT.wasm KEY.zkey PROOF.json PUBLIC.json\n"
@@ -54,6 +58,10 @@ static const char fullprove_usage[] =
     "  --device D       cpu, gpu or auto, as for g16 prove (default auto)\n"
     "  --cache-dir DIR  where compiled circuits are kept (default\n"
     "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16)\n"
+    "  --witness-timeout S\n"
+    "                   stop a witness calculation that runs longer than S\n"
+    "                   seconds (a circuit loop that never ends) with an\n"
+    "                   error (default 600; 0: no limit)\n"
     "  --verbose        print the compile/cache outcome and the time of each\n"
     "                   step on standard error\n"
     "  -h, --help       show this help\n"
@@ -67,7 +75,8 @@ typedef struct {
     const char *usage;
     const char *pos[5];
     int npos, want;
-    char *cache_dir; /* malloc'd */
+    char *cache_dir;   /* malloc'd */
+    double time_limit; /* --witness-timeout */
     int verbose;
     g16_options prove;
 } wtns_args;
@@ -90,10 +99,19 @@ static char *default_cache_dir(void)
     return dir;
 }
 
+/* The usage texts state the library's default. */
+_Static_assert((int)G16_WITNESS_TIME_LIMIT == 600, "--witness-timeout's default in the help");
+
 static int option_value(wtns_args *a, const char *opt, const char *v)
 {
     char *end;
-    long t = strtol(v, &end, 10);
+    long t;
+    double secs = strtod(v, &end);
+    if (!strcmp(opt, "--witness-timeout") && *v && !*end && secs >= 0 && secs <= 1e9) {
+        a->time_limit = secs;
+        return 0;
+    }
+    t = strtol(v, &end, 10);
     static const char *const devices[] = {"auto", "cpu", "gpu"};
     static const int device_codes[] = {G16_DEVICE_AUTO, G16_DEVICE_CPU, G16_DEVICE_GPU};
     if (!strcmp(opt, "--cache-dir")) {
@@ -126,7 +144,7 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
             a->verbose = 1;
             continue;
         }
-        int takes = !strcmp(s, "--cache-dir") ||
+        int takes = !strcmp(s, "--cache-dir") || !strcmp(s, "--witness-timeout") ||
                     (prove_options && (!strcmp(s, "--threads") || !strcmp(s, "--device")));
         if (takes && i + 1 < argc) {
             if (option_value(a, s, argv[++i])) return -1;
@@ -199,6 +217,7 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
     char *input = read_text(input_path, &len, err, errlen);
     int rc = input ? g16_circuit_open(wasm_path, a->cache_dir, &c, err, errlen) : G16_ERR_IO;
     double t1 = now();
+    if (!rc) g16_circuit_set_time_limit(c, a->time_limit);
     if (!rc)
         rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns, wtns_len,
                                    err, errlen);
@@ -219,7 +238,10 @@ int cli_wtns(int argc, char **argv)
         fputs(wtns_usage, help ? stdout : stderr);
         return help ? 0 : 2;
     }
-    wtns_args a = {.cmd = "g16 wtns calculate", .usage = wtns_usage, .want = 3};
+    wtns_args a = {.cmd = "g16 wtns calculate",
+                   .usage = wtns_usage,
+                   .want = 3,
+                   .time_limit = G16_WITNESS_TIME_LIMIT};
     int p = parse_args(&a, argc - 1, argv + 1, 0);
     if (p) {
         free(a.cache_dir);
@@ -261,7 +283,10 @@ static int prove_and_write(const wtns_args *a, const uint8_t *wtns, size_t len, 
 
 int cli_fullprove(int argc, char **argv)
 {
-    wtns_args a = {.cmd = "g16 fullprove", .usage = fullprove_usage, .want = 5};
+    wtns_args a = {.cmd = "g16 fullprove",
+                   .usage = fullprove_usage,
+                   .want = 5,
+                   .time_limit = G16_WITNESS_TIME_LIMIT};
     g16_options_default(&a.prove);
     int p = parse_args(&a, argc, argv, 1);
     if (p) {

@@ -29,6 +29,7 @@ int d_http_status(int code)
     case G16_ERR_ARG:
     case G16_ERR_FORMAT:
     case G16_ERR_MISMATCH:
+    case G16_ERR_TIMEOUT: /* an input that keeps its circuit from ending */
     case G16_ERR_UNSUPPORTED: return 400;
     default: return 500; /* IO, DEVICE, INTERNAL */
     }
@@ -72,11 +73,12 @@ static json_t *circuit_json(const dkey *k)
     if (!k->key || !k->circuit)
         return k->wasm[0] ? json_pack("{s:s}", "wasm", k->wasm) : json_null();
     const g16_circuit *c = k->circuit;
-    return json_pack("{s:s,s:b,s:I,s:I,s:I,s:I}", "wasm", k->wasm, "compiled", k->wasm_compiled,
+    return json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "compiled", k->wasm_compiled,
                      "witness_size", (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
                      (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
                      (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
-                     (json_int_t)g16_circuit_memory_limit(c));
+                     (json_int_t)g16_circuit_memory_limit(c), "time_limit",
+                     g16_circuit_time_limit(c));
 }
 
 static json_t *key_json(const dkey *k)

@@ -226,6 +226,13 @@ static int set_witness_memory(d_config *c, const char *v)
 {
     return d_parse_size(v, &c->witness_memory) || c->witness_memory == 0 ? -1 : 0;
 }
+static int set_witness_timeout(d_config *c, const char *v)
+{
+    return set_double(&c->witness_timeout, v) || !(c->witness_timeout <= 1e9) ? -1
+                                                                              : 0; /* NaN too */
+}
+/* The help states the library's default. */
+_Static_assert((int)G16_WITNESS_TIME_LIMIT == 600, "--witness-timeout's default in the help");
 static int set_pin(d_config *c, const char *v)
 {
     (void)v;
@@ -281,6 +288,9 @@ static const option k_opts[] = {
      "linear memory a circuit's witness calculator may grow to (reserved with each input\n"
      "                         partition; a calculation that needs more fails). Default 4x what\n"
      "                         the circuit starts with, at least 64M"},
+    {"witness-timeout", "SECONDS", set_witness_timeout,
+     "a witness calculation that runs longer (a circuit loop its input never ends) fails\n"
+     "                         its partition; the job's others go on. Default 600; 0: no limit"},
     {"max-body", "SIZE", set_body,
      "largest request body accepted (refused from its headers; held outside the budget). Default "
      "64M"},
@@ -454,6 +464,7 @@ static void defaults(d_config *c)
     c->domain_per_thread = 1 << 16;
     c->lease_s = 30;
     c->queue_listen = 1;
+    c->witness_timeout = G16_WITNESS_TIME_LIMIT;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x)
         snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);

@@ -65,9 +65,10 @@ typedef struct {
     int pin_keys;          /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
     size_t device_budget;  /* --device-memory-budget; 0: derived at startup */
     size_t witness_memory; /* --witness-memory: a calculator's linear memory cap (0: per circuit) */
-    char queue[1024];      /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
-    double lease_s;        /* --lease: seconds a claimed partition is this host's unrenewed */
-    int queue_listen;      /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
+    double witness_timeout; /* --witness-timeout: seconds a calculation may run (0: no limit) */
+    char queue[1024];       /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
+    double lease_s;         /* --lease: seconds a claimed partition is this host's unrenewed */
+    int queue_listen;       /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
 } d_config;
 
 typedef enum {

@@ -278,6 +278,7 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
         return G16_ERR_MISMATCH;
     }
     g16_circuit_set_memory_limit(k->circuit, circuit_memory(d, k->circuit));
+    g16_circuit_set_time_limit(k->circuit, d->cfg.witness_timeout);
     return G16_OK;
 }
 

@@ -191,7 +191,7 @@ const char *g16_status_name(int status)
 {
     static const char *const names[] = {
         "ok",        "argument",      "io",     "not found", "format", "mismatch", "unsupported",
-        "too large", "out of memory", "device", "internal"};
+        "too large", "out of memory", "device", "internal",  "timeout"};
     if (status < 0 || (size_t)status >= sizeof names / sizeof names[0]) return "unknown";
     return names[status];
 }

@@ -1,8 +1,8 @@
 /* The compiled-circuit cache (see witness.h).
  *
  * An entry is <cache_dir>/<sha256 of the wasm>-<recipe>.so, where recipe
- * hashes everything else that shapes the object (glue texts, compiler
- * flags), so a new libg16 never loads an object built for an old glue.
+ * hashes everything else that shapes the object (glue texts, the rewrite
+ * of wasm2c's output, compiler flags), so a new libg16 never loads an object built for an old glue.
  * The object ends with a trailer (magic, SHA-256 and length of the bytes
  * before it) that is checked on an open file descriptor, and the loader
  * dlopens that same descriptor: a truncated or damaged entry is rebuilt,
@@ -58,7 +58,8 @@ static void entry_name(const void *wasm, size_t len, char out[64 + 1 + 16 + 4])
     hex(d, sizeof d, out);
     struct sha256_ctx ctx;
     sha256_init(&ctx);
-    const char *parts[] = {witness_glue_abi_h, witness_glue_c, CC_FLAGS_TEXT, G16_WASM2C};
+    const char *parts[] = {witness_glue_abi_h, witness_glue_c, witness_tick_recipe, CC_FLAGS_TEXT,
+                           G16_WASM2C};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
     sha256_digest(&ctx, sizeof d, d);
@@ -274,6 +275,8 @@ static int translate(const build *b, const void *wasm, size_t len)
     int status = run_tool(b, argv);
     if (status)
         return tool_failed(b, "wasm2c", status, G16_ERR_FORMAT, "not a valid WebAssembly module");
+    rc = witness_add_ticks(out, b->wasm_path, b->err, b->errlen);
+    if (rc) return rc;
     char hpath[4200];
     build_path(b, "circuit.h", hpath, sizeof hpath);
     formats_mapping m;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "formats/formats.h"
 #include "g16_witness.h"
@@ -17,6 +18,7 @@ struct g16_circuit {
     char *wasm_path;
     uint32_t start_pages; /* an instance's linear memory before it runs */
     uint32_t max_pages;   /* what a calculation's memory may grow to */
+    double time_limit;    /* seconds a calculation may run; 0: no limit */
 };
 
 /* Instances' linear memory may grow to the wasm32 limit (4 GiB) unless
@@ -42,6 +44,11 @@ static const char *exception_text(int code)
 static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const char *doing, char *err,
                    size_t errlen)
 {
+    if (why == G16W_TIMEOUT) {
+        snprintf(err, errlen, "%s: the witness calculation ran past its time limit of %g s",
+                 c->wasm_path, c->time_limit);
+        return G16_ERR_TIMEOUT;
+    }
     char text[512];
     snprintf(text, sizeof text, "%s", c->obj.api->error_text(inst));
     for (char *p = text; *p; p++)
@@ -56,9 +63,21 @@ static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const cha
     return exception && (why & 0xff) == 5 ? G16_ERR_NOMEM : G16_ERR_FORMAT;
 }
 
+/* CLOCK_MONOTONIC nanoseconds when a calculation starting now must stop
+ * (glue_abi.h's deadline_ns), 0 without a limit. */
+static uint64_t deadline(const g16_circuit *c)
+{
+    if (!(c->time_limit > 0)) return 0;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double ns = c->time_limit * 1e9;
+    if (ns > 1e18) ns = 1e18; /* about 30 years: no limit in practice, and no overflow */
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)ns;
+}
+
 static int read_info(g16_circuit *c, char *err, size_t errlen)
 {
-    g16w_instance *inst = c->obj.api->create(MAX_PAGES, NULL);
+    g16w_instance *inst = c->obj.api->create(MAX_PAGES, deadline(c), NULL);
     if (!inst) {
         snprintf(err, errlen,
                  "%s: cannot instantiate the calculator (out of memory, or its start code failed)",
@@ -89,6 +108,7 @@ int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit *
         return G16_ERR_NOMEM;
     }
     c->max_pages = MAX_PAGES;
+    c->time_limit = G16_WITNESS_TIME_LIMIT;
     int rc = witness_object_load(wasm_path, cache_dir, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
     if (rc) {
@@ -135,6 +155,13 @@ void g16_circuit_set_memory_limit(g16_circuit *c, size_t bytes)
     size_t pages = bytes / PAGE_SIZE;
     if (pages > MAX_PAGES) pages = MAX_PAGES;
     c->max_pages = pages > c->start_pages ? (uint32_t)pages : c->start_pages;
+}
+
+double g16_circuit_time_limit(const g16_circuit *c) { return c->time_limit; }
+
+void g16_circuit_set_time_limit(g16_circuit *c, double seconds)
+{
+    c->time_limit = seconds > 0 ? seconds : 0; /* NaN too: no limit */
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,7 +349,7 @@ static int with_instance(const g16_circuit *c, const char *input, size_t len,
     int rc =
         witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
     if (rc) return rc;
-    run r = {c, c->obj.api->create(c->max_pages, hooks), input_name, err, errlen};
+    run r = {c, c->obj.api->create(c->max_pages, deadline(c), hooks), input_name, err, errlen};
     if (!r.inst) {
         snprintf(err, errlen, "%s: out of memory for a calculator instance", c->wasm_path);
         rc = G16_ERR_NOMEM;

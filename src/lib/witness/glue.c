@@ -15,7 +15,24 @@
  * instances may run on different threads at once.  wasm2c's runtime keeps
  * its call depth in process globals; the macros below redirect them to
  * thread-local counters (initial-exec: no lookup call in every function
- * prologue). */
+ * prologue).
+ *
+ * Time: a calculation that never ends (a circom loop whose exit the input
+ * never reaches) must become an error too.  libg16 rewrites wasm2c's output
+ * (ticks.c) so that every branch back to a loop's head and the entry of
+ * every function that calls others evaluates G16W_TICK(): a thread-local
+ * countdown, and every G16W_FUEL_SLICE ticks a look at the clock against
+ * the instance's deadline, stopping it like a trap when the deadline has
+ * passed.  Every endless run of wasm code passes one of those points
+ * (WebAssembly has no other backward jumps, and a recursion runs through
+ * functions that call), the check happens only inside translated code
+ * (never in the runtime's realloc or in our imports' callbacks, so
+ * unwinding there is as safe as a trap), and nothing process-wide is
+ * touched: no signals, timers or threads in a library that Node.js and
+ * other programs embed (a signal could also land inside the runtime's
+ * realloc, where unwinding would corrupt the heap), and no child process
+ * (the witness stays in the caller's memory and budget).  The cost is a
+ * few instructions per check: see bench/RESULTS.md. */
 #define WASM_RT_MEMCHECK_SIGNAL_HANDLER 0
 #define WASM_RT_TRAP_HANDLER            g16w_trap
 #define wasm_rt_call_stack_depth        (*g16w_depth())
@@ -27,6 +44,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define G16W_TLS static __thread __attribute__((tls_model("initial-exec")))
 G16W_TLS uint32_t g16w_depth_count;
@@ -34,6 +52,14 @@ G16W_TLS uint32_t g16w_saved_depth_count;
 static uint32_t *g16w_depth(void) { return &g16w_depth_count; }
 static uint32_t *g16w_saved_depth(void) { return &g16w_saved_depth_count; }
 static void g16w_trap(int code) __attribute__((noreturn));
+
+/* 2^16 ticks are at least tens of microseconds of work, against some 20
+ * ns for reading the clock: the check costs nothing measurable and a
+ * deadline is noticed within milliseconds. */
+#define G16W_FUEL_SLICE (1u << 16)
+G16W_TLS uint32_t g16w_fuel;
+static int g16w_refuel(void);
+#define G16W_TICK() (__builtin_expect(--g16w_fuel == 0, 0) && g16w_refuel())
 
 #include "wasm-rt-impl.c"
 #include "circuit.c"
@@ -52,6 +78,7 @@ struct g16w_instance {
     struct Z_runtime_instance_t runtime;
     g16w_log log;
     jmp_buf *unwind;            /* the entry now running */
+    uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
     int stop;                   /* why it stopped (glue_abi.h codes) */
     char error[G16W_ERROR_CAP]; /* printErrorMessage text, '\n' between parts */
     size_t error_len;
@@ -79,6 +106,24 @@ static void g16w_trap(int code)
     g16w_stop(g16w_running, G16W_TRAP | code);
 }
 
+static uint64_t g16w_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The slice is used up: stop the running instance if its deadline has
+ * passed, else give it another slice (0: the tick goes on). */
+static int g16w_refuel(void)
+{
+    struct g16w_instance *self = g16w_running;
+    if (self && self->deadline_ns && g16w_now_ns() >= self->deadline_ns)
+        g16w_stop(self, G16W_TIMEOUT);
+    g16w_fuel = G16W_FUEL_SLICE;
+    return 0;
+}
+
 /* Runs body with traps and circom exceptions caught; evaluates to 0 or
  * the reason it stopped.  The caller's jmp_buf lives in its frame. */
 #define G16W_GUARDED(self, body)                                                                   \
@@ -89,6 +134,7 @@ static void g16w_trap(int code)
         (self)->unwind = &unwind_;                                                                 \
         (self)->stop = 0;                                                                          \
         g16w_depth_count = g16w_saved_depth_count = 0;                                             \
+        g16w_fuel = G16W_FUEL_SLICE;                                                               \
         if (setjmp(unwind_) == 0) { body; }                                                        \
         g16w_running = outer_;                                                                     \
         return (self)->stop;                                                                       \
@@ -161,12 +207,13 @@ static int g16w_instantiate(struct g16w_instance *self)
     G16W_GUARDED(self, Z_circuit_instantiate(&self->wasm, &self->runtime));
 }
 
-static g16w_instance *glue_create(uint32_t max_pages, const g16w_log *log)
+static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log)
 {
     pthread_once(&g16w_module_once, g16w_module_init);
     struct g16w_instance *self = calloc(1, sizeof *self);
     if (!self) return NULL;
     self->runtime.self = self;
+    self->deadline_ns = deadline_ns;
     if (log) self->log = *log;
     if (g16w_instantiate(self) != 0 || !self->wasm.w2c_memory.data) {
         if (self->wasm.w2c_memory.data) Z_circuit_free(&self->wasm);

@@ -7,17 +7,19 @@
  *
  * Calls that run circuit code return 0, or why the circuit stopped:
  * a wasm trap (G16W_TRAP | wasm_rt_trap_t), a circom exception
- * (G16W_EXCEPTION | circom's exceptionHandler code), or G16W_NOMEM. */
+ * (G16W_EXCEPTION | circom's exceptionHandler code), G16W_NOMEM, or
+ * G16W_TIMEOUT (the instance's deadline passed while its code ran). */
 #ifndef G16_WITNESS_GLUE_ABI_H
 #define G16_WITNESS_GLUE_ABI_H
 
 #include <stdint.h>
 
-#define G16W_ABI_VERSION 2u
+#define G16W_ABI_VERSION 3u
 #define G16W_MAX_N32     16u /* field elements up to 512 bits */
 #define G16W_TRAP        0x100
 #define G16W_EXCEPTION   0x200
 #define G16W_NOMEM       0x300
+#define G16W_TIMEOUT     0x400
 
 typedef struct g16w_instance g16w_instance;
 
@@ -41,8 +43,9 @@ typedef struct {
     uint32_t abi; /* G16W_ABI_VERSION */
     /* A fresh instance with its own linear memory (grows to at most
      * max_pages of 64 KiB, capped by the module's own limit); NULL when
-     * out of memory. */
-    g16w_instance *(*create)(uint32_t max_pages, const g16w_log *log);
+     * out of memory.  deadline_ns: CLOCK_MONOTONIC time in nanoseconds
+     * after which its code stops with G16W_TIMEOUT (0: never). */
+    g16w_instance *(*create)(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log);
     void (*destroy)(g16w_instance *);
     int (*info)(g16w_instance *, g16w_info *out);
     int (*init)(g16w_instance *, uint32_t sanity_check);

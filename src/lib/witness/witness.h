@@ -8,6 +8,7 @@
  *             object (cc), named by the wasm's SHA-256, written atomically
  *             with a trailer holding the object's own SHA-256, verified
  *             before every dlopen.
+ * - ticks.c   the time limit's check points added to wasm2c's output.
  * - circuit.c g16_circuit_* and g16_witness_*: drives one calculator
  *             instance per call through glue_abi.h and writes the .wtns.
  * - glue.c    compiled into each circuit's shared object, not into libg16
@@ -59,6 +60,13 @@ typedef struct {
 int witness_object_load(const char *wasm_path, const char *cache_dir, witness_object *out,
                         char *err, size_t errlen);
 void witness_object_unload(witness_object *obj);
+
+/* Rewrites wasm2c's output c_path in place so that every loop branch and
+ * function entry checks the instance's deadline (glue.c).  Errors name
+ * wasm_path. */
+int witness_add_ticks(const char *c_path, const char *wasm_path, char *err, size_t errlen);
+/* What that rewrite does, as text: part of the cache key. */
+extern const char witness_tick_recipe[];
 
 /* The texts of glue.c and glue_abi.h (generated from the files). */
 extern const char witness_glue_c[];
