@@ -53,7 +53,7 @@ async function errors(): Promise<G16ErrorCode | undefined> {
     const err = e as G16Error;
     const message: string = err.message;
     void message;
-    if (err.code === 'not found' || err.code === 'mismatch') return err.code;
+    if (err.code === 'not found' || err.code === 'mismatch' || err.code === 'timeout') return err.code;
   }
   return undefined;
 }
@@ -78,7 +78,7 @@ async function wrongUses(key: Key, vKey: VerificationKey): Promise<void> {
   // @ts-expect-error gpuAvailable answers at once, not through a promise
   const later: Promise<boolean> = g16.gpuAvailable();
   // @ts-expect-error no such status name
-  const code: G16ErrorCode = 'timeout';
+  const code: G16ErrorCode = 'no such code';
   // @ts-expect-error proof fields are decimal strings
   const x: bigint = (await g16.groth16.prove(key, wtns)).proof.pi_a[0];
   // @ts-expect-error the library's code is a string, not a number
