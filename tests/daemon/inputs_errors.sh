@@ -8,9 +8,6 @@
 # the circuit's own words while the job's other partitions, and other
 # jobs, go on.
 source "$(dirname "$0")/lib.sh"
-DATA=$(cd "$(dirname "$0")/../witness/data" && pwd)
-CIRCOM=$(dirname "$G16_SNARKJS")/circom2
-[ -x "$CIRCOM" ] || fail "circom2 not found at $CIRCOM (make deps)"
 shared_circuits
 start_daemon --memory-budget 1G --synth-workers 2 --witness-memory 4M
 M=$FIX/bn128/multiplier
@@ -46,12 +43,7 @@ expect 409 "another circuit" POST /v1/keys "{\"name\": \"plain\", \"path\": \"$M
 # The circuit's own failures, at synthesis: the tests' check circuit
 # (asserts a < 10, recurses d deep), compiled here with a key made here
 # (--O0: its unconstrained output stays a wire, which g16 setup needs).
-cp "$DATA/check.circom" "$T/"
-(cd "$T" && "$CIRCOM" check.circom --r1cs --wasm --O0 -o "$T" >"$T/circom.log" 2>&1) ||
-  fail "circom2: $(cat "$T/circom.log")"
-cp "$T/check_js/check.wasm" "$T/check.wasm"
-"$G16" setup --insecure-dev "$T/check.r1cs" "$T/check.zkey" >/dev/null 2>&1 || fail "g16 setup of check.r1cs"
-"$G16" export-vk "$T/check.zkey" "$T/check_vk.json" || fail "g16 export-vk"
+circom_key "$(dirname "$0")/../witness/data/check.circom"
 client keys load check "$T/check.zkey" --wasm "$T/check.wasm" >/dev/null
 echo '{"a": 3, "b": [[1, 2], [3, 4]], "d": 2}' >"$T/ok.json"
 echo '{"a": 12, "b": [[1, 2], [3, 4]], "d": 1}' >"$T/assert.json"
@@ -72,11 +64,7 @@ for i in 0 3; do
 done
 # The calculator's memory is capped: d = 100 needs more than 4 MiB and
 # fails (out of memory, not beyond the reservation), d = 10 fits.
-cp "$(dirname "$0")/data/grow.circom" "$T/"
-(cd "$T" && "$CIRCOM" grow.circom --r1cs --wasm --O0 -o "$T" >"$T/circom.log" 2>&1) ||
-  fail "circom2: $(cat "$T/circom.log")"
-cp "$T/grow_js/grow.wasm" "$T/grow.wasm"
-"$G16" setup --insecure-dev "$T/grow.r1cs" "$T/grow.zkey" >/dev/null 2>&1 || fail "g16 setup of grow.r1cs"
+circom_key "$(dirname "$0")/data/grow.circom"
 client keys load grow "$T/grow.zkey" --wasm "$T/grow.wasm" >"$T/grow.json"
 [ "$(js o.circuit.memory_limit <"$T/grow.json")" = $((4 << 20)) ] || fail "--witness-memory 4M not applied"
 echo '{"d": 10, "a": 3}' >"$T/small.json"

@@ -132,3 +132,21 @@ timeline() {
        "reserved), $MAXSYN in synthesis; $HELDBACK samples with work queued and workers idle"
 }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$PID/status"; }
+
+# circom_key FILE.circom: the circuit compiled here with circom2 (--O0: an
+# unconstrained output stays a wire, which g16 setup needs) into
+# $T/NAME.wasm, with a key made here, $T/NAME.zkey, and its verification
+# key $T/NAME_vk.json (NAME: the file's name without .circom).
+circom_key() {
+  local name circom
+  name=$(basename "$1" .circom)
+  circom=$(dirname "${G16_SNARKJS:-}")/circom2
+  [ -x "$circom" ] || fail "circom2 not found at $circom (make deps)"
+  cp "$1" "$T/"
+  (cd "$T" && "$circom" "$name.circom" --r1cs --wasm --O0 -o "$T" >"$T/circom.log" 2>&1) ||
+    fail "circom2: $(cat "$T/circom.log")"
+  cp "$T/${name}_js/$name.wasm" "$T/$name.wasm"
+  "$G16" setup --insecure-dev "$T/$name.r1cs" "$T/$name.zkey" >/dev/null 2>&1 ||
+    fail "g16 setup of $name.r1cs"
+  "$G16" export-vk "$T/$name.zkey" "$T/${name}_vk.json" || fail "g16 export-vk of $name.zkey"
+}

@@ -2,7 +2,8 @@
  *
  * An entry is <cache_dir>/<sha256 of the wasm>-<recipe>.so, where recipe
  * hashes everything else that shapes the object (glue texts, the rewrite
- * of wasm2c's output, compiler flags), so a new libg16 never loads an object built for an old glue.
+ * of wasm2c's output, compiler flags), so a new libg16 never loads an
+ * object built for an old glue.
  * The object ends with a trailer (magic, SHA-256 and length of the bytes
  * before it) that is checked on an open file descriptor, and the loader
  * dlopens that same descriptor: a truncated or damaged entry is rebuilt,
