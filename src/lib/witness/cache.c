@@ -1,7 +1,7 @@
 /* The compiled-circuit cache (see witness.h).
  *
  * An entry is <cache_dir>/<sha256 of the wasm>-<recipe>.so, where recipe
- * hashes everything else that shapes the object (glue texts, the rewrite
+ * hashes everything else that shapes the object (glue texts, the rewrites
  * of wasm2c's output, compiler flags), so a new libg16 never loads an
  * object built for an old glue.
  * The object ends with a trailer (magic, SHA-256 and length of the bytes
@@ -63,6 +63,8 @@ static void entry_name(const void *wasm, size_t len, char out[64 + 1 + 16 + 4])
                            G16_WASM2C};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
+    sha256_update(&ctx, strlen(witness_native_fr_h) + 1, (const uint8_t *)witness_native_fr_h);
+    witness_native_recipe(&ctx);
     sha256_digest(&ctx, sizeof d, d);
     out[64] = '-';
     hex(d, 8, out + 65);
@@ -276,7 +278,9 @@ static int translate(const build *b, const void *wasm, size_t len)
     int status = run_tool(b, argv);
     if (status)
         return tool_failed(b, "wasm2c", status, G16_ERR_FORMAT, "not a valid WebAssembly module");
-    rc = witness_add_ticks(out, b->wasm_path, b->err, b->errlen);
+    size_t native;
+    rc = witness_add_native(out, b->wasm_path, &native, b->err, b->errlen);
+    if (!rc) rc = witness_add_ticks(out, b->wasm_path, b->err, b->errlen);
     if (rc) return rc;
     char hpath[4200];
     build_path(b, "circuit.h", hpath, sizeof hpath);
@@ -297,6 +301,7 @@ static int compile(const build *b)
 {
     int rc = write_text(b, "glue.c", witness_glue_c, strlen(witness_glue_c));
     if (!rc) rc = write_text(b, "glue_abi.h", witness_glue_abi_h, strlen(witness_glue_abi_h));
+    if (!rc) rc = write_text(b, "native_fr.h", witness_native_fr_h, strlen(witness_native_fr_h));
     if (rc) return rc;
     char src[4200], out[4200], inc[4300];
     build_path(b, "glue.c", src, sizeof src);

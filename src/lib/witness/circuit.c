@@ -317,22 +317,16 @@ static int write_witness(const run *r, const wtns_out *o)
     const g16w_info *info = &r->c->info;
     size_t values = (size_t)info->witness_size * info->n32 * 4;
     uint8_t *buf = o->into ? o->into : malloc(44 + 4 * info->n32 + values);
-    uint32_t *words = malloc(values ? values : 1);
-    if (!buf || !words) {
-        if (!o->into) free(buf);
-        free(words);
+    if (!buf) {
         snprintf(r->err, r->errlen, "%s: out of memory for the witness", r->c->wasm_path);
         return G16_ERR_NOMEM;
     }
-    int why = r->c->obj.api->witness(r->inst, words, info->witness_size);
+    size_t at = wtns_header(buf, info);
+    int why = r->c->obj.api->witness(r->inst, buf + at, info->witness_size);
     if (why) {
         if (!o->into) free(buf);
-        free(words);
         return stopped(r->c, r->inst, why, "reading the witness:", r->err, r->errlen);
     }
-    size_t at = wtns_header(buf, info);
-    for (size_t i = 0; i < values / 4; i++) put32(buf + at + 4 * i, words[i]);
-    free(words);
     if (o->wtns) *o->wtns = buf;
     *o->wtns_len = at + values;
     return 0;

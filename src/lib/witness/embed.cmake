@@ -1,7 +1,7 @@
 # Writes OUT, a C file defining the char arrays named in NAMES with the
 # texts of the files in FILES (same order): the glue that libg16 compiles
 # into each circuit at run time.  Run by CMake at build time (cmake -P).
-set(body "/* Generated from glue.c and glue_abi.h by embed.cmake: do not edit. */\n")
+set(body "/* Generated from the circuit glue's files by embed.cmake: do not edit. */\n")
 list(LENGTH FILES n)
 math(EXPR last "${n} - 1")
 foreach(i RANGE ${last})

@@ -62,6 +62,7 @@ static int g16w_refuel(void);
 #define G16W_TICK() (__builtin_expect(--g16w_fuel == 0, 0) && g16w_refuel())
 
 #include "wasm-rt-impl.c"
+#include "native_fr.h" /* before the circuit: native_fr.c's wrappers call it */
 #include "circuit.c"
 
 #include "glue_abi.h"
@@ -284,16 +285,21 @@ static int glue_set_input(g16w_instance *self, uint32_t msb, uint32_t lsb, uint3
     G16W_GUARDED(self, g16w_set_input_body(self, msb, lsb, index, value));
 }
 
-static void g16w_witness_body(struct g16w_instance *self, uint32_t *out, uint32_t count)
+/* Straight into the caller's .wtns buffer: no copy of a million values
+ * through a word array (the host is little-endian, native_fr.h). */
+static void g16w_witness_body(struct g16w_instance *self, uint8_t *out, uint32_t count)
 {
     uint32_t n32 = Z_circuitZ_getFieldNumLen32(&self->wasm);
-    for (uint32_t i = 0; i < count; i++, out += n32) {
+    for (uint32_t i = 0; i < count; i++) {
         Z_circuitZ_getWitness(&self->wasm, i);
-        g16w_read_shared(self, out, n32);
+        for (uint32_t j = 0; j < n32; j++, out += 4) {
+            uint32_t word = Z_circuitZ_readSharedRWMemory(&self->wasm, j);
+            memcpy(out, &word, 4);
+        }
     }
 }
 
-static int glue_witness(g16w_instance *self, uint32_t *out, uint32_t count)
+static int glue_witness(g16w_instance *self, uint8_t *out, uint32_t count)
 {
     G16W_GUARDED(self, g16w_witness_body(self, out, count));
 }

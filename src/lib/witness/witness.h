@@ -9,14 +9,18 @@
  *             with a trailer holding the object's own SHA-256, verified
  *             before every dlopen.
  * - ticks.c   the time limit's check points added to wasm2c's output.
+ * - native_fr.c  circom's field runtime in wasm2c's output replaced by the
+ *             native code of native_fr.h where it is recognised.
  * - circuit.c g16_circuit_* and g16_witness_*: drives one calculator
  *             instance per call through glue_abi.h and writes the .wtns.
  * - glue.c    compiled into each circuit's shared object, not into libg16
- *             (see its header); embedded as text with glue_abi.h.
+ *             (see its header); embedded as text with glue_abi.h and
+ *             native_fr.h.
  */
 #ifndef G16_WITNESS_INTERNAL_H
 #define G16_WITNESS_INTERNAL_H
 
+#include <nettle/sha2.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,8 +72,18 @@ int witness_add_ticks(const char *c_path, const char *wasm_path, char *err, size
 /* What that rewrite does, as text: part of the cache key. */
 extern const char witness_tick_recipe[];
 
-/* The texts of glue.c and glue_abi.h (generated from the files). */
+/* Rewrites wasm2c's output c_path in place: the field runtime functions
+ * native_fr.c recognises call native_fr.h's code (their translation kept
+ * as "<name>_wasm").  replaced: how many.  Errors name wasm_path. */
+int witness_add_native(const char *c_path, const char *wasm_path, size_t *replaced, char *err,
+                       size_t errlen);
+/* What that rewrite does, into a cache key. */
+void witness_native_recipe(struct sha256_ctx *ctx);
+
+/* The texts of glue.c, glue_abi.h and native_fr.h (generated from the
+ * files). */
 extern const char witness_glue_c[];
 extern const char witness_glue_abi_h[];
+extern const char witness_native_fr_h[];
 
 #endif

@@ -1,0 +1,202 @@
+/* Native field code in place of circom's runtime in wasm2c's output (the
+ * code itself, and its contract, are in native_fr.h).
+ *
+ * circom puts the same field runtime (Fr_copy, Fr_int_add, Fr_F1m_mul, ...)
+ * into every witness calculator, at the same addresses, and wasm2c
+ * translates it to the same text: a 32-bit-word Montgomery product with a
+ * bounds check and a compiler barrier on each of its 32 loads and stores is
+ * a third of a SHA-256 witness.  A function is replaced only when its whole
+ * text, with the one literal that differs between primes (-p^-1 mod 2^32
+ * in the products) taken out, has the SHA-256 listed below: what runs is
+ * then known to the byte, and any other circuit, circom version or wasm2c
+ * version keeps its translation (slower, never different).  The hashes
+ * come from wasm2c 1.0.32's translation of circom 2.1 and 2.2 calculators
+ * (both curves); tests/witness/native_fr.sh fails when a fixture's
+ * functions stop matching.
+ *
+ * The translation stays in the file, renamed "<name>_wasm": the product
+ * falls back to it, and the tests compare the two.  Function bodies hold no
+ * comments or strings (ticks.c), so no module's names fake these texts. */
+#define _GNU_SOURCE /* memmem */
+#include <errno.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/formats.h"
+#include "g16.h"
+#include "witness/witness.h"
+
+#define NP_LINE "ull;\n  w2c_np32 = w2c_j0;\n"
+#define NP_HEAD "\n  w2c_j0 = "
+
+typedef struct {
+    const char *name;    /* wasm2c's name of the function, without w2c_ */
+    const char *ret;     /* its return type in wasm2c's text */
+    const char *sha256;  /* of its text from "static" to the closing "}\n" */
+    const char *wrapper; /* the replacement: a printf format of the -p^-1
+                          * literal's digits for the products */
+} native_fn;
+
+static const native_fn natives[] = {
+    {"Fr_copy", "void", "c40b6152121fffc605bdfe5de328940f4056a4041c11bfeb2b66408578e96651",
+     "static void w2c_Fr_copy(Z_circuit_instance_t* instance, u32 r, u32 x) {FUNC_PROLOGUE; "
+     "g16n_copy(&instance->w2c_memory, r, x, 5); FUNC_EPILOGUE;}\n"},
+    {"Fr_int_copy", "void", "4c6bfccf7740b58f34c346fc56ee763d07cd7b3e7052c9d0d43837ac514059ff",
+     "static void w2c_Fr_int_copy(Z_circuit_instance_t* instance, u32 x, u32 r) {FUNC_PROLOGUE; "
+     "g16n_copy(&instance->w2c_memory, r, x, 4); FUNC_EPILOGUE;}\n"},
+    {"Fr_int_zero", "void", "e4dd8f15bf17aef5a1b2d1a22f0c64102407f1a7e94560de313d2a122292188d",
+     "static void w2c_Fr_int_zero(Z_circuit_instance_t* instance, u32 r) {FUNC_PROLOGUE; "
+     "g16n_zero(&instance->w2c_memory, r); FUNC_EPILOGUE;}\n"},
+    {"Fr_int_add", "u32", "619d1c20efa7f6131fd50e67b1f4552622b562e4f20656d326168a91c27a8b7f",
+     "static u32 w2c_Fr_int_add(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) "
+     "{FUNC_PROLOGUE; u32 c = g16n_int_add(&instance->w2c_memory, x, y, r); FUNC_EPILOGUE; "
+     "return c;}\n"},
+    {"Fr_int_sub", "u32", "1dc6a85350db6044873c88972e61defe539b34e7c8214290645e25854373082d",
+     "static u32 w2c_Fr_int_sub(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) "
+     "{FUNC_PROLOGUE; u32 c = g16n_int_sub(&instance->w2c_memory, x, y, r); FUNC_EPILOGUE; "
+     "return c;}\n"},
+    {"Fr_int_gt", "u32", "b3e2e56526ceb17df6b50699e0ae8e40981d64d2b2b22245c1f286137184bf50",
+     "static u32 w2c_Fr_int_gt(Z_circuit_instance_t* instance, u32 x, u32 y) {FUNC_PROLOGUE; "
+     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 0); FUNC_EPILOGUE; return c;}\n"},
+    {"Fr_int_gte", "u32", "a6d51276ac126e82cddb1f7d86d9c9bf70ea62168c64f3c77d30733c145d4022",
+     "static u32 w2c_Fr_int_gte(Z_circuit_instance_t* instance, u32 x, u32 y) {FUNC_PROLOGUE; "
+     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 1); FUNC_EPILOGUE; return c;}\n"},
+    /* The translation reads the prime at 608 and ends with Fr_int_sub
+     * after a carry, else Fr_int_gte and maybe Fr_int_sub, on r. */
+    {"Fr_F1m_mul", "void", "d3de1afb9c1f579d26381cee4472016a51d3ef2c752f421050c933b080ef6bac",
+     "static void w2c_Fr_F1m_mul(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) "
+     "{g16n_prime p; if (!g16n_prime_load(&instance->w2c_memory, 608u, %su, &p)) "
+     "{w2c_Fr_F1m_mul_wasm(instance, x, y, r); return;} FUNC_PROLOGUE; "
+     "if (g16n_mont_mul(&instance->w2c_memory, x, y, r, &p)) w2c_Fr_int_sub(instance, r, 608u, r); "
+     "else if (w2c_Fr_int_gte(instance, r, 608u)) w2c_Fr_int_sub(instance, r, 608u, r); "
+     "FUNC_EPILOGUE;}\n"},
+};
+#define N_NATIVES (sizeof natives / sizeof natives[0])
+
+/* One function found in the text. */
+typedef struct {
+    const native_fn *fn;
+    const char *start, *end; /* "static ..." to after its "\n}\n" */
+    char np[16];             /* the -p^-1 literal's digits, or "" */
+} found;
+
+void witness_native_recipe(struct sha256_ctx *ctx)
+{
+    for (size_t i = 0; i < N_NATIVES; i++) {
+        const char *parts[] = {natives[i].name, natives[i].sha256, natives[i].wrapper};
+        for (size_t j = 0; j < 3; j++)
+            sha256_update(ctx, strlen(parts[j]) + 1, (const uint8_t *)parts[j]);
+    }
+}
+
+static const char *find(const char *p, const char *end, const char *what)
+{
+    return memmem(p, (size_t)(end - p), what, strlen(what));
+}
+
+/* The -p^-1 literal of a product ("w2c_j0 = <digits>ull;" just before
+ * np32 is set), copied to np; its offset in the text, or 0 if none. */
+static size_t np_literal(const char *start, const char *end, char np[16])
+{
+    const char *line = find(start, end, NP_LINE);
+    if (!line) return 0;
+    const char *d = line;
+    while (d > start && d[-1] >= '0' && d[-1] <= '9') d--;
+    size_t n = (size_t)(line - d), head = strlen(NP_HEAD);
+    if (n == 0 || n > 10 || (size_t)(d - start) < head || memcmp(d - head, NP_HEAD, head)) return 0;
+    if (strtoull(d, NULL, 10) > 0xffffffffull) return 0;
+    memcpy(np, d, n);
+    np[n] = 0;
+    return (size_t)(d - start);
+}
+
+/* Whether [start, end) hashes to fn's text, with its -p^-1 literal (if
+ * any) read into f->np and replaced by "NP" for the hash. */
+static int matches(found *f, const char *start, const char *end)
+{
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    size_t at = np_literal(start, end, f->np);
+    if (at) {
+        size_t len = strlen(f->np);
+        sha256_update(&ctx, at, (const uint8_t *)start);
+        sha256_update(&ctx, 2, (const uint8_t *)"NP");
+        start += at + len;
+    } else {
+        f->np[0] = 0;
+    }
+    sha256_update(&ctx, (size_t)(end - start), (const uint8_t *)start);
+    uint8_t d[SHA256_DIGEST_SIZE];
+    char hex[2 * SHA256_DIGEST_SIZE + 1];
+    sha256_digest(&ctx, sizeof d, d);
+    for (size_t i = 0; i < sizeof d; i++) sprintf(hex + 2 * i, "%02x", d[i]);
+    return !strcmp(hex, f->fn->sha256) && (f->np[0] != 0) == (strstr(f->fn->wrapper, "%s") != NULL);
+}
+
+/* The definition of fn in the text, when it is the one expected. */
+static int locate(const native_fn *fn, const char *text, const char *end, found *f)
+{
+    char head[128];
+    snprintf(head, sizeof head, "\nstatic %s w2c_%s(Z_circuit_instance_t* instance,", fn->ret,
+             fn->name);
+    const char *s = find(text, end, head);
+    if (!s) return 0;
+    const char *e = find(s, end, "\n}\n");
+    if (!e) return 0;
+    f->fn = fn;
+    f->start = s + 1;
+    f->end = e + 3;
+    return matches(f, f->start, f->end);
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const found *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Each found function renamed "<name>_wasm", its replacement after it. */
+static int write_native(FILE *out, const char *text, const char *end, const found *fs, size_t n)
+{
+    const char *p = text;
+    for (size_t i = 0; i < n; i++) {
+        const found *f = &fs[i];
+        const char *name = strstr(f->start, "(Z_circuit_instance_t*");
+        if (fwrite(p, 1, (size_t)(name - p), out) != (size_t)(name - p) ||
+            fputs("_wasm", out) < 0 ||
+            fwrite(name, 1, (size_t)(f->end - name), out) != (size_t)(f->end - name) ||
+            fprintf(out, f->fn->wrapper, f->np) < 0)
+            return -1;
+        p = f->end;
+    }
+    return fwrite(p, 1, (size_t)(end - p), out) == (size_t)(end - p) ? 0 : -1;
+}
+
+int witness_add_native(const char *c_path, const char *wasm_path, size_t *replaced, char *err,
+                       size_t errlen)
+{
+    *replaced = 0;
+    formats_mapping m;
+    if (formats_map_file(c_path, &m, err, errlen)) return G16_ERR_IO;
+    const char *text = m.addr ? m.addr : "", *end = text + m.len;
+    found fs[N_NATIVES];
+    size_t n = 0;
+    for (size_t i = 0; i < N_NATIVES; i++)
+        if (locate(&natives[i], text, end, &fs[n])) n++;
+    qsort(fs, n, sizeof *fs, by_start);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.native", c_path);
+    FILE *out = n ? fopen(tmp, "wb") : NULL;
+    int bad = n && (!out || write_native(out, text, end, fs, n));
+    if (out && fclose(out)) bad = 1;
+    formats_unmap_file(&m);
+    if (bad || (n && rename(tmp, c_path))) {
+        snprintf(err, errlen, "%s: cannot write %s: %s", wasm_path, tmp, strerror(errno));
+        remove(tmp);
+        return G16_ERR_IO;
+    }
+    *replaced = n;
+    return 0;
+}

@@ -1,0 +1,236 @@
+/* Compiled by native_fr.sh with a fixture's rewritten wasm2c output (it
+ * includes glue.c, which includes the circuit): every native replacement
+ * of native_fr.c against the translation it replaced ("<name>_wasm"), on
+ * the same memory, for edge values of the circuit's own prime (0, 1, p-1,
+ * p, p+1, 2^256-1, R mod p, ...), random values, overlapping operands and
+ * short and long element forms; every byte of the memory the functions
+ * touch and every return value must agree.  Then operands beyond the end of
+ * memory: both must stop with the same trap and the same error text.  And
+ * a prime in memory that does not fit the product's constant: the native
+ * product must compute what the translation computes.
+ * Prints one line per failure; exits 1 on any. */
+#include "glue.c"
+
+#define SCRATCH 65536u /* bytes at the top of memory the cases use */
+
+static struct g16w_instance *inst;
+static wasm_rt_memory_t *mem;
+static uint8_t *saved;  /* the memory before a case */
+static uint8_t *native; /* the memory after the native call */
+static int failures;
+
+typedef enum { ADD, SUB, GT, GTE, MUL, COPY, INT_COPY, INT_ZERO, N_FNS } fn_id;
+static const char *const fn_names[N_FNS] = {"Fr_int_add",  "Fr_int_sub", "Fr_int_gt",
+                                            "Fr_int_gte",  "Fr_F1m_mul", "Fr_copy",
+                                            "Fr_int_copy", "Fr_int_zero"};
+
+/* Runs fn on (a, b, c) as the native replacement (0) or the translation
+ * (1); its return value, 0 for functions without one. */
+static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
+{
+    Z_circuit_instance_t *w = &inst->wasm;
+    switch (fn) {
+    case ADD: return translated ? w2c_Fr_int_add_wasm(w, a, b, c) : w2c_Fr_int_add(w, a, b, c);
+    case SUB: return translated ? w2c_Fr_int_sub_wasm(w, a, b, c) : w2c_Fr_int_sub(w, a, b, c);
+    case GT: return translated ? w2c_Fr_int_gt_wasm(w, a, b) : w2c_Fr_int_gt(w, a, b);
+    case GTE: return translated ? w2c_Fr_int_gte_wasm(w, a, b) : w2c_Fr_int_gte(w, a, b);
+    case MUL: translated ? w2c_Fr_F1m_mul_wasm(w, a, b, c) : w2c_Fr_F1m_mul(w, a, b, c); break;
+    case COPY: translated ? w2c_Fr_copy_wasm(w, a, b) : w2c_Fr_copy(w, a, b); break;
+    case INT_COPY: translated ? w2c_Fr_int_copy_wasm(w, a, b) : w2c_Fr_int_copy(w, a, b); break;
+    case INT_ZERO: translated ? w2c_Fr_int_zero_wasm(w, a) : w2c_Fr_int_zero(w, a); break;
+    default: break;
+    }
+    return 0;
+}
+
+/* The first 64 KiB (circom's runtime constants and scratch) and the
+ * cases' region: what a function may touch. */
+static void snapshot(uint8_t *to)
+{
+    memcpy(to, mem->data, 65536);
+    memcpy(to + 65536, mem->data + mem->size - SCRATCH, SCRATCH);
+}
+
+static void restore(const uint8_t *from)
+{
+    memcpy(mem->data, from, 65536);
+    memcpy(mem->data + mem->size - SCRATCH, from + 65536, SCRATCH);
+}
+
+/* fn both ways on the same memory: the results must be equal. */
+static void compare(fn_id fn, u32 a, u32 b, u32 c, const char *what)
+{
+    snapshot(saved);
+    u32 rn = call(fn, 0, a, b, c);
+    snapshot(native);
+    restore(saved);
+    u32 rt = call(fn, 1, a, b, c);
+    uint8_t *after = malloc(2 * 65536);
+    snapshot(after);
+    if (rn != rt || memcmp(native, after, 2 * 65536)) {
+        printf("FAIL %s %s (%u %u %u): returns %u / %u, memory %s\n", fn_names[fn], what, a, b, c,
+               rn, rt, memcmp(native, after, 2 * 65536) ? "differs" : "same");
+        failures++;
+    }
+    free(after);
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* 256-bit little-endian values from the prime in memory at 608. */
+#define N_VALUES 16
+static uint64_t values[N_VALUES][4];
+
+static void add_small(uint64_t v[4], const uint64_t q[4], int64_t k)
+{
+    memcpy(v, q, 32);
+    unsigned __int128 c = (unsigned __int128)v[0] + (uint64_t)k;
+    v[0] = (uint64_t)c;
+    uint64_t carry = k < 0 ? (uint64_t)-1 : 0;
+    c >>= 64;
+    for (int i = 1; i < 4; i++) {
+        unsigned __int128 s = (unsigned __int128)v[i] + carry + (uint64_t)c;
+        v[i] = (uint64_t)s;
+        c = s >> 64;
+    }
+}
+
+static void make_values(void)
+{
+    uint64_t q[4];
+    memcpy(q, mem->data + 608, 32);
+    memset(values, 0, sizeof values);
+    values[1][0] = 1;
+    values[2][0] = 2;
+    add_small(values[3], q, -1);
+    memcpy(values[4], q, 32);
+    add_small(values[5], q, 1);
+    memset(values[6], 0xff, 32); /* 2^256 - 1 */
+    values[7][3] = 1ull << 63;   /* 2^255 */
+    memcpy(values[8], q, 32);    /* 2p - 1 (mod 2^256) */
+    for (int i = 0; i < 4; i++) values[8][i] <<= 1;
+    for (int i = 3; i > 0; i--) values[8][i] |= q[i - 1] >> 63;
+    values[8][0] -= 1;
+    values[9][0] = 0xffffffffu; /* a word's carry */
+    values[10][1] = 1;
+    for (int i = 11; i < N_VALUES; i++)
+        for (int j = 0; j < 4; j++) values[i][j] = rng();
+    values[11][3] &= q[3]; /* likely below p */
+}
+
+static void put(u32 at, const uint64_t v[4]) { memcpy(mem->data + at, v, 32); }
+
+static void binary_cases(fn_id fn)
+{
+    u32 base = (u32)(mem->size - SCRATCH), x = base, y = base + 64, r = base + 128;
+    for (int i = 0; i < N_VALUES; i++)
+        for (int j = 0; j < N_VALUES; j++) {
+            put(x, values[i]);
+            put(y, values[j]);
+            put(r, values[(i + j) % N_VALUES]);
+            compare(fn, x, y, r, "distinct");
+            compare(fn, x, y, x, "r = x");
+            compare(fn, x, x, x, "x = y = r");
+            compare(fn, x, y, x + 4, "r = x + 4");
+            compare(fn, x + 4, y, x, "r = x - 4");
+            compare(fn, x, y, y + 8, "r = y + 8");
+        }
+}
+
+/* Fr_copy moves 40-byte elements: a short one (value, flags word), a
+ * long one in Montgomery form, random bytes; also overlapping. */
+static void copy_cases(void)
+{
+    u32 base = (u32)(mem->size - SCRATCH);
+    for (int k = 0; k < 8; k++) {
+        uint8_t *p = mem->data + base;
+        for (int i = 0; i < 96; i++) p[i] = (uint8_t)rng();
+        if (k == 0) memcpy(p + 4, "\0\0\0\0", 4);   /* short, no flags */
+        if (k == 1) memcpy(p + 4, "\0\0\0\xc0", 4); /* long, Montgomery */
+        compare(COPY, base + 48, base, 0, "distinct");
+        compare(COPY, base + 8, base, 0, "r = x + 8");
+        compare(COPY, base, base + 8, 0, "x = r + 8");
+        compare(INT_COPY, base, base + 48, 0, "distinct");
+        compare(INT_COPY, base, base + 4, 0, "r = x + 4");
+        compare(INT_ZERO, base + 3, 0, 0, "unaligned");
+    }
+}
+
+/* An operand past the end: the same trap and error text both ways. */
+static int trapped(fn_id fn, int translated, u32 a, u32 b, u32 c)
+{
+    inst->error_len = 0;
+    inst->error[0] = 0;
+    G16W_GUARDED(inst, call(fn, translated, a, b, c));
+}
+
+static void oob_cases(void)
+{
+    u32 end = (u32)mem->size, ok = end - SCRATCH;
+    const u32 bad[] = {end - 16, end - 4, end, 0xffffffe0u, 0xffffffffu};
+    for (fn_id fn = 0; fn < N_FNS; fn++)
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+            for (int arg = 0; arg < 3; arg++) {
+                u32 a[3] = {ok, ok + 64, ok + 128};
+                a[arg] = bad[i];
+                snapshot(saved);
+                int sn = trapped(fn, 0, a[0], a[1], a[2]);
+                char text[G16W_ERROR_CAP];
+                snprintf(text, sizeof text, "%s", inst->error);
+                restore(saved);
+                int st = trapped(fn, 1, a[0], a[1], a[2]);
+                restore(saved);
+                if (sn != st || strcmp(text, inst->error)) {
+                    printf(
+                        "FAIL %s operand %d at %u: native stops %#x (%s), translation %#x (%s)\n",
+                        fn_names[fn], arg, bad[i], sn, text, st, inst->error);
+                    failures++;
+                }
+                if (arg == 0 && i == 0 && sn != (G16W_TRAP | WASM_RT_TRAP_OOB)) {
+                    printf("FAIL %s: %#x, not the out-of-bounds trap\n", fn_names[fn], sn);
+                    failures++;
+                }
+            }
+}
+
+/* A prime word that does not fit -p^-1 mod 2^32: the product must fall
+ * back to the translation, whatever it computes. */
+static void foreign_prime_cases(void)
+{
+    uint8_t prime[32];
+    memcpy(prime, mem->data + 608, 32);
+    mem->data[608] ^= 2;
+    make_values();
+    binary_cases(MUL);
+    memcpy(mem->data + 608, prime, 32);
+    make_values();
+}
+
+int main(void)
+{
+    inst = glue_create(0, 0, NULL);
+    if (!inst) {
+        printf("FAIL cannot instantiate\n");
+        return 1;
+    }
+    mem = &inst->wasm.w2c_memory;
+    saved = malloc(2 * 65536);
+    native = malloc(2 * 65536);
+    make_values();
+    for (fn_id fn = ADD; fn <= MUL; fn++) binary_cases(fn);
+    copy_cases();
+    oob_cases();
+    foreign_prime_cases();
+    printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
+    free(saved);
+    free(native);
+    glue_destroy(inst);
+    return failures != 0;
+}
