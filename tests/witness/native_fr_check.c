@@ -19,10 +19,24 @@ static uint8_t *saved;  /* the memory before a case */
 static uint8_t *native; /* the memory after the native call */
 static int failures;
 
-typedef enum { ADD, SUB, GT, GTE, MUL, COPY, INT_COPY, INT_ZERO, N_FNS } fn_id;
-static const char *const fn_names[N_FNS] = {"Fr_int_add",  "Fr_int_sub", "Fr_int_gt",
-                                            "Fr_int_gte",  "Fr_F1m_mul", "Fr_copy",
-                                            "Fr_int_copy", "Fr_int_zero"};
+typedef enum {
+    ADD,
+    SUB,
+    GT,
+    GTE,
+    EQ,
+    MUL,
+    COPY,
+    INT_COPY,
+    INT_ZERO,
+    TO_NORMAL,
+    IS_NEGATIVE,
+    LSB32,
+    N_FNS
+} fn_id;
+static const char *const fn_names[N_FNS] = {
+    "Fr_int_add", "Fr_int_sub",  "Fr_int_gt",   "Fr_int_gte",  "Fr_int_eq",     "Fr_F1m_mul",
+    "Fr_copy",    "Fr_int_copy", "Fr_int_zero", "Fr_toNormal", "Fr_isNegative", "Fr_getLsb32"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -34,6 +48,10 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case SUB: return translated ? w2c_Fr_int_sub_wasm(w, a, b, c) : w2c_Fr_int_sub(w, a, b, c);
     case GT: return translated ? w2c_Fr_int_gt_wasm(w, a, b) : w2c_Fr_int_gt(w, a, b);
     case GTE: return translated ? w2c_Fr_int_gte_wasm(w, a, b) : w2c_Fr_int_gte(w, a, b);
+    case EQ: return translated ? w2c_Fr_int_eq_wasm(w, a, b) : w2c_Fr_int_eq(w, a, b);
+    case IS_NEGATIVE: return translated ? w2c_Fr_isNegative_wasm(w, a) : w2c_Fr_isNegative(w, a);
+    case LSB32: return translated ? w2c_Fr_getLsb32_wasm(w, a) : w2c_Fr_getLsb32(w, a);
+    case TO_NORMAL: translated ? w2c_Fr_toNormal_wasm(w, a) : w2c_Fr_toNormal(w, a); break;
     case MUL: translated ? w2c_Fr_F1m_mul_wasm(w, a, b, c) : w2c_Fr_F1m_mul(w, a, b, c); break;
     case COPY: translated ? w2c_Fr_copy_wasm(w, a, b) : w2c_Fr_copy(w, a, b); break;
     case INT_COPY: translated ? w2c_Fr_int_copy_wasm(w, a, b) : w2c_Fr_int_copy(w, a, b); break;
@@ -163,6 +181,27 @@ static void copy_cases(void)
     }
 }
 
+/* The element functions on each value in each form: short (a signed
+ * 32-bit value), long normal, long Montgomery, short with the Montgomery
+ * bit, and type bytes with other bits set. */
+static void element_cases(void)
+{
+    static const uint8_t types[] = {0x00, 0x80, 0xc0, 0x40, 0xff, 0x3f};
+    u32 base = (u32)(mem->size - SCRATCH);
+    for (int i = 0; i < N_VALUES; i++)
+        for (size_t t = 0; t < sizeof types; t++)
+            for (int neg = 0; neg < 2; neg++) {
+                uint8_t *p = mem->data + base;
+                uint32_t small =
+                    neg ? 0x80000000u | (uint32_t)values[i][0] : (uint32_t)values[i][1];
+                memcpy(p, &small, 4);
+                memcpy(p + 4, "\0\0\0", 3);
+                p[7] = types[t];
+                memcpy(p + 8, values[i], 32);
+                for (fn_id fn = TO_NORMAL; fn <= LSB32; fn++) compare(fn, base, 0, 0, "element");
+            }
+}
+
 /* An operand past the end: the same trap and error text both ways. */
 static int trapped(fn_id fn, int translated, u32 a, u32 b, u32 c)
 {
@@ -174,7 +213,8 @@ static int trapped(fn_id fn, int translated, u32 a, u32 b, u32 c)
 static void oob_cases(void)
 {
     u32 end = (u32)mem->size, ok = end - SCRATCH;
-    const u32 bad[] = {end - 16, end - 4, end, 0xffffffe0u, 0xffffffffu};
+    const u32 bad[] = {end - 16, end - 4, end - 10, end, 0xffffffe0u, 0xffffffffu};
+    memset(mem->data + end - 16, 0xc0, 16); /* elements there: long, Montgomery */
     for (fn_id fn = 0; fn < N_FNS; fn++)
         for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
             for (int arg = 0; arg < 3; arg++) {
@@ -193,7 +233,7 @@ static void oob_cases(void)
                         fn_names[fn], arg, bad[i], sn, text, st, inst->error);
                     failures++;
                 }
-                if (arg == 0 && i == 0 && sn != (G16W_TRAP | WASM_RT_TRAP_OOB)) {
+                if (arg == 0 && i == 1 && sn != (G16W_TRAP | WASM_RT_TRAP_OOB)) {
                     printf("FAIL %s: %#x, not the out-of-bounds trap\n", fn_names[fn], sn);
                     failures++;
                 }
@@ -226,6 +266,7 @@ int main(void)
     make_values();
     for (fn_id fn = ADD; fn <= MUL; fn++) binary_cases(fn);
     copy_cases();
+    element_cases();
     oob_cases();
     foreign_prime_cases();
     printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);

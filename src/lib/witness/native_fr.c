@@ -63,6 +63,25 @@ static const native_fn natives[] = {
     {"Fr_int_gte", "u32", "a6d51276ac126e82cddb1f7d86d9c9bf70ea62168c64f3c77d30733c145d4022",
      "static u32 w2c_Fr_int_gte(Z_circuit_instance_t* instance, u32 x, u32 y) {FUNC_PROLOGUE; "
      "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 1); FUNC_EPILOGUE; return c;}\n"},
+    {"Fr_int_eq", "u32", "480783c3a3f9af8f3759ad42afd2ee936bee3179fd8321f185130d588b25d45b",
+     "static u32 w2c_Fr_int_eq(Z_circuit_instance_t* instance, u32 x, u32 y) {FUNC_PROLOGUE; "
+     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 2); FUNC_EPILOGUE; return c;}\n"},
+    /* The element functions: the type byte, then the translation's calls. */
+    {"Fr_toNormal", "void", "a426d63a446fad7d8e49fc82157afc586c785da69fe53e4eaa365f25176f69cc",
+     "static void w2c_Fr_toNormal(Z_circuit_instance_t* instance, u32 a) {FUNC_PROLOGUE; "
+     "if (g16n_to_normal(&instance->w2c_memory, a)) "
+     "w2c_Fr_F1m_fromMontgomery(instance, a + 8u, a + 8u); FUNC_EPILOGUE;}\n"},
+    /* 1920: (p - 1) / 2, the largest value that is not negative. */
+    {"Fr_isNegative", "u32", "f713814d5a746d9bb112e149e7c4f6c45a0b349aa4ff0a1c00d8912689dfa7e5",
+     "static u32 w2c_Fr_isNegative(Z_circuit_instance_t* instance, u32 a) {FUNC_PROLOGUE; "
+     "u32 v; if (g16n_type(&instance->w2c_memory, a) & 128) {w2c_Fr_toNormal(instance, a); "
+     "v = w2c_Fr_int_gt(instance, a + 8u, 1920u);} "
+     "else v = (s32)g16n_ld32(instance->w2c_memory.data, a) < 0; FUNC_EPILOGUE; return v;}\n"},
+    {"Fr_getLsb32", "u32", "7e77fb685304bb8ce63ebcf64812e7114e738ecd9f35405806c702a6e02c06c2",
+     "static u32 w2c_Fr_getLsb32(Z_circuit_instance_t* instance, u32 a) {FUNC_PROLOGUE; "
+     "u32 v; if (g16n_type(&instance->w2c_memory, a) & 128) {w2c_Fr_toNormal(instance, a); "
+     "v = g16n_limb32(&instance->w2c_memory, a);} "
+     "else v = g16n_ld32(instance->w2c_memory.data, a); FUNC_EPILOGUE; return v;}\n"},
     /* The translation reads the prime at 608 and ends with Fr_int_sub
      * after a carry, else Fr_int_gte and maybe Fr_int_sub, on r. */
     {"Fr_F1m_mul", "void", "d3de1afb9c1f579d26381cee4472016a51d3ef2c752f421050c933b080ef6bac",

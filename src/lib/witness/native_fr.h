@@ -37,29 +37,26 @@ static inline void g16n_check(const wasm_rt_memory_t *m, uint64_t addr, uint64_t
     if (__builtin_expect(addr + len > m->size, 0)) wasm_rt_trap(WASM_RT_TRAP_OOB);
 }
 
-static inline uint32_t g16n_ld32(const wasm_rt_memory_t *m, uint64_t addr)
+/* The accessors take the memory's data pointer, read once per function:
+ * through m->data every store (a char store may alias anything) would
+ * reload it. */
+static inline uint32_t g16n_ld32(const uint8_t *d, uint64_t addr)
 {
     uint32_t v;
-    memcpy(&v, m->data + addr, 4);
+    memcpy(&v, d + addr, 4);
     return v;
 }
 
-static inline void g16n_st32(wasm_rt_memory_t *m, uint64_t addr, uint32_t v)
-{
-    memcpy(m->data + addr, &v, 4);
-}
+static inline void g16n_st32(uint8_t *d, uint64_t addr, uint32_t v) { memcpy(d + addr, &v, 4); }
 
-static inline uint64_t g16n_ld64(const wasm_rt_memory_t *m, uint64_t addr)
+static inline uint64_t g16n_ld64(const uint8_t *d, uint64_t addr)
 {
     uint64_t v;
-    memcpy(&v, m->data + addr, 8);
+    memcpy(&v, d + addr, 8);
     return v;
 }
 
-static inline void g16n_st64(wasm_rt_memory_t *m, uint64_t addr, uint64_t v)
-{
-    memcpy(m->data + addr, &v, 8);
-}
+static inline void g16n_st64(uint8_t *d, uint64_t addr, uint64_t v) { memcpy(d + addr, &v, 8); }
 
 /* Fr_copy (n = 5: a whole element) and Fr_int_copy (n = 4: the limbs):
  * 8-byte words in order, each stored before the next is loaded. */
@@ -67,56 +64,135 @@ static inline void g16n_copy(wasm_rt_memory_t *m, uint32_t r, uint32_t x, int n)
 {
     g16n_check(m, x, 8u * n);
     g16n_check(m, r, 8u * n);
-    for (int i = 0; i < n; i++) g16n_st64(m, r + 8u * i, g16n_ld64(m, x + 8u * i));
+    uint8_t *d = m->data;
+    if ((uint64_t)r + 8u * n <= x || (uint64_t)x + 8u * n <= r) {
+        memcpy(d + r, d + x, 8u * n); /* apart: order does not matter */
+        return;
+    }
+    for (int i = 0; i < n; i++) g16n_st64(d, r + 8u * i, g16n_ld64(d, x + 8u * i));
 }
 
 static inline void g16n_zero(wasm_rt_memory_t *m, uint32_t r)
 {
     g16n_check(m, r, 32);
-    for (int i = 0; i < 4; i++) g16n_st64(m, r + 8u * i, 0);
+    memset(m->data + r, 0, 32);
 }
 
-/* Fr_int_add: 32-bit words, carry in the high half; returns the carry. */
+/* Whether r's 32 bytes can be written after all of x's are read with the
+ * same result as the translation's word-by-word order: r is x or apart. */
+static inline int g16n_in_order(uint32_t r, uint32_t x)
+{
+    return r == x || (uint64_t)r + 32 <= x || (uint64_t)x + 32 <= r;
+}
+
+/* Fr_int_add: 32-bit words, carry in the high half; returns the carry.
+ * With operands that are the result or apart from it, 64-bit words. */
 static inline uint32_t g16n_int_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r)
 {
     g16n_check(m, x, 32);
     g16n_check(m, y, 32);
     g16n_check(m, r, 32);
+    uint8_t *d = m->data;
+    if (g16n_in_order(r, x) && g16n_in_order(r, y)) {
+        /* Written out: GCC -O2 keeps arrays and loops of this in memory. */
+        g16n_u128 c0 = (g16n_u128)g16n_ld64(d, x) + g16n_ld64(d, y);
+        g16n_u128 c1 =
+            (g16n_u128)g16n_ld64(d, x + 8u) + g16n_ld64(d, y + 8u) + (uint64_t)(c0 >> 64);
+        g16n_u128 c2 =
+            (g16n_u128)g16n_ld64(d, x + 16u) + g16n_ld64(d, y + 16u) + (uint64_t)(c1 >> 64);
+        g16n_u128 c3 =
+            (g16n_u128)g16n_ld64(d, x + 24u) + g16n_ld64(d, y + 24u) + (uint64_t)(c2 >> 64);
+        g16n_st64(d, r, (uint64_t)c0);
+        g16n_st64(d, r + 8u, (uint64_t)c1);
+        g16n_st64(d, r + 16u, (uint64_t)c2);
+        g16n_st64(d, r + 24u, (uint64_t)c3);
+        return (uint32_t)(c3 >> 64);
+    }
     uint64_t c = 0;
     for (int i = 0; i < 8; i++) {
-        c = (uint64_t)g16n_ld32(m, x + 4u * i) + g16n_ld32(m, y + 4u * i) + (c >> 32);
-        g16n_st32(m, r + 4u * i, (uint32_t)c);
+        c = (uint64_t)g16n_ld32(d, x + 4u * i) + g16n_ld32(d, y + 4u * i) + (c >> 32);
+        g16n_st32(d, r + 4u * i, (uint32_t)c);
     }
     return (uint32_t)(c >> 32);
 }
 
 /* Fr_int_sub: the borrow travels as the arithmetic shift of a 64-bit
- * difference; returns its high half (0 or all ones). */
+ * difference; returns its high half (0, or all ones after a borrow). */
 static inline uint32_t g16n_int_sub(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r)
 {
     g16n_check(m, x, 32);
     g16n_check(m, y, 32);
     g16n_check(m, r, 32);
+    uint8_t *d = m->data;
+    if (g16n_in_order(r, x) && g16n_in_order(r, y)) {
+        /* The borrow as the top bit of a 128-bit difference. */
+        g16n_u128 c0 = (g16n_u128)g16n_ld64(d, x) - g16n_ld64(d, y);
+        g16n_u128 c1 =
+            (g16n_u128)g16n_ld64(d, x + 8u) - g16n_ld64(d, y + 8u) - (uint64_t)(c0 >> 127);
+        g16n_u128 c2 =
+            (g16n_u128)g16n_ld64(d, x + 16u) - g16n_ld64(d, y + 16u) - (uint64_t)(c1 >> 127);
+        g16n_u128 c3 =
+            (g16n_u128)g16n_ld64(d, x + 24u) - g16n_ld64(d, y + 24u) - (uint64_t)(c2 >> 127);
+        g16n_st64(d, r, (uint64_t)c0);
+        g16n_st64(d, r + 8u, (uint64_t)c1);
+        g16n_st64(d, r + 16u, (uint64_t)c2);
+        g16n_st64(d, r + 24u, (uint64_t)c3);
+        return c3 >> 127 ? 0xffffffffu : 0;
+    }
     uint64_t c = 0;
     for (int i = 0; i < 8; i++) {
-        uint64_t d = (uint64_t)g16n_ld32(m, x + 4u * i) - g16n_ld32(m, y + 4u * i);
-        c = d + (i ? (uint64_t)((int64_t)c >> 32) : 0);
-        g16n_st32(m, r + 4u * i, (uint32_t)c);
+        uint64_t diff = (uint64_t)g16n_ld32(d, x + 4u * i) - g16n_ld32(d, y + 4u * i);
+        c = diff + (i ? (uint64_t)((int64_t)c >> 32) : 0);
+        g16n_st32(d, r + 4u * i, (uint32_t)c);
     }
     return (uint32_t)(uint64_t)((int64_t)c >> 32);
 }
 
-/* Fr_int_gt (or_equal 0) and Fr_int_gte (1): 64-bit words from the top. */
-static inline uint32_t g16n_int_cmp(const wasm_rt_memory_t *m, uint32_t x, uint32_t y, int or_equal)
+/* Fr_int_gt (how 0), Fr_int_gte (1) and Fr_int_eq (2): 64-bit words from
+ * the top. */
+static inline uint32_t g16n_int_cmp(const wasm_rt_memory_t *m, uint32_t x, uint32_t y, int how)
 {
     g16n_check(m, x, 32);
     g16n_check(m, y, 32);
-    for (int i = 3; i > 0; i--) {
-        uint64_t a = g16n_ld64(m, x + 8u * i), b = g16n_ld64(m, y + 8u * i);
-        if (a != b) return a > b;
+    const uint8_t *d = m->data;
+    uint64_t a = g16n_ld64(d, x + 24u), b = g16n_ld64(d, y + 24u);
+    if (a == b) {
+        a = g16n_ld64(d, x + 16u), b = g16n_ld64(d, y + 16u);
+        if (a == b) {
+            a = g16n_ld64(d, x + 8u), b = g16n_ld64(d, y + 8u);
+            if (a == b) {
+                a = g16n_ld64(d, x), b = g16n_ld64(d, y);
+                return how == 0 ? a > b : how == 1 ? a >= b : a == b;
+            }
+        }
     }
-    uint64_t a = g16n_ld64(m, x), b = g16n_ld64(m, y);
-    return or_equal ? a >= b : a > b;
+    return how != 2 && a > b;
+}
+
+/* The type byte of the element at a (bit 7: long form, bit 6: Montgomery),
+ * after checking the first 8 bytes, which every reader of an element
+ * touches (the short value, or the type word before the long limbs). */
+static inline uint32_t g16n_type(const wasm_rt_memory_t *m, uint32_t a)
+{
+    g16n_check(m, a, 8);
+    return m->data[(uint64_t)a + 7];
+}
+
+/* Fr_toNormal's own part: a long Montgomery element becomes long normal
+ * (its type word set); 1 when its limbs then need fromMontgomery. */
+static inline int g16n_to_normal(wasm_rt_memory_t *m, uint32_t a)
+{
+    uint32_t type = g16n_type(m, a);
+    if (!(type & 64) || !(type & 128)) return 0;
+    g16n_st32(m->data, (uint64_t)a + 4, 0x80000000u);
+    return 1;
+}
+
+/* A 32-bit load at a's first limb (beyond the checked 8 bytes). */
+static inline uint32_t g16n_limb32(const wasm_rt_memory_t *m, uint32_t a)
+{
+    g16n_check(m, (uint64_t)a + 8, 4);
+    return g16n_ld32(m->data, (uint64_t)a + 8);
 }
 
 /* The prime the product reduces by and -p^-1 mod 2^64. */
@@ -138,46 +214,66 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
     return 1;
 }
 
+/* One CIOS round's multiply-accumulate: t += a * b + c, c the high word. */
+#define G16N_MAC(t, a, b, c)                                                                       \
+    do {                                                                                           \
+        g16n_u128 s_ = (g16n_u128)(a) * (b) + (t) + (c);                                           \
+        (t) = (uint64_t)s_;                                                                        \
+        (c) = (uint64_t)(s_ >> 64);                                                                \
+    } while (0)
+
+/* One round of CIOS on the words t0..t5 in scope: t = (t + a * bi + k p) / 2^64
+ * for the k that makes the division exact. */
+#define G16N_ROUND(bi)                                                                             \
+    do {                                                                                           \
+        uint64_t c_ = 0, k_, lo_;                                                                  \
+        G16N_MAC(t0, a0, bi, c_);                                                                  \
+        G16N_MAC(t1, a1, bi, c_);                                                                  \
+        G16N_MAC(t2, a2, bi, c_);                                                                  \
+        G16N_MAC(t3, a3, bi, c_);                                                                  \
+        g16n_u128 s_ = (g16n_u128)t4 + c_;                                                         \
+        t4 = (uint64_t)s_;                                                                         \
+        t5 = (uint64_t)(s_ >> 64);                                                                 \
+        k_ = t0 * p->np;                                                                           \
+        c_ = 0;                                                                                    \
+        lo_ = t0;                                                                                  \
+        G16N_MAC(lo_, k_, p->q[0], c_);                                                            \
+        t0 = t1;                                                                                   \
+        G16N_MAC(t0, k_, p->q[1], c_);                                                             \
+        t1 = t2;                                                                                   \
+        G16N_MAC(t1, k_, p->q[2], c_);                                                             \
+        t2 = t3;                                                                                   \
+        G16N_MAC(t2, k_, p->q[3], c_);                                                             \
+        s_ = (g16n_u128)t4 + c_;                                                                   \
+        t3 = (uint64_t)s_;                                                                         \
+        t4 = t5 + (uint64_t)(s_ >> 64);                                                            \
+    } while (0)
+
 /* Fr_F1m_mul without its final subtraction: r = (x y + M p) / 2^256 for
  * the M < 2^256 that makes the division exact (the same M whatever the
  * word size), the low 256 bits stored at r, bit 256 returned.  The
  * translation loads every operand word before its first store, as this
- * does.  CIOS keeps t < x + p < 2^257 after every round. */
+ * does.  CIOS keeps t < x + p < 2^257 after every round.  Written out
+ * with scalars: GCC -O2 keeps arrays and loops of it in memory. */
 static inline uint32_t g16n_mont_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r,
                                      const g16n_prime *p)
 {
     g16n_check(m, x, 32);
     g16n_check(m, y, 32);
     g16n_check(m, r, 32);
-    uint64_t a[4], b[4], t[6] = {0};
-    memcpy(a, m->data + x, 32);
-    memcpy(b, m->data + y, 32);
-    /* Unrolled: as loops GCC keeps t in memory (five times slower). */
-#pragma GCC unroll 4
-    for (int i = 0; i < 4; i++) {
-        uint64_t c = 0;
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            g16n_u128 s = (g16n_u128)a[j] * b[i] + t[j] + c;
-            t[j] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
-        }
-        g16n_u128 s = (g16n_u128)t[4] + c;
-        t[4] = (uint64_t)s;
-        t[5] = (uint64_t)(s >> 64);
-        uint64_t k = t[0] * p->np;
-        s = (g16n_u128)k * p->q[0] + t[0];
-        c = (uint64_t)(s >> 64);
-#pragma GCC unroll 3
-        for (int j = 1; j < 4; j++) {
-            s = (g16n_u128)k * p->q[j] + t[j] + c;
-            t[j - 1] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
-        }
-        s = (g16n_u128)t[4] + c;
-        t[3] = (uint64_t)s;
-        t[4] = t[5] + (uint64_t)(s >> 64);
-    }
-    memcpy(m->data + r, t, 32);
-    return (uint32_t)t[4];
+    uint8_t *d = m->data;
+    uint64_t a0 = g16n_ld64(d, x), a1 = g16n_ld64(d, x + 8u), a2 = g16n_ld64(d, x + 16u),
+             a3 = g16n_ld64(d, x + 24u);
+    uint64_t b0 = g16n_ld64(d, y), b1 = g16n_ld64(d, y + 8u), b2 = g16n_ld64(d, y + 16u),
+             b3 = g16n_ld64(d, y + 24u);
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5;
+    G16N_ROUND(b0);
+    G16N_ROUND(b1);
+    G16N_ROUND(b2);
+    G16N_ROUND(b3);
+    g16n_st64(d, r, t0);
+    g16n_st64(d, r + 8u, t1);
+    g16n_st64(d, r + 16u, t2);
+    g16n_st64(d, r + 24u, t3);
+    return (uint32_t)t4;
 }
