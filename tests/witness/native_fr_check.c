@@ -32,11 +32,13 @@ typedef enum {
     TO_NORMAL,
     IS_NEGATIVE,
     LSB32,
+    MREDUCT,
     N_FNS
 } fn_id;
 static const char *const fn_names[N_FNS] = {
-    "Fr_int_add", "Fr_int_sub",  "Fr_int_gt",   "Fr_int_gte",  "Fr_int_eq",     "Fr_F1m_mul",
-    "Fr_copy",    "Fr_int_copy", "Fr_int_zero", "Fr_toNormal", "Fr_isNegative", "Fr_getLsb32"};
+    "Fr_int_add",    "Fr_int_sub",  "Fr_int_gt",     "Fr_int_gte",  "Fr_int_eq",
+    "Fr_F1m_mul",    "Fr_copy",     "Fr_int_copy",   "Fr_int_zero", "Fr_toNormal",
+    "Fr_isNegative", "Fr_getLsb32", "Fr_F1m_mReduct"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -52,6 +54,9 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case IS_NEGATIVE: return translated ? w2c_Fr_isNegative_wasm(w, a) : w2c_Fr_isNegative(w, a);
     case LSB32: return translated ? w2c_Fr_getLsb32_wasm(w, a) : w2c_Fr_getLsb32(w, a);
     case TO_NORMAL: translated ? w2c_Fr_toNormal_wasm(w, a) : w2c_Fr_toNormal(w, a); break;
+    case MREDUCT:
+        translated ? w2c_Fr_F1m_mReduct_wasm(w, a, b) : w2c_Fr_F1m_mReduct(w, a, b);
+        break;
     case MUL: translated ? w2c_Fr_F1m_mul_wasm(w, a, b, c) : w2c_Fr_F1m_mul(w, a, b, c); break;
     case COPY: translated ? w2c_Fr_copy_wasm(w, a, b) : w2c_Fr_copy(w, a, b); break;
     case INT_COPY: translated ? w2c_Fr_int_copy_wasm(w, a, b) : w2c_Fr_int_copy(w, a, b); break;
@@ -92,6 +97,11 @@ static void compare(fn_id fn, u32 a, u32 b, u32 c, const char *what)
     }
     free(after);
 }
+
+/* circom's constants as instantiation left them (the reduction cases
+ * overwrite some). */
+static uint8_t pristine[65536];
+static void restore_runtime(void) { memcpy(mem->data, pristine, sizeof pristine); }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 static uint64_t rng(void)
@@ -160,6 +170,24 @@ static void binary_cases(fn_id fn)
             compare(fn, x + 4, y, x, "r = x - 4");
             compare(fn, x, y, y + 8, "r = y + 8");
         }
+}
+
+/* Fr_F1m_mReduct on 64-byte values made of two of the values, in place,
+ * into another place, at circom's own scratch (1504) and overlapping its
+ * carries (992) or the prime (608). */
+static void reduce_cases(void)
+{
+    u32 base = (u32)(mem->size - SCRATCH);
+    const u32 at[] = {base, 1504, 980, 600};
+    for (size_t a = 0; a < sizeof at / sizeof *at; a++)
+        for (int i = 0; i < N_VALUES; i++)
+            for (int j = 0; j < N_VALUES; j += 3) {
+                put(at[a], values[i]);
+                put(at[a] + 32, values[j]);
+                compare(MREDUCT, at[a], base + 128, 0, "into r");
+                compare(MREDUCT, at[a], at[a], 0, "r = t");
+            }
+    restore_runtime();
 }
 
 /* Fr_copy moves 40-byte elements: a short one (value, flags word), a
@@ -261,12 +289,14 @@ int main(void)
         return 1;
     }
     mem = &inst->wasm.w2c_memory;
+    memcpy(pristine, mem->data, sizeof pristine);
     saved = malloc(2 * 65536);
     native = malloc(2 * 65536);
     make_values();
     for (fn_id fn = ADD; fn <= MUL; fn++) binary_cases(fn);
     copy_cases();
     element_cases();
+    reduce_cases();
     oob_cases();
     foreign_prime_cases();
     printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);

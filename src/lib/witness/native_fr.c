@@ -82,6 +82,12 @@ static const native_fn natives[] = {
      "u32 v; if (g16n_type(&instance->w2c_memory, a) & 128) {w2c_Fr_toNormal(instance, a); "
      "v = g16n_limb32(&instance->w2c_memory, a);} "
      "else v = g16n_ld32(instance->w2c_memory.data, a); FUNC_EPILOGUE; return v;}\n"},
+    /* The reduction's prime at 608, its carries at 992, then
+     * Fr_F1m_add(992, t + 32, r). */
+    {"Fr_F1m_mReduct", "void", "09ed1ca7159afa610dae147eeb8ac6901c2331c089d69dd2293fd8882158cc24",
+     "static void w2c_Fr_F1m_mReduct(Z_circuit_instance_t* instance, u32 t, u32 r) "
+     "{FUNC_PROLOGUE; g16n_mreduct(&instance->w2c_memory, t, 608u, 992u, %su); "
+     "w2c_Fr_F1m_add(instance, 992u, t + 32u, r); FUNC_EPILOGUE;}\n"},
     /* The translation reads the prime at 608 and ends with Fr_int_sub
      * after a carry, else Fr_int_gte and maybe Fr_int_sub, on r. */
     {"Fr_F1m_mul", "void", "d3de1afb9c1f579d26381cee4472016a51d3ef2c752f421050c933b080ef6bac",

@@ -277,3 +277,50 @@ static inline uint32_t g16n_mont_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y
     g16n_st64(d, r + 24u, t3);
     return (uint32_t)t4;
 }
+
+static inline int g16n_apart(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
+{
+    return (uint64_t)a + alen <= b || (uint64_t)b + blen <= a;
+}
+
+/* Fr_F1m_mReduct's own part (the wrapper adds its final Fr_F1m_add):
+ * word-by-word Montgomery reduction of the 64 bytes at t by the prime at
+ * q, in place, each round's carry stored at carries + 4 i.  The same
+ * 32-bit algorithm as the translation, so any np32 gives its result; on a
+ * local copy when the three regions are apart (circom's are), else in
+ * memory in the translation's order. */
+static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uint32_t carries,
+                                uint32_t np32)
+{
+    g16n_check(m, t, 64);
+    g16n_check(m, q, 32);
+    g16n_check(m, carries, 32);
+    uint8_t *d = m->data;
+    if (g16n_apart(t, 64, q, 32) && g16n_apart(t, 64, carries, 32) &&
+        g16n_apart(q, 32, carries, 32)) {
+        uint32_t w[16], p[8], cv[8];
+        memcpy(w, d + t, 64);
+        memcpy(p, d + q, 32);
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; i++) {
+            uint64_t c = 0, k = (w[i] * (uint64_t)np32) & 0xffffffffu;
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; j++) {
+                c = w[i + j] + (c >> 32) + p[j] * k;
+                w[i + j] = (uint32_t)c;
+            }
+            cv[i] = (uint32_t)(c >> 32);
+        }
+        memcpy(d + t, w, 64);
+        memcpy(d + carries, cv, 32);
+        return;
+    }
+    for (uint32_t i = 0; i < 8; i++) {
+        uint64_t c = 0, k = (g16n_ld32(d, t + 4u * i) * (uint64_t)np32) & 0xffffffffu;
+        for (uint32_t j = 0; j < 8; j++) {
+            c = g16n_ld32(d, t + 4u * (i + j)) + (c >> 32) + g16n_ld32(d, q + 4u * j) * k;
+            g16n_st32(d, t + 4u * (i + j), (uint32_t)c);
+        }
+        g16n_st32(d, carries + 4u * i, (uint32_t)(c >> 32));
+    }
+}
