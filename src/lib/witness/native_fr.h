@@ -30,6 +30,8 @@
 #error "the native field code assumes a little-endian host"
 #endif
 
+#include <x86intrin.h> /* _addcarry_u64 */
+
 typedef unsigned __int128 g16n_u128;
 
 static inline void g16n_check(const wasm_rt_memory_t *m, uint64_t addr, uint64_t len)
@@ -214,39 +216,54 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
     return 1;
 }
 
-/* One CIOS round's multiply-accumulate: t += a * b + c, c the high word. */
-#define G16N_MAC(t, a, b, c)                                                                       \
+/* 64 x 64 -> 128-bit product as (lo, hi). */
+#define G16N_MUL(a, b, lo, hi)                                                                     \
     do {                                                                                           \
-        g16n_u128 s_ = (g16n_u128)(a) * (b) + (t) + (c);                                           \
-        (t) = (uint64_t)s_;                                                                        \
-        (c) = (uint64_t)(s_ >> 64);                                                                \
+        g16n_u128 p_ = (g16n_u128)(a) * (b);                                                       \
+        (lo) = (uint64_t)p_;                                                                       \
+        (hi) = (uint64_t)(p_ >> 64);                                                               \
     } while (0)
 
-/* One round of CIOS on the words t0..t5 in scope: t = (t + a * bi + k p) / 2^64
- * for the k that makes the division exact. */
+/* t0..t4 (+ carry into t5) += (l0, l1, l2, l3) + (h0, h1, h2, h3) * 2^64:
+ * two add-with-carry chains, which GCC compiles to adc (its u128 sums it
+ * does not). */
+#define G16N_ACC(l0, l1, l2, l3, h0, h1, h2, h3)                                                   \
+    do {                                                                                           \
+        unsigned char c_ = _addcarry_u64(0, t0, l0, &t0);                                          \
+        c_ = _addcarry_u64(c_, t1, l1, &t1);                                                       \
+        c_ = _addcarry_u64(c_, t2, l2, &t2);                                                       \
+        c_ = _addcarry_u64(c_, t3, l3, &t3);                                                       \
+        c_ = _addcarry_u64(c_, t4, 0, &t4);                                                        \
+        t5 += c_;                                                                                  \
+        c_ = _addcarry_u64(0, t1, h0, &t1);                                                        \
+        c_ = _addcarry_u64(c_, t2, h1, &t2);                                                       \
+        c_ = _addcarry_u64(c_, t3, h2, &t3);                                                       \
+        c_ = _addcarry_u64(c_, t4, h3, &t4);                                                       \
+        t5 += c_;                                                                                  \
+    } while (0)
+
+/* One CIOS round on the words t0..t5 in scope: t = (t + a * bi + k p) /
+ * 2^64 for the k that makes the division exact. */
 #define G16N_ROUND(bi)                                                                             \
     do {                                                                                           \
-        uint64_t c_ = 0, k_, lo_;                                                                  \
-        G16N_MAC(t0, a0, bi, c_);                                                                  \
-        G16N_MAC(t1, a1, bi, c_);                                                                  \
-        G16N_MAC(t2, a2, bi, c_);                                                                  \
-        G16N_MAC(t3, a3, bi, c_);                                                                  \
-        g16n_u128 s_ = (g16n_u128)t4 + c_;                                                         \
-        t4 = (uint64_t)s_;                                                                         \
-        t5 = (uint64_t)(s_ >> 64);                                                                 \
+        uint64_t l0_, l1_, l2_, l3_, h0_, h1_, h2_, h3_, k_;                                       \
+        G16N_MUL(a0, bi, l0_, h0_);                                                                \
+        G16N_MUL(a1, bi, l1_, h1_);                                                                \
+        G16N_MUL(a2, bi, l2_, h2_);                                                                \
+        G16N_MUL(a3, bi, l3_, h3_);                                                                \
+        t5 = 0;                                                                                    \
+        G16N_ACC(l0_, l1_, l2_, l3_, h0_, h1_, h2_, h3_);                                          \
         k_ = t0 * p->np;                                                                           \
-        c_ = 0;                                                                                    \
-        lo_ = t0;                                                                                  \
-        G16N_MAC(lo_, k_, p->q[0], c_);                                                            \
+        G16N_MUL(k_, p->q[0], l0_, h0_);                                                           \
+        G16N_MUL(k_, p->q[1], l1_, h1_);                                                           \
+        G16N_MUL(k_, p->q[2], l2_, h2_);                                                           \
+        G16N_MUL(k_, p->q[3], l3_, h3_);                                                           \
+        G16N_ACC(l0_, l1_, l2_, l3_, h0_, h1_, h2_, h3_);                                          \
         t0 = t1;                                                                                   \
-        G16N_MAC(t0, k_, p->q[1], c_);                                                             \
         t1 = t2;                                                                                   \
-        G16N_MAC(t1, k_, p->q[2], c_);                                                             \
         t2 = t3;                                                                                   \
-        G16N_MAC(t2, k_, p->q[3], c_);                                                             \
-        s_ = (g16n_u128)t4 + c_;                                                                   \
-        t3 = (uint64_t)s_;                                                                         \
-        t4 = t5 + (uint64_t)(s_ >> 64);                                                            \
+        t3 = t4;                                                                                   \
+        t4 = t5;                                                                                   \
     } while (0)
 
 /* Fr_F1m_mul without its final subtraction: r = (x y + M p) / 2^256 for
