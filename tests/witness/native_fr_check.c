@@ -283,7 +283,8 @@ static void foreign_prime_cases(void)
 
 int main(void)
 {
-    inst = glue_create(0, 0, NULL);
+    int why;
+    inst = glue_create(0, 0, NULL, &why);
     if (!inst) {
         printf("FAIL cannot instantiate\n");
         return 1;

@@ -76,18 +76,38 @@ static uint64_t deadline(const g16_circuit *c)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)ns;
 }
 
+/* An instance with its start code run, or the error of why not: out of
+ * memory, or its start code trapped or ran past the time limit. */
+static g16w_instance *instance_new(const g16_circuit *c, uint32_t max_pages, const g16w_log *log,
+                                   int *rc, char *err, size_t errlen)
+{
+    int why;
+    g16w_instance *inst = c->obj.api->create(max_pages, deadline(c), log, &why);
+    *rc = 0;
+    if (inst) return inst;
+    if (why == G16W_TIMEOUT) {
+        snprintf(err, errlen, "%s: its start code ran past the time limit of %g s", c->wasm_path,
+                 c->time_limit);
+        *rc = G16_ERR_TIMEOUT;
+    } else if (why == G16W_NOMEM) {
+        snprintf(err, errlen, "%s: out of memory for a calculator instance", c->wasm_path);
+        *rc = G16_ERR_NOMEM;
+    } else {
+        snprintf(err, errlen, "%s: its start code %s (code %d)", c->wasm_path,
+                 (why & 0xf00) == G16W_TRAP ? "trapped" : "raised a circom exception", why & 0xff);
+        *rc = G16_ERR_FORMAT;
+    }
+    return NULL;
+}
+
 static int read_info(g16_circuit *c, char *err, size_t errlen)
 {
-    g16w_instance *inst = c->obj.api->create(MAX_PAGES, deadline(c), NULL);
-    if (!inst) {
-        snprintf(err, errlen,
-                 "%s: cannot instantiate the calculator (out of memory, or its start code failed)",
-                 c->wasm_path);
-        return G16_ERR_NOMEM;
-    }
+    int rc;
+    g16w_instance *inst = instance_new(c, MAX_PAGES, NULL, &rc, err, errlen);
+    if (!inst) return rc;
     c->start_pages = c->obj.api->pages(inst);
     int why = c->obj.api->info(inst, &c->info);
-    int rc = why ? stopped(c, inst, why, "reading its header:", err, errlen) : 0;
+    rc = why ? stopped(c, inst, why, "reading its header:", err, errlen) : 0;
     c->obj.api->destroy(inst);
     if (!rc && (c->info.n32 == 0 || c->info.n32 > G16W_MAX_N32 || c->info.version != 2)) {
         snprintf(err, errlen, "%s: not a circom 2 witness calculator (version %u, %u-word field)",
@@ -358,11 +378,7 @@ static int with_instance(const g16_circuit *c, const char *input, size_t len,
     int rc =
         witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
     if (rc) return rc;
-    run r = {c, c->obj.api->create(c->max_pages, deadline(c), hooks), input_name, err, errlen};
-    if (!r.inst) {
-        snprintf(err, errlen, "%s: out of memory for a calculator instance", c->wasm_path);
-        rc = G16_ERR_NOMEM;
-    }
+    run r = {c, instance_new(c, c->max_pages, hooks, &rc, err, errlen), input_name, err, errlen};
     if (!rc) rc = body(&r, &in, arg);
     if (r.inst) c->obj.api->destroy(r.inst);
     witness_inputs_free(&in);

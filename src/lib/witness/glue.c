@@ -226,19 +226,24 @@ static void g16w_advise_huge(const wasm_rt_memory_t *m)
 #endif
 }
 
-static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log)
+static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log,
+                                  int *why)
 {
     pthread_once(&g16w_module_once, g16w_module_init);
+    *why = G16W_NOMEM;
     struct g16w_instance *self = calloc(1, sizeof *self);
     if (!self) return NULL;
     self->runtime.self = self;
     self->deadline_ns = deadline_ns;
     if (log) self->log = *log;
-    if (g16w_instantiate(self) != 0 || !self->wasm.w2c_memory.data) {
+    int stop = g16w_instantiate(self);
+    if (stop || !self->wasm.w2c_memory.data) {
+        if (stop) *why = stop;
         if (self->wasm.w2c_memory.data) Z_circuit_free(&self->wasm);
         free(self);
         return NULL;
     }
+    *why = 0;
     g16w_advise_huge(&self->wasm.w2c_memory);
     if (max_pages && self->wasm.w2c_memory.max_pages > max_pages)
         self->wasm.w2c_memory.max_pages =

@@ -42,10 +42,13 @@ typedef struct {
 typedef struct {
     uint32_t abi; /* G16W_ABI_VERSION */
     /* A fresh instance with its own linear memory (grows to at most
-     * max_pages of 64 KiB, capped by the module's own limit); NULL when
-     * out of memory.  deadline_ns: CLOCK_MONOTONIC time in nanoseconds
-     * after which its code stops with G16W_TIMEOUT (0: never). */
-    g16w_instance *(*create)(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log);
+     * max_pages of 64 KiB, capped by the module's own limit), its start
+     * code run.  deadline_ns: CLOCK_MONOTONIC time in nanoseconds after
+     * which its code stops with G16W_TIMEOUT (0: never).  NULL when it
+     * could not be made, *why saying why: G16W_NOMEM, or how its start
+     * code stopped (a trap, G16W_TIMEOUT). */
+    g16w_instance *(*create)(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log,
+                             int *why);
     void (*destroy)(g16w_instance *);
     int (*info)(g16w_instance *, g16w_info *out);
     int (*init)(g16w_instance *, uint32_t sanity_check);
