@@ -10,9 +10,10 @@
  * in the products) taken out, has the SHA-256 listed below: what runs is
  * then known to the byte, and any other circuit, circom version or wasm2c
  * version keeps its translation (slower, never different).  The hashes
- * come from wasm2c 1.0.32's translation of circom 2.1 and 2.2 calculators
- * (both curves); tests/witness/native_fr.sh fails when a fixture's
- * functions stop matching.
+ * come from wasm2c 1.0.32's translation of the calculators at hand (every
+ * fixture of both curves, tests/witness/data/check.wasm, circom 2.2.3's
+ * bench circuits: all the same runtime); tests/witness/native_fr.sh fails
+ * when the fixtures' functions stop matching.
  *
  * The translation stays in the file, renamed "<name>_wasm": the product
  * falls back to it, and the tests compare the two.  Function bodies hold no

@@ -96,19 +96,18 @@ static inline uint32_t g16n_int_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y,
     g16n_check(m, r, 32);
     uint8_t *d = m->data;
     if (g16n_in_order(r, x) && g16n_in_order(r, y)) {
-        /* Written out: GCC -O2 keeps arrays and loops of this in memory. */
-        g16n_u128 c0 = (g16n_u128)g16n_ld64(d, x) + g16n_ld64(d, y);
-        g16n_u128 c1 =
-            (g16n_u128)g16n_ld64(d, x + 8u) + g16n_ld64(d, y + 8u) + (uint64_t)(c0 >> 64);
-        g16n_u128 c2 =
-            (g16n_u128)g16n_ld64(d, x + 16u) + g16n_ld64(d, y + 16u) + (uint64_t)(c1 >> 64);
-        g16n_u128 c3 =
-            (g16n_u128)g16n_ld64(d, x + 24u) + g16n_ld64(d, y + 24u) + (uint64_t)(c2 >> 64);
-        g16n_st64(d, r, (uint64_t)c0);
-        g16n_st64(d, r + 8u, (uint64_t)c1);
-        g16n_st64(d, r + 16u, (uint64_t)c2);
-        g16n_st64(d, r + 24u, (uint64_t)c3);
-        return (uint32_t)(c3 >> 64);
+        /* Written out with adc: GCC keeps arrays, loops and u128 sums of
+         * this in memory or in long sequences. */
+        unsigned long long r0, r1, r2, r3;
+        unsigned char c = _addcarry_u64(0, g16n_ld64(d, x), g16n_ld64(d, y), &r0);
+        c = _addcarry_u64(c, g16n_ld64(d, x + 8u), g16n_ld64(d, y + 8u), &r1);
+        c = _addcarry_u64(c, g16n_ld64(d, x + 16u), g16n_ld64(d, y + 16u), &r2);
+        c = _addcarry_u64(c, g16n_ld64(d, x + 24u), g16n_ld64(d, y + 24u), &r3);
+        g16n_st64(d, r, r0);
+        g16n_st64(d, r + 8u, r1);
+        g16n_st64(d, r + 16u, r2);
+        g16n_st64(d, r + 24u, r3);
+        return c;
     }
     uint64_t c = 0;
     for (int i = 0; i < 8; i++) {
@@ -127,19 +126,16 @@ static inline uint32_t g16n_int_sub(wasm_rt_memory_t *m, uint32_t x, uint32_t y,
     g16n_check(m, r, 32);
     uint8_t *d = m->data;
     if (g16n_in_order(r, x) && g16n_in_order(r, y)) {
-        /* The borrow as the top bit of a 128-bit difference. */
-        g16n_u128 c0 = (g16n_u128)g16n_ld64(d, x) - g16n_ld64(d, y);
-        g16n_u128 c1 =
-            (g16n_u128)g16n_ld64(d, x + 8u) - g16n_ld64(d, y + 8u) - (uint64_t)(c0 >> 127);
-        g16n_u128 c2 =
-            (g16n_u128)g16n_ld64(d, x + 16u) - g16n_ld64(d, y + 16u) - (uint64_t)(c1 >> 127);
-        g16n_u128 c3 =
-            (g16n_u128)g16n_ld64(d, x + 24u) - g16n_ld64(d, y + 24u) - (uint64_t)(c2 >> 127);
-        g16n_st64(d, r, (uint64_t)c0);
-        g16n_st64(d, r + 8u, (uint64_t)c1);
-        g16n_st64(d, r + 16u, (uint64_t)c2);
-        g16n_st64(d, r + 24u, (uint64_t)c3);
-        return c3 >> 127 ? 0xffffffffu : 0;
+        unsigned long long r0, r1, r2, r3;
+        unsigned char b = _subborrow_u64(0, g16n_ld64(d, x), g16n_ld64(d, y), &r0);
+        b = _subborrow_u64(b, g16n_ld64(d, x + 8u), g16n_ld64(d, y + 8u), &r1);
+        b = _subborrow_u64(b, g16n_ld64(d, x + 16u), g16n_ld64(d, y + 16u), &r2);
+        b = _subborrow_u64(b, g16n_ld64(d, x + 24u), g16n_ld64(d, y + 24u), &r3);
+        g16n_st64(d, r, r0);
+        g16n_st64(d, r + 8u, r1);
+        g16n_st64(d, r + 16u, r2);
+        g16n_st64(d, r + 24u, r3);
+        return b ? 0xffffffffu : 0;
     }
     uint64_t c = 0;
     for (int i = 0; i < 8; i++) {
@@ -283,7 +279,7 @@ static inline uint32_t g16n_mont_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y
              a3 = g16n_ld64(d, x + 24u);
     uint64_t b0 = g16n_ld64(d, y), b1 = g16n_ld64(d, y + 8u), b2 = g16n_ld64(d, y + 16u),
              b3 = g16n_ld64(d, y + 24u);
-    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5;
+    unsigned long long t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5; /* _addcarry_u64 types */
     G16N_ROUND(b0);
     G16N_ROUND(b1);
     G16N_ROUND(b2);
