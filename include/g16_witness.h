@@ -104,6 +104,12 @@ int g16_witness_calculate_into(const g16_circuit *circuit, const char *input, si
                                uint8_t *wtns, size_t capacity, size_t *wtns_len, char *err,
                                size_t errlen);
 
+/* The same written to the file wtns_path (atomically: no file is left on
+ * an error) a piece at a time: no memory for the whole witness. */
+int g16_witness_calculate_file(const g16_circuit *circuit, const char *input, size_t len,
+                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                               const char *wtns_path, char *err, size_t errlen);
+
 /* Proves from inputs: the witness of the input.json text (as
  * g16_witness_calculate computes it), then g16_prove with key and opt
  * (NULL: defaults); the circuit must be the key's.  The proof and public

@@ -207,9 +207,11 @@ static void print_log_line(void *ctx, const char *line)
     printf("%s\n", line);
 }
 
-/* The witness of input_path for the circuit at wasm_path, as .wtns bytes. */
+/* The witness of input_path for the circuit at wasm_path: as .wtns bytes,
+ * or written to out_path when it is not NULL. */
 static int calculate(const wtns_args *a, const char *wasm_path, const char *input_path,
-                     uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen)
+                     const char *out_path, uint8_t **wtns, size_t *wtns_len, char *err,
+                     size_t errlen)
 {
     double t0 = now();
     g16_circuit *c = NULL;
@@ -218,7 +220,10 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
     int rc = input ? g16_circuit_open(wasm_path, a->cache_dir, &c, err, errlen) : G16_ERR_IO;
     double t1 = now();
     if (!rc) g16_circuit_set_time_limit(c, a->time_limit);
-    if (!rc)
+    if (!rc && out_path)
+        rc = g16_witness_calculate_file(c, input, len, input_path, print_log_line, NULL, out_path,
+                                        err, errlen);
+    else if (!rc)
         rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns, wtns_len,
                                    err, errlen);
     fflush(stdout);
@@ -248,12 +253,8 @@ int cli_wtns(int argc, char **argv)
         return p > 0 ? 0 : 2;
     }
     char err[1024];
-    uint8_t *wtns = NULL;
-    size_t len;
-    int rc = calculate(&a, a.pos[0], a.pos[1], &wtns, &len, err, sizeof err);
-    if (!rc) rc = g16_write_file(a.pos[2], wtns, len, err, sizeof err);
+    int rc = calculate(&a, a.pos[0], a.pos[1], a.pos[2], NULL, NULL, err, sizeof err);
     if (rc) fprintf(stderr, "%s: %s\n", a.cmd, err);
-    g16_witness_free(wtns);
     free(a.cache_dir);
     return rc ? 1 : 0;
 }
@@ -301,7 +302,7 @@ int cli_fullprove(int argc, char **argv)
     char err[1024];
     uint8_t *wtns = NULL;
     size_t len;
-    int rc = calculate(&a, a.pos[1], a.pos[0], &wtns, &len, err, sizeof err);
+    int rc = calculate(&a, a.pos[1], a.pos[0], NULL, &wtns, &len, err, sizeof err);
     if (!rc) rc = prove_and_write(&a, wtns, len, err, sizeof err);
     if (rc) fprintf(stderr, "%s: %s\n", a.cmd, err);
     g16_witness_free(wtns);

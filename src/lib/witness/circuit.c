@@ -357,7 +357,7 @@ static int write_witness(const run *r, const wtns_out *o)
         return G16_ERR_NOMEM;
     }
     size_t at = wtns_header(buf, info);
-    int why = r->c->obj.api->witness(r->inst, buf + at, info->witness_size);
+    int why = r->c->obj.api->witness(r->inst, buf + at, 0, info->witness_size);
     if (why) {
         if (!o->into) free(buf);
         return stopped(r->c, r->inst, why, "reading the witness:", r->err, r->errlen);
@@ -365,6 +365,39 @@ static int write_witness(const run *r, const wtns_out *o)
     if (o->wtns) *o->wtns = buf;
     *o->wtns_len = at + values;
     return 0;
+}
+
+/* Values a streamed .wtns is written by: 1 MiB of BN254 values. */
+#define STREAM_VALUES 32768u
+
+/* The .wtns to a file, a piece at a time through one small buffer: no
+ * buffer of the whole witness (33 MB at 2^20) to fault in and copy. */
+static int stream_witness(const run *r, const char *path)
+{
+    const g16w_info *info = &r->c->info;
+    size_t n8 = 4 * (size_t)info->n32;
+    uint8_t *buf = malloc(STREAM_VALUES * n8 > 44 + n8 ? STREAM_VALUES * n8 : 44 + n8);
+    if (!buf) {
+        snprintf(r->err, r->errlen, "%s: out of memory for the witness", r->c->wasm_path);
+        return G16_ERR_NOMEM;
+    }
+    atomic_file f;
+    int opened = !atomic_file_open(&f, path, r->err, r->errlen), rc = opened ? 0 : G16_ERR_IO;
+    if (!rc && atomic_file_write(&f, buf, wtns_header(buf, info), r->err, r->errlen))
+        rc = G16_ERR_IO;
+    for (uint32_t first = 0; !rc && first < info->witness_size; first += STREAM_VALUES) {
+        uint32_t n =
+            info->witness_size - first < STREAM_VALUES ? info->witness_size - first : STREAM_VALUES;
+        int why = r->c->obj.api->witness(r->inst, buf, first, n);
+        if (why)
+            rc = stopped(r->c, r->inst, why, "reading the witness:", r->err, r->errlen);
+        else if (atomic_file_write(&f, buf, n * n8, r->err, r->errlen))
+            rc = G16_ERR_IO;
+    }
+    if (!rc && atomic_file_commit(&f, r->err, r->errlen)) rc = G16_ERR_IO;
+    if (rc && opened) atomic_file_abort(&f); /* idempotent after a failed write */
+    free(buf);
+    return rc;
 }
 
 /* Parses the inputs and gives them, with a fresh instance of the
@@ -390,6 +423,22 @@ static int calculate(const run *r, const witness_inputs *in, void *arg)
     wtns_out *o = arg;
     int rc = each_signal(r, in, set_signal);
     return rc ? rc : write_witness(r, o);
+}
+
+static int calculate_to_file(const run *r, const witness_inputs *in, void *arg)
+{
+    int rc = each_signal(r, in, set_signal);
+    return rc ? rc : stream_witness(r, arg);
+}
+
+int g16_witness_calculate_file(const g16_circuit *c, const char *input, size_t len,
+                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                               const char *wtns_path, char *err, size_t errlen)
+{
+    log_lines lines = {.fn = log, .ctx = log_ctx};
+    g16w_log hooks = {&lines, log_text, log_value};
+    return with_instance(c, input, len, input_name, &hooks, calculate_to_file, (void *)wtns_path,
+                         err, errlen);
 }
 
 /* One calculation with the circuit's log() lines going to log. */

@@ -311,10 +311,11 @@ static int glue_set_input(g16w_instance *self, uint32_t msb, uint32_t lsb, uint3
 
 /* Straight into the caller's .wtns buffer: no copy of a million values
  * through a word array (the host is little-endian, native_fr.h). */
-static void g16w_witness_body(struct g16w_instance *self, uint8_t *out, uint32_t count)
+static void g16w_witness_body(struct g16w_instance *self, uint8_t *out, uint32_t first,
+                              uint32_t count)
 {
     uint32_t n32 = Z_circuitZ_getFieldNumLen32(&self->wasm);
-    for (uint32_t i = 0; i < count; i++) {
+    for (uint32_t i = first; i - first < count; i++) {
         Z_circuitZ_getWitness(&self->wasm, i);
         for (uint32_t j = 0; j < n32; j++, out += 4) {
             uint32_t word = Z_circuitZ_readSharedRWMemory(&self->wasm, j);
@@ -323,9 +324,9 @@ static void g16w_witness_body(struct g16w_instance *self, uint8_t *out, uint32_t
     }
 }
 
-static int glue_witness(g16w_instance *self, uint8_t *out, uint32_t count)
+static int glue_witness(g16w_instance *self, uint8_t *out, uint32_t first, uint32_t count)
 {
-    G16W_GUARDED(self, g16w_witness_body(self, out, count));
+    G16W_GUARDED(self, g16w_witness_body(self, out, first, count));
 }
 
 static const char *glue_error_text(const g16w_instance *self) { return self->error; }

@@ -57,10 +57,10 @@ typedef struct {
     /* Sets value index of the signal; value has n32 words, least first. */
     int (*set_input)(g16w_instance *, uint32_t hash_msb, uint32_t hash_lsb, uint32_t index,
                      const uint32_t *value);
-    /* Writes values [0, count) of the witness to out as a .wtns holds
-     * them: n32 little-endian 32-bit words each, least significant first
-     * (4 * n32 * count bytes, no alignment needed). */
-    int (*witness)(g16w_instance *, uint8_t *out, uint32_t count);
+    /* Writes values [first, first + count) of the witness to out as a
+     * .wtns holds them: n32 little-endian 32-bit words each, least
+     * significant first (4 * n32 * count bytes, no alignment needed). */
+    int (*witness)(g16w_instance *, uint8_t *out, uint32_t first, uint32_t count);
     /* The text the circuit gave with its last error (printErrorMessage). */
     const char *(*error_text)(const g16w_instance *);
     /* The instance's linear memory now, in 64 KiB pages. */
