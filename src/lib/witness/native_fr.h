@@ -87,28 +87,43 @@ static inline int g16n_in_order(uint32_t r, uint32_t x)
     return r == x || (uint64_t)r + 32 <= x || (uint64_t)x + 32 <= r;
 }
 
-/* Fr_int_add: 32-bit words, carry in the high half; returns the carry.
- * With operands that are the result or apart from it, 64-bit words. */
-static inline uint32_t g16n_int_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r)
+/* Checks x, y and r (32 bytes each); whether r can be written after all
+ * of x and y are read (g16n_in_order). */
+static inline int g16n_operands(const wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r)
 {
     g16n_check(m, x, 32);
     g16n_check(m, y, 32);
     g16n_check(m, r, 32);
-    uint8_t *d = m->data;
-    if (g16n_in_order(r, x) && g16n_in_order(r, y)) {
-        /* Written out with adc: GCC keeps arrays, loops and u128 sums of
-         * this in memory or in long sequences. */
-        unsigned long long r0, r1, r2, r3;
-        unsigned char c = _addcarry_u64(0, g16n_ld64(d, x), g16n_ld64(d, y), &r0);
-        c = _addcarry_u64(c, g16n_ld64(d, x + 8u), g16n_ld64(d, y + 8u), &r1);
-        c = _addcarry_u64(c, g16n_ld64(d, x + 16u), g16n_ld64(d, y + 16u), &r2);
-        c = _addcarry_u64(c, g16n_ld64(d, x + 24u), g16n_ld64(d, y + 24u), &r3);
-        g16n_st64(d, r, r0);
-        g16n_st64(d, r + 8u, r1);
-        g16n_st64(d, r + 16u, r2);
-        g16n_st64(d, r + 24u, r3);
-        return c;
+    return g16n_in_order(r, x) && g16n_in_order(r, y);
+}
+
+/* name(d, x, y, r): x op y over four 64-bit words, op an add-with-carry
+ * or subtract-with-borrow intrinsic; every load before the first store;
+ * the final carry.  Written out: GCC keeps arrays, loops and u128 sums of
+ * this in memory or in long sequences. */
+#define G16N_CHAIN(name, op)                                                                       \
+    static inline unsigned char name(uint8_t *d, uint32_t x, uint32_t y, uint32_t r)               \
+    {                                                                                              \
+        unsigned long long r0, r1, r2, r3;                                                         \
+        unsigned char c = op(0, g16n_ld64(d, x), g16n_ld64(d, y), &r0);                            \
+        c = op(c, g16n_ld64(d, x + 8u), g16n_ld64(d, y + 8u), &r1);                                \
+        c = op(c, g16n_ld64(d, x + 16u), g16n_ld64(d, y + 16u), &r2);                              \
+        c = op(c, g16n_ld64(d, x + 24u), g16n_ld64(d, y + 24u), &r3);                              \
+        g16n_st64(d, r, r0);                                                                       \
+        g16n_st64(d, r + 8u, r1);                                                                  \
+        g16n_st64(d, r + 16u, r2);                                                                 \
+        g16n_st64(d, r + 24u, r3);                                                                 \
+        return c;                                                                                  \
     }
+G16N_CHAIN(g16n_add4, _addcarry_u64)
+G16N_CHAIN(g16n_sub4, _subborrow_u64)
+
+/* Fr_int_add: 32-bit words, carry in the high half; returns the carry.
+ * With operands that are the result or apart from it, 64-bit words. */
+static inline uint32_t g16n_int_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r)
+{
+    uint8_t *d = m->data;
+    if (g16n_operands(m, x, y, r)) return g16n_add4(d, x, y, r);
     uint64_t c = 0;
     for (int i = 0; i < 8; i++) {
         c = (uint64_t)g16n_ld32(d, x + 4u * i) + g16n_ld32(d, y + 4u * i) + (c >> 32);
@@ -121,22 +136,8 @@ static inline uint32_t g16n_int_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y,
  * difference; returns its high half (0, or all ones after a borrow). */
 static inline uint32_t g16n_int_sub(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r)
 {
-    g16n_check(m, x, 32);
-    g16n_check(m, y, 32);
-    g16n_check(m, r, 32);
     uint8_t *d = m->data;
-    if (g16n_in_order(r, x) && g16n_in_order(r, y)) {
-        unsigned long long r0, r1, r2, r3;
-        unsigned char b = _subborrow_u64(0, g16n_ld64(d, x), g16n_ld64(d, y), &r0);
-        b = _subborrow_u64(b, g16n_ld64(d, x + 8u), g16n_ld64(d, y + 8u), &r1);
-        b = _subborrow_u64(b, g16n_ld64(d, x + 16u), g16n_ld64(d, y + 16u), &r2);
-        b = _subborrow_u64(b, g16n_ld64(d, x + 24u), g16n_ld64(d, y + 24u), &r3);
-        g16n_st64(d, r, r0);
-        g16n_st64(d, r + 8u, r1);
-        g16n_st64(d, r + 16u, r2);
-        g16n_st64(d, r + 24u, r3);
-        return b ? 0xffffffffu : 0;
-    }
+    if (g16n_operands(m, x, y, r)) return g16n_sub4(d, x, y, r) ? 0xffffffffu : 0;
     uint64_t c = 0;
     for (int i = 0; i < 8; i++) {
         uint64_t diff = (uint64_t)g16n_ld32(d, x + 4u * i) - g16n_ld32(d, y + 4u * i);
