@@ -19,6 +19,10 @@
  *   instance is never run again (glue.c destroys it), so nobody sees them.
  * - Call depth: the wrappers native_fr.c writes keep FUNC_PROLOGUE and call
  *   the runtime's other functions by name where the translation calls them.
+ * - Time: the wrappers have no G16W_TICK (ticks.c): their loops are
+ *   bounded, and every cycle of calls through them passes a translated
+ *   function that calls (Fr_F1m_fromMontgomery, Fr_F1m_add, a "_wasm"),
+ *   which keeps its check.
  * - Field: circom's long elements hold 8 little-endian 32-bit words, the
  *   Montgomery form uses R = 2^256, and the prime is the one in the
  *   instance's memory at the address the translation reads it from.  The
@@ -30,9 +34,33 @@
 #error "the native field code assumes a little-endian host"
 #endif
 
-#include <x86intrin.h> /* _addcarry_u64 */
-
 typedef unsigned __int128 g16n_u128;
+
+/* Add-with-carry and subtract-with-borrow of 64-bit words: x86-64's own
+ * (GCC turns its u128 sums into long sequences), else through u128. */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#define G16N_ADC _addcarry_u64
+#define G16N_SBB _subborrow_u64
+#else
+static inline unsigned char g16n_adc_u128(unsigned char c, unsigned long long a,
+                                          unsigned long long b, unsigned long long *r)
+{
+    g16n_u128 s = (g16n_u128)a + b + c;
+    *r = (unsigned long long)s;
+    return (unsigned char)(s >> 64);
+}
+
+static inline unsigned char g16n_sbb_u128(unsigned char c, unsigned long long a,
+                                          unsigned long long b, unsigned long long *r)
+{
+    g16n_u128 s = (g16n_u128)a - b - c;
+    *r = (unsigned long long)s;
+    return (unsigned char)(s >> 127);
+}
+#define G16N_ADC g16n_adc_u128
+#define G16N_SBB g16n_sbb_u128
+#endif
 
 static inline void g16n_check(const wasm_rt_memory_t *m, uint64_t addr, uint64_t len)
 {
@@ -115,8 +143,8 @@ static inline int g16n_operands(const wasm_rt_memory_t *m, uint32_t x, uint32_t 
         g16n_st64(d, r + 24u, r3);                                                                 \
         return c;                                                                                  \
     }
-G16N_CHAIN(g16n_add4, _addcarry_u64)
-G16N_CHAIN(g16n_sub4, _subborrow_u64)
+G16N_CHAIN(g16n_add4, G16N_ADC)
+G16N_CHAIN(g16n_sub4, G16N_SBB)
 
 /* Fr_int_add: 32-bit words, carry in the high half; returns the carry.
  * With operands that are the result or apart from it, 64-bit words. */
@@ -226,16 +254,16 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
  * does not). */
 #define G16N_ACC(l0, l1, l2, l3, h0, h1, h2, h3)                                                   \
     do {                                                                                           \
-        unsigned char c_ = _addcarry_u64(0, t0, l0, &t0);                                          \
-        c_ = _addcarry_u64(c_, t1, l1, &t1);                                                       \
-        c_ = _addcarry_u64(c_, t2, l2, &t2);                                                       \
-        c_ = _addcarry_u64(c_, t3, l3, &t3);                                                       \
-        c_ = _addcarry_u64(c_, t4, 0, &t4);                                                        \
+        unsigned char c_ = G16N_ADC(0, t0, l0, &t0);                                               \
+        c_ = G16N_ADC(c_, t1, l1, &t1);                                                            \
+        c_ = G16N_ADC(c_, t2, l2, &t2);                                                            \
+        c_ = G16N_ADC(c_, t3, l3, &t3);                                                            \
+        c_ = G16N_ADC(c_, t4, 0, &t4);                                                             \
         t5 += c_;                                                                                  \
-        c_ = _addcarry_u64(0, t1, h0, &t1);                                                        \
-        c_ = _addcarry_u64(c_, t2, h1, &t2);                                                       \
-        c_ = _addcarry_u64(c_, t3, h2, &t3);                                                       \
-        c_ = _addcarry_u64(c_, t4, h3, &t4);                                                       \
+        c_ = G16N_ADC(0, t1, h0, &t1);                                                             \
+        c_ = G16N_ADC(c_, t2, h1, &t2);                                                            \
+        c_ = G16N_ADC(c_, t3, h2, &t3);                                                            \
+        c_ = G16N_ADC(c_, t4, h3, &t4);                                                            \
         t5 += c_;                                                                                  \
     } while (0)
 
@@ -280,7 +308,7 @@ static inline uint32_t g16n_mont_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y
              a3 = g16n_ld64(d, x + 24u);
     uint64_t b0 = g16n_ld64(d, y), b1 = g16n_ld64(d, y + 8u), b2 = g16n_ld64(d, y + 16u),
              b3 = g16n_ld64(d, y + 24u);
-    unsigned long long t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5; /* _addcarry_u64 types */
+    unsigned long long t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5; /* G16N_ADC's types */
     G16N_ROUND(b0);
     G16N_ROUND(b1);
     G16N_ROUND(b2);
