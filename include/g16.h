@@ -173,7 +173,7 @@ int g16_write_file(const char *path, const void *data, size_t len, char *err, si
  * corrupt) or G16_ERR_MISMATCH (the witness of another curve or circuit). */
 int g16_witness_check(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
                       char *err, size_t errlen);
-/* The same for a file, mapped rather than read.  Anything but a regular
+/* The same for a file (read if small, else mapped).  Anything but a regular
  * file (a FIFO, a device, a directory) is refused without waiting on it:
  * G16_ERR_ARG; also G16_ERR_NOT_FOUND and G16_ERR_IO.  *file_bytes (may
  * be NULL) receives the file's size. */

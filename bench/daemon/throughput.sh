@@ -9,19 +9,24 @@
 # with --no-self-verify, the same work as `g16 prove`.  The CPU time a
 # proof (user + system; g16d's from submission to the last result) says
 # how much work each spends, whatever else the machine runs: on a busy
-# machine the rates say little, the CPU time still compares.  Above 2^14 a row
-# proves N * 2^14 / 2^k proofs (at least 6).  Prints Markdown on stdout.
-#   usage: [SIZES="10 14"] [N=40] bench/daemon/throughput.sh BUILD_DIR
+# machine the rates say little, the CPU time still compares.  A row at 2^k
+# proves N / 2^(0.75 (k - 10)) proofs (at least 6): N at 2^10, 50 at 2^14,
+# 17 at 2^16, 6 at 2^18 by default, enough that the job's fixed costs
+# (submission, the first and last partitions alone) stay small, and the
+# default sizes on both curves take about 6 minutes on the idle 2-core
+# machine.  Prints Markdown on stdout.
+#   usage: [SIZES="10 14 16 18"] [N=400] bench/daemon/throughput.sh BUILD_DIR
 set -euo pipefail
 B=${1:?usage: throughput.sh BUILD_DIR}
 B=$(cd "$B" && pwd)
-SIZES=${SIZES:-10 14}
-N=${N:-40}
+SIZES=${SIZES:-10 14 16 18}
+N=${N:-400}
 T=$(mktemp -d /tmp/g16tp.XXXXXX)
 G16=$B/bin/g16 G16D=$B/bin/g16d ALLOW=$T
 source "$(dirname "$0")/lib.sh"
 trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; rm -rf "$T"' EXIT
 CPUS=$(nproc)
+START=$(date +%s)
 
 TICK=$(getconf CLK_TCK)
 # cpu_s PID: the CPU seconds (user + system) process PID has used so far
@@ -74,9 +79,7 @@ ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
 for curve in bn128 bls12381; do
   for k in $SIZES; do
     d=$T/$curve-$k
-    NK=$N
-    [ "$k" -gt 14 ] && NK=$((N >> (k - 14)))
-    [ "$NK" -lt 6 ] && NK=6
+    NK=$(awk -v n="$N" -v k="$k" 'BEGIN { x = int(n / 2 ^ (0.75 * (k - 10))); print x < 6 ? 6 : x }')
     "$G16" synth --constraints $(((1 << k) - 2)) --curve "$curve" --out "$d" --setup >/dev/null
     read -r c1 _ < <(capacity "$d" 1)
     read -r cj cpuj < <(capacity "$d" "$CPUS")
@@ -86,3 +89,5 @@ for curve in bn128 bls12381; do
     echo "| $curve | 2^$k | $NK | $c1 | $cj | $dr | $(ratio "$dr" "$best") | $dn | $(ratio "$dn" "$best") | $threads | $cpuj, $cpud, $cpun | $hwm |"
   done
 done
+echo
+echo "- load after: $(cut -d' ' -f1-3 /proc/loadavg), $(($(date +%s) - START)) s in all"

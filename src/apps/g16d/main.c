@@ -248,8 +248,13 @@ int main(int argc, char **argv)
      * Below 1 MiB (a small circuit's vectors, an MSM's buckets) buffers
      * stay in the heap: mapping and unmapping them on every call cost a
      * small proof a tenth of its CPU (page faults, TLB flushes on every
-     * core); the reaper gives such memory back every few MiB (sched.c). */
+     * core); the reaper gives such memory back when it grows past its
+     * mark (sched.c).  The same bound for glibc's own trimming of an
+     * arena's top, which at its default (128 KiB) gave back, and faulted
+     * in again, the buckets of nearly every small MSM (5 madvise calls
+     * and 50 page faults a 2^10 proof, with the reaper's trims). */
     mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
     /* Blocked before any thread starts, so only sigwait sees them; SIGPIPE
      * (a client gone mid-reply) must never kill the daemon. */
     sigset_t set;

@@ -35,7 +35,13 @@
  * budget has room for the larger reservation that brings (each thread
  * adds MSM buckets), else the key's share.  Freed threads go to the
  * later stages first: a partition in flight finishes before a new one
- * starts, which keeps the results in order and the memory held low. */
+ * starts, which keeps the results in order and the memory held low.
+ *
+ * Workers: every worker runs every stage (--synth-workers and the like
+ * cap how many calls of each stage run at once, and add up to the
+ * workers), so the worker that finishes a partition's stage usually runs
+ * its next stage itself, without waking another thread, and an idle
+ * worker is woken only when a call may start (wake_next). */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdio.h>
@@ -44,24 +50,22 @@
 
 #include "d.h"
 
-/* Bytes of finished partitions the reaper frees before it gives the
- * allocator's free memory back (malloc_trim): trimming after each small
- * partition cost a tenth of the CPU at 2^10 (its madvise calls flush
- * every core's TLB, and the next partition faults the pages back in),
- * while the memory it leaves is at most this much (within check_hwm's
- * overhead in tests/daemon/lib.sh) and reused by the next partitions. */
-#define TRIM_BYTES ((size_t)4 << 20)
+/* The allocator's free memory (freed partitions' buffers under the mmap
+ * threshold, kept in its arenas) that the reaper lets it keep before it
+ * gives it back (malloc_trim): a quarter of the budget no partition or
+ * key holds, between these bounds.  Trimming costs the next partitions
+ * their pages (madvise flushes every core's TLB, the pages fault back
+ * in): after each partition it took a tenth of a 2^10 proof's CPU, and
+ * every 4 MiB of freed partitions still took 14 madvise calls and 1200
+ * page faults a 2^14 proof, for memory the next partitions reuse
+ * anyway.  Kept memory is outside the reservations, so it may only use
+ * budget nobody reserved; the idle daemon gives it all back. */
+#define TRIM_MIN ((size_t)4 << 20)
+#define TRIM_MAX ((size_t)64 << 20)
 
 /* Seconds between two purges of expired jobs (--result-ttl, --fetched-ttl
  * are counted in seconds: a job lives at most this much longer). */
 #define PURGE_INTERVAL_S 1.0
-
-typedef struct {
-    g16d *d;
-    int stage;
-} wctx;
-
-static wctx g_ctx[64];
 
 void d_set_state(g16d *d, part *p, part_state s)
 {
@@ -142,29 +146,44 @@ static int parts_active(const g16d *d)
     return n;
 }
 
+/* Wakes one idle worker when a call may start: while threads are free
+ * (or the GPU's calls, which hold none, may run).  The worker woken
+ * passes the wake-up on the same way once it took a call, and one that
+ * finds nothing to start wakes nobody: every worker could start the same
+ * calls, so none could.  One wake-up where a broadcast woke every idle
+ * worker to find nothing, several times a proof.  mu held. */
+static void wake_next(g16d *d)
+{
+    if (d->cpu_busy < d->cfg.threads || d->use_gpu) pthread_cond_signal(&d->work);
+}
+
+/* How much free memory the allocator may keep now (TRIM_MIN, TRIM_MAX):
+ * none once the daemon goes idle.  mu held. */
+static size_t trim_mark(const g16d *d)
+{
+    size_t q = d_budget_free(d) / 4;
+    if (!parts_active(d)) return 0;
+    return q < TRIM_MIN ? TRIM_MIN : q > TRIM_MAX ? TRIM_MAX : q;
+}
+
 static void *reaper(void *arg)
 {
     g16d *d = arg;
     double next_purge = d_now() + PURGE_INTERVAL_S;
-    size_t untrimmed = 0;
     pthread_mutex_lock(&d->mu);
     for (;;) {
         reap *r = next_reap(d, &next_purge);
         if (!r) break;
         d->reap_head = r->next;
         if (!d->reap_head) d->reap_tail = NULL;
-        untrimmed += r->bytes;
-        int trim = untrimmed >= TRIM_BYTES || !parts_active(d); /* or going idle */
+        size_t mark = trim_mark(d);
         pthread_mutex_unlock(&d->mu);
         g16_job_free(r->gj);
-        if (trim) { /* give arena memory back, or RSS ratchets up */
-            malloc_trim(0);
-            untrimmed = 0;
-        }
+        if (mallinfo2().fordblks > mark) malloc_trim(0); /* or RSS ratchets up */
         pthread_mutex_lock(&d->mu);
         if (r->p) d_release(d, r->p, r->bytes);
         free(r);
-        pthread_cond_broadcast(&d->work);
+        wake_next(d); /* the memory released may let a partition start */
         pthread_cond_broadcast(&d->changed);
     }
     pthread_mutex_unlock(&d->mu);
@@ -301,13 +320,31 @@ static part *pick(g16d *d, int stage)
     return p && threads_free(d, call_threads(p, stage)) ? p : NULL;
 }
 
-/* Whether partitions still in flight upstream may yet reach this stage:
- * a stopping daemon drains what it started instead of dropping it. */
-static int upstream(const g16d *d, int stage)
+/* Whether partitions started are still unfinished: a stopping daemon
+ * drains what it started instead of dropping it. */
+static int in_flight(const g16d *d)
 {
     int n = 0;
-    for (int s = P_SYNTH; s <= (stage == ST_MSM ? P_SYNTHED : P_MSMED); s++) n += d->nstate[s];
-    return stage != ST_SYNTH && n > 0;
+    for (int s = P_SYNTH; s <= P_FINAL; s++) n += d->nstate[s];
+    return n > 0;
+}
+
+/* The next stage call for a worker, the latest stage first (a partition
+ * in flight finishes before a new one starts), in *stage; NULL if none
+ * can start.  Every worker runs every stage, within each stage's worker
+ * count: the one that finished a partition's stage usually runs its next
+ * stage itself, so a small proof's stages need no hand-off (a wake-up of
+ * another thread on another core) between them. */
+static part *pick_any(g16d *d, int *stage)
+{
+    for (int s = ST_COUNT - 1; s >= 0; s--) {
+        part *p = d->busy[s] < d->cfg.workers[s] ? pick(d, s) : NULL;
+        if (p) {
+            *stage = s;
+            return p;
+        }
+    }
+    return NULL;
 }
 
 static const part_state k_running[ST_COUNT] = {P_SYNTH, P_MSM, P_FINAL};
@@ -434,36 +471,37 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
 
 static void *worker(void *arg)
 {
-    wctx *c = arg;
-    g16d *d = c->d;
+    g16d *d = arg;
     char err[D_ERR];
     pthread_mutex_lock(&d->mu);
     for (;;) {
         part *p;
-        while (!(p = pick(d, c->stage))) {
-            if (d->stopping && !upstream(d, c->stage)) goto out;
+        int stage;
+        while (!(p = pick_any(d, &stage))) {
+            if (d->stopping && !in_flight(d)) goto out;
             pthread_cond_wait(&d->work, &d->mu);
         }
         double t0 = d_now();
-        if (c->stage == ST_SYNTH) {
+        if (stage == ST_SYNTH) {
             p->wait_s = t0 - p->t_queued;
             d_histo_add(&d->hist[ST_COUNT], p->wait_s);
         }
-        int threads = call_threads(p, c->stage);
+        int threads = call_threads(p, stage);
         d->cpu_busy += threads;
-        d_set_state(d, p, k_running[c->stage]);
-        d->busy[c->stage]++;
+        d_set_state(d, p, k_running[stage]);
+        d->busy[stage]++;
+        wake_next(d);
         pthread_cond_broadcast(&d->changed);
         pthread_mutex_unlock(&d->mu);
         d_key_reap(); /* what pick evicted to make room */
         err[0] = 0;
-        int rc = run_stage(d, c->stage, p, err, sizeof err);
+        int rc = run_stage(d, stage, p, err, sizeof err);
         double secs = d_now() - t0;
         pthread_mutex_lock(&d->mu);
-        d->busy[c->stage]--;
+        d->busy[stage]--;
         d->cpu_busy -= threads;
-        after_stage(d, c->stage, p, rc, err, secs);
-        pthread_cond_broadcast(&d->work);
+        after_stage(d, stage, p, rc, err, secs);
+        if (d->stopping) pthread_cond_broadcast(&d->work); /* the idle ones may exit */
     }
 out:
     d->stopped_workers++;
@@ -473,16 +511,14 @@ out:
     return NULL;
 }
 
+/* As many workers as the stages' worker counts add up to (each count
+ * caps its stage's calls at once). */
 int d_workers_start(g16d *d)
 {
-    for (int s = 0; s < ST_COUNT; s++)
-        for (int i = 0; i < d->cfg.workers[s] && d->n_workers < 64; i++) {
-            wctx *c = &g_ctx[d->n_workers];
-            c->d = d;
-            c->stage = s;
-            if (pthread_create(&d->workers[d->n_workers], NULL, worker, c)) return -1;
-            d->n_workers++;
-        }
+    int n = 0;
+    for (int s = 0; s < ST_COUNT; s++) n += d->cfg.workers[s];
+    for (; d->n_workers < n && d->n_workers < 64; d->n_workers++)
+        if (pthread_create(&d->workers[d->n_workers], NULL, worker, d)) return -1;
     /* last: the reaper exits once every worker has (n_workers must be final) */
     return pthread_create(&d->reaper, NULL, reaper, d) ? -1 : 0;
 }

@@ -104,6 +104,12 @@ int g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len,
 
 void g16_file_release(uint8_t *data, size_t len) { release(data, len + 1, 1); }
 
+int formats_read_file(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
+                      size_t errlen)
+{
+    return read_whole(path, max_len, 1, 0, data, len, err, errlen);
+}
+
 int g16_file_read_text(const char *path, size_t max_len, char **text, char *err, size_t errlen)
 {
     uint8_t *buf;

@@ -130,6 +130,14 @@ typedef struct {
  * <strerror>" or "<path>: not a regular file", errno set. */
 int formats_map_file(const char *path, formats_mapping *m, char *err, size_t errlen);
 void formats_unmap_file(formats_mapping *m);
+/* The whole regular file at path (at most max_len bytes) read into a
+ * malloc'd buffer of its size + 1 (free it): for a small file looked at
+ * once, where undoing a mapping costs more than the read (munmap flushes
+ * the TLB of every core the process last ran on).  G16_OK, or a
+ * g16_status (G16_ERR_TOO_LARGE above max_len) with "<path>: <problem>",
+ * errno as formats_map_file leaves it when the file did not open. */
+int formats_read_file(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
+                      size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* .zkey (snarkjs proving key).  Only Groth16 keys parse; PLONK and     */

@@ -324,19 +324,41 @@ int g16_witness_check(const g16_key *key, const uint8_t *wtns_buf, size_t len, c
     return check_witness(key, &w, name, err, errlen);
 }
 
-/* The mapping opens without blocking and refuses anything but a regular
- * file (formats_open_regular); its errno gives the failure its kind. */
+/* Witness files up to this size are read to be checked, larger ones
+ * mapped: a service checks every witness of a job as it is submitted,
+ * and unmapping each one flushed the TLB of every core the process last
+ * ran on (g16d: 0.4 ms a 2^10 witness, 400 witnesses in 0.28 s against
+ * 0.10 s read); a large witness is mapped, never copied whole. */
+#define WITNESS_READ_MAX ((size_t)512 << 10)
+
+/* The kind of a failure to open path, from the errno formats_map_file
+ * and formats_read_file leave (formats_open_regular refuses anything but
+ * a regular file, without blocking). */
+static int witness_open_status(void)
+{
+    if (errno == ENOENT || errno == ENOTDIR) return G16_ERR_NOT_FOUND;
+    return errno == EINVAL || errno == EISDIR ? G16_ERR_ARG : G16_ERR_IO;
+}
+
 int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes, char *err,
                            size_t errlen)
 {
-    formats_mapping m;
-    if (formats_map_file(path, &m, err, errlen)) {
-        if (errno == ENOENT || errno == ENOTDIR) return G16_ERR_NOT_FOUND;
-        return errno == EINVAL || errno == EISDIR ? G16_ERR_ARG : G16_ERR_IO;
+    uint8_t *buf;
+    size_t len;
+    int rc = formats_read_file(path, WITNESS_READ_MAX, &buf, &len, err, errlen);
+    if (rc == G16_OK) {
+        rc = g16_witness_check(key, buf, len, path, err, errlen);
+        free(buf);
+    } else if (rc == G16_ERR_TOO_LARGE) {
+        formats_mapping m;
+        if (formats_map_file(path, &m, err, errlen)) return witness_open_status();
+        rc = g16_witness_check(key, m.addr, m.len, path, err, errlen);
+        len = m.len;
+        formats_unmap_file(&m);
+    } else {
+        return rc == G16_ERR_NOMEM ? rc : witness_open_status();
     }
-    int rc = g16_witness_check(key, m.addr, m.len, path, err, errlen);
-    if (file_bytes) *file_bytes = m.len;
-    formats_unmap_file(&m);
+    if (file_bytes) *file_bytes = len;
     return rc;
 }
 
