@@ -125,13 +125,16 @@ size_t g16_key_job_abc_bytes(const g16_key *key);
  * (not measurements) for planning before g16_key_gpu_load: its copy (what
  * device_bytes will report: points, coefficients by row, the witness and
  * a/b/c vectors; msm_copies > 1 multiplies the points' share), and what
- * a proof works in beyond it (NTT tables, the five MSMs' sort, bucket and
- * partial-sum buffers, kept between proofs). */
+ * its proofs work in beyond it (NTT tables, the five MSMs' sort, bucket and
+ * partial-sum buffers, kept between proofs), for every lane the backend
+ * gives the key (two up to 2^22: two proof calls in flight) and batches of
+ * g16_key_gpu_batch proofs. */
 size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies);
 size_t g16_key_gpu_workspace_bytes(const g16_key *key);
 /* Host memory a key on the GPU keeps while it is loaded: the pinned
- * buffer each proof's witness goes to the device through (n_vars scalars;
- * the MSMs' pinned result buffers are a few KB more). */
+ * buffers the witnesses go to the device through (n_vars scalars a proof,
+ * for each lane and a whole batch; the MSMs' pinned result buffers are a
+ * few KB more). */
 size_t g16_key_gpu_host_bytes(const g16_key *key);
 
 /* The witness buffer is copied only as far as needed; it may be freed
@@ -140,6 +143,20 @@ int g16_job_new(const g16_key *key, const uint8_t *wtns, size_t len, const char 
                 const g16_options *opt, g16_job **out, char *err, size_t errlen);
 int g16_job_synthesize(g16_job *job, char *err, size_t errlen);
 int g16_job_msm(g16_job *job, char *err, size_t errlen);
+/* g16_job_msm for n synthesized jobs at once.  When all are on the GPU, of
+ * one key, without g2_on_cpu, their MSMs run as one batch on the device
+ * (each MSM one pass over the key's points for every job's witness: for
+ * small keys far fewer launches, synchronisations and copies a proof);
+ * else one after another.  The results are those of g16_job_msm, bit for
+ * bit; each job's timings get the batch's spans.  A job not synthesized
+ * fails the call before any job runs; on a later failure err names the
+ * first job of the batch that failed, and the jobs before it may have
+ * moved on. */
+int g16_jobs_msm(g16_job *const *jobs, int n, char *err, size_t errlen);
+/* How many jobs of this key g16_jobs_msm should batch on the GPU (the
+ * backend's policy, gpu_plan_batch: 16 at 2^16, 4 at 2^18, 1 above
+ * 2^18); the key's device workspace estimate counts batches this large. */
+int g16_key_gpu_batch(const g16_key *key);
 /* On success *proof_json and *public_json are malloc'd texts (caller frees). */
 int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err, size_t errlen);
 const g16_timings *g16_job_timings(const g16_job *job);

@@ -6,9 +6,14 @@
  * Environment: BENCH_WINDOWS="16 18 20" also times the BN254 G1 and G2 MSMs with
  * each of these window sizes forced; BENCH_SPARSE=1 adds a run whose
  * scalars look like a real witness (70% 0 or 1, the rest full width);
- * BENCH_ONLY=ntt times the NTT alone; BENCH_COPIES="12 11:24":
+ * BENCH_ONLY=ntt times the NTT alone; BENCH_ONLY=batch times whole
+ * proofs' device part on synthetic keys of 2^16, 2^18, ... up to 2^log_n,
+ * one at a time, batched and from two threads (bench_batch below;
+ * BENCH_CURVES="bn128 bls12381" picks the curves, bn128 by default);
+ * BENCH_COPIES="12 11:24":
  * time_copies (tables of shift copies); BENCH_PROFILE=1 prints each MSM's
  * and NTT's phase times to stderr (gpu_tune.profile). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,7 @@
 
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
+#include "gpu/msm_plan.h"
 #include "gpu_testlib.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
@@ -242,6 +248,134 @@ static void bench_ntt(int log_n, int reps, int cpu, uint8_t *sc)
     cudaFree(d);
 }
 
+/* ---- BENCH_ONLY=batch: per-proof fixed costs, with and without batching ----
+ * For each key size: the key's device part of a proof (gpu_prove_msms:
+ * witness upload, a/b/c, NTTs, five MSMs, results back) timed by wall
+ * clock on the host, as a caller sees it:
+ *   single  one proof a call, one after another (median of reps calls)
+ *   batch   gpu_prove_msms_batch of k proofs a call, k = the daemon's batch
+ *           (gpu_plan_batch), at least 2 so the split below exists
+ *   2 thr   two threads each proving one at a time on the key's lanes
+ * Per proof, from single = F + W and batch = (F + k W) / k:
+ *   W = (k batch - single) / (k - 1), the work that grows with proofs,
+ *   F = single - W, the fixed costs a batch pays once (launches, waits,
+ *   small copies, the host's Horner per MSM stays per proof, so in W).
+ * And the counts of what each call issues (gpu_count), per proof. */
+typedef struct {
+    gpu_key *k;
+    const uint8_t *w;
+    size_t n_vars;
+    int sets, calls;
+} batch_run;
+
+static double prove_calls(batch_run *r)
+{
+    static uint8_t out[GPU_BATCH_MAX][5][192];
+    gpu_proof_io io[GPU_BATCH_MAX];
+    for (int s = 0; s < r->sets; s++)
+        io[s] = (gpu_proof_io){r->w + (size_t)s * r->n_vars * 32,
+                               out[s][0],
+                               out[s][1],
+                               out[s][2],
+                               out[s][3],
+                               out[s][4]};
+    double t0 = now();
+    for (int c = 0; c < r->calls; c++)
+        if (gpu_prove_msms_batch(r->k, r->sets, io, NULL, err, sizeof err)) {
+            fprintf(stderr, "bench_gpu: %s\n", err);
+            exit(1);
+        }
+    return now() - t0;
+}
+
+static void *prove_thread(void *arg)
+{
+    batch_run *r = (batch_run *)arg;
+    prove_calls(r);
+    return NULL;
+}
+
+/* Median seconds a call of r->sets proofs, and gpu_count's per-proof
+ * deltas over those calls. */
+static double time_calls(batch_run r, int reps, gpu_counts *per)
+{
+    double t[64];
+    gpu_counts c0 = gpu_count;
+    r.calls = 1;
+    prove_calls(&r); /* warm-up: grows the lane's buffers */
+    c0 = gpu_count;
+    for (int i = 0; i < reps; i++) t[i] = prove_calls(&r);
+    double n = (double)reps * r.sets;
+    per->launches = (unsigned long long)((gpu_count.launches - c0.launches) / n + 0.5);
+    per->sorts = (unsigned long long)((gpu_count.sorts - c0.sorts) / n + 0.5);
+    per->syncs = (unsigned long long)((gpu_count.syncs - c0.syncs) / n + 0.5);
+    per->allocs = (unsigned long long)((gpu_count.allocs - c0.allocs) / n + 0.5);
+    per->copies = (unsigned long long)((gpu_count.copies - c0.copies) / n + 0.5);
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    return t[reps / 2];
+}
+
+static void print_counts(const char *what, const gpu_counts *c)
+{
+    printf("  %-7s per proof: %llu launches, %llu sorts (CUB, its own launches), %llu host waits, "
+           "%llu allocations, %llu copies/memsets\n",
+           what, c->launches, c->sorts, c->syncs, c->allocs, c->copies);
+}
+
+static void bench_batch_one(int curve, int log_n, int reps)
+{
+    size_t n = (size_t)1 << log_n, n_vars = n - n / 4;
+    int k = gpu_plan_batch(log_n) < 2 ? 2 : gpu_plan_batch(log_n);
+    tl_key tk;
+    gpu_key_desc d;
+    double t0 = now();
+    tl_key_make(&tk, &d, curve, log_n, n_vars);
+    d.lanes = gpu_plan_lanes(log_n);
+    gpu_key *key = gpu_key_upload(&d, NULL, err, sizeof err);
+    if (!key) {
+        fprintf(stderr, "bench_gpu: %s\n", err);
+        exit(1);
+    }
+    double made = now() - t0;
+    uint8_t *w = malloc((size_t)k * n_vars * 32);
+    for (size_t i = 0; i < (size_t)k * n_vars; i++) tl_scalar(w + 32 * i, 253);
+    gpu_counts c1, ck;
+    batch_run one = {key, w, n_vars, 1, 1}, many = {key, w, n_vars, k, 1};
+    double single = time_calls(one, reps, &c1), batch = time_calls(many, reps, &ck) / k;
+    batch_run two[2] = {{key, w, n_vars, 1, 4 * reps}, {key, w + n_vars * 32, n_vars, 1, 4 * reps}};
+    pthread_t th[2];
+    t0 = now();
+    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, prove_thread, &two[i]);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    double threads2 = (now() - t0) / (8.0 * reps);
+    double work = (k * batch - single) / (k - 1), fixed = single - work;
+    const char *name = curve == FORMATS_CURVE_BN128 ? "bn128" : "bls12381";
+    printf("proof %-8s 2^%-2d n_vars %zu lanes %d (key made and uploaded in %.1f s)\n", name, log_n,
+           n_vars, d.lanes, made);
+    printf("  single %8.3f ms/proof %8.1f proofs/s | batch k=%-2d %8.3f ms/proof %8.1f proofs/s "
+           "(x%.2f) | 2 threads %8.3f ms/proof %8.1f proofs/s (x%.2f)\n",
+           single * 1e3, 1 / single, k, batch * 1e3, 1 / batch, single / batch, threads2 * 1e3,
+           1 / threads2, single / threads2);
+    printf("  split  fixed %8.3f ms/proof (%.0f%%), work %8.3f ms/proof\n", fixed * 1e3,
+           100 * fixed / single, work * 1e3);
+    print_counts("single", &c1);
+    print_counts("batch", &ck);
+    fflush(stdout);
+    free(w);
+    gpu_key_free(key);
+    tl_key_free(&tk);
+}
+
+static void bench_batch(int max_log, int reps)
+{
+    const char *curves = getenv("BENCH_CURVES");
+    int bls = curves && strstr(curves, "bls12381"), bn = !curves || strstr(curves, "bn128");
+    for (int log_n = 16; log_n <= max_log; log_n += 2) {
+        if (bn) bench_batch_one(FORMATS_CURVE_BN128, log_n, reps);
+        if (bls) bench_batch_one(FORMATS_CURVE_BLS12381, log_n, reps);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int log_n = argc > 1 ? atoi(argv[1]) : 24, reps = argc > 2 ? atoi(argv[2]) : 5;
@@ -252,12 +386,17 @@ int main(int argc, char **argv)
         return 1;
     }
     if (reps < 1 || reps > 16) reps = 5;
+    const char *only = getenv("BENCH_ONLY"); /* "ntt": skip the MSMs; "batch": bench_batch */
+    if (only && strcmp(only, "batch") == 0) {
+        printf("bench_gpu batch: up to 2^%d, reps=%d\n", log_n, reps);
+        bench_batch(log_n, reps);
+        return 0;
+    }
     uint8_t *sc = malloc(32 * n);
     for (size_t i = 0; i < n; i++) tl_scalar(sc + 32 * i, 253);
     void *dsc = to_device(sc, 32 * n);
     printf("bench_gpu: log_n=%d reps=%d cpu threads=%d\n", log_n, reps, parallel_default_threads());
     bench_ntt(log_n, reps, cpu, sc);
-    const char *only = getenv("BENCH_ONLY"); /* "ntt": skip the MSMs */
     gpu_tune.profile = getenv("BENCH_PROFILE") != NULL;
     if (only && strcmp(only, "ntt") == 0) {
         cudaFree(dsc);

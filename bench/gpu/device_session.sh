@@ -13,6 +13,12 @@
 #              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY,
 #              BENCH_PROFILE (each MSM's and NTT's phase times): bench_gpu.c)
 #   field      bench_field (the device field products, G products/s)
+#   batch      bench_gpu's BENCH_ONLY=batch: synthetic keys 2^16, 2^18, ...
+#              up to 2^${BATCH_MAX_LOG:-22} (BENCH_CURVES, default "bn128
+#              bls12381"): per-proof time one at a time, batched
+#              (gpu_prove_msms_batch) and from two threads, split into fixed
+#              costs and work, with the launches/waits/allocations/copies a
+#              proof issues (bench/RESULTS.md, "GPU batching")
 # Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
 # test_gpu, bench_gpu, test_prover) when it runs here, else built here.
 # Fixtures: .devfix/<curve>/<circuit> (copied from the fixtures folder,
@@ -111,6 +117,10 @@ for step in $steps; do
   field)
     log "bench_field"
     timeout 150 "$bin/bench_field" 2>&1 | tee "$out/bench_field.log" ;;
+  batch)
+    log "bench_gpu batch up to 2^${BATCH_MAX_LOG:-22}"
+    BENCH_ONLY=batch BENCH_CURVES=${BENCH_CURVES:-bn128 bls12381} timeout 400 \
+      "$bin/bench_gpu" "${BATCH_MAX_LOG:-22}" 5 0 2>&1 | tee "$out/bench_batch.log" ;;
   bench)
     log "bench_gpu ${BENCH_ARGS:-24 5 1}"
     timeout 400 "$bin/bench_gpu" ${BENCH_ARGS:-24 5 1} 2>&1 | tee "$out/bench_gpu.log" ;;

@@ -6,6 +6,7 @@
  * Built a second time with GPU_EMULATE as test_gpu_emulate: the MSM kernels'
  * code run on the CPU (gpu_*_msm_emulate) against the CPU MSM on small
  * sizes, so the pipeline's logic is checked on machines without a GPU. */
+#include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -181,6 +182,51 @@ NTT_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
         gpu_tune.msm_window = 0;                                                                   \
     }
 
+/* A batch of sets MSMs over the same n points (one pass: the proof batch's
+ * MSMs) against sets single MSMs, bit for bit.  Set s's scalars start at
+ * s stride (stride > n: gaps, as the C MSM's sets have in a proof batch)
+ * and use scalar mode s % MSM_MODES, so edge scalars (0, 1: the per-set
+ * ones slot) and plain ones share a batch.  batch_fn and single_fn are the
+ * build's (device or emulation). */
+#define BATCH_CHECK(G, CURVE, G2)                                                                  \
+    static void G##_batch_check(size_t n, int sets, size_t stride)                                 \
+    {                                                                                              \
+        size_t psz = sizeof(G##_affine);                                                           \
+        uint8_t *pts = malloc(n * psz + 1), *sc = calloc((size_t)sets * stride + 1, 32);           \
+        uint8_t *outs = malloc((size_t)sets * psz), one[sizeof(G##_affine)];                       \
+        G##_tl_points(pts, n, 1 + tl_rand() % 1000003, 1 + tl_rand() % 1000003);                   \
+        for (int s = 0; s < sets; s++)                                                             \
+            make_scalars(sc + 32 * s * stride, pts, psz, n, s % MSM_MODES, G##_order);             \
+        int rc = batch_fn(CURVE, G2, pts, sc, n, sets, stride, outs);                              \
+        if (rc) fprintf(stderr, "%s\n", err);                                                      \
+        CHECK(rc == 0);                                                                            \
+        for (int s = 0; s < sets && rc == 0; s++) {                                                \
+            CHECK(single_fn(CURVE, G2, pts, sc + 32 * s * stride, n, one) == 0);                   \
+            if (memcmp(one, outs + s * psz, psz) != 0) {                                           \
+                fprintf(stderr, #G " batch mismatch: n=%zu sets=%d set %d\n", n, sets, s);         \
+                CHECK(0);                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        free(pts);                                                                                 \
+        free(sc);                                                                                  \
+        free(outs);                                                                                \
+    }
+#define BATCH_CHECKS                                                                               \
+    BATCH_CHECK(bn254_g1, FORMATS_CURVE_BN128, 0)                                                  \
+    BATCH_CHECK(bn254_g2, FORMATS_CURVE_BN128, 1)                                                  \
+    BATCH_CHECK(bls12_381_g1, FORMATS_CURVE_BLS12381, 0)                                           \
+    BATCH_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, 1)                                           \
+    static void batch_checks(size_t n_g1, size_t n_g2, int gap)                                    \
+    {                                                                                              \
+        static const int sets[] = {1, 2, 3, 5};                                                    \
+        for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {                                  \
+            bn254_g1_batch_check(n_g1, sets[k], n_g1 + gap);                                       \
+            bls12_381_g1_batch_check(n_g1, sets[k], n_g1 + gap);                                   \
+            bn254_g2_batch_check(n_g2, sets[k], n_g2 + gap);                                       \
+            bls12_381_g2_batch_check(n_g2, sets[k], n_g2 + gap);                                   \
+        }                                                                                          \
+    }
+
 /* The field sequences (the products, a b - c d, Fq2) on the device,
  * and through the emulated instructions, against the CIOS reference. */
 static void field_checks(int on_device, size_t n)
@@ -211,6 +257,21 @@ MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, bls12_381_g2_emu)
 ALL_GROUPS
 COPIES_CHECKS
 static const int few_copies[] = {2, 7}, one_group[] = {16};
+
+static int batch_fn(int curve, int g2, const uint8_t *p, const uint8_t *s, size_t n, int sets,
+                    size_t stride, uint8_t *outs)
+{
+    snprintf(err, sizeof err, "emulation out of memory");
+    return gpu_msm_batch_emulate(curve, g2, p, s, n, sets, stride, test_copies, outs);
+}
+
+static int single_fn(int curve, int g2, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out)
+{
+    if (curve == FORMATS_CURVE_BN128)
+        return (g2 ? bn254_g2_emu : bn254_g1_emu)(curve, p, s, n, out, err, sizeof err);
+    return (g2 ? bls12_381_g2_emu : bls12_381_g1_emu)(curve, p, s, n, out, err, sizeof err);
+}
+BATCH_CHECKS
 
 /* The proof's h (a, b from random coefficients, c = a b, coset round
  * trips, a b - c in plain form) against the CPU prover's recipe. */
@@ -338,16 +399,30 @@ static void ntt_large(void)
 
 static void fields(void) { field_checks(0, 4096); }
 
+/* Batches of 1, 2, 3, 5 scalar sets (gaps of 7 scalars between sets),
+ * then a forced wide window, where a set's buckets are many, then on a
+ * table of 3 shift copies (a key loaded with --gpu-copies). */
+static void msm_batch(void)
+{
+    batch_checks(150, 40, 7);
+    gpu_tune.msm_window = 13;
+    batch_checks(300, 60, 0);
+    gpu_tune.msm_window = 0;
+    test_copies = 3;
+    batch_checks(60, 20, 5);
+    test_copies = 1;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*run)(void);
         int large;
-    } phases[] = {{"fields", fields, 0},         {"msm small", msm_small, 0},
-                  {"msm copies", msm_copies, 0}, {"ntt small", ntt_small, 0},
-                  {"msm large", msm_large, 1},   {"msm windows", msm_windows, 1},
-                  {"ntt large", ntt_large, 1}};
+    } phases[] = {{"fields", fields, 0},           {"msm small", msm_small, 0},
+                  {"msm copies", msm_copies, 0},   {"msm batch", msm_batch, 0},
+                  {"ntt small", ntt_small, 0},     {"msm large", msm_large, 1},
+                  {"msm windows", msm_windows, 1}, {"ntt large", ntt_large, 1}};
     int large = argc == 2 && !strcmp(argv[1], "--large");
     if (argc > 2 || (argc == 2 && !large)) {
         fprintf(stderr, "usage: test_gpu_emulate [--large]\n");
@@ -379,6 +454,100 @@ MSM_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, msm_g2)
 ALL_GROUPS
 COPIES_CHECKS
 static const int any_copies[] = {2, 5, 64};
+
+/* On the device the sets lie back to back (stride n). */
+static int batch_fn(int curve, int g2, const uint8_t *p, const uint8_t *s, size_t n, int sets,
+                    size_t stride, uint8_t *outs)
+{
+    if (stride != n) {
+        snprintf(err, sizeof err, "batch_fn: stride %zu != n %zu", stride, n);
+        return -1;
+    }
+    return gpu_msm_batch(curve, g2, p, s, n, sets, outs, err, sizeof err);
+}
+
+static int single_fn(int curve, int g2, const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out)
+{
+    return gpu_msm_copies(curve, g2, p, s, n, 1, out, err, sizeof err);
+}
+BATCH_CHECKS
+
+/* Whole proofs' MSMs on a synthetic key: a batch of sets proofs
+ * (gpu_prove_msms_batch, with and without B2) against one proof at a
+ * time (gpu_prove_msms), all five results bit for bit; then two threads
+ * proving at once (the key's two lanes) against the same. */
+#define PROOF_OUTS 5
+typedef struct {
+    gpu_key *k;
+    const uint8_t *w;
+    uint8_t out[PROOF_OUTS][192];
+    int rc;
+} prove_arg;
+
+static void *prove_one(void *arg)
+{
+    prove_arg *p = arg;
+    char e[256];
+    uint8_t(*o)[192] = p->out;
+    p->rc = gpu_prove_msms(p->k, p->w, o[0], o[1], o[2], o[3], o[4], NULL, e, sizeof e);
+    if (p->rc) fprintf(stderr, "%s\n", e);
+    return NULL;
+}
+
+static void prove_batch_check(int curve, int log_n, size_t n_vars)
+{
+    enum { SETS = 5 };
+    tl_key tk;
+    gpu_key_desc d;
+    tl_key_make(&tk, &d, curve, log_n, n_vars);
+    d.lanes = 2;
+    gpu_key *k = gpu_key_upload(&d, NULL, err, sizeof err);
+    CHECK(k != NULL);
+    if (!k) {
+        fprintf(stderr, "%s\n", err);
+        tl_key_free(&tk);
+        return;
+    }
+    uint8_t *w = malloc(SETS * n_vars * 32);
+    for (size_t i = 0; i < SETS * n_vars; i++) small_scalar(w + 32 * i);
+    prove_arg one[SETS];
+    for (int s = 0; s < SETS; s++) {
+        one[s] = (prove_arg){k, w + s * n_vars * 32, {{0}}, 0};
+        prove_one(&one[s]);
+        CHECK(one[s].rc == 0);
+    }
+    static const int sizes[] = {1, 2, 3, 5};
+    for (int skip_b2 = 0; skip_b2 < 2; skip_b2++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+            gpu_proof_io io[SETS];
+            uint8_t out[SETS][PROOF_OUTS][192];
+            memset(out, 0, sizeof out);
+            for (int s = 0; s < sizes[z]; s++)
+                io[s] = (gpu_proof_io){w + s * n_vars * 32,        out[s][0], out[s][1],
+                                       skip_b2 ? NULL : out[s][2], out[s][3], out[s][4]};
+            CHECK(gpu_prove_msms_batch(k, sizes[z], io, NULL, err, sizeof err) == 0);
+            for (int s = 0; s < sizes[z]; s++)
+                for (int i = 0; i < PROOF_OUTS; i++) {
+                    if (skip_b2 && i == 2) continue;
+                    if (memcmp(out[s][i], one[s].out[i], 192) != 0) {
+                        fprintf(stderr,
+                                "proof batch mismatch: curve %d 2^%d sets %d proof %d msm %d\n",
+                                curve, log_n, sizes[z], s, i);
+                        CHECK(0);
+                    }
+                }
+        }
+    prove_arg two[2] = {{k, w, {{0}}, 0}, {k, w + n_vars * 32, {{0}}, 0}};
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++) CHECK(pthread_create(&th[t], NULL, prove_one, &two[t]) == 0);
+    for (int t = 0; t < 2; t++) {
+        pthread_join(th[t], NULL);
+        CHECK(two[t].rc == 0 && memcmp(two[t].out, one[t].out, sizeof two[t].out) == 0);
+    }
+    gpu_key_free(k);
+    free(w);
+    tl_key_free(&tk);
+}
 
 int main(void)
 {
@@ -429,6 +598,12 @@ int main(void)
     test_copies = 1;
     gpu_tune.msm_window = 0;
     printf("copies done (%.1f s)\n", now() - t0);
+    batch_checks(4099, 1023, 0);
+    batch_checks(65536, 8192, 0);
+    prove_batch_check(FORMATS_CURVE_BN128, 10, 700);
+    prove_batch_check(FORMATS_CURVE_BLS12381, 10, 700);
+    prove_batch_check(FORMATS_CURVE_BN128, 16, 40000);
+    printf("batch done (%.1f s)\n", now() - t0);
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 16, 17, 20, 22};
     for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {
         bn254_fr_ntt_check(logs[k]);

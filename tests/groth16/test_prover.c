@@ -12,13 +12,12 @@
 #include "../common/test.h"
 #include "files.h"
 
-/* The remaining stages of a new job: its public signals are snarkjs's,
- * the proof verifies (when the verifier is built), it ran where asked. */
-static void run_job_and_check(g16_job *job, int on_gpu, const char *want_public, const char *vk)
+/* The last stage of a job whose MSMs ran: its public signals are
+ * snarkjs's, the proof verifies (when the verifier is built), it ran where
+ * asked.  Frees the job. */
+static void finish_and_check(g16_job *job, int on_gpu, const char *want_public, const char *vk)
 {
     char err[512], *p, *q;
-    CHECK(g16_job_synthesize(job, err, sizeof err) == 0);
-    CHECK(g16_job_msm(job, err, sizeof err) == 0);
     CHECK(g16_job_finish(job, &p, &q, err, sizeof err) == 0);
     CHECK(g16_job_timings(job)->on_gpu == on_gpu);
     CHECK(strcmp(q, want_public) == 0);
@@ -30,6 +29,39 @@ static void run_job_and_check(g16_job *job, int on_gpu, const char *want_public,
     free(p);
     free(q);
     g16_job_free(job);
+}
+
+/* The remaining stages of a new job, checked as finish_and_check. */
+static void run_job_and_check(g16_job *job, int on_gpu, const char *want_public, const char *vk)
+{
+    char err[512];
+    CHECK(g16_job_synthesize(job, err, sizeof err) == 0);
+    CHECK(g16_job_msm(job, err, sizeof err) == 0);
+    finish_and_check(job, on_gpu, want_public, vk);
+}
+
+/* g16_jobs_msm: a batch of jobs of one key (on the GPU one pass of each
+ * MSM for all of them, on the CPU one after another) gives proofs that
+ * verify, each with snarkjs's public signals; stages stay checked. */
+static void check_jobs_msm(g16_key *key, const uint8_t *wtns, size_t w_len, int device,
+                           const char *want_public, const char *vk)
+{
+    enum { N = 5 };
+    char err[512];
+    g16_job *jobs[N];
+    g16_options opt;
+    g16_options_default(&opt);
+    opt.device = device;
+    for (int i = 0; i < N; i++) {
+        CHECK(g16_job_new(key, wtns, w_len, "w.wtns", &opt, &jobs[i], err, sizeof err) == 0);
+        if (i < N - 1) CHECK(g16_job_synthesize(jobs[i], err, sizeof err) == 0);
+    }
+    /* one job not synthesized: refused, and the call runs none of them */
+    CHECK(g16_jobs_msm(jobs, N, err, sizeof err) != 0 && strstr(err, "out of order"));
+    CHECK(g16_job_synthesize(jobs[N - 1], err, sizeof err) == 0);
+    CHECK(g16_jobs_msm(jobs, N, err, sizeof err) == 0);
+    for (int i = 0; i < N; i++)
+        finish_and_check(jobs[i], device == G16_DEVICE_GPU, want_public, vk);
 }
 
 static void check_fixture(const char *fixtures, const char *curve, const char *circuit)
@@ -94,6 +126,8 @@ static void check_fixture(const char *fixtures, const char *curve, const char *c
         CHECK(rc == 0);
         run_job_and_check(job, 1, want_public, vk);
     }
+    check_jobs_msm(key, wtns, w_len, G16_DEVICE_CPU, want_public, vk);
+    if (g16_gpu_available()) check_jobs_msm(key, wtns, w_len, G16_DEVICE_GPU, want_public, vk);
     /* borrow_witness: the job reads the caller's buffer (proof still
      * right); without it the buffer may be scribbled on after job_new */
     for (int borrow = 0; borrow < 2; borrow++) {

@@ -270,12 +270,13 @@ static const option k_opts[] = {
     {"synth-workers", "N", set_synth,
      "synthesis workers (a, b, c + NTTs). Default max(2, cores/4)"},
     {"msm-workers", "N", set_msm,
-     "MSM workers: how many partitions' MSMs may run side by side. Default 1 on the GPU,\n"
+     "MSM workers: how many partitions' MSMs may run side by side. Default 2 on the GPU,\n"
      "                         else --threads (at most 16); 1 gives every partition all threads"},
     {"finalize-workers", "N", set_final,
      "finalize workers (assemble + self-verify). Default max(1, threads/4)"},
     {"msm-queue", "N", set_msm_q,
-     "synthesized partitions allowed to wait for an MSM worker. Default = synthesis workers"},
+     "synthesized partitions allowed to wait for an MSM worker. Default = synthesis\n"
+     "                         workers (on the GPU at least the key's batch)"},
     {"finalize-queue", "N", set_final_q, "partitions allowed to wait for finalize. Default 4"},
     {"threads", "N", set_threads,
      "CPU threads the stage calls share. Default 0 = all cores. A key's partitions get\n"

@@ -67,10 +67,11 @@ static int resolve_device(g16d *d, char *err, size_t errlen)
     }
     d->use_gpu = gpu;
     /* on the CPU, enough MSM workers for every thread to prove a partition
-     * of its own (sched.c shares the threads out); the GPU runs one
-     * partition's MSMs at a time */
+     * of its own (sched.c shares the threads out); on the GPU two, so one
+     * call's witness upload and a/b/c overlap the other's MSMs (a key up
+     * to 2^22 serves two calls at once, a larger one makes the second wait) */
     if (!d->cfg.workers[ST_MSM])
-        d->cfg.workers[ST_MSM] = gpu ? 1 : d->cfg.threads < 16 ? d->cfg.threads : 16;
+        d->cfg.workers[ST_MSM] = gpu ? 2 : d->cfg.threads < 16 ? d->cfg.threads : 16;
     return 0;
 }
 

@@ -280,13 +280,23 @@ static const char *unrunnable(const part *p)
     return NULL;
 }
 
+/* Partitions that may wait for the MSM stage: --msm-queue, or a GPU
+ * batch's worth when p's key batches more (gpu_batch_pick). */
+static int synth_room(const g16d *d, const part *p)
+{
+    const dkey *k = p->job->k;
+    int cap = d->cfg.queue_depth[ST_MSM];
+    if (k->on_gpu && g16_key_gpu_batch(k->key) > cap) cap = g16_key_gpu_batch(k->key);
+    return d->nstate[P_SYNTHED] < cap;
+}
+
 static part *pick_synth(g16d *d)
 {
-    if (d->stopping || d->nstate[P_SYNTHED] >= d->cfg.queue_depth[ST_MSM]) return NULL;
+    if (d->stopping) return NULL;
     part *p;
     const char *why;
     while ((p = best(d, P_QUEUED)) && (why = unrunnable(p))) d_part_finish(d, p, P_FAILED, why);
-    if (!p) return NULL;
+    if (!p || !synth_room(d, p)) return NULL;
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
@@ -469,6 +479,37 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
     p->t_stage = d_now();
 }
 
+#define GPU_BATCH_MAX 16
+
+/* The GPU stage's batch: after p (already running), the next synthesized
+ * partitions of p's key, in the order best() gives them, up to the key's
+ * batch (g16_key_gpu_batch: the library's choice from the domain, 16 at
+ * 2^16, 4 at 2^18, 1 above; its device workspace estimate, charged at
+ * load, counts batches that large).  Their MSMs then run as one pass over
+ * the key's points (g16_jobs_msm).  The finalize queue's depth was checked
+ * for p alone: a batch may pass it by its size, finalizing is cheap.
+ * Fills batch[0..n) (p first) and marks the others running.  mu held. */
+static int gpu_batch_pick(g16d *d, int stage, part *p, part **batch)
+{
+    const dkey *k = p->job->k;
+    int want = stage == ST_MSM && k->on_gpu ? g16_key_gpu_batch(k->key) : 1, n = 1;
+    if (want > GPU_BATCH_MAX) want = GPU_BATCH_MAX;
+    batch[0] = p;
+    for (part *q; n < want && (q = best(d, P_SYNTHED)) && q->job->k == k; n++) {
+        d_set_state(d, q, P_MSM);
+        batch[n] = q;
+    }
+    return n;
+}
+
+static int run_batch(g16d *d, int stage, part **batch, int n, char *err, size_t errlen)
+{
+    if (n == 1) return run_stage(d, stage, batch[0], err, errlen);
+    g16_job *jobs[GPU_BATCH_MAX];
+    for (int i = 0; i < n; i++) jobs[i] = batch[i]->gj;
+    return g16_jobs_msm(jobs, n, err, errlen);
+}
+
 static void *worker(void *arg)
 {
     g16d *d = arg;
@@ -489,18 +530,21 @@ static void *worker(void *arg)
         int threads = call_threads(p, stage);
         d->cpu_busy += threads;
         d_set_state(d, p, k_running[stage]);
+        part *batch[GPU_BATCH_MAX];
+        int n = gpu_batch_pick(d, stage, p, batch);
         d->busy[stage]++;
         wake_next(d);
         pthread_cond_broadcast(&d->changed);
         pthread_mutex_unlock(&d->mu);
         d_key_reap(); /* what pick evicted to make room */
         err[0] = 0;
-        int rc = run_stage(d, stage, p, err, sizeof err);
+        int rc = run_batch(d, stage, batch, n, err, sizeof err);
         double secs = d_now() - t0;
         pthread_mutex_lock(&d->mu);
         d->busy[stage]--;
         d->cpu_busy -= threads;
-        after_stage(d, stage, p, rc, err, secs);
+        for (int i = 0; i < n; i++) after_stage(d, stage, batch[i], rc, err, secs);
+        if (n > 1) wake_next(d); /* the batch's other partitions wait for a finalize call */
         if (d->stopping) pthread_cond_broadcast(&d->work); /* the idle ones may exit */
     }
 out:

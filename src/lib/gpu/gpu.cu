@@ -10,6 +10,7 @@
 #include "gpu/internal.h"
 
 gpu_tuning gpu_tune;
+gpu_counts gpu_count;
 
 static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static gpu_ws ws_msm[4], ws_io;
@@ -23,6 +24,7 @@ extern "C" int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *
         cudaFree(ws->ptr[slot]);
         ws->ptr[slot] = NULL;
         ws->cap[slot] = 0;
+        GPU_COUNT(allocs);
         cudaError_t e = cudaMalloc(&ws->ptr[slot], bytes);
         if (e != cudaSuccess) {
             snprintf(err, errlen, "gpu: cannot allocate %zu bytes: %s", bytes,
@@ -41,6 +43,7 @@ extern "C" int gpu_ws_host(gpu_ws *ws, size_t bytes, void **out, char *err, size
         cudaFreeHost(ws->host);
         ws->host = NULL;
         ws->host_cap = 0;
+        GPU_COUNT(allocs);
         GPU_CK(cudaMallocHost(&ws->host, bytes));
         ws->host_cap = bytes;
     }
@@ -55,12 +58,23 @@ extern "C" void gpu_ws_free(gpu_ws *ws)
     memset(ws, 0, sizeof *ws);
 }
 
+extern "C" int gpu_msm_wait_sets(gpu_msm_pending *p, uint8_t *const *outs, char *err, size_t errlen)
+{
+    if (p->nw) {
+        GPU_COUNT(syncs);
+        GPU_CK(cudaStreamSynchronize(p->st));
+    }
+    gpu_prof_end(&p->prof, p->what);
+    const uint8_t *host = (const uint8_t *)p->host;
+    for (int s = 0; s < p->nsets; s++)
+        gpu_msm_horner(p->curve, p->g2, host ? host + (size_t)s * (p->nw + 1) * p->xyzz : NULL,
+                       p->nw, p->c, outs[s]);
+    return 0;
+}
+
 extern "C" int gpu_msm_wait(gpu_msm_pending *p, uint8_t *out, char *err, size_t errlen)
 {
-    if (p->nw) GPU_CK(cudaStreamSynchronize(p->st));
-    gpu_prof_end(&p->prof, p->what);
-    gpu_msm_horner(p->curve, p->g2, (const uint8_t *)p->host, p->nw, p->c, out);
-    return 0;
+    return gpu_msm_wait_sets(p, &out, err, errlen);
 }
 
 extern "C" void gpu_prof_begin(gpu_prof *p, cudaStream_t st)
@@ -137,7 +151,8 @@ extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
 {
     gpu_msm_copies_ops o;
 #define COPIES_OPS(G)                                                                              \
-    (o.window = G##_copies_window, o.build = G##_shift_copies, o.start = G##_msm_start_copies)
+    (o.window = G##_copies_window, o.build = G##_shift_copies, o.start = G##_msm_start_copies,     \
+     o.start_sets = G##_msm_start_sets)
     if (curve == FORMATS_CURVE_BN128) {
         if (g2)
             COPIES_OPS(gpu_bn254_g2);
@@ -153,20 +168,26 @@ extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
     return o;
 }
 
+/* nsets MSMs over the same n points (scalars back to back), in one pass
+ * on a table of copies shift copies built for the call (1: the points). */
 static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
-                    int copies, uint8_t *out, char *err, size_t errlen)
+                    int nsets, int copies, uint8_t *outs, char *err, size_t errlen)
 {
-    size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve);
+    size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve), sb = (size_t)nsets * n * 32;
     void *dp, *ds;
     if (curve != FORMATS_CURVE_BN128 && curve != FORMATS_CURVE_BLS12381) {
         snprintf(err, errlen, "gpu: unknown curve %d", curve);
         return -1;
     }
+    if (nsets < 1 || nsets > GPU_BATCH_MAX) {
+        snprintf(err, errlen, "gpu: %d scalar sets, want 1 to %d", nsets, GPU_BATCH_MAX);
+        return -1;
+    }
     if (ensure_stream(err, errlen) || gpu_ws_get(&ws_io, 0, n * pb, &dp, err, errlen) ||
-        gpu_ws_get(&ws_io, 1, n * 32, &ds, err, errlen))
+        gpu_ws_get(&ws_io, 1, sb, &ds, err, errlen))
         return -1;
     GPU_CK(cudaMemcpyAsync(dp, points, n * pb, cudaMemcpyHostToDevice, stream));
-    GPU_CK(cudaMemcpyAsync(ds, scalars, n * 32, cudaMemcpyHostToDevice, stream));
+    GPU_CK(cudaMemcpyAsync(ds, scalars, sb, cudaMemcpyHostToDevice, stream));
     gpu_msm_pending pend;
     gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
     int c = ops.window(n, copies); /* copies <= 1: the plain MSM's window */
@@ -177,16 +198,40 @@ static int msm_host(int curve, int g2, const uint8_t *points, const uint8_t *sca
             return -1;
         dp = dt;
     }
+    uint8_t *out_at[GPU_BATCH_MAX];
+    for (int s = 0; s < nsets; s++) out_at[s] = outs + (size_t)s * pb;
     gpu_ws *ws = &ws_msm[(curve == FORMATS_CURVE_BLS12381) * 2 + g2]; /* a set a group */
-    return ops.start(dp, copies, c, (const uint32_t *)ds, n, ws, stream, &pend, err, errlen) ||
-           gpu_msm_wait(&pend, out, err, errlen);
+    return ops.start_sets(dp, copies, c, (const uint32_t *)ds, n, nsets, n, ws, stream, &pend, err,
+                          errlen) ||
+           gpu_msm_wait_sets(&pend, out_at, err, errlen);
+}
+
+extern "C" int gpu_msm_batch(int curve, int g2, const uint8_t *points, const uint8_t *scalars,
+                             size_t n, int nsets, uint8_t *outs, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&gpu_lock);
+    int rc = msm_host(curve, g2, points, scalars, n, nsets, 1, outs, err, errlen);
+    pthread_mutex_unlock(&gpu_lock);
+    return rc;
+}
+
+extern "C" int gpu_msm_batch_emulate(int curve, int g2, const uint8_t *points,
+                                     const uint8_t *scalars, size_t n, int nsets, size_t stride,
+                                     int copies, uint8_t *outs)
+{
+    int (*fn)(const uint8_t *, const uint8_t *, size_t, int, size_t, int, uint8_t *);
+    if (curve == FORMATS_CURVE_BN128)
+        fn = g2 ? gpu_bn254_g2_msm_emulate_sets : gpu_bn254_g1_msm_emulate_sets;
+    else
+        fn = g2 ? gpu_bls12_381_g2_msm_emulate_sets : gpu_bls12_381_g1_msm_emulate_sets;
+    return fn(points, scalars, n, nsets, stride, copies, outs);
 }
 
 extern "C" int gpu_msm_copies(int curve, int g2, const uint8_t *points, const uint8_t *scalars,
                               size_t n, int copies, uint8_t *out, char *err, size_t errlen)
 {
     pthread_mutex_lock(&gpu_lock);
-    int rc = msm_host(curve, g2, points, scalars, n, copies, out, err, errlen);
+    int rc = msm_host(curve, g2, points, scalars, n, 1, copies, out, err, errlen);
     pthread_mutex_unlock(&gpu_lock);
     return rc;
 }
@@ -195,7 +240,7 @@ extern "C" int gpu_msm_g1(int curve, const uint8_t *points, const uint8_t *scala
                           uint8_t *out, char *err, size_t errlen)
 {
     pthread_mutex_lock(&gpu_lock);
-    int rc = msm_host(curve, 0, points, scalars, n, 1, out, err, errlen);
+    int rc = msm_host(curve, 0, points, scalars, n, 1, 1, out, err, errlen);
     pthread_mutex_unlock(&gpu_lock);
     return rc;
 }
@@ -204,7 +249,7 @@ extern "C" int gpu_msm_g2(int curve, const uint8_t *points, const uint8_t *scala
                           uint8_t *out, char *err, size_t errlen)
 {
     pthread_mutex_lock(&gpu_lock);
-    int rc = msm_host(curve, 1, points, scalars, n, 1, out, err, errlen);
+    int rc = msm_host(curve, 1, points, scalars, n, 1, 1, out, err, errlen);
     pthread_mutex_unlock(&gpu_lock);
     return rc;
 }

@@ -22,11 +22,14 @@
  *   g*<omega_n>, g = omega_2n: forward multiplies a_j by g^j first, the
  *   inverse multiplies by g^-j last (so inverse(coset) undoes coset).
  * - Every call that can fail returns 0 on success, non-zero on failure with
- *   one line in err.  Calls are serialized internally (one device; the
- *   MSM/NTT calls share one set of work buffers, a resident key keeps its
- *   own, one set per MSM of a proof, since gpu_prove_msms runs the five
- *   at once on their own streams); results do not depend on the order of
- *   additions because they are returned as canonical affine points.
+ *   one line in err.  The MSM/NTT calls are serialized internally (they
+ *   share one set of work buffers).  A resident key keeps its own buffers
+ *   in lanes (gpu_key_desc.lanes): each proof call in flight takes one, with
+ *   one set of MSM buffers per MSM (the five run at once on their own
+ *   streams), so as many calls as lanes run on the device at once and the
+ *   next caller waits for a lane.  Results do not depend on the order of
+ *   additions nor on batching, because they are returned as canonical
+ *   affine points.
  */
 #ifndef G16_GPU_H
 #define G16_GPU_H
@@ -81,13 +84,20 @@ typedef struct {
                                 * upload: that many times the points' device
                                 * memory for MSMs ~12% faster at 2^24
                                 * (docs/gpu-notes.md, MSM v8); 0 or 1: the points alone */
+    int lanes;      /* proof calls the key serves at once (1 or 2; 0: 1): with 2, a
+                * second caller's witness upload and a/b/c overlap the first's
+                * MSMs; each lane holds its own work buffers (msm_plan.h,
+                * gpu_plan_lanes, for the choice and its memory) */
 } gpu_key_desc;
 
 /* Copies the points and coefficients to the device once, and allocates
- * the key's pinned host buffer for witnesses (32 bytes a signal).
- * *bytes_used (may be NULL) receives the device memory the key holds; each
- * proof's MSM work buffers come on top (kept by the key for the next proof,
- * one set per MSM since the five MSMs run at once). */
+ * the first lane's witness and a/b/c buffers and its pinned host buffer
+ * for witnesses (32 bytes a signal).  *bytes_used (may be NULL) receives
+ * the device memory the key holds then; on top come each lane's MSM work
+ * buffers (one set per MSM since the five run at once), the second lane's
+ * buffers when two calls first run at once, and a lane's growth to the
+ * largest batch it served, all kept for the next proof (msm_plan.h and
+ * g16_key_gpu_workspace_bytes estimate them). */
 gpu_key *gpu_key_upload(const gpu_key_desc *desc, size_t *bytes_used, char *err, size_t errlen);
 void gpu_key_free(gpu_key *key);
 
@@ -109,6 +119,27 @@ typedef struct {
 int gpu_prove_msms(gpu_key *key, const uint8_t *witness, uint8_t *a_out, uint8_t *b1_out,
                    uint8_t *b2_out, uint8_t *c_out, uint8_t *h_out, gpu_prove_timings *timings,
                    char *err, size_t errlen);
+
+/* One proof of a batch: its witness (n_vars plain scalars) and its five
+ * result slots, as gpu_prove_msms's arguments. */
+typedef struct {
+    const uint8_t *witness;
+    uint8_t *a, *b1, *b2, *c, *h;
+} gpu_proof_io;
+
+#define GPU_BATCH_MAX 64
+
+/* gpu_prove_msms for sets proofs of the key at once (1 <= sets <=
+ * GPU_BATCH_MAX): each of the five MSMs is one pass over the key's points
+ * for all sets scalar vectors (one digit pass, one sort, one accumulation,
+ * the bucket sums of every proof side by side), which for small keys
+ * replaces sets times the launches, synchronisations and copies of one
+ * proof by one.  The results equal gpu_prove_msms's bit for bit.  B2 is
+ * skipped for all when io[0].b2 is NULL (then every b2 must be NULL).  The
+ * lane's witness and a/b/c buffers grow to the batch (kept for the next
+ * call); timings are the batch's spans. */
+int gpu_prove_msms_batch(gpu_key *key, int sets, const gpu_proof_io *io, gpu_prove_timings *timings,
+                         char *err, size_t errlen);
 
 /* Frees the cached work buffers (they grow to the largest call). */
 void gpu_release(void);

@@ -28,7 +28,20 @@ typedef struct {
         }                                                                                          \
     } while (0)
 
-#define GPU_CK_LAUNCH() GPU_CK(cudaGetLastError())
+/* What a proof costs beside its arithmetic, counted where it happens (the
+ * benchmark's per-proof fixed costs): kernel launches (GPU_CK_LAUNCH;
+ * CUB's sort launches its own, counted as sorts), host waits for a stream,
+ * device and pinned allocations, copies and memsets. */
+typedef struct {
+    unsigned long long launches, sorts, syncs, allocs, copies;
+} gpu_counts;
+#define GPU_COUNT(field) __atomic_fetch_add(&gpu_count.field, 1ULL, __ATOMIC_RELAXED)
+
+#define GPU_CK_LAUNCH()                                                                            \
+    do {                                                                                           \
+        GPU_COUNT(launches);                                                                       \
+        GPU_CK(cudaGetLastError());                                                                \
+    } while (0)
 
 /* The backend's choices that tests and benchmarks may change, here and
  * never in the environment; the product runs the defaults (all zero). */
@@ -55,12 +68,15 @@ typedef struct {
 typedef int (*gpu_msm_fn)(const void *d_points, const uint32_t *d_scalars, size_t n, uint8_t *out,
                           gpu_ws *ws, cudaStream_t st, char *err, size_t errlen);
 
-/* An MSM whose device part is enqueued on st (gpu_*_msm_start_copies) and whose
- * window sums will land in host (pinned, in ws): nw XYZZ points, then the
- * ones slot.  gpu_msm_wait waits for st and finishes on the host.  Each
+/* An MSM whose device part is enqueued on st (gpu_*_msm_start_sets) and
+ * whose window sums will land in host (pinned, in ws): for each of nsets
+ * scalar sets, nw XYZZ points (xyzz bytes each), then the set's ones slot.
+ * gpu_msm_wait_sets waits for st and finishes each set on the host.  Each
  * MSM in flight needs its own ws. */
 typedef struct {
-    int curve, g2, c, nw; /* nw == 0: empty MSM, the result is infinity */
+    int curve, g2, c, nw; /* nw == 0: empty MSM, the results are infinity */
+    int nsets;
+    size_t xyzz;
     cudaStream_t st;
     void *host;
     gpu_prof prof;
@@ -74,6 +90,8 @@ int gpu_ws_get(gpu_ws *ws, int slot, size_t bytes, void **out, char *err, size_t
 /* The ws's pinned host buffer, at least bytes long. */
 int gpu_ws_host(gpu_ws *ws, size_t bytes, void **out, char *err, size_t errlen);
 int gpu_msm_wait(gpu_msm_pending *pend, uint8_t *out, char *err, size_t errlen);
+/* outs[s]: set s's affine result. */
+int gpu_msm_wait_sets(gpu_msm_pending *pend, uint8_t *const *outs, char *err, size_t errlen);
 /* msm_finish.c: sum_w 2^(c w) S_w + ones, as an affine point in zkey
  * layout, from nw + 1 XYZZ points (the device's layout and Montgomery
  * form) laid out as gpu_msm_pending.host. */
@@ -104,11 +122,18 @@ typedef int (*gpu_msm_start_copies_fn)(const void *d_table, int copies, int c,
                                        const uint32_t *d_scalars, size_t n, gpu_ws *ws,
                                        cudaStream_t st, gpu_msm_pending *pend, char *err,
                                        size_t errlen);
+/* The same over nsets scalar sets sharing the points (a batch of proofs
+ * of one key): set s's scalars at d_scalars + 8 s stride words. */
+typedef int (*gpu_msm_start_sets_fn)(const void *d_table, int copies, int c,
+                                     const uint32_t *d_scalars, size_t n, int nsets, size_t stride,
+                                     gpu_ws *ws, cudaStream_t st, gpu_msm_pending *pend, char *err,
+                                     size_t errlen);
 typedef struct {
     int (*window)(size_t n, int copies);
     int (*build)(const void *d_points, size_t n, int c, int copies, void *d_table, cudaStream_t st,
                  char *err, size_t errlen);
     gpu_msm_start_copies_fn start;
+    gpu_msm_start_sets_fn start_sets;
 } gpu_msm_copies_ops;
 gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2);
 #define GPU_MSM_COPIES_DECL(G)                                                                     \
@@ -116,7 +141,18 @@ gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2);
     int G##_shift_copies(const void *, size_t, int, int, void *, cudaStream_t, char *, size_t);    \
     int G##_msm_start_copies(const void *, int, int, const uint32_t *, size_t, gpu_ws *,           \
                              cudaStream_t, gpu_msm_pending *, char *, size_t);                     \
-    int G##_msm_emulate_copies(const uint8_t *, const uint8_t *, size_t, int, uint8_t *);
+    int G##_msm_emulate_copies(const uint8_t *, const uint8_t *, size_t, int, uint8_t *);          \
+    int G##_msm_start_sets(const void *, int, int, const uint32_t *, size_t, int, size_t,          \
+                           gpu_ws *, cudaStream_t, gpu_msm_pending *, char *, size_t);             \
+    int G##_msm_emulate_sets(const uint8_t *, const uint8_t *, size_t, int, size_t, int, uint8_t *);
+/* nsets MSMs over the same n host points in one pass (tests, bench):
+ * scalars holds nsets x n plain scalars, outs nsets affine points. */
+int gpu_msm_batch(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
+                  int nsets, uint8_t *outs, char *err, size_t errlen);
+/* The same through the kernels' code on the CPU (tests), set s's scalars
+ * at scalars + 32 s stride, on a table of copies shift copies (1: none). */
+int gpu_msm_batch_emulate(int curve, int g2, const uint8_t *points, const uint8_t *scalars,
+                          size_t n, int nsets, size_t stride, int copies, uint8_t *outs);
 /* gpu_msm_g1 / _g2 through a table of copies built for the call (tests). */
 int gpu_msm_copies(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,
                    int copies, uint8_t *out, char *err, size_t errlen);
@@ -125,6 +161,7 @@ GPU_MSM_COPIES_DECL(gpu_bn254_g2)
 GPU_MSM_COPIES_DECL(gpu_bls12_381_g1)
 GPU_MSM_COPIES_DECL(gpu_bls12_381_g2)
 extern gpu_tuning gpu_tune;
+extern gpu_counts gpu_count;
 
 /* The same MSMs run on the CPU through the kernels' own code (tests). */
 int gpu_bn254_g1_msm_emulate(const uint8_t *, const uint8_t *, size_t, uint8_t *);

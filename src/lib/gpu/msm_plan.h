@@ -10,7 +10,12 @@
  *   points alone); a table of copies shares one bucket set among that many
  *   windows (msm_template.cuh, shift copies).
  * - gpu_msm_plan_workspace_bytes is what one MSM's work buffers (gpu_ws
- *   slots) grow to for n points, CUB's sort storage estimated.
+ *   slots) grow to for n points and sets scalar sets (a batch of proofs),
+ *   CUB's sort storage estimated.
+ * - gpu_plan_lanes and gpu_plan_batch are the resident key's policy: how
+ *   many proof calls it serves at once and how many proofs a call batches,
+ *   from the domain alone, so the library, the daemon and the estimates
+ *   agree.
  */
 #ifndef G16_GPU_MSM_PLAN_H
 #define G16_GPU_MSM_PLAN_H
@@ -74,17 +79,37 @@ static inline gpu_msm_bucket_plan gpu_msm_plan_buckets(uint32_t nb)
  * bucket sums' two points a segment, and the accumulation's two ping-pong
  * partial lists (a key and a point at each end of a level-1 segment). */
 static inline size_t gpu_msm_plan_workspace_bytes(size_t n, int rbits, int copies, int c,
-                                                  size_t xyzz)
+                                                  size_t xyzz, int sets)
 {
     if (n == 0) return 0;
     if (copies < 1) copies = 1;
+    if (sets < 1) sets = 1;
     if (c == 0) c = gpu_msm_plan_window(n, rbits, copies);
-    size_t nw = (size_t)gpu_msm_plan_windows(rbits, c), ng = (nw + copies - 1) / copies;
-    size_t e = nw * n, nb = (size_t)1 << (c - 1), seg = gpu_msm_plan_first_seg(e);
+    size_t nw = (size_t)gpu_msm_plan_windows(rbits, c), ng = (nw + copies - 1) / copies * sets;
+    size_t e = nw * n * sets, nb = (size_t)1 << (c - 1), seg = gpu_msm_plan_first_seg(e);
     size_t nt = (e + seg - 1) / seg;
     gpu_msm_bucket_plan bp = gpu_msm_plan_buckets((uint32_t)nb);
-    size_t buckets = (ng * nb + 1) * xyzz, sums = 2 * ng * bp.nseg * xyzz;
-    return 24 * e + buckets + sums + 2 * (2 * nt * 4 + 2 * nt * xyzz);
+    size_t buckets = (ng * nb + sets) * xyzz, sums = 2 * ng * bp.nseg * xyzz;
+    size_t packed = (ng + sets) * xyzz; /* the results, packed for the copy back */
+    return 24 * e + buckets + sums + packed + 2 * (2 * nt * 4 + 2 * nt * xyzz);
+}
+
+/* Lanes of a resident key (gpu_key_desc.lanes): 2 up to 2^22, so a second
+ * proof's upload and a/b/c overlap the first's MSMs; 1 above, where a
+ * second set of work buffers (~5 GB a G1 MSM at 2^24) would not pay for
+ * itself: there one proof's MSMs already fill the device. */
+static inline int gpu_plan_lanes(int domain_log) { return domain_log <= 22 ? 2 : 1; }
+
+/* Proofs a daemon batches into one call (gpu_prove_msms_batch): up to 2^18
+ * a domain, as many as make 2^20 domain elements (so a batch's MSMs are
+ * about one 2^20 proof's, where the device is busy: 4 at 2^18, 16 at
+ * 2^16), at most 16; 1 above 2^18, where one proof's launches are already
+ * a small share of its time. */
+static inline int gpu_plan_batch(int domain_log)
+{
+    if (domain_log > 18) return 1;
+    int k = 1 << (20 - domain_log);
+    return k > 16 ? 16 : k;
 }
 
 #endif

@@ -103,22 +103,35 @@ static __host__ __device__ void M_(sub_r)(uint32_t *s)
 /* With shift copies (copies > 1: the points are a table of copies x n,
  * copy k holding 2^(c k) P_i, shift_copies), window w's digit goes to
  * the buckets of window group w / copies with the point of copy w % copies,
- * so ceil(nw / copies) bucket sets serve all nw windows. */
-static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t n, int c, int nw,
-                                                int copies, uint32_t *keys, uint32_t *vals,
-                                                size_t i)
+ * so ceil(nw / copies) bucket sets serve all nw windows.
+ * With nsets scalar sets over the same points (a batch of proofs of one
+ * key), entry i of the nsets x n is scalar i % n of set s = i / n, read at
+ * scalars[s stride + i % n], and its digits go to set s's own ng bucket
+ * sets (s ng + w / copies) and ones slot (nsets ng nb + s): one sort and
+ * one accumulation serve every set, each set's sums stay apart. */
+typedef struct {
+    int c, nw, copies, nsets;
+    size_t n, stride; /* points; scalars from one set to the next */
+} M_(digit_plan);
+
+static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, M_(digit_plan) dp,
+                                                uint32_t *keys, uint32_t *vals, size_t i)
 {
-    if (i >= n) return;
+    size_t total = (size_t)dp.nsets * dp.n;
+    if (i >= total) return;
+    size_t set = i / dp.n, j = i % dp.n;
+    int c = dp.c, copies = dp.copies;
     uint32_t s[9];
-    for (int j = 0; j < 8; j++) s[j] = scalars[8 * i + j];
+    for (int k = 0; k < 8; k++) s[k] = scalars[8 * (set * dp.stride + j) + k];
     s[8] = 0;
     while (M_(geq_r)(s)) M_(sub_r)(s);
-    uint32_t nb = 1u << (c - 1), ng = (uint32_t)((nw + copies - 1) / copies);
-    uint32_t ones = ng * nb, sent = ones + 1;
+    uint32_t nb = 1u << (c - 1), ng = (uint32_t)((dp.nw + copies - 1) / copies);
+    uint32_t base = (uint32_t)set * ng, ones = (uint32_t)dp.nsets * ng * nb + (uint32_t)set;
+    uint32_t sent = (uint32_t)dp.nsets * ng * nb + (uint32_t)dp.nsets;
     uint32_t rest = s[1] | s[2] | s[3] | s[4] | s[5] | s[6] | s[7];
     int special = rest == 0 && s[0] <= 1;
     uint32_t carry = 0;
-    for (int w = 0; w < nw; w++) {
+    for (int w = 0; w < dp.nw; w++) {
         int off = w * c, limb = off >> 5, sh = off & 31;
         uint64_t word = (((uint64_t)s[limb + 1] << 32) | s[limb]) >> sh;
         uint32_t d = ((uint32_t)word & ((1u << c) - 1)) + carry, neg = 0;
@@ -128,18 +141,16 @@ static __host__ __device__ void M_(digits_body)(const uint32_t *scalars, size_t 
             carry = 1;
         } else
             carry = 0;
-        uint32_t key = d ? (uint32_t)(w / copies) * nb + d - 1 : sent;
+        uint32_t key = d ? (base + (uint32_t)(w / copies)) * nb + d - 1 : sent;
         if (special) key = (w == 0 && s[0] == 1) ? ones : sent;
-        keys[(size_t)w * n + i] = key;
-        uint32_t point = (uint32_t)(w % copies) * (uint32_t)n + (uint32_t)i;
-        vals[(size_t)w * n + i] = point | (neg << 31);
+        keys[(size_t)w * total + i] = key;
+        uint32_t point = (uint32_t)(w % copies) * (uint32_t)dp.n + (uint32_t)j;
+        vals[(size_t)w * total + i] = point | (neg << 31);
     }
 }
 
-KERNEL_1D(M_(digits),
-          (const uint32_t *scalars, size_t n, int c, int nw, int copies, uint32_t *keys,
-           uint32_t *vals),
-          (scalars, n, c, nw, copies, keys, vals, TID))
+KERNEL_1D(M_(digits), (const uint32_t *scalars, M_(digit_plan) dp, uint32_t *keys, uint32_t *vals),
+          (scalars, dp, keys, vals, TID))
 
 /* Copy k of point i is 2^(c k) P_i: c doublings a copy, made affine
  * SHIFT_BATCH copies at a time with one inversion (Montgomery's trick).
@@ -450,6 +461,20 @@ static __host__ __device__ void M_(add_pairs_body)(DG *segs, int nw, uint32_t ns
 KERNEL_1D(M_(add_pairs), (DG * segs, int nw, uint32_t nseg, uint32_t half),
           (segs, nw, nseg, half, TID))
 
+/* The results in the layout the host's Horner takes (gpu_msm_pending):
+ * for each set its ng window sums, then its ones slot; one copy back. */
+static __host__ __device__ void M_(pack_sums_body)(const DG *segs, uint32_t nseg, const DG *ones,
+                                                   int ng, int nsets, DG *out, size_t t)
+{
+    if (t >= (size_t)nsets * (ng + 1)) return;
+    size_t set = t / (ng + 1), j = t % (ng + 1);
+    out[t] = j < (size_t)ng ? segs[(set * ng + j) * nseg] : ones[set];
+}
+
+KERNEL_1D(M_(pack_sums),
+          (const DG *segs, uint32_t nseg, const DG *ones, int ng, int nsets, DG *out),
+          (segs, nseg, ones, ng, nsets, out, TID))
+
 /* The window: msm_plan.h's cost model for n points stored as copies shift
  * copies (1: the points alone), unless a test forces one
  * (gpu_tune.msm_window: up to 21 for the points alone, 24 with copies). */
@@ -472,7 +497,8 @@ enum {
     WS_PK2,
     WS_PP2,
     WS_SEGS,
-    WS_ACCS
+    WS_ACCS,
+    WS_OUT
 };
 
 /* Partial lists after level 1 are reduced LEVEL_SEG entries a thread: the
@@ -481,12 +507,13 @@ enum {
  * levels were ~4 ms of latency, docs/gpu-notes.md v4.) */
 #define LEVEL_SEG 8
 
-/* Steps 3 and 4 of the pipeline (after the sort), up to the window sums. */
+/* Steps 3 and 4 of the pipeline (after the sort), up to the window sums
+ * of nw window groups (every set's) and nsets ones slots after them. */
 static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts, DG *buckets,
-                      int c, int nw, gpu_ws *ws, cudaStream_t st, gpu_prof *prof, DG **segs_out,
-                      uint32_t *nseg_out, char *err, size_t errlen)
+                      int c, int nw, int nsets, gpu_ws *ws, cudaStream_t st, gpu_prof *prof,
+                      DG **segs_out, uint32_t *nseg_out, char *err, size_t errlen)
 {
-    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + 1;
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + (uint32_t)nsets;
     size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
     uint32_t *pk[2];
     DG *pp[2];
@@ -539,73 +566,94 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
 }
 
 /* Enqueues the whole device part on st; the window sums (and the ones
- * slot) land in pinned host memory, and gpu_msm_wait finishes on the host.
- * d_points holds copies x n points (shift_copies; copies = 1: the plain
- * points) and c is the window the table was made for (ignored when
- * copies = 1: the cost model's). */
-extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int copies, int c,
-                                                    const uint32_t *d_scalars, size_t n, gpu_ws *ws,
-                                                    cudaStream_t st, gpu_msm_pending *pend,
-                                                    char *err, size_t errlen)
+ * slot) of each of the nsets scalar sets land in pinned host memory, and
+ * gpu_msm_wait_sets finishes on the host.  d_points holds copies x n points
+ * (shift_copies; copies = 1: the plain points) and c is the window the
+ * table was made for (ignored when copies = 1: the cost model's for n,
+ * which is also the best for a batch: its additions and bucket sums both
+ * grow nsets times).  Set s's scalars start at d_scalars + 8 s stride. */
+extern "C" int G16_CAT(MSM_NAME, _msm_start_sets)(const void *d_points, int copies, int c,
+                                                  const uint32_t *d_scalars, size_t n, int nsets,
+                                                  size_t stride, gpu_ws *ws, cudaStream_t st,
+                                                  gpu_msm_pending *pend, char *err, size_t errlen)
 {
     if (copies <= 1) {
         copies = 1;
         c = G16_CAT(MSM_NAME, _copies_window)(n, 1);
     }
     memset(pend, 0, sizeof *pend);
-    if (c < 3 || c > 24) {
-        snprintf(err, errlen, "gpu: MSM window %d is out of range", c);
+    if (c < 3 || c > 24 || nsets < 1) {
+        snprintf(err, errlen, "gpu: MSM window %d or %d scalar sets out of range", c, nsets);
         return -1;
     }
     int nw = gpu_msm_plan_windows(MSM_RBITS, c), ng = (nw + copies - 1) / copies;
-    size_t e = (size_t)nw * n;
+    size_t e = (size_t)nw * n * nsets, nbk = (size_t)nsets * ng * ((size_t)1 << (c - 1)) + nsets;
     pend->curve = MSM_CURVE;
     pend->g2 = MSM_G2;
     pend->st = st;
     pend->c = c * copies; /* Horner's shift from one window group to the next */
-    if (n == 0) return 0; /* nw = 0: the sum is infinity */
-    if (e > 0x7fffffffu || (size_t)copies * n > 0x7fffffffu) {
-        snprintf(err, errlen, "gpu: MSM of %zu points is too large", n);
+    pend->nsets = nsets;
+    pend->xyzz = sizeof(DG);
+    if (n == 0) return 0; /* nw = 0: every sum is infinity */
+    /* keys carry a flag bit in the partial lists: 2 nbk must fit 32 bits */
+    if (e > 0x7fffffffu || (size_t)copies * n > 0x7fffffffu || nbk > 0x7fffffffu) {
+        snprintf(err, errlen, "gpu: MSM of %zu points x %d sets is too large", n, nsets);
         return -1;
     }
-    uint32_t nb = 1u << (c - 1), sent = (uint32_t)ng * nb + 1;
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nbk;
     int end_bit = 32 - __builtin_clz(sent);
-    void *k1, *v1, *k2, *v2, *tmp, *bk;
-    size_t tmp_bytes = 0, nbk = (size_t)ng * nb + 1;
+    size_t nout = (size_t)nsets * (ng + 1);
+    void *k1, *v1, *k2, *v2, *tmp, *bk, *out;
+    size_t tmp_bytes = 0;
     if (gpu_ws_get(ws, WS_KEYS, e * 4, &k1, err, errlen) ||
         gpu_ws_get(ws, WS_VALS, e * 4, &v1, err, errlen) ||
         gpu_ws_get(ws, WS_KEYS2, e * 4, &k2, err, errlen) ||
         gpu_ws_get(ws, WS_VALS2, e * 4, &v2, err, errlen) ||
         gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen) ||
-        gpu_ws_host(ws, (size_t)(ng + 1) * sizeof(DG), &pend->host, err, errlen))
+        gpu_ws_get(ws, WS_OUT, nout * sizeof(DG), &out, err, errlen) ||
+        gpu_ws_host(ws, nout * sizeof(DG), &pend->host, err, errlen))
         return -1;
     GPU_CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
                                            (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
     if (gpu_ws_get(ws, WS_TEMP, tmp_bytes, &tmp, err, errlen)) return -1;
     gpu_prof_begin(&pend->prof, st);
+    GPU_COUNT(copies);
     GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
-    M_(digits)<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(d_scalars, n, c, nw, copies,
-                                                            (uint32_t *)k1, (uint32_t *)v1);
+    M_(digit_plan) dp = {c, nw, copies, nsets, n, stride};
+    size_t entries = (size_t)nsets * n;
+    M_(digits)<<<(unsigned)((entries + 255) / 256), 256, 0, st>>>(d_scalars, dp, (uint32_t *)k1,
+                                                                  (uint32_t *)v1);
     GPU_CK_LAUNCH();
     gpu_prof_mark(&pend->prof, "digits", st);
+    GPU_COUNT(sorts);
     GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
                                            (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
     gpu_prof_mark(&pend->prof, "sort", st);
     DG *segs;
     uint32_t nseg;
-    if (M_(reduce)((uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points, (DG *)bk, c, ng,
-                   ws, st, &pend->prof, &segs, &nseg, err, errlen))
+    int groups = nsets * ng;
+    if (M_(reduce)((uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points, (DG *)bk, c,
+                   groups, nsets, ws, st, &pend->prof, &segs, &nseg, err, errlen))
         return -1;
-    uint8_t *host = (uint8_t *)pend->host;
-    GPU_CK(cudaMemcpy2DAsync(host, sizeof(DG), segs, nseg * sizeof(DG), sizeof(DG), (size_t)ng,
-                             cudaMemcpyDeviceToHost, st));
-    GPU_CK(cudaMemcpyAsync(host + (size_t)ng * sizeof(DG), (DG *)bk + (size_t)ng * nb, sizeof(DG),
-                           cudaMemcpyDeviceToHost, st));
+    M_(pack_sums)<<<(unsigned)((nout + 127) / 128), 128, 0, st>>>(
+        segs, nseg, (const DG *)bk + (size_t)groups * nb, ng, nsets, (DG *)out);
+    GPU_CK_LAUNCH();
+    GPU_COUNT(copies);
+    GPU_CK(cudaMemcpyAsync(pend->host, out, nout * sizeof(DG), cudaMemcpyDeviceToHost, st));
     gpu_prof_mark(&pend->prof, "copy", st);
-    snprintf(pend->what, sizeof pend->what, "%s n=%zu c=%d copies=%d", G16_STR(MSM_NAME), n, c,
-             copies);
+    snprintf(pend->what, sizeof pend->what, "%s n=%zu c=%d copies=%d sets=%d", G16_STR(MSM_NAME), n,
+             c, copies, nsets);
     pend->nw = ng;
     return 0;
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_start_copies)(const void *d_points, int copies, int c,
+                                                    const uint32_t *d_scalars, size_t n, gpu_ws *ws,
+                                                    cudaStream_t st, gpu_msm_pending *pend,
+                                                    char *err, size_t errlen)
+{
+    return G16_CAT(MSM_NAME, _msm_start_sets)(d_points, copies, c, d_scalars, n, 1, n, ws, st, pend,
+                                              err, errlen);
 }
 
 /* Builds the table of shift copies of n device points (copies x n points
@@ -638,72 +686,43 @@ static int M_(cmp_entry)(const void *a, const void *b)
     return (x >> 32) < (y >> 32) ? -1 : (x >> 32) > (y >> 32);
 }
 
-/* The whole pipeline on the CPU, thread by thread, through the same bodies
- * as the kernels (qsort in place of CUB): lets tests check the kernels'
- * logic on a machine without a GPU.  Slow; for small n only.  Returns 0, or
- * -1 when memory runs out. */
-extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points, const uint8_t *scalars,
-                                                      size_t n, int copies, uint8_t *out)
+/* The device part from the sorted entries on: accumulation levels,
+ * bucket sums and the packed results (out: nsets (nw + 1) points, nw
+ * window groups a set), thread by thread as msm_emulate_sets's step. */
+static int M_(emulate_reduce)(const uint32_t *keys, const uint32_t *vals, size_t e,
+                              const AFF *points, int c, int nw, int nsets, DG *out)
 {
-    if (copies < 1) copies = 1;
-    int c = G16_CAT(MSM_NAME, _copies_window)(n, copies);
-    int nw = gpu_msm_plan_windows(MSM_RBITS, c);
-    int ng = (nw + copies - 1) / copies;
-    size_t e = (size_t)nw * n, nt, seg = gpu_msm_plan_first_seg(e);
-    uint32_t nb = 1u << (c - 1), sent = (uint32_t)ng * nb + 1;
-    if (n == 0) {
-        memset(out, 0, sizeof(AFF));
-        return 0;
-    }
-    AFF *table = (AFF *)malloc((size_t)copies * n * sizeof(AFF));
-    if (!table) return -1;
-    for (size_t i = 0; i < n; i++)
-        M_(shift_copies_body)((const AFF *)points, n, c, copies, table, i);
-    points = (const uint8_t *)table;
-    nw = ng; /* from here on, as the device's reduce: one window a group */
-    nt = (e + seg - 1) / seg;
-    uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
-    uint64_t *ent = (uint64_t *)malloc(e * 8);
-    uint32_t *pk[2] = {(uint32_t *)malloc(2 * nt * 4), (uint32_t *)malloc(2 * nt * 4)};
-    DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
-    DG *bk = (DG *)calloc((size_t)nw * nb + 1, sizeof(DG));
+    int groups = nw * nsets;
+    size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
+    uint32_t nb = 1u << (c - 1), sent = (uint32_t)groups * nb + (uint32_t)nsets;
     gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
     uint32_t nseg = bp.nseg;
-    DG *segs = (DG *)malloc(((size_t)nw * nseg + 1) * sizeof(DG));
-    DG *accs = (DG *)malloc((size_t)nw * nseg * sizeof(DG));
+    uint32_t *pk[2] = {(uint32_t *)malloc(2 * nt * 4), (uint32_t *)malloc(2 * nt * 4)};
+    DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
+    DG *bk = (DG *)calloc((size_t)groups * nb + nsets, sizeof(DG));
+    DG *segs = (DG *)malloc((size_t)groups * nseg * sizeof(DG));
+    DG *accs = (DG *)malloc((size_t)groups * nseg * sizeof(DG));
     int rc = -1;
-    if (!keys || !vals || !ent || !pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs || !accs)
-        goto done;
-    for (size_t i = 0; i < n; i++) M_(digits_body)
-    ((const uint32_t *)scalars, n, c, gpu_msm_plan_windows(MSM_RBITS, c), copies, keys, vals, i);
-    for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
-    qsort(ent, e, 8, M_(cmp_entry));
-    for (size_t i = 0; i < e; i++) {
-        keys[i] = (uint32_t)(ent[i] >> 32);
-        vals[i] = (uint32_t)ent[i];
-    }
+    if (!pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs || !accs) goto done;
     for (size_t t = 0; t < nt; t++)
-        M_(acc_first_body)(keys, vals, e, seg, (const AFF *)points, bk, sent, pk[0], pp[0], t);
+        M_(acc_first_body)((uint32_t *)keys, vals, e, seg, points, bk, sent, pk[0], pp[0], t);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
         for (size_t t = 0; t < nt; t++) M_(acc_next_body)
         (pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
     }
-    for (size_t t = 0; t < (size_t)nw * nseg; t++)
-        M_(bucket_sums_body)(bk, nw, nb, bp.len, segs, accs, t);
-    for (size_t t = 0; nseg > 1 && t < (size_t)nw * (nseg / bp.len2); t++)
-        M_(bucket_scale_body)(accs, nw, nseg, bp.len, bp.len2, segs, t);
+    for (size_t t = 0; t < (size_t)groups * nseg; t++)
+        M_(bucket_sums_body)(bk, groups, nb, bp.len, segs, accs, t);
+    for (size_t t = 0; nseg > 1 && t < (size_t)groups * (nseg / bp.len2); t++)
+        M_(bucket_scale_body)(accs, groups, nseg, bp.len, bp.len2, segs, t);
     for (uint32_t half = nseg / 2; half >= 1; half /= 2)
-        for (size_t t = 0; t < (size_t)nw * half; t++) M_(add_pairs_body)(segs, nw, nseg, half, t);
-    for (int w = 0; w < nw; w++) segs[w] = segs[(size_t)w * nseg];
-    segs[nw] = bk[(size_t)nw * nb];
-    gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)segs, nw, c * copies, out);
+        for (size_t t = 0; t < (size_t)groups * half; t++)
+            M_(add_pairs_body)(segs, groups, nseg, half, t);
+    for (size_t t = 0; t < (size_t)nsets * (nw + 1); t++)
+        M_(pack_sums_body)(segs, nseg, bk + (size_t)groups * nb, nw, nsets, out, t);
     rc = 0;
 done:
-    free(keys);
-    free(vals);
-    free(ent);
     free(pk[0]);
     free(pk[1]);
     free(pp[0]);
@@ -711,8 +730,63 @@ done:
     free(bk);
     free(segs);
     free(accs);
+    return rc;
+}
+
+/* The whole pipeline on the CPU, thread by thread, through the same bodies
+ * as the kernels (qsort in place of CUB): lets tests check the kernels'
+ * logic on a machine without a GPU.  Slow; for small n only.  nsets scalar
+ * sets of n, set s at scalars + 32 s stride; outs receives nsets affine
+ * points.  Returns 0, or -1 when memory runs out. */
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate_sets)(const uint8_t *points, const uint8_t *scalars,
+                                                    size_t n, int nsets, size_t stride, int copies,
+                                                    uint8_t *outs)
+{
+    if (copies < 1) copies = 1;
+    int c = G16_CAT(MSM_NAME, _copies_window)(n, copies);
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c), ng = (nw + copies - 1) / copies;
+    size_t total = (size_t)nsets * n, e = (size_t)nw * total;
+    if (n == 0) {
+        memset(outs, 0, (size_t)nsets * sizeof(AFF));
+        return 0;
+    }
+    AFF *table = (AFF *)malloc((size_t)copies * n * sizeof(AFF));
+    uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
+    uint64_t *ent = (uint64_t *)malloc(e * 8);
+    DG *sums = (DG *)malloc((size_t)nsets * (ng + 1) * sizeof(DG));
+    int rc = -1;
+    if (!table || !keys || !vals || !ent || !sums) goto done;
+    for (size_t i = 0; i < n; i++)
+        M_(shift_copies_body)((const AFF *)points, n, c, copies, table, i);
+    {
+        M_(digit_plan) dp = {c, nw, copies, nsets, n, stride};
+        for (size_t i = 0; i < total; i++)
+            M_(digits_body)((const uint32_t *)scalars, dp, keys, vals, i);
+    }
+    for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
+    qsort(ent, e, 8, M_(cmp_entry));
+    for (size_t i = 0; i < e; i++) {
+        keys[i] = (uint32_t)(ent[i] >> 32);
+        vals[i] = (uint32_t)ent[i];
+    }
+    if (M_(emulate_reduce)(keys, vals, e, table, c, ng, nsets, sums)) goto done;
+    for (int set = 0; set < nsets; set++)
+        gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)(sums + (size_t)set * (ng + 1)), ng,
+                       c * copies, outs + (size_t)set * sizeof(AFF));
+    rc = 0;
+done:
+    free(keys);
+    free(vals);
+    free(ent);
+    free(sums);
     free(table);
     return rc;
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points, const uint8_t *scalars,
+                                                      size_t n, int copies, uint8_t *out)
+{
+    return G16_CAT(MSM_NAME, _msm_emulate_sets)(points, scalars, n, 1, n, copies, out);
 }
 
 extern "C" int G16_CAT(MSM_NAME, _msm_emulate)(const uint8_t *points, const uint8_t *scalars,

@@ -1,4 +1,5 @@
 /* NTT and the proof's element-wise steps for both scalar fields. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,8 +202,8 @@ static void free_tables(ntt_tables *t)
 }
 
 /* The tables flags needs, building what is missing. */
-static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, char *err,
-                              size_t errlen)
+static ntt_tables *get_tables_locked(int curve, int log_n, int flags, cudaStream_t st, char *err,
+                                     size_t errlen)
 {
     ntt_tables *t = NULL;
     for (int i = 0; i < 4 && !t; i++)
@@ -247,6 +248,20 @@ static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, 
     return t;
 }
 
+/* A key's two lanes run their NTTs from two threads at once: a table is
+ * built whole (build_powers waits for its stream) before another caller
+ * can see it.  Every call after the first finds its tables at once. */
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, char *err,
+                              size_t errlen)
+{
+    pthread_mutex_lock(&tables_lock);
+    ntt_tables *t = get_tables_locked(curve, log_n, flags, st, err, errlen);
+    pthread_mutex_unlock(&tables_lock);
+    return t;
+}
+
 void gpu_ntt_release(void)
 {
     for (int i = 0; i < 4; i++) free_tables(&tables[i]);
@@ -287,6 +302,7 @@ typedef struct {
         k<<<nb, thr, smem, d->st>>>((FT *)d->x, *ps, (const FT *)tw, (const FT *)stab,             \
                                     (const FT *)scale, dit);                                       \
         gpu_prof_mark(&d->prof, dit ? "dit" : "dif", d->st);                                       \
+        GPU_COUNT(launches);                                                                       \
     }                                                                                              \
     static void NAME##_dev_bitrev(void *c, const void *scale)                                      \
     {                                                                                              \
@@ -298,6 +314,7 @@ typedef struct {
         else                                                                                       \
             NAME##_bitrev<<<nb, 256, 0, d->st>>>((FT *)d->x, d->log_n, (const FT *)scale);         \
         gpu_prof_mark(&d->prof, "bitrev", d->st);                                                  \
+        GPU_COUNT(launches);                                                                       \
     }                                                                                              \
     static void NAME##_dev_mul_table(void *c, const void *tab)                                     \
     {                                                                                              \
@@ -306,6 +323,7 @@ typedef struct {
         NAME##_mul_table<<<(unsigned)((n + 255) / 256), 256, 0, d->st>>>((FT *)d->x,               \
                                                                          (const FT *)tab, n);      \
         gpu_prof_mark(&d->prof, "coset", d->st);                                                   \
+        GPU_COUNT(launches);                                                                       \
     }                                                                                              \
     static void NAME##_host_pass(void *c, const ntt_pass *ps, const void *tw, const void *stab,    \
                                  const void *scale, int dit)                                       \

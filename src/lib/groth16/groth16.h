@@ -88,6 +88,14 @@ int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
                       const uint8_t *witness, uint8_t *const msm[GROTH16_MSMS], int g2_cpu,
                       int threads, g16_timings *t, char *err, size_t errlen);
 
+/* n proofs of the key at once on the device (gpu_prove_msms_batch, in
+ * batches of up to its maximum): witness[j] and msm[j] as
+ * groth16_gpu_prove's, B2 on the device; the batch's spans are added to
+ * each t[j]. */
+int groth16_gpu_prove_batch(groth16_gpu_key *k, int n, const uint8_t *const *witness,
+                            uint8_t *(*msm)[GROTH16_MSMS], g16_timings *const *t, char *err,
+                            size_t errlen);
+
 /* Public signals witness[1..n_public] as snarkjs's public.json text. */
 char *groth16_public_json(const groth16_curve *c, const uint8_t *witness, uint32_t n_public);
 

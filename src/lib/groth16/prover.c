@@ -258,27 +258,40 @@ size_t g16_key_job_bytes(const g16_key *key)
 /* One GPU MSM's work buffers for p points of point_bytes (affine) each:
  * the kernels' own sizing rules (gpu/msm_plan.h), XYZZ points being twice
  * the affine size. */
-static size_t gpu_msm_workspace(const g16_key *key, size_t p, size_t point_bytes)
+static size_t gpu_msm_workspace(const g16_key *key, size_t p, size_t point_bytes, int sets)
 {
-    return gpu_msm_plan_workspace_bytes(p, gpu_msm_plan_rbits(key->z.curve), 1, 0, 2 * point_bytes);
+    return gpu_msm_plan_workspace_bytes(p, gpu_msm_plan_rbits(key->z.curve), 1, 0, 2 * point_bytes,
+                                        sets);
 }
 
-/* One set of MSM buffers for each of A, B1, C (G1, witness), H (G1,
- * domain) and B2 (G2): the backend runs the five at once, each with its
- * own set kept by the key (where it shares one set, this over-counts). */
+int g16_key_gpu_batch(const g16_key *key) { return gpu_plan_batch((int)key->z.log2_domain); }
+
+static int gpu_lanes(const g16_key *key) { return gpu_plan_lanes((int)key->z.log2_domain); }
+
+/* For each lane: one set of MSM buffers for each of A, B1, C (G1,
+ * witness), H (G1, domain) and B2 (G2), sized for a whole batch (the
+ * backend runs the five at once, each with its own set kept by the
+ * lane), and the witnesses and a, b, c of the batch's proofs beyond the
+ * first lane's first (counted in the key's copy).  The NTT tables are
+ * shared. */
 size_t g16_key_gpu_workspace_bytes(const g16_key *key)
 {
     const groth16_curve *c = key->curve;
     size_t n = key->z.domain_size, v = key->z.n_vars, priv = v - key->z.n_public - 1;
-    size_t tables = 3 * n * c->fr_bytes; /* NTT twiddles n/2 + n/2, coset powers n + n */
-    return tables + 2 * gpu_msm_workspace(key, v, c->g1_bytes) +
-           gpu_msm_workspace(key, priv, c->g1_bytes) + gpu_msm_workspace(key, n, c->g1_bytes) +
-           gpu_msm_workspace(key, v, c->g2_bytes);
+    size_t fr = c->fr_bytes, tables = 3 * n * fr; /* twiddles n/2 + n/2, coset powers n + n */
+    int sets = g16_key_gpu_batch(key), lanes = gpu_lanes(key);
+    size_t msm = 2 * gpu_msm_workspace(key, v, c->g1_bytes, sets) +
+                 gpu_msm_workspace(key, priv, c->g1_bytes, sets) +
+                 gpu_msm_workspace(key, n, c->g1_bytes, sets) +
+                 gpu_msm_workspace(key, v, c->g2_bytes, sets);
+    size_t vectors = ((size_t)lanes * sets - 1) * (v + 3 * n) * fr;
+    return tables + (size_t)lanes * msm + vectors;
 }
 
 size_t g16_key_gpu_host_bytes(const g16_key *key)
 {
-    return key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
+    size_t proofs = (size_t)gpu_lanes(key) * (size_t)g16_key_gpu_batch(key);
+    return proofs * key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
 }
 
 /* The key's points as stored (times the shift copies when kept), its
@@ -483,6 +496,51 @@ int g16_job_msm(g16_job *job, char *err, size_t errlen)
     job->t.msm_b2 += t4 - t3;
     job->t.msm_c += t5 - t4;
     job->stage = STAGE_MSM_DONE;
+    return 0;
+}
+
+/* Whether jobs can run as one GPU batch: all on the GPU, of one key, B2
+ * on the device. */
+static int jobs_batchable(g16_job *const *jobs, int n)
+{
+    for (int j = 0; j < n; j++)
+        if (!jobs[j]->on_gpu || jobs[j]->key != jobs[0]->key || jobs[j]->opt.g2_on_cpu) return 0;
+    return n > 1;
+}
+
+#define JOBS_BATCH_MAX 64
+
+int g16_jobs_msm(g16_job *const *jobs, int n, char *err, size_t errlen)
+{
+    for (int j = 0; j < n; j++) { /* all synthesized, or none runs */
+        int rc = require_stage(jobs[j], STAGE_SYNTHESIZED, err, errlen);
+        if (rc) return rc;
+    }
+    if (!jobs_batchable(jobs, n)) {
+        for (int j = 0; j < n; j++) {
+            int rc = g16_job_msm(jobs[j], err, errlen);
+            if (rc) return rc;
+        }
+        return 0;
+    }
+    for (int at = 0; at < n; at += JOBS_BATCH_MAX) {
+        int m = n - at < JOBS_BATCH_MAX ? n - at : JOBS_BATCH_MAX;
+        const uint8_t *wit[JOBS_BATCH_MAX];
+        uint8_t *msm[JOBS_BATCH_MAX][GROTH16_MSMS];
+        g16_timings *t[JOBS_BATCH_MAX];
+        for (int j = 0; j < m; j++) {
+            g16_job *job = jobs[at + j];
+            wit[j] = job->witness;
+            job_msm_results(job, msm[j]);
+            t[j] = &job->t;
+        }
+        char why[384] = "";
+        if (groth16_gpu_prove_batch(jobs[0]->key->gpu, m, wit, msm, t, why, sizeof why)) {
+            set_error(err, errlen, "%s: %s", jobs[at]->name, why);
+            return G16_ERR_DEVICE;
+        }
+        for (int j = 0; j < m; j++) jobs[at + j]->stage = STAGE_MSM_DONE;
+    }
     return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #ifdef G16_HAVE_GPU
 #include "gpu/gpu.h"
+#include "gpu/msm_plan.h"
 
 struct groth16_gpu_key {
     gpu_key *dev;
@@ -42,6 +43,7 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes
         .coefs = z->coefs,
         .n_coefs = z->n_coefs,
         .msm_copies = msm_copies,
+        .lanes = gpu_plan_lanes((int)z->log2_domain),
     };
     groth16_gpu_key *k = calloc(1, sizeof *k);
     if (!k) {
@@ -108,6 +110,39 @@ int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
     return 0;
 }
 
+/* The batch's spans go to each of its proofs' timings. */
+static void add_timings(g16_timings *t, const gpu_prove_timings *tm)
+{
+    t->transfer += tm->upload;
+    t->abc += tm->abc;
+    t->ntt += tm->ntt;
+    t->msm_a += tm->msm_a;
+    t->msm_b1 += tm->msm_b1;
+    t->msm_b2 += tm->msm_b2;
+    t->msm_c += tm->msm_c;
+    t->msm_h += tm->msm_h;
+    t->on_gpu = 1;
+}
+
+int groth16_gpu_prove_batch(groth16_gpu_key *k, int n, const uint8_t *const *witness,
+                            uint8_t *(*msm)[GROTH16_MSMS], g16_timings *const *t, char *err,
+                            size_t errlen)
+{
+    gpu_proof_io io[GPU_BATCH_MAX];
+    for (int at = 0; at < n; at += GPU_BATCH_MAX) {
+        int sets = n - at < GPU_BATCH_MAX ? n - at : GPU_BATCH_MAX;
+        for (int s = 0; s < sets; s++) {
+            uint8_t *const *m = msm[at + s];
+            io[s] = (gpu_proof_io){witness[at + s],   m[GROTH16_MSM_A], m[GROTH16_MSM_B1],
+                                   m[GROTH16_MSM_B2], m[GROTH16_MSM_C], m[GROTH16_MSM_H]};
+        }
+        gpu_prove_timings tm;
+        if (gpu_prove_msms_batch(k->dev, sets, io, &tm, err, errlen)) return -1;
+        for (int s = 0; s < sets; s++) add_timings(t[at + s], &tm);
+    }
+    return 0;
+}
+
 #else /* no CUDA backend in this build */
 
 struct groth16_gpu_key {
@@ -144,6 +179,19 @@ int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
     (void)msm;
     (void)g2_cpu;
     (void)threads;
+    (void)t;
+    groth16_gpu_present(err, errlen);
+    return -1;
+}
+
+int groth16_gpu_prove_batch(groth16_gpu_key *k, int n, const uint8_t *const *witness,
+                            uint8_t *(*msm)[GROTH16_MSMS], g16_timings *const *t, char *err,
+                            size_t errlen)
+{
+    (void)k;
+    (void)n;
+    (void)witness;
+    (void)msm;
     (void)t;
     groth16_gpu_present(err, errlen);
     return -1;
