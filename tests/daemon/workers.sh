@@ -56,5 +56,11 @@ after=$(rss_kb)
 hwm=$(hwm_kb)
 note "RSS $before KiB before the job, $after KiB after it; VmHWM $hwm0 -> $hwm KiB"
 [ $((hwm - before)) -gt $((8 * 1024)) ] || fail "premise: the job raised VmHWM by less than 8 MiB"
-[ "$after" -le $((before + 5 * 1024)) ] || fail "RSS after the job is $((after - before)) KiB over before it"
+if [ "${G16_SANITIZED:-0}" = 1 ]; then
+  # ASan's allocator keeps freed blocks in its quarantine and ignores
+  # malloc_trim: what is measured here is glibc's, as the daemon ships.
+  note "sanitizer build: RSS return after the job not checked"
+else
+  [ "$after" -le $((before + 5 * 1024)) ] || fail "RSS after the job is $((after - before)) KiB over before it"
+fi
 stop_daemon
