@@ -93,7 +93,7 @@ separate() {
   done
   local s; s=$(since "$t0")
   for j in $(seq 0 $((i - 1))); do verify_one "$d/verification_key.json" "$T/sep/public-$j.json" "$T/sep/proof-$j.json"; done
-  echo "| 2^$1 | $i x \`g16 prove --device $2\` (key loaded each time) | $s | $(per "$s" "$i") | - | $((peak / 1024)) per process | - |" >>"$ROWS"
+  echo "| 2^$1 | $i x \`g16 prove --device $2\` (key loaded each time) | $s | $(per "$s" "$i") | - | - | $((peak / 1024)) per process | - |" >>"$ROWS"
   log "2^$1 separate $2: $i proofs in $s s"
 }
 
@@ -117,6 +117,10 @@ through() {
   for j in $(seq 0 $((N - 1))); do verify_one "$d/verification_key.json" "$T/dp/$j/public-0.json" "$T/dp/$j/proof-0.json"; done
   client status >"$T/status.json"
   HWM=$(hwm_mib) HELD=$(max_held)
+  # each stage's busy seconds a proof (a GPU batch's time shared out)
+  STAGES=$(client metrics | awk -v n="$N" -F'[{}" ]+' '/^g16d_stage_duration_seconds_sum/ {
+             for (i = 1; i < NF; i++) if ($i == "stage=") s[$(i + 1)] = $NF }
+           END { printf "%.3f / %.3f / %.3f", s["synthesis"] / n, s["msm"] / n, s["finalize"] / n }')
   GPUM=$(grep -o '"gpu":[0-9]*' "$T/status.json" | cut -d: -f2 || true)   # absent without NVML
   BUDGET_MIB=$(( $(num total <"$T/status.json") >> 20 ))
   # the VmHWM promise: peak <= budget + what was resident besides the key
@@ -129,11 +133,16 @@ through() {
 for k in $SIZES; do
   key "$k" >/dev/null
   through "$k" ""
-  echo "| 2^$k | g16d --device $DEV, key resident, $N jobs queued at once | $S | $(per "$S" "$N") | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
+  echo "| 2^$k | g16d --device $DEV, key resident, $N jobs queued at once | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
+  if [ "$DEV" = gpu ] && [ "$k" -le 18 ]; then   # the keys that batch, without it
+    through "$k" "" --gpu-batch 1
+    echo "| 2^$k | g16d --device gpu --gpu-batch 1 (no batching) | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
+    log "2^$k g16d without batching: $N proofs in $S s"
+  fi
   log "2^$k g16d: $N proofs in $S s (key load $LOAD_S s, VmHWM $HWM MiB)"
   if [ "$DEV" = gpu ] && [ "$k" = "${SIZES%% *}" ]; then
     through "$k" "" --g2-on-cpu --msm-workers 2
-    echo "| 2^$k | g16d --device gpu --g2-on-cpu --msm-workers 2 | $S | $(per "$S" "$N") | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
+    echo "| 2^$k | g16d --device gpu --g2-on-cpu --msm-workers 2 | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
     log "2^$k g16d g2-on-cpu: $N proofs in $S s"
   fi
   [ "$DEV" = gpu ] && separate "$k" gpu
@@ -169,8 +178,8 @@ done
   echo "- command: \`bash bench/daemon/gpu_bench.sh$([ $DEV = cpu ] && echo " --cpu") --sizes \"$SIZES\" --n $N --cap $CAP --sweep \"$SWEEP\"\`"
   echo "- every proof checked with \`g16 verify\`: $([ "$FAILED" = 0 ] && echo "all OK" || echo "$FAILED FAILED")"
   echo
-  echo "| domain | path | proofs, s | s/proof | key load s | peak RSS MiB | key on GPU MiB |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| domain | path | proofs, s | s/proof | stages s/proof (synthesis / MSM / finalize) | key load s | peak RSS MiB | key on GPU MiB |"
+  echo "|---|---|---|---|---|---|---|---|"
   cat "$ROWS"
   echo
   echo "Sweep at 2^$SK ($N proofs each; loose = g16d's default budget, MemAvailable minus 10%;"

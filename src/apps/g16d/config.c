@@ -138,6 +138,10 @@ static int set_msm_q(d_config *c, const char *v)
 {
     return parse_int(v, 1, 1024, &c->queue_depth[ST_MSM]);
 }
+static int set_gpu_batch(d_config *c, const char *v)
+{
+    return parse_int(v, 1, 16, &c->gpu_batch);
+}
 static int set_final_q(d_config *c, const char *v)
 {
     return parse_int(v, 1, 1024, &c->queue_depth[ST_FINAL]);
@@ -277,6 +281,9 @@ static const option k_opts[] = {
     {"msm-queue", "N", set_msm_q,
      "synthesized partitions allowed to wait for an MSM worker. Default = synthesis\n"
      "                         workers (on the GPU at least the key's batch)"},
+    {"gpu-batch", "N", set_gpu_batch,
+     "most partitions of one key proved in one GPU pass (1..16; 1 = one at a time).\n"
+     "                         Default: the key's own (16 at 2^16, 4 at 2^18, 1 above)"},
     {"finalize-queue", "N", set_final_q, "partitions allowed to wait for finalize. Default 4"},
     {"threads", "N", set_threads,
      "CPU threads the stage calls share. Default 0 = all cores. A key's partitions get\n"

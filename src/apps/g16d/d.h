@@ -62,6 +62,7 @@ typedef struct {
     int device;            /* enum g16_device: where proofs run (--device) */
     int g2_on_cpu;         /* GPU proofs run the B2 MSM on the CPU alongside */
     int gpu_copies;        /* --gpu-copies: shift copies of a GPU key's points (0: none) */
+    int gpu_batch;         /* --gpu-batch: most partitions in one GPU pass (0: the key's own) */
     int pin_keys;          /* mlock each key's bytes: 1, 0, or -1 (auto: decided at startup) */
     size_t device_budget;  /* --device-memory-budget; 0: derived at startup */
     size_t witness_memory; /* --witness-memory: a calculator's linear memory cap (0: per circuit) */

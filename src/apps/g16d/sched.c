@@ -280,13 +280,25 @@ static const char *unrunnable(const part *p)
     return NULL;
 }
 
+/* The most partitions one GPU pass takes (--gpu-batch's upper bound). */
+#define GPU_BATCH_MAX 16
+
+/* How many of key k's partitions one GPU pass takes: the key's own
+ * choice (it knows its size), lowered by --gpu-batch; 1 on the CPU. */
+static int key_batch(const g16d *d, const dkey *k)
+{
+    if (!k->on_gpu) return 1;
+    int n = g16_key_gpu_batch(k->key);
+    if (d->cfg.gpu_batch && n > d->cfg.gpu_batch) n = d->cfg.gpu_batch;
+    return n < GPU_BATCH_MAX ? n : GPU_BATCH_MAX;
+}
+
 /* Partitions that may wait for the MSM stage: --msm-queue, or a GPU
  * batch's worth when p's key batches more (gpu_batch_pick). */
 static int synth_room(const g16d *d, const part *p)
 {
-    const dkey *k = p->job->k;
     int cap = d->cfg.queue_depth[ST_MSM];
-    if (k->on_gpu && g16_key_gpu_batch(k->key) > cap) cap = g16_key_gpu_batch(k->key);
+    if (key_batch(d, p->job->k) > cap) cap = key_batch(d, p->job->k);
     return d->nstate[P_SYNTHED] < cap;
 }
 
@@ -479,8 +491,6 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
     p->t_stage = d_now();
 }
 
-#define GPU_BATCH_MAX 16
-
 /* The GPU stage's batch: after p (already running), the next synthesized
  * partitions of p's key, in the order best() gives them, up to the key's
  * batch (g16_key_gpu_batch: the library's choice from the domain, 16 at
@@ -492,8 +502,7 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
 static int gpu_batch_pick(g16d *d, int stage, part *p, part **batch)
 {
     const dkey *k = p->job->k;
-    int want = stage == ST_MSM && k->on_gpu ? g16_key_gpu_batch(k->key) : 1, n = 1;
-    if (want > GPU_BATCH_MAX) want = GPU_BATCH_MAX;
+    int want = stage == ST_MSM ? key_batch(d, k) : 1, n = 1;
     batch[0] = p;
     for (part *q; n < want && (q = best(d, P_SYNTHED)) && q->job->k == k; n++) {
         d_set_state(d, q, P_MSM);
@@ -543,7 +552,9 @@ static void *worker(void *arg)
         pthread_mutex_lock(&d->mu);
         d->busy[stage]--;
         d->cpu_busy -= threads;
-        for (int i = 0; i < n; i++) after_stage(d, stage, batch[i], rc, err, secs);
+        /* a batch's time is shared out among its partitions, so a stage's
+         * histogram sum stays the time the stage was busy */
+        for (int i = 0; i < n; i++) after_stage(d, stage, batch[i], rc, err, secs / n);
         if (n > 1) wake_next(d); /* the batch's other partitions wait for a finalize call */
         if (d->stopping) pthread_cond_broadcast(&d->work); /* the idle ones may exit */
     }
