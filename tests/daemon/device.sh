@@ -1,5 +1,5 @@
 #!/bin/bash
-# --device, --g2-on-cpu and --device-memory-budget: option errors, where status, the key listing,
+# --device, --g2-on-cpu, --gpu-copies, --gpu-batch and --device-memory-budget: option errors, where status, the key listing,
 # /metrics and job timings say proofs ran.  Without a usable GPU (a build
 # without CUDA, or no GPU) --device gpu must stop the start with one clear
 # line and auto must prove on the CPU; with one, keys must go to the GPU at
@@ -16,6 +16,12 @@ grep -q "gpu-copies applies to GPU keys" "$T/err" || fail "unclear message: $(ca
 for bad in 1 33 x 4.5; do
   "$G16D" --gpu-copies "$bad" 2>"$T/err" && fail "--gpu-copies $bad accepted"
   grep -q "bad value for --gpu-copies: '$bad'" "$T/err" || fail "unclear message: $(cat "$T/err")"
+done
+"$G16D" --device cpu --gpu-batch 2 2>"$T/err" && fail "--gpu-batch with --device cpu accepted"
+grep -q "gpu-batch applies to GPU keys" "$T/err" || fail "unclear message: $(cat "$T/err")"
+for bad in 0 17 x; do
+  "$G16D" --gpu-batch "$bad" 2>"$T/err" && fail "--gpu-batch $bad accepted"
+  grep -q "bad value for --gpu-batch: '$bad'" "$T/err" || fail "unclear message: $(cat "$T/err")"
 done
 for bad in 0 lots -5M; do
   "$G16D" --device-memory-budget "$bad" 2>"$T/err" && fail "--device-memory-budget $bad accepted"

@@ -548,6 +548,10 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
         fprintf(stderr, "g16d: --gpu-copies applies to GPU keys, but --device is cpu\n");
         return -1;
     }
+    if (c->gpu_batch && c->device == G16_DEVICE_CPU) {
+        fprintf(stderr, "g16d: --gpu-batch applies to GPU keys, but --device is cpu\n");
+        return -1;
+    }
     if (c->tcp_port && !c->token[0]) {
         fprintf(stderr, "g16d: --tcp-port needs --token-file (TCP clients must authenticate)\n");
         return -1;
