@@ -202,18 +202,10 @@ static void free_tables(ntt_tables *t)
 }
 
 /* The tables flags needs, building what is missing. */
-static ntt_tables *get_tables_locked(int curve, int log_n, int flags, cudaStream_t st, char *err,
-                                     size_t errlen)
+static ntt_tables *get_tables_locked(int slot, int curve, int log_n, int flags, cudaStream_t st,
+                                     char *err, size_t errlen)
 {
-    ntt_tables *t = NULL;
-    for (int i = 0; i < 4 && !t; i++)
-        if (tables[i].tw && tables[i].curve == curve && tables[i].log_n == log_n) t = &tables[i];
-    for (int i = 0; i < 4 && !t; i++)
-        if (!tables[i].tw) t = &tables[i];
-    if (!t) { /* evict the first: sizes rarely change within a process */
-        t = &tables[0];
-        free_tables(t);
-    }
+    ntt_tables *t = &tables[slot];
     int rt = flags & GPU_NTT_ROUND_TRIP, coset = !rt && (flags & GPU_NTT_COSET);
     int inv = !rt && (flags & GPU_NTT_INVERSE);
     int need_cos = coset && !inv && !t->cos, need_icos = coset && inv && !t->icos;
@@ -248,18 +240,53 @@ static ntt_tables *get_tables_locked(int curve, int log_n, int flags, cudaStream
     return t;
 }
 
-/* A key's two lanes run their NTTs from two threads at once: a table is
- * built whole (build_powers waits for its stream) before another caller
- * can see it.  Every call after the first finds its tables at once. */
+/* A key's two lanes, and several keys, run their NTTs from several
+ * threads at once: a table is built whole (build_powers waits for its
+ * stream) before another caller can see it, and a slot is never evicted
+ * while a caller is still launching with it (table_users).  Launches
+ * already queued with an evicted table are safe: cudaFree waits for the
+ * device's outstanding work before the memory goes. */
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tables_released = PTHREAD_COND_INITIALIZER;
+static int table_users[4];
 
-static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, char *err,
-                              size_t errlen)
+/* The slot for (curve, log_n): its own, an empty one, or the first one
+ * nobody is launching with, evicted (sizes rarely change within a
+ * process); -1 while all four are in use.  tables_lock held. */
+static int pick_slot(int curve, int log_n)
+{
+    for (int i = 0; i < 4; i++)
+        if (tables[i].tw && tables[i].curve == curve && tables[i].log_n == log_n) return i;
+    for (int i = 0; i < 4; i++)
+        if (!tables[i].tw) return i;
+    for (int i = 0; i < 4; i++)
+        if (!table_users[i]) {
+            free_tables(&tables[i]);
+            return i;
+        }
+    return -1;
+}
+
+/* The tables for a transform, held (*slot) until put_tables. */
+static ntt_tables *get_tables(int curve, int log_n, int flags, cudaStream_t st, int *slot,
+                              char *err, size_t errlen)
 {
     pthread_mutex_lock(&tables_lock);
-    ntt_tables *t = get_tables_locked(curve, log_n, flags, st, err, errlen);
+    while ((*slot = pick_slot(curve, log_n)) < 0) pthread_cond_wait(&tables_released, &tables_lock);
+    table_users[*slot]++;
+    ntt_tables *t = get_tables_locked(*slot, curve, log_n, flags, st, err, errlen);
+    if (!t) table_users[*slot]--;
     pthread_mutex_unlock(&tables_lock);
     return t;
+}
+
+/* The caller's launches with slot's tables are queued. */
+static void put_tables(int slot)
+{
+    pthread_mutex_lock(&tables_lock);
+    table_users[slot]--;
+    pthread_cond_broadcast(&tables_released);
+    pthread_mutex_unlock(&tables_lock);
 }
 
 void gpu_ntt_release(void)
@@ -415,7 +442,8 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
         snprintf(err, errlen, "gpu: NTT size 2^%d is out of range", log_n);
         return -1;
     }
-    ntt_tables *t = get_tables(curve, log_n, flags, st, err, errlen);
+    int slot;
+    ntt_tables *t = get_tables(curve, log_n, flags, st, &slot, err, errlen);
     if (!t) return -1;
     dev_ctx d = {d_data, log_n, ntt_mode(curve), st, {0, 0, {0}, {0}}};
     ntt_ops bn = {&d, ntt_bn254_dev_pass, ntt_bn254_dev_bitrev, ntt_bn254_dev_mul_table};
@@ -423,6 +451,7 @@ extern "C" int gpu_ntt_dev(int curve, void *d_data, int log_n, int flags, cudaSt
                    ntt_bls12_381_dev_mul_table};
     gpu_prof_begin(&d.prof, st);
     ntt_sequence(curve == FORMATS_CURVE_BN128 ? &bn : &bls, log_n, flags, t);
+    put_tables(slot);
     gpu_prof_end(&d.prof, curve == FORMATS_CURVE_BN128 ? "ntt_bn254" : "ntt_bls12_381");
     GPU_CK_LAUNCH();
     return 0;
