@@ -15,12 +15,16 @@
 # (submission, the first and last partitions alone) stay small, and the
 # default sizes on both curves take about 6 minutes on the idle 2-core
 # machine.  Prints Markdown on stdout.
-#   usage: [SIZES="10 14 16 18"] [N=400] bench/daemon/throughput.sh BUILD_DIR
+# Then the latency of one proof at 2^LATENCY (default 20, BN254; LATENCY=
+# skips it): `g16 prove` against a one-partition job through g16d.
+#   usage: [SIZES="10 14 16 18"] [N=400] [LATENCY=20] [LAT_CURVES=bn128]
+#          bench/daemon/throughput.sh BUILD_DIR
 set -euo pipefail
 B=${1:?usage: throughput.sh BUILD_DIR}
 B=$(cd "$B" && pwd)
 SIZES=${SIZES:-10 14 16 18}
 N=${N:-400}
+LATENCY=${LATENCY-20} LAT_CURVES=${LAT_CURVES:-bn128}
 T=$(mktemp -d /tmp/g16tp.XXXXXX)
 G16=$B/bin/g16 G16D=$B/bin/g16d ALLOW=$T
 source "$(dirname "$0")/lib.sh"
@@ -71,7 +75,7 @@ daemon_rate() {
 echo "### $(date +%F) g16d throughput of small proofs, up to $N proofs a row"
 echo
 echo "- machine: $(uname -srm), $CPUS CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- command: \`SIZES=\"$SIZES\" N=$N bench/daemon/throughput.sh $B\`"
+echo "- command: \`SIZES=\"$SIZES\" N=$N LATENCY=$LATENCY bench/daemon/throughput.sh $B\`"
 echo
 echo "| curve | domain | proofs | prove --jobs 1, proofs/s | prove --jobs $CPUS, proofs/s | g16d, proofs/s | g16d / capacity | g16d --no-self-verify, proofs/s | / capacity | threads a partition | CPU ms a proof: prove --jobs $CPUS, g16d, g16d --no-self-verify | g16d VmHWM MiB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -89,5 +93,36 @@ for curve in bn128 bls12381; do
     echo "| $curve | 2^$k | $NK | $c1 | $cj | $dr | $(ratio "$dr" "$best") | $dn | $(ratio "$dn" "$best") | $threads | $cpuj, $cpud, $cpun | $hwm |"
   done
 done
+
+# The latency of one large proof, which the scheduler must not cost: the
+# median of 3 proofs of `g16 prove --repeat 3` (key loaded once) against
+# 3 one-partition jobs in turn through g16d (key resident, the lone
+# partition gets every thread), `g16 client prove --wait`'s wall time
+# (its own start included).
+if [ -n "$LATENCY" ]; then
+  echo
+  echo "Latency of one proof at 2^$LATENCY (median of 3; g16d: submission to result, key resident):"
+  echo
+  echo "| curve | domain | g16 prove, s | g16d, s | g16d / g16 prove |"
+  echo "|---|---|---|---|---|"
+  for curve in $LAT_CURVES; do
+    d=$T/$curve-$LATENCY
+    "$G16" synth --constraints $(((1 << LATENCY) - 2)) --curve "$curve" --out "$d" --setup >/dev/null
+    "$G16" prove --device cpu --repeat 3 "$d/circuit.zkey" "$d/witness.wtns" "$T/p.json" "$T/q.json" 2>"$T/prove.log"
+    tp=$(grep -o 'median [0-9.]* s' "$T/prove.log" | cut -d' ' -f2)
+    start_daemon --memory-budget 4G --device cpu
+    client keys load k "$d/circuit.zkey" >/dev/null
+    lat=()
+    for _ in 1 2 3; do
+      t0=$(now)
+      client prove --key k --wait "$d/witness.wtns" >/dev/null
+      lat+=("$(echo "$t0 $(now)" | awk '{printf "%.3f", $2 - $1}')")
+    done
+    stop_daemon
+    td=$(printf '%s\n' "${lat[@]}" | sort -n | sed -n 2p)
+    echo "| $curve | 2^$LATENCY | $tp | $td | $(ratio "$td" "$tp") |"
+    rm -rf "$d"
+  done
+fi
 echo
 echo "- load after: $(cut -d' ' -f1-3 /proc/loadavg), $(($(date +%s) - START)) s in all"
