@@ -117,15 +117,37 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
 #else
 #define NTT_FN(c, d, l, f) gpu_ntt(c, d, l, f, err, sizeof err)
 #endif
+/* Which side of an NTT mismatch the host emulation of the device's
+ * transform (tables built afresh for the call) agrees with: names what
+ * went wrong, the device's tables or the CPU reference's. */
+static const char *ntt_blame(int curve, const uint8_t *in, const uint8_t *cpu, const uint8_t *dev,
+                             unsigned log_n, int flags)
+{
+    size_t bytes = (size_t)32 << log_n;
+    uint8_t *e = malloc(bytes);
+    memcpy(e, in, bytes);
+    int rc = flags >= 0 ? gpu_ntt_emulate(curve, e, (int)log_n, flags)
+                        : gpu_ntt_emulate(curve, e, (int)log_n, GPU_NTT_INVERSE) ||
+                              gpu_ntt_emulate(curve, e, (int)log_n, GPU_NTT_COSET);
+    const char *who = rc                       ? " (emulation failed)"
+                      : !memcmp(e, cpu, bytes) ? " (the emulation agrees with the CPU)"
+                      : !memcmp(e, dev, bytes) ? " (the emulation agrees with the device)"
+                                               : " (the emulation agrees with neither)";
+    free(e);
+    return who;
+}
+
 #define NTT_CHECK(FR, CURVE)                                                                       \
     static void FR##_ntt_check(unsigned log_n)                                                     \
     {                                                                                              \
         size_t n = (size_t)1 << log_n, bytes = n * 32;                                             \
         FR *x = malloc(bytes), *y = malloc(bytes);                                                 \
+        uint8_t *in = malloc(bytes);                                                               \
         for (size_t i = 0; i < n; i++) small_scalar((uint8_t *)&x[i]);                             \
         static const int flags[4] = {0, GPU_NTT_INVERSE, -1, GPU_NTT_ROUND_TRIP};                  \
         for (int f = 0; f < 4; f++) {                                                              \
             memcpy(y, x, bytes);                                                                   \
+            memcpy(in, x, bytes);                                                                  \
             int rc;                                                                                \
             if (flags[f] >= 0)                                                                     \
                 rc = NTT_FN(CURVE, (uint8_t *)y, (int)log_n, flags[f]);                            \
@@ -141,12 +163,14 @@ static void make_scalars(uint8_t *sc, uint8_t *pts, size_t psz, size_t n, int mo
             else                                                                                   \
                 FR##_coset_odd(x, log_n, 0);                                                       \
             if (memcmp(x, y, bytes) != 0) {                                                        \
-                fprintf(stderr, #FR " NTT mismatch: log_n=%u kind=%d\n", log_n, f);                \
+                fprintf(stderr, #FR " NTT mismatch: log_n=%u kind=%d%s\n", log_n, f,               \
+                        ntt_blame(CURVE, in, (uint8_t *)x, (uint8_t *)y, log_n, flags[f]));        \
                 CHECK(0);                                                                          \
             }                                                                                      \
         }                                                                                          \
         free(x);                                                                                   \
         free(y);                                                                                   \
+        free(in);                                                                                  \
     }
 
 NTT_CHECK(bn254_fr, FORMATS_CURVE_BN128)
