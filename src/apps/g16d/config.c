@@ -138,10 +138,7 @@ static int set_msm_q(d_config *c, const char *v)
 {
     return parse_int(v, 1, 1024, &c->queue_depth[ST_MSM]);
 }
-static int set_gpu_batch(d_config *c, const char *v)
-{
-    return parse_int(v, 1, 16, &c->gpu_batch);
-}
+static int set_gpu_batch(d_config *c, const char *v) { return parse_int(v, 1, 16, &c->gpu_batch); }
 static int set_final_q(d_config *c, const char *v)
 {
     return parse_int(v, 1, 1024, &c->queue_depth[ST_FINAL]);

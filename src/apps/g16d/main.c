@@ -253,9 +253,16 @@ int main(int argc, char **argv)
      * of 1 MiB and up mapped and unmapped per partition, every 2^16
      * proof faulted its vectors in again: 4400-5600 page faults and 50-60
      * ms of system time a proof, 23000 at 2^18 (rate 0.80x of `g16
-     * prove` there; 0.90x with the buffers reused). */
+     * prove` there; 0.90x with the buffers reused).  One arena for all
+     * threads: malloc_trim gives back the main arena's top but not the
+     * other arenas' (glibc trims those only on a free past the trim
+     * threshold), so with an arena a thread the idle daemon kept each
+     * worker's last partition (RSS 4-5 MiB over its start after a 2^14
+     * job, 2 MiB with one arena); the workers allocate a few buffers a
+     * stage call, so they do not contend for it. */
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
     mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+    mallopt(M_ARENA_MAX, 1);
     /* Blocked before any thread starts, so only sigwait sees them; SIGPIPE
      * (a client gone mid-reply) must never kill the daemon. */
     sigset_t set;
