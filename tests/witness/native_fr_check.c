@@ -32,13 +32,14 @@ typedef enum {
     TO_NORMAL,
     IS_NEGATIVE,
     LSB32,
+    TO_INT,
     MREDUCT,
     N_FNS
 } fn_id;
 static const char *const fn_names[N_FNS] = {
-    "Fr_int_add",    "Fr_int_sub",  "Fr_int_gt",     "Fr_int_gte",  "Fr_int_eq",
-    "Fr_F1m_mul",    "Fr_copy",     "Fr_int_copy",   "Fr_int_zero", "Fr_toNormal",
-    "Fr_isNegative", "Fr_getLsb32", "Fr_F1m_mReduct"};
+    "Fr_int_add",    "Fr_int_sub",  "Fr_int_gt",   "Fr_int_gte",    "Fr_int_eq",
+    "Fr_F1m_mul",    "Fr_copy",     "Fr_int_copy", "Fr_int_zero",   "Fr_toNormal",
+    "Fr_isNegative", "Fr_getLsb32", "Fr_toInt",    "Fr_F1m_mReduct"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -53,6 +54,7 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case EQ: return translated ? w2c_Fr_int_eq_wasm(w, a, b) : w2c_Fr_int_eq(w, a, b);
     case IS_NEGATIVE: return translated ? w2c_Fr_isNegative_wasm(w, a) : w2c_Fr_isNegative(w, a);
     case LSB32: return translated ? w2c_Fr_getLsb32_wasm(w, a) : w2c_Fr_getLsb32(w, a);
+    case TO_INT: return translated ? w2c_Fr_toInt_wasm(w, a) : w2c_Fr_toInt(w, a);
     case TO_NORMAL: translated ? w2c_Fr_toNormal_wasm(w, a) : w2c_Fr_toNormal(w, a); break;
     case MREDUCT:
         translated ? w2c_Fr_F1m_mReduct_wasm(w, a, b) : w2c_Fr_F1m_mReduct(w, a, b);
@@ -112,8 +114,9 @@ static uint64_t rng(void)
     return rng_state;
 }
 
-/* 256-bit little-endian values from the prime in memory at 608. */
-#define N_VALUES 16
+/* 256-bit little-endian values from the prime in memory at 608 and the
+ * largest non-negative value, (p - 1) / 2, at 1920. */
+#define N_VALUES 18
 static uint64_t values[N_VALUES][4];
 
 static void add_small(uint64_t v[4], const uint64_t q[4], int64_t k)
@@ -148,9 +151,11 @@ static void make_values(void)
     values[8][0] -= 1;
     values[9][0] = 0xffffffffu; /* a word's carry */
     values[10][1] = 1;
-    for (int i = 11; i < N_VALUES; i++)
+    memcpy(values[11], mem->data + 1920, 32);
+    add_small(values[12], values[11], 1);
+    for (int i = 13; i < N_VALUES; i++)
         for (int j = 0; j < 4; j++) values[i][j] = rng();
-    values[11][3] &= q[3]; /* likely below p */
+    values[13][3] &= q[3]; /* likely below p */
 }
 
 static void put(u32 at, const uint64_t v[4]) { memcpy(mem->data + at, v, 32); }
@@ -216,18 +221,21 @@ static void element_cases(void)
 {
     static const uint8_t types[] = {0x00, 0x80, 0xc0, 0x40, 0xff, 0x3f};
     u32 base = (u32)(mem->size - SCRATCH);
+    uint8_t *p = mem->data + base;
     for (int i = 0; i < N_VALUES; i++)
         for (size_t t = 0; t < sizeof types; t++)
-            for (int neg = 0; neg < 2; neg++) {
-                uint8_t *p = mem->data + base;
-                uint32_t small =
-                    neg ? 0x80000000u | (uint32_t)values[i][0] : (uint32_t)values[i][1];
-                memcpy(p, &small, 4);
-                memcpy(p + 4, "\0\0\0", 3);
-                p[7] = types[t];
-                memcpy(p + 8, values[i], 32);
-                for (fn_id fn = TO_NORMAL; fn <= LSB32; fn++) compare(fn, base, 0, 0, "element");
-            }
+            for (int neg = 0; neg < 2; neg++)
+                for (fn_id fn = TO_NORMAL; fn <= TO_INT; fn++) {
+                    /* afresh for each: a compare leaves the translation's
+                     * writes (a Montgomery element converted) */
+                    uint32_t small =
+                        neg ? 0x80000000u | (uint32_t)values[i][0] : (uint32_t)values[i][1];
+                    memcpy(p, &small, 4);
+                    memcpy(p + 4, "\0\0\0", 3);
+                    p[7] = types[t];
+                    memcpy(p + 8, values[i], 32);
+                    compare(fn, base, 0, 0, "element");
+                }
 }
 
 /* An operand past the end: the same trap and error text both ways. */
@@ -268,6 +276,36 @@ static void oob_cases(void)
             }
 }
 
+/* fn run with depth calls already on the stack. */
+static int at_depth(fn_id fn, int translated, u32 depth, u32 a)
+{
+    inst->error_len = 0;
+    inst->error[0] = 0;
+    G16W_GUARDED(inst, (g16w_depth_count = depth, call(fn, translated, a, 0, 0)));
+}
+
+/* Near the call-depth limit the element functions must stop where their
+ * translations do (Fr_toInt's goes 3 calls deep): a long normal element,
+ * which both take through their callees. */
+static void depth_cases(void)
+{
+    u32 base = (u32)(mem->size - SCRATCH);
+    uint8_t *p = mem->data + base;
+    memset(p, 0, 40);
+    p[7] = 0x80;
+    p[8] = 7;
+    for (fn_id fn = TO_NORMAL; fn <= TO_INT; fn++)
+        for (u32 left = 0; left <= 4; left++) {
+            u32 depth = WASM_RT_MAX_CALL_STACK_DEPTH - left;
+            int sn = at_depth(fn, 0, depth, base), st = at_depth(fn, 1, depth, base);
+            if (sn != st) {
+                printf("FAIL %s at depth %u: native stops %#x, translation %#x\n", fn_names[fn],
+                       depth, sn, st);
+                failures++;
+            }
+        }
+}
+
 /* A prime word that does not fit -p^-1 mod 2^32: the product must fall
  * back to the translation, whatever it computes. */
 static void foreign_prime_cases(void)
@@ -299,6 +337,7 @@ int main(void)
     element_cases();
     reduce_cases();
     oob_cases();
+    depth_cases();
     foreign_prime_cases();
     printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
     free(saved);

@@ -83,6 +83,13 @@ static const native_fn natives[] = {
      "u32 v; if (g16n_type(&instance->w2c_memory, a) & 128) {w2c_Fr_toNormal(instance, a); "
      "v = g16n_limb32(&instance->w2c_memory, a);} "
      "else v = g16n_ld32(instance->w2c_memory.data, a); FUNC_EPILOGUE; return v;}\n"},
+    /* 1920 as in Fr_isNegative; the translation for what stores or traps,
+     * called before this call's depth is counted, as the product's. */
+    {"Fr_toInt", "u32", "7d31ac1e126ad025f7473ce2d1a2e5514b1c41c8abb93a5c212db5fe06a4b9c3",
+     "static u32 w2c_Fr_toInt(Z_circuit_instance_t* instance, u32 a) {u32 v; "
+     "if (wasm_rt_call_stack_depth + 3 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_to_int(&instance->w2c_memory, a, 1920u, &v)) return w2c_Fr_toInt_wasm(instance, a); "
+     "return v;}\n"},
     /* The reduction's prime at 608, its carries at 992, then
      * Fr_F1m_add(992, t + 32, r). */
     {"Fr_F1m_mReduct", "void", "09ed1ca7159afa610dae147eeb8ac6901c2331c089d69dd2293fd8882158cc24",

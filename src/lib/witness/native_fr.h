@@ -222,6 +222,28 @@ static inline uint32_t g16n_limb32(const wasm_rt_memory_t *m, uint32_t a)
     return g16n_ld32(m->data, (uint64_t)a + 8);
 }
 
+/* Fr_toInt's cases that store nothing: a short element that is not
+ * negative, or a long one in normal form not above (p - 1) / 2 (the value
+ * at half); *v is then its low word, as the translation's isNegative and
+ * getLsb32 read it.  0 for the rest, which only the translation computes:
+ * a negative value (negated through circom's scratch), a Montgomery one
+ * (converted in place), an element or half near the end of memory (its
+ * trap).  Needs (the caller checks) 3 more levels of call depth: toInt,
+ * isNegative, then toNormal and int_gt. */
+static inline int g16n_to_int(const wasm_rt_memory_t *m, uint32_t a, uint32_t half, uint32_t *v)
+{
+    if ((uint64_t)a + 40 > m->size || (uint64_t)half + 32 > m->size) return 0;
+    const uint8_t *d = m->data;
+    uint32_t type = d[(uint64_t)a + 7];
+    if (!(type & 128)) {
+        *v = g16n_ld32(d, a);
+        return (int32_t)*v >= 0;
+    }
+    if ((type & 64) || g16n_int_cmp(m, a + 8u, half, 0)) return 0;
+    *v = g16n_ld32(d, (uint64_t)a + 8);
+    return 1;
+}
+
 /* The prime the product reduces by and -p^-1 mod 2^64. */
 typedef struct {
     uint64_t q[4], np;
