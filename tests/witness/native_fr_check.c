@@ -34,12 +34,13 @@ typedef enum {
     LSB32,
     TO_INT,
     MREDUCT,
+    LT,
     N_FNS
 } fn_id;
 static const char *const fn_names[N_FNS] = {
-    "Fr_int_add",    "Fr_int_sub",  "Fr_int_gt",   "Fr_int_gte",    "Fr_int_eq",
-    "Fr_F1m_mul",    "Fr_copy",     "Fr_int_copy", "Fr_int_zero",   "Fr_toNormal",
-    "Fr_isNegative", "Fr_getLsb32", "Fr_toInt",    "Fr_F1m_mReduct"};
+    "Fr_int_add",    "Fr_int_sub",  "Fr_int_gt",   "Fr_int_gte",     "Fr_int_eq",
+    "Fr_F1m_mul",    "Fr_copy",     "Fr_int_copy", "Fr_int_zero",    "Fr_toNormal",
+    "Fr_isNegative", "Fr_getLsb32", "Fr_toInt",    "Fr_F1m_mReduct", "Fr_lt"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -55,6 +56,7 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case IS_NEGATIVE: return translated ? w2c_Fr_isNegative_wasm(w, a) : w2c_Fr_isNegative(w, a);
     case LSB32: return translated ? w2c_Fr_getLsb32_wasm(w, a) : w2c_Fr_getLsb32(w, a);
     case TO_INT: return translated ? w2c_Fr_toInt_wasm(w, a) : w2c_Fr_toInt(w, a);
+    case LT: translated ? w2c_Fr_lt_wasm(w, a, b, c) : w2c_Fr_lt(w, a, b, c); break;
     case TO_NORMAL: translated ? w2c_Fr_toNormal_wasm(w, a) : w2c_Fr_toNormal(w, a); break;
     case MREDUCT:
         translated ? w2c_Fr_F1m_mReduct_wasm(w, a, b) : w2c_Fr_F1m_mReduct(w, a, b);
@@ -238,6 +240,45 @@ static void element_cases(void)
                 }
 }
 
+/* An element of one kind at at: short above 0 (or 0 for the value 0),
+ * short negative, short 0, long normal, long Montgomery. */
+#define N_KINDS 5
+static void put_element(u32 at, int kind, const uint64_t v[4])
+{
+    uint8_t *p = mem->data + at;
+    uint32_t small = (uint32_t)v[0] & 0x7fffffffu;
+    if (kind == 1) small |= 0x80000000u;
+    if (kind == 2) small = 0;
+    memcpy(p, &small, 4);
+    memcpy(p + 4, "\0\0\0", 3);
+    p[7] = kind == 3 ? 0x80 : kind == 4 ? 0xc0 : 0;
+    memcpy(p + 8, v, 32);
+}
+
+/* Fr_lt on every pair of kinds and values, apart, r on an operand, the
+ * same element twice, and overlapping. */
+static void lt_cases(void)
+{
+    u32 a = (u32)(mem->size - SCRATCH), b = a + 64, r = a + 128;
+    for (int i = 0; i < N_VALUES; i++)
+        for (int j = 0; j < N_VALUES; j++)
+            for (int ka = 0; ka < N_KINDS; ka++)
+                for (int kb = 0; kb < N_KINDS; kb++) {
+                    put_element(a, ka, values[i]);
+                    put_element(b, kb, values[j]);
+                    compare(LT, r, a, b, "apart");
+                    if (j % 4) continue;
+                    put_element(a, ka, values[i]);
+                    put_element(b, kb, values[j]);
+                    compare(LT, a, a, b, "r = a");
+                    put_element(a, ka, values[i]);
+                    compare(LT, r, a, a, "a = b");
+                    put_element(a, ka, values[i]);
+                    put_element(a + 16, kb, values[j]);
+                    compare(LT, r, a, a + 16, "b = a + 16");
+                }
+}
+
 /* An operand past the end: the same trap and error text both ways. */
 static int trapped(fn_id fn, int translated, u32 a, u32 b, u32 c)
 {
@@ -277,33 +318,38 @@ static void oob_cases(void)
 }
 
 /* fn run with depth calls already on the stack. */
-static int at_depth(fn_id fn, int translated, u32 depth, u32 a)
+static int at_depth(fn_id fn, int translated, u32 depth, u32 a, u32 b, u32 c)
 {
     inst->error_len = 0;
     inst->error[0] = 0;
-    G16W_GUARDED(inst, (g16w_depth_count = depth, call(fn, translated, a, 0, 0)));
+    G16W_GUARDED(inst, (g16w_depth_count = depth, call(fn, translated, a, b, c)));
 }
 
 /* Near the call-depth limit the element functions must stop where their
- * translations do (Fr_toInt's goes 3 calls deep): a long normal element,
- * which both take through their callees. */
+ * translations do (Fr_toInt's goes 3 calls deep, Fr_lt's 4): long normal
+ * elements (and a short one for Fr_lt), which they take through their
+ * callees. */
 static void depth_cases(void)
 {
+    static const uint64_t seven[4] = {7}, five[4] = {5};
     u32 base = (u32)(mem->size - SCRATCH);
-    uint8_t *p = mem->data + base;
-    memset(p, 0, 40);
-    p[7] = 0x80;
-    p[8] = 7;
-    for (fn_id fn = TO_NORMAL; fn <= TO_INT; fn++)
-        for (u32 left = 0; left <= 4; left++) {
-            u32 depth = WASM_RT_MAX_CALL_STACK_DEPTH - left;
-            int sn = at_depth(fn, 0, depth, base), st = at_depth(fn, 1, depth, base);
-            if (sn != st) {
+    for (fn_id fn = TO_NORMAL; fn <= LT; fn++) {
+        if (fn == MREDUCT) continue;
+        for (u32 left = 0; left <= 5; left++) {
+            u32 depth = WASM_RT_MAX_CALL_STACK_DEPTH - left, a = fn == LT ? base + 128 : base;
+            int stops[2];
+            for (int translated = 0; translated < 2; translated++) {
+                put_element(base, 3, seven);
+                put_element(base + 64, 0, five);
+                stops[translated] = at_depth(fn, translated, depth, a, base, base + 64);
+            }
+            if (stops[0] != stops[1]) {
                 printf("FAIL %s at depth %u: native stops %#x, translation %#x\n", fn_names[fn],
-                       depth, sn, st);
+                       depth, stops[0], stops[1]);
                 failures++;
             }
         }
+    }
 }
 
 /* A prime word that does not fit -p^-1 mod 2^32: the product must fall
@@ -335,6 +381,7 @@ int main(void)
     for (fn_id fn = ADD; fn <= MUL; fn++) binary_cases(fn);
     copy_cases();
     element_cases();
+    lt_cases();
     reduce_cases();
     oob_cases();
     depth_cases();

@@ -90,6 +90,10 @@ static const native_fn natives[] = {
      "if (wasm_rt_call_stack_depth + 3 > WASM_RT_MAX_CALL_STACK_DEPTH || "
      "!g16n_to_int(&instance->w2c_memory, a, 1920u, &v)) return w2c_Fr_toInt_wasm(instance, a); "
      "return v;}\n"},
+    {"Fr_lt", "void", "41c2c78e5a8fa360481e32e93d3a33cb66ecbec29f0862470243c4bcae266153",
+     "static void w2c_Fr_lt(Z_circuit_instance_t* instance, u32 r, u32 a, u32 b) {"
+     "if (wasm_rt_call_stack_depth + 4 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_lt(&instance->w2c_memory, r, a, b, 1920u)) w2c_Fr_lt_wasm(instance, r, a, b);}\n"},
     /* The reduction's prime at 608, its carries at 992, then
      * Fr_F1m_add(992, t + 32, r). */
     {"Fr_F1m_mReduct", "void", "09ed1ca7159afa610dae147eeb8ac6901c2331c089d69dd2293fd8882158cc24",

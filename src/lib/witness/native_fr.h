@@ -388,3 +388,56 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
         g16n_st32(d, carries + 4u * i, (uint32_t)(c >> 32));
     }
 }
+
+/* Whether the element at a is one Fr_lt's native part takes: short and
+ * above 0 (rawCopyS2L then stores it long with no further call), or long
+ * in normal form; a Montgomery element is converted through memory and a
+ * short one at or below 0 negated, by the translation only. */
+static inline int g16n_lt_operand(const uint8_t *d, uint32_t a)
+{
+    return d[(uint64_t)a + 7] & 128 ? !(d[(uint64_t)a + 7] & 64) : (int32_t)g16n_ld32(d, a) > 0;
+}
+
+/* Fr_eqR's conversion of a short element beside a long one (rawCopyS2L
+ * of a value above 0, then the long-normal type word). */
+static inline void g16n_short_to_long(uint8_t *d, uint32_t a)
+{
+    uint64_t v = g16n_ld32(d, a);
+    g16n_st64(d, (uint64_t)a + 8, v);
+    memset(d + (uint64_t)a + 16, 0, 24);
+    g16n_st32(d, (uint64_t)a + 4, 0x80000000u);
+}
+
+/* Fr_gtR on two long normal elements: by sign (above half is negative),
+ * then by value. */
+static inline int g16n_gt_long(const wasm_rt_memory_t *m, uint32_t a, uint32_t b, uint32_t half)
+{
+    int neg_a = g16n_int_cmp(m, a + 8u, half, 0), neg_b = g16n_int_cmp(m, b + 8u, half, 0);
+    if (neg_a != neg_b) return neg_b;
+    return g16n_int_cmp(m, a + 8u, b + 8u, 0);
+}
+
+/* Fr_lt (r = a < b as a short element, the field's values read as signed
+ * by half) for operands that g16n_lt_operand takes, the same element or
+ * apart, all in memory: eqR's conversion of a short operand beside a long
+ * one, its comparison, gtR's, and r's 8 bytes stored last, as the
+ * translation does.  0, having touched nothing, for the rest.  Needs (the
+ * caller checks) 4 more levels of call depth: lt, gtR, isNegative, int_gt. */
+static inline int g16n_lt(wasm_rt_memory_t *m, uint32_t r, uint32_t a, uint32_t b, uint32_t half)
+{
+    if ((uint64_t)a + 40 > m->size || (uint64_t)b + 40 > m->size || (uint64_t)r + 8 > m->size ||
+        (uint64_t)half + 32 > m->size || (a != b && !g16n_apart(a, 40, b, 40)))
+        return 0;
+    uint8_t *d = m->data;
+    int long_a = d[(uint64_t)a + 7] & 128, long_b = d[(uint64_t)b + 7] & 128, lt;
+    if (!long_a && !long_b) {
+        lt = (int32_t)g16n_ld32(d, a) < (int32_t)g16n_ld32(d, b);
+    } else {
+        if (!g16n_lt_operand(d, a) || !g16n_lt_operand(d, b)) return 0;
+        if (!long_a) g16n_short_to_long(d, a);
+        if (!long_b) g16n_short_to_long(d, b);
+        lt = !g16n_int_cmp(m, a + 8u, b + 8u, 2) && !g16n_gt_long(m, a, b, half);
+    }
+    g16n_st64(d, r, (uint64_t)lt);
+    return 1;
+}
