@@ -25,6 +25,7 @@ typedef enum {
     GT,
     GTE,
     EQ,
+    F1M_ADD,
     MUL,
     COPY,
     INT_COPY,
@@ -38,9 +39,9 @@ typedef enum {
     N_FNS
 } fn_id;
 static const char *const fn_names[N_FNS] = {
-    "Fr_int_add",    "Fr_int_sub",  "Fr_int_gt",   "Fr_int_gte",     "Fr_int_eq",
-    "Fr_F1m_mul",    "Fr_copy",     "Fr_int_copy", "Fr_int_zero",    "Fr_toNormal",
-    "Fr_isNegative", "Fr_getLsb32", "Fr_toInt",    "Fr_F1m_mReduct", "Fr_lt"};
+    "Fr_int_add",  "Fr_int_sub", "Fr_int_gt",      "Fr_int_gte",  "Fr_int_eq",   "Fr_F1m_add",
+    "Fr_F1m_mul",  "Fr_copy",    "Fr_int_copy",    "Fr_int_zero", "Fr_toNormal", "Fr_isNegative",
+    "Fr_getLsb32", "Fr_toInt",   "Fr_F1m_mReduct", "Fr_lt"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -61,6 +62,7 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case MREDUCT:
         translated ? w2c_Fr_F1m_mReduct_wasm(w, a, b) : w2c_Fr_F1m_mReduct(w, a, b);
         break;
+    case F1M_ADD: translated ? w2c_Fr_F1m_add_wasm(w, a, b, c) : w2c_Fr_F1m_add(w, a, b, c); break;
     case MUL: translated ? w2c_Fr_F1m_mul_wasm(w, a, b, c) : w2c_Fr_F1m_mul(w, a, b, c); break;
     case COPY: translated ? w2c_Fr_copy_wasm(w, a, b) : w2c_Fr_copy(w, a, b); break;
     case INT_COPY: translated ? w2c_Fr_int_copy_wasm(w, a, b) : w2c_Fr_int_copy(w, a, b); break;
@@ -176,6 +178,9 @@ static void binary_cases(fn_id fn)
             compare(fn, x, y, x + 4, "r = x + 4");
             compare(fn, x + 4, y, x, "r = x - 4");
             compare(fn, x, y, y + 8, "r = y + 8");
+            if (fn != F1M_ADD) continue;
+            compare(fn, x, y, 600, "r on the prime");
+            restore_runtime();
         }
 }
 
@@ -333,8 +338,9 @@ static void depth_cases(void)
 {
     static const uint64_t seven[4] = {7}, five[4] = {5};
     u32 base = (u32)(mem->size - SCRATCH);
-    for (fn_id fn = TO_NORMAL; fn <= LT; fn++) {
-        if (fn == MREDUCT) continue;
+    static const fn_id fns[] = {F1M_ADD, TO_NORMAL, IS_NEGATIVE, LSB32, TO_INT, LT};
+    for (size_t f = 0; f < sizeof fns / sizeof *fns; f++) {
+        fn_id fn = fns[f];
         for (u32 left = 0; left <= 5; left++) {
             u32 depth = WASM_RT_MAX_CALL_STACK_DEPTH - left, a = fn == LT ? base + 128 : base;
             int stops[2];

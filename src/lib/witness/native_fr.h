@@ -62,6 +62,11 @@ static inline unsigned char g16n_sbb_u128(unsigned char c, unsigned long long a,
 #define G16N_SBB g16n_sbb_u128
 #endif
 
+/* The translation a wrapper falls back to when its native part does not
+ * apply (rare): kept out of line, so that it does not weigh on the
+ * wrapper's registers and frame. */
+#define G16N_FALLBACK __attribute__((noinline, cold))
+
 static inline void g16n_check(const wasm_rt_memory_t *m, uint64_t addr, uint64_t len)
 {
     if (__builtin_expect(addr + len > m->size, 0)) wasm_rt_trap(WASM_RT_TRAP_OOB);
@@ -439,5 +444,38 @@ static inline int g16n_lt(wasm_rt_memory_t *m, uint32_t r, uint32_t a, uint32_t 
         lt = !g16n_int_cmp(m, a + 8u, b + 8u, 2) && !g16n_gt_long(m, a, b, half);
     }
     g16n_st64(d, r, (uint64_t)lt);
+    return 1;
+}
+
+/* Fr_F1m_add's whole effect when r is x or apart from it, the same for y,
+ * and r is apart from the prime at q: x + y mod 2^256, less p (mod 2^256)
+ * when the sum carries or is at least p, stored once (the translation
+ * stores the sum at r, then maybe the difference: the same final bytes).
+ * 0, having touched nothing, for the rest.  Needs (the caller checks) 2
+ * more levels of call depth: F1m_add, then int_add, int_gte, int_sub. */
+static inline int g16n_f1m_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r, uint32_t q)
+{
+    if ((uint64_t)x + 32 > m->size || (uint64_t)y + 32 > m->size || (uint64_t)r + 32 > m->size ||
+        (uint64_t)q + 32 > m->size || !g16n_in_order(r, x) || !g16n_in_order(r, y) ||
+        !g16n_apart(r, 32, q, 32))
+        return 0;
+    /* pointers: offsets from them fold into the loads (x + 8u, a 32-bit
+     * sum, would be computed apart) */
+    const uint8_t *px = m->data + x, *py = m->data + y, *pq = m->data + q;
+    uint8_t *pr = m->data + r;
+    unsigned long long s0, s1, s2, s3, t0, t1, t2, t3;
+    unsigned char c = G16N_ADC(0, g16n_ld64(px, 0), g16n_ld64(py, 0), &s0);
+    c = G16N_ADC(c, g16n_ld64(px, 8), g16n_ld64(py, 8), &s1);
+    c = G16N_ADC(c, g16n_ld64(px, 16), g16n_ld64(py, 16), &s2);
+    c = G16N_ADC(c, g16n_ld64(px, 24), g16n_ld64(py, 24), &s3);
+    unsigned char b = G16N_SBB(0, s0, g16n_ld64(pq, 0), &t0);
+    b = G16N_SBB(b, s1, g16n_ld64(pq, 8), &t1);
+    b = G16N_SBB(b, s2, g16n_ld64(pq, 16), &t2);
+    b = G16N_SBB(b, s3, g16n_ld64(pq, 24), &t3);
+    uint64_t keep = 0 - (uint64_t)(!c && b); /* no carry and below p: the sum stays */
+    g16n_st64(pr, 0, t0 ^ ((s0 ^ t0) & keep));
+    g16n_st64(pr, 8, t1 ^ ((s1 ^ t1) & keep));
+    g16n_st64(pr, 16, t2 ^ ((s2 ^ t2) & keep));
+    g16n_st64(pr, 24, t3 ^ ((s3 ^ t3) & keep));
     return 1;
 }
