@@ -36,12 +36,13 @@ typedef enum {
     TO_INT,
     MREDUCT,
     LT,
+    FR_ADD,
     N_FNS
 } fn_id;
 static const char *const fn_names[N_FNS] = {
     "Fr_int_add",  "Fr_int_sub", "Fr_int_gt",      "Fr_int_gte",  "Fr_int_eq",   "Fr_F1m_add",
     "Fr_F1m_mul",  "Fr_copy",    "Fr_int_copy",    "Fr_int_zero", "Fr_toNormal", "Fr_isNegative",
-    "Fr_getLsb32", "Fr_toInt",   "Fr_F1m_mReduct", "Fr_lt"};
+    "Fr_getLsb32", "Fr_toInt",   "Fr_F1m_mReduct", "Fr_lt",       "Fr_add"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -58,6 +59,7 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case LSB32: return translated ? w2c_Fr_getLsb32_wasm(w, a) : w2c_Fr_getLsb32(w, a);
     case TO_INT: return translated ? w2c_Fr_toInt_wasm(w, a) : w2c_Fr_toInt(w, a);
     case LT: translated ? w2c_Fr_lt_wasm(w, a, b, c) : w2c_Fr_lt(w, a, b, c); break;
+    case FR_ADD: translated ? w2c_Fr_add_wasm(w, a, b, c) : w2c_Fr_add(w, a, b, c); break;
     case TO_NORMAL: translated ? w2c_Fr_toNormal_wasm(w, a) : w2c_Fr_toNormal(w, a); break;
     case MREDUCT:
         translated ? w2c_Fr_F1m_mReduct_wasm(w, a, b) : w2c_Fr_F1m_mReduct(w, a, b);
@@ -260,9 +262,9 @@ static void put_element(u32 at, int kind, const uint64_t v[4])
     memcpy(p + 8, v, 32);
 }
 
-/* Fr_lt on every pair of kinds and values, apart, r on an operand, the
- * same element twice, and overlapping. */
-static void lt_cases(void)
+/* Fr_lt or Fr_add on every pair of kinds and values, apart, r on an
+ * operand, the same element twice, overlapping, r's limbs on the prime. */
+static void pair_cases(fn_id fn)
 {
     u32 a = (u32)(mem->size - SCRATCH), b = a + 64, r = a + 128;
     for (int i = 0; i < N_VALUES; i++)
@@ -271,16 +273,21 @@ static void lt_cases(void)
                 for (int kb = 0; kb < N_KINDS; kb++) {
                     put_element(a, ka, values[i]);
                     put_element(b, kb, values[j]);
-                    compare(LT, r, a, b, "apart");
+                    compare(fn, r, a, b, "apart");
                     if (j % 4) continue;
                     put_element(a, ka, values[i]);
                     put_element(b, kb, values[j]);
-                    compare(LT, a, a, b, "r = a");
+                    compare(fn, a, a, b, "r = a");
                     put_element(a, ka, values[i]);
-                    compare(LT, r, a, a, "a = b");
+                    compare(fn, r, a, a, "a = b");
                     put_element(a, ka, values[i]);
                     put_element(a + 16, kb, values[j]);
-                    compare(LT, r, a, a + 16, "b = a + 16");
+                    compare(fn, r, a, a + 16, "b = a + 16");
+                    put_element(a, ka, values[i]);
+                    put_element(b, kb, values[j]);
+                    compare(fn, b + 16, a, b, "r = b + 16");
+                    compare(fn, 600, a, b, "r's limbs on the prime");
+                    restore_runtime();
                 }
 }
 
@@ -331,22 +338,23 @@ static int at_depth(fn_id fn, int translated, u32 depth, u32 a, u32 b, u32 c)
 }
 
 /* Near the call-depth limit the element functions must stop where their
- * translations do (Fr_toInt's goes 3 calls deep, Fr_lt's 4): long normal
- * elements (and a short one for Fr_lt), which they take through their
- * callees. */
+ * translations do (Fr_toInt's and Fr_add's go 3 calls deep, Fr_lt's 4):
+ * long normal elements (and a short one for Fr_lt), which they take
+ * through their callees. */
 static void depth_cases(void)
 {
     static const uint64_t seven[4] = {7}, five[4] = {5};
     u32 base = (u32)(mem->size - SCRATCH);
-    static const fn_id fns[] = {F1M_ADD, TO_NORMAL, IS_NEGATIVE, LSB32, TO_INT, LT};
+    static const fn_id fns[] = {F1M_ADD, TO_NORMAL, IS_NEGATIVE, LSB32, TO_INT, LT, FR_ADD};
     for (size_t f = 0; f < sizeof fns / sizeof *fns; f++) {
         fn_id fn = fns[f];
         for (u32 left = 0; left <= 5; left++) {
-            u32 depth = WASM_RT_MAX_CALL_STACK_DEPTH - left, a = fn == LT ? base + 128 : base;
+            u32 depth = WASM_RT_MAX_CALL_STACK_DEPTH - left,
+                a = fn == LT || fn == FR_ADD ? base + 128 : base;
             int stops[2];
             for (int translated = 0; translated < 2; translated++) {
                 put_element(base, 3, seven);
-                put_element(base + 64, 0, five);
+                put_element(base + 64, fn == LT ? 0 : 3, five);
                 stops[translated] = at_depth(fn, translated, depth, a, base, base + 64);
             }
             if (stops[0] != stops[1]) {
@@ -387,7 +395,8 @@ int main(void)
     for (fn_id fn = ADD; fn <= MUL; fn++) binary_cases(fn);
     copy_cases();
     element_cases();
-    lt_cases();
+    pair_cases(LT);
+    pair_cases(FR_ADD);
     reduce_cases();
     oob_cases();
     depth_cases();

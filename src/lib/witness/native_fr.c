@@ -103,6 +103,16 @@ static const native_fn natives[] = {
      "if (wasm_rt_call_stack_depth + 2 > WASM_RT_MAX_CALL_STACK_DEPTH || "
      "!g16n_f1m_add(&instance->w2c_memory, x, y, r, 608u)) w2c_Fr_F1m_add_wasm(instance, x, y, "
      "r);}\n"},
+    /* Two long elements, both Montgomery or both normal: r's type word,
+     * then Fr_F1m_add on the limbs (the prime at 608). */
+    {"Fr_add", "void", "a5c2d87f031a2c493ba99ff8cc7be56ab14f0ba40127545dae360313fc4f650d",
+     "G16N_FALLBACK static void w2c_Fr_add_wasm(Z_circuit_instance_t*, u32, u32, u32);\n"
+     "static void w2c_Fr_add(Z_circuit_instance_t* instance, u32 r, u32 a, u32 b) {"
+     "if (wasm_rt_call_stack_depth + 3 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_add_type(&instance->w2c_memory, r, a, b)) {w2c_Fr_add_wasm(instance, r, a, b); "
+     "return;} FUNC_PROLOGUE; "
+     "if (!g16n_f1m_add(&instance->w2c_memory, a + 8u, b + 8u, r + 8u, 608u)) "
+     "w2c_Fr_F1m_add(instance, a + 8u, b + 8u, r + 8u); FUNC_EPILOGUE;}\n"},
     /* The reduction's prime at 608, its carries at 992, then
      * Fr_F1m_add(992, t + 32, r). */
     {"Fr_F1m_mReduct", "void", "09ed1ca7159afa610dae147eeb8ac6901c2331c089d69dd2293fd8882158cc24",

@@ -479,3 +479,20 @@ static inline int g16n_f1m_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint
     g16n_st64(pr, 24, t3 ^ ((s3 ^ t3) & keep));
     return 1;
 }
+
+/* Fr_add's own part for two long elements both in Montgomery form or both
+ * in normal form: r's type word stored, as the translation stores it
+ * before it adds the limbs (the caller then does, through Fr_F1m_add's
+ * native part or its wrapper, whose checks see any overlap); 0, having
+ * touched nothing, for the rest (conversions, short elements, a type
+ * byte or r's type word beyond memory). */
+static inline int g16n_add_type(wasm_rt_memory_t *m, uint32_t r, uint32_t a, uint32_t b)
+{
+    if ((uint64_t)a + 8 > m->size || (uint64_t)b + 8 > m->size || (uint64_t)r + 8 > m->size)
+        return 0;
+    uint8_t *d = m->data;
+    uint32_t ta = d[(uint64_t)a + 7], tb = d[(uint64_t)b + 7];
+    if (!(ta & 128) || !(tb & 128) || (ta & 64) != (tb & 64)) return 0;
+    g16n_st32(d, (uint64_t)r + 4, ta & 64 ? 0xc0000000u : 0x80000000u);
+    return 1;
+}
