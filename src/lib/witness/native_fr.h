@@ -9,20 +9,28 @@
  * on everything a later instruction can observe.
  * - Memory: it reads and writes the same bytes, each store after the loads
  *   that precede it in the translation (so overlapping operands give the
- *   same result), with the same values.
+ *   same result), with the same values (a word the translation stores
+ *   twice, Fr_F1m_add's sum then difference, is stored once, last value).
  * - Bounds: it checks each operand's whole range against the memory's size
  *   once, before touching memory, where the translation checks every
  *   access.  Every access of these functions is unconditional or lies
  *   inside a range whose last byte the function always touches, so it traps
- *   (WASM_RT_TRAP_OOB, the same error) exactly when the translation would.
+ *   (WASM_RT_TRAP_OOB, the same error) exactly when the translation would;
+ *   or, for the functions that dispatch on element types, it leaves any
+ *   case near the end of memory to the translation.
  *   The translation may have stored some bytes before its trap: a trapped
  *   instance is never run again (glue.c destroys it), so nobody sees them.
  * - Call depth: the wrappers native_fr.c writes keep FUNC_PROLOGUE and call
- *   the runtime's other functions by name where the translation calls them.
+ *   the runtime's other functions by name where the translation calls them;
+ *   or, where they do the work of the translation's callees themselves
+ *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add), they first check that those
+ *   calls would stay within WASM_RT_MAX_CALL_STACK_DEPTH, and else run the
+ *   translation (called before their own FUNC_PROLOGUE), so the exhaustion
+ *   trap comes where it came.
  * - Time: the wrappers have no G16W_TICK (ticks.c): their loops are
  *   bounded, and every cycle of calls through them passes a translated
- *   function that calls (Fr_F1m_fromMontgomery, Fr_F1m_add, a "_wasm"),
- *   which keeps its check.
+ *   function that calls (Fr_F1m_fromMontgomery, a "_wasm"), which keeps
+ *   its check.
  * - Field: circom's long elements hold 8 little-endian 32-bit words, the
  *   Montgomery form uses R = 2^256, and the prime is the one in the
  *   instance's memory at the address the translation reads it from.  The
