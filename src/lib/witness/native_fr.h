@@ -360,12 +360,40 @@ static inline int g16n_apart(uint32_t a, uint32_t alen, uint32_t b, uint32_t ble
     return (uint64_t)a + alen <= b || (uint64_t)b + blen <= a;
 }
 
+/* One round of Fr_F1m_mReduct on the 8 words w[i..i+7] held as the
+ * 64-bit words a0..a3: a + k p for k = w[i] np32 mod 2^32, the low 256
+ * bits left in a0..a3, the carry above them (below 2^32: a < 2^256 and
+ * k p < 2^32 2^256) returned: what the translation's inner loop adds and
+ * carries.  k p's words as low and high halves, two carry chains. */
+static inline uint32_t g16n_mreduct_round(unsigned long long *a0, unsigned long long *a1,
+                                          unsigned long long *a2, unsigned long long *a3,
+                                          const uint64_t q[4], uint32_t np32)
+{
+    uint64_t k = (uint32_t)((uint32_t)*a0 * np32), l0, l1, l2, l3, h0, h1, h2, h3;
+    G16N_MUL(k, q[0], l0, h0);
+    G16N_MUL(k, q[1], l1, h1);
+    G16N_MUL(k, q[2], l2, h2);
+    G16N_MUL(k, q[3], l3, h3);
+    unsigned long long top = 0;
+    unsigned char c = G16N_ADC(0, *a0, l0, a0);
+    c = G16N_ADC(c, *a1, l1, a1);
+    c = G16N_ADC(c, *a2, l2, a2);
+    c = G16N_ADC(c, *a3, l3, a3);
+    top = c;
+    c = G16N_ADC(0, *a1, h0, a1);
+    c = G16N_ADC(c, *a2, h1, a2);
+    c = G16N_ADC(c, *a3, h2, a3);
+    return (uint32_t)(top + h3 + c);
+}
+
 /* Fr_F1m_mReduct's own part (the wrapper adds its final Fr_F1m_add):
  * word-by-word Montgomery reduction of the 64 bytes at t by the prime at
- * q, in place, each round's carry stored at carries + 4 i.  The same
- * 32-bit algorithm as the translation, so any np32 gives its result; on a
- * local copy when the three regions are apart (circom's are), else in
- * memory in the translation's order. */
+ * q, in place, each round's carry stored at carries + 4 i.  Round i adds
+ * k p to the 8 words from w[i] and keeps the carry out of w[i+7] apart;
+ * w[i+8] is still the input's then.  So when the three regions are apart
+ * (circom's are) the 8 words are 4 64-bit words that move by a 32-bit
+ * shift a round, w[i] (0 for circom's np32) put aside: any np32 gives the
+ * translation's words.  Else in memory in the translation's order. */
 static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uint32_t carries,
                                 uint32_t np32)
 {
@@ -375,20 +403,26 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
     uint8_t *d = m->data;
     if (g16n_apart(t, 64, q, 32) && g16n_apart(t, 64, carries, 32) &&
         g16n_apart(q, 32, carries, 32)) {
-        uint32_t w[16], p[8], cv[8];
-        memcpy(w, d + t, 64);
+        uint8_t *pt = d + t;
+        uint64_t p[4];
+        uint32_t low[8], cv[8];
         memcpy(p, d + q, 32);
+        unsigned long long a0 = g16n_ld64(pt, 0), a1 = g16n_ld64(pt, 8), a2 = g16n_ld64(pt, 16),
+                           a3 = g16n_ld64(pt, 24);
 #pragma GCC unroll 8
         for (int i = 0; i < 8; i++) {
-            uint64_t c = 0, k = (w[i] * (uint64_t)np32) & 0xffffffffu;
-#pragma GCC unroll 8
-            for (int j = 0; j < 8; j++) {
-                c = w[i + j] + (c >> 32) + p[j] * k;
-                w[i + j] = (uint32_t)c;
-            }
-            cv[i] = (uint32_t)(c >> 32);
+            cv[i] = g16n_mreduct_round(&a0, &a1, &a2, &a3, p, np32);
+            low[i] = (uint32_t)a0;
+            a0 = a0 >> 32 | a1 << 32;
+            a1 = a1 >> 32 | a2 << 32;
+            a2 = a2 >> 32 | a3 << 32;
+            a3 = a3 >> 32 | (uint64_t)g16n_ld32(pt, 32u + 4u * i) << 32;
         }
-        memcpy(d + t, w, 64);
+        memcpy(pt, low, 32);
+        g16n_st64(pt, 32, a0);
+        g16n_st64(pt, 40, a1);
+        g16n_st64(pt, 48, a2);
+        g16n_st64(pt, 56, a3);
         memcpy(d + carries, cv, 32);
         return;
     }
