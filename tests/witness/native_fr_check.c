@@ -25,6 +25,7 @@ typedef enum {
     GT,
     GTE,
     EQ,
+    F1M_ADD,
     MUL,
     COPY,
     INT_COPY,
@@ -32,13 +33,16 @@ typedef enum {
     TO_NORMAL,
     IS_NEGATIVE,
     LSB32,
+    TO_INT,
     MREDUCT,
+    LT,
+    FR_ADD,
     N_FNS
 } fn_id;
 static const char *const fn_names[N_FNS] = {
-    "Fr_int_add",    "Fr_int_sub",  "Fr_int_gt",     "Fr_int_gte",  "Fr_int_eq",
-    "Fr_F1m_mul",    "Fr_copy",     "Fr_int_copy",   "Fr_int_zero", "Fr_toNormal",
-    "Fr_isNegative", "Fr_getLsb32", "Fr_F1m_mReduct"};
+    "Fr_int_add",  "Fr_int_sub", "Fr_int_gt",      "Fr_int_gte",  "Fr_int_eq",   "Fr_F1m_add",
+    "Fr_F1m_mul",  "Fr_copy",    "Fr_int_copy",    "Fr_int_zero", "Fr_toNormal", "Fr_isNegative",
+    "Fr_getLsb32", "Fr_toInt",   "Fr_F1m_mReduct", "Fr_lt",       "Fr_add"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -53,10 +57,14 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case EQ: return translated ? w2c_Fr_int_eq_wasm(w, a, b) : w2c_Fr_int_eq(w, a, b);
     case IS_NEGATIVE: return translated ? w2c_Fr_isNegative_wasm(w, a) : w2c_Fr_isNegative(w, a);
     case LSB32: return translated ? w2c_Fr_getLsb32_wasm(w, a) : w2c_Fr_getLsb32(w, a);
+    case TO_INT: return translated ? w2c_Fr_toInt_wasm(w, a) : w2c_Fr_toInt(w, a);
+    case LT: translated ? w2c_Fr_lt_wasm(w, a, b, c) : w2c_Fr_lt(w, a, b, c); break;
+    case FR_ADD: translated ? w2c_Fr_add_wasm(w, a, b, c) : w2c_Fr_add(w, a, b, c); break;
     case TO_NORMAL: translated ? w2c_Fr_toNormal_wasm(w, a) : w2c_Fr_toNormal(w, a); break;
     case MREDUCT:
         translated ? w2c_Fr_F1m_mReduct_wasm(w, a, b) : w2c_Fr_F1m_mReduct(w, a, b);
         break;
+    case F1M_ADD: translated ? w2c_Fr_F1m_add_wasm(w, a, b, c) : w2c_Fr_F1m_add(w, a, b, c); break;
     case MUL: translated ? w2c_Fr_F1m_mul_wasm(w, a, b, c) : w2c_Fr_F1m_mul(w, a, b, c); break;
     case COPY: translated ? w2c_Fr_copy_wasm(w, a, b) : w2c_Fr_copy(w, a, b); break;
     case INT_COPY: translated ? w2c_Fr_int_copy_wasm(w, a, b) : w2c_Fr_int_copy(w, a, b); break;
@@ -112,8 +120,9 @@ static uint64_t rng(void)
     return rng_state;
 }
 
-/* 256-bit little-endian values from the prime in memory at 608. */
-#define N_VALUES 16
+/* 256-bit little-endian values from the prime in memory at 608 and the
+ * largest non-negative value, (p - 1) / 2, at 1920. */
+#define N_VALUES 18
 static uint64_t values[N_VALUES][4];
 
 static void add_small(uint64_t v[4], const uint64_t q[4], int64_t k)
@@ -148,9 +157,11 @@ static void make_values(void)
     values[8][0] -= 1;
     values[9][0] = 0xffffffffu; /* a word's carry */
     values[10][1] = 1;
-    for (int i = 11; i < N_VALUES; i++)
+    memcpy(values[11], mem->data + 1920, 32);
+    add_small(values[12], values[11], 1);
+    for (int i = 13; i < N_VALUES; i++)
         for (int j = 0; j < 4; j++) values[i][j] = rng();
-    values[11][3] &= q[3]; /* likely below p */
+    values[13][3] &= q[3]; /* likely below p */
 }
 
 static void put(u32 at, const uint64_t v[4]) { memcpy(mem->data + at, v, 32); }
@@ -169,6 +180,9 @@ static void binary_cases(fn_id fn)
             compare(fn, x, y, x + 4, "r = x + 4");
             compare(fn, x + 4, y, x, "r = x - 4");
             compare(fn, x, y, y + 8, "r = y + 8");
+            if (fn != F1M_ADD && fn != MUL) continue;
+            compare(fn, x, y, 600, "r on the prime");
+            restore_runtime();
         }
 }
 
@@ -216,18 +230,65 @@ static void element_cases(void)
 {
     static const uint8_t types[] = {0x00, 0x80, 0xc0, 0x40, 0xff, 0x3f};
     u32 base = (u32)(mem->size - SCRATCH);
+    uint8_t *p = mem->data + base;
     for (int i = 0; i < N_VALUES; i++)
         for (size_t t = 0; t < sizeof types; t++)
-            for (int neg = 0; neg < 2; neg++) {
-                uint8_t *p = mem->data + base;
-                uint32_t small =
-                    neg ? 0x80000000u | (uint32_t)values[i][0] : (uint32_t)values[i][1];
-                memcpy(p, &small, 4);
-                memcpy(p + 4, "\0\0\0", 3);
-                p[7] = types[t];
-                memcpy(p + 8, values[i], 32);
-                for (fn_id fn = TO_NORMAL; fn <= LSB32; fn++) compare(fn, base, 0, 0, "element");
-            }
+            for (int neg = 0; neg < 2; neg++)
+                for (fn_id fn = TO_NORMAL; fn <= TO_INT; fn++) {
+                    /* afresh for each: a compare leaves the translation's
+                     * writes (a Montgomery element converted) */
+                    uint32_t small =
+                        neg ? 0x80000000u | (uint32_t)values[i][0] : (uint32_t)values[i][1];
+                    memcpy(p, &small, 4);
+                    memcpy(p + 4, "\0\0\0", 3);
+                    p[7] = types[t];
+                    memcpy(p + 8, values[i], 32);
+                    compare(fn, base, 0, 0, "element");
+                }
+}
+
+/* An element of one kind at at: short above 0 (or 0 for the value 0),
+ * short negative, short 0, long normal, long Montgomery. */
+#define N_KINDS 5
+static void put_element(u32 at, int kind, const uint64_t v[4])
+{
+    uint8_t *p = mem->data + at;
+    uint32_t small = (uint32_t)v[0] & 0x7fffffffu;
+    if (kind == 1) small |= 0x80000000u;
+    if (kind == 2) small = 0;
+    memcpy(p, &small, 4);
+    memcpy(p + 4, "\0\0\0", 3);
+    p[7] = kind == 3 ? 0x80 : kind == 4 ? 0xc0 : 0;
+    memcpy(p + 8, v, 32);
+}
+
+/* Fr_lt or Fr_add on every pair of kinds and values, apart, r on an
+ * operand, the same element twice, overlapping, r's limbs on the prime. */
+static void pair_cases(fn_id fn)
+{
+    u32 a = (u32)(mem->size - SCRATCH), b = a + 64, r = a + 128;
+    for (int i = 0; i < N_VALUES; i++)
+        for (int j = 0; j < N_VALUES; j++)
+            for (int ka = 0; ka < N_KINDS; ka++)
+                for (int kb = 0; kb < N_KINDS; kb++) {
+                    put_element(a, ka, values[i]);
+                    put_element(b, kb, values[j]);
+                    compare(fn, r, a, b, "apart");
+                    if (j % 4) continue;
+                    put_element(a, ka, values[i]);
+                    put_element(b, kb, values[j]);
+                    compare(fn, a, a, b, "r = a");
+                    put_element(a, ka, values[i]);
+                    compare(fn, r, a, a, "a = b");
+                    put_element(a, ka, values[i]);
+                    put_element(a + 16, kb, values[j]);
+                    compare(fn, r, a, a + 16, "b = a + 16");
+                    put_element(a, ka, values[i]);
+                    put_element(b, kb, values[j]);
+                    compare(fn, b + 16, a, b, "r = b + 16");
+                    compare(fn, 600, a, b, "r's limbs on the prime");
+                    restore_runtime();
+                }
 }
 
 /* An operand past the end: the same trap and error text both ways. */
@@ -268,6 +329,43 @@ static void oob_cases(void)
             }
 }
 
+/* fn run with depth calls already on the stack. */
+static int at_depth(fn_id fn, int translated, u32 depth, u32 a, u32 b, u32 c)
+{
+    inst->error_len = 0;
+    inst->error[0] = 0;
+    G16W_GUARDED(inst, (g16w_depth_count = depth, call(fn, translated, a, b, c)));
+}
+
+/* Near the call-depth limit the element functions must stop where their
+ * translations do (Fr_toInt's and Fr_add's go 3 calls deep, Fr_lt's 4):
+ * long normal elements (and a short one for Fr_lt), which they take
+ * through their callees. */
+static void depth_cases(void)
+{
+    static const uint64_t seven[4] = {7}, five[4] = {5};
+    u32 base = (u32)(mem->size - SCRATCH);
+    static const fn_id fns[] = {F1M_ADD, MUL, TO_NORMAL, IS_NEGATIVE, LSB32, TO_INT, LT, FR_ADD};
+    for (size_t f = 0; f < sizeof fns / sizeof *fns; f++) {
+        fn_id fn = fns[f];
+        for (u32 left = 0; left <= 5; left++) {
+            u32 depth = WASM_RT_MAX_CALL_STACK_DEPTH - left,
+                a = fn == LT || fn == FR_ADD ? base + 128 : base;
+            int stops[2];
+            for (int translated = 0; translated < 2; translated++) {
+                put_element(base, 3, seven);
+                put_element(base + 64, fn == LT ? 0 : 3, five);
+                stops[translated] = at_depth(fn, translated, depth, a, base, base + 64);
+            }
+            if (stops[0] != stops[1]) {
+                printf("FAIL %s at depth %u: native stops %#x, translation %#x\n", fn_names[fn],
+                       depth, stops[0], stops[1]);
+                failures++;
+            }
+        }
+    }
+}
+
 /* A prime word that does not fit -p^-1 mod 2^32: the product must fall
  * back to the translation, whatever it computes. */
 static void foreign_prime_cases(void)
@@ -297,8 +395,11 @@ int main(void)
     for (fn_id fn = ADD; fn <= MUL; fn++) binary_cases(fn);
     copy_cases();
     element_cases();
+    pair_cases(LT);
+    pair_cases(FR_ADD);
     reduce_cases();
     oob_cases();
+    depth_cases();
     foreign_prime_cases();
     printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
     free(saved);

@@ -83,6 +83,36 @@ static const native_fn natives[] = {
      "u32 v; if (g16n_type(&instance->w2c_memory, a) & 128) {w2c_Fr_toNormal(instance, a); "
      "v = g16n_limb32(&instance->w2c_memory, a);} "
      "else v = g16n_ld32(instance->w2c_memory.data, a); FUNC_EPILOGUE; return v;}\n"},
+    /* 1920 as in Fr_isNegative; the translation for what stores or traps,
+     * called before this call's depth is counted, as the product's. */
+    {"Fr_toInt", "u32", "7d31ac1e126ad025f7473ce2d1a2e5514b1c41c8abb93a5c212db5fe06a4b9c3",
+     "G16N_FALLBACK static u32 w2c_Fr_toInt_wasm(Z_circuit_instance_t*, u32);\n"
+     "static u32 w2c_Fr_toInt(Z_circuit_instance_t* instance, u32 a) {u32 v; "
+     "if (wasm_rt_call_stack_depth + 3 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_to_int(&instance->w2c_memory, a, 1920u, &v)) return w2c_Fr_toInt_wasm(instance, a); "
+     "return v;}\n"},
+    {"Fr_lt", "void", "41c2c78e5a8fa360481e32e93d3a33cb66ecbec29f0862470243c4bcae266153",
+     "G16N_FALLBACK static void w2c_Fr_lt_wasm(Z_circuit_instance_t*, u32, u32, u32);\n"
+     "static void w2c_Fr_lt(Z_circuit_instance_t* instance, u32 r, u32 a, u32 b) {"
+     "if (wasm_rt_call_stack_depth + 4 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_lt(&instance->w2c_memory, r, a, b, 1920u)) w2c_Fr_lt_wasm(instance, r, a, b);}\n"},
+    /* The prime at 608, as Fr_F1m_mul's. */
+    {"Fr_F1m_add", "void", "d6c16068415e3b94082dfe800edbad67af11d3312ab25e1b66dae8529b43a995",
+     "G16N_FALLBACK static void w2c_Fr_F1m_add_wasm(Z_circuit_instance_t*, u32, u32, u32);\n"
+     "static void w2c_Fr_F1m_add(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) {"
+     "if (wasm_rt_call_stack_depth + 2 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_f1m_add(&instance->w2c_memory, x, y, r, 608u)) w2c_Fr_F1m_add_wasm(instance, x, y, "
+     "r);}\n"},
+    /* Two long elements, both Montgomery or both normal: r's type word,
+     * then Fr_F1m_add on the limbs (the prime at 608). */
+    {"Fr_add", "void", "a5c2d87f031a2c493ba99ff8cc7be56ab14f0ba40127545dae360313fc4f650d",
+     "G16N_FALLBACK static void w2c_Fr_add_wasm(Z_circuit_instance_t*, u32, u32, u32);\n"
+     "static void w2c_Fr_add(Z_circuit_instance_t* instance, u32 r, u32 a, u32 b) {"
+     "if (wasm_rt_call_stack_depth + 3 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_add_type(&instance->w2c_memory, r, a, b)) {w2c_Fr_add_wasm(instance, r, a, b); "
+     "return;} FUNC_PROLOGUE; "
+     "if (!g16n_f1m_add(&instance->w2c_memory, a + 8u, b + 8u, r + 8u, 608u)) "
+     "w2c_Fr_F1m_add(instance, a + 8u, b + 8u, r + 8u); FUNC_EPILOGUE;}\n"},
     /* The reduction's prime at 608, its carries at 992, then
      * Fr_F1m_add(992, t + 32, r). */
     {"Fr_F1m_mReduct", "void", "09ed1ca7159afa610dae147eeb8ac6901c2331c089d69dd2293fd8882158cc24",

@@ -9,20 +9,28 @@
  * on everything a later instruction can observe.
  * - Memory: it reads and writes the same bytes, each store after the loads
  *   that precede it in the translation (so overlapping operands give the
- *   same result), with the same values.
+ *   same result), with the same values (a word the translation stores
+ *   twice, Fr_F1m_add's sum then difference, is stored once, last value).
  * - Bounds: it checks each operand's whole range against the memory's size
  *   once, before touching memory, where the translation checks every
  *   access.  Every access of these functions is unconditional or lies
  *   inside a range whose last byte the function always touches, so it traps
- *   (WASM_RT_TRAP_OOB, the same error) exactly when the translation would.
+ *   (WASM_RT_TRAP_OOB, the same error) exactly when the translation would;
+ *   or, for the functions that dispatch on element types, it leaves any
+ *   case near the end of memory to the translation.
  *   The translation may have stored some bytes before its trap: a trapped
  *   instance is never run again (glue.c destroys it), so nobody sees them.
  * - Call depth: the wrappers native_fr.c writes keep FUNC_PROLOGUE and call
- *   the runtime's other functions by name where the translation calls them.
+ *   the runtime's other functions by name where the translation calls them;
+ *   or, where they do the work of the translation's callees themselves
+ *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add), they first check that those
+ *   calls would stay within WASM_RT_MAX_CALL_STACK_DEPTH, and else run the
+ *   translation (called before their own FUNC_PROLOGUE), so the exhaustion
+ *   trap comes where it came.
  * - Time: the wrappers have no G16W_TICK (ticks.c): their loops are
  *   bounded, and every cycle of calls through them passes a translated
- *   function that calls (Fr_F1m_fromMontgomery, Fr_F1m_add, a "_wasm"),
- *   which keeps its check.
+ *   function that calls (Fr_F1m_fromMontgomery, a "_wasm"), which keeps
+ *   its check.
  * - Field: circom's long elements hold 8 little-endian 32-bit words, the
  *   Montgomery form uses R = 2^256, and the prime is the one in the
  *   instance's memory at the address the translation reads it from.  The
@@ -61,6 +69,11 @@ static inline unsigned char g16n_sbb_u128(unsigned char c, unsigned long long a,
 #define G16N_ADC g16n_adc_u128
 #define G16N_SBB g16n_sbb_u128
 #endif
+
+/* The translation a wrapper falls back to when its native part does not
+ * apply (rare): kept out of line, so that it does not weigh on the
+ * wrapper's registers and frame. */
+#define G16N_FALLBACK __attribute__((noinline, cold))
 
 static inline void g16n_check(const wasm_rt_memory_t *m, uint64_t addr, uint64_t len)
 {
@@ -222,6 +235,28 @@ static inline uint32_t g16n_limb32(const wasm_rt_memory_t *m, uint32_t a)
     return g16n_ld32(m->data, (uint64_t)a + 8);
 }
 
+/* Fr_toInt's cases that store nothing: a short element that is not
+ * negative, or a long one in normal form not above (p - 1) / 2 (the value
+ * at half); *v is then its low word, as the translation's isNegative and
+ * getLsb32 read it.  0 for the rest, which only the translation computes:
+ * a negative value (negated through circom's scratch), a Montgomery one
+ * (converted in place), an element or half near the end of memory (its
+ * trap).  Needs (the caller checks) 3 more levels of call depth: toInt,
+ * isNegative, then toNormal and int_gt. */
+static inline int g16n_to_int(const wasm_rt_memory_t *m, uint32_t a, uint32_t half, uint32_t *v)
+{
+    if ((uint64_t)a + 40 > m->size || (uint64_t)half + 32 > m->size) return 0;
+    const uint8_t *d = m->data;
+    uint32_t type = d[(uint64_t)a + 7];
+    if (!(type & 128)) {
+        *v = g16n_ld32(d, a);
+        return (int32_t)*v >= 0;
+    }
+    if ((type & 64) || g16n_int_cmp(m, a + 8u, half, 0)) return 0;
+    *v = g16n_ld32(d, (uint64_t)a + 8);
+    return 1;
+}
+
 /* The prime the product reduces by and -p^-1 mod 2^64. */
 typedef struct {
     uint64_t q[4], np;
@@ -325,12 +360,40 @@ static inline int g16n_apart(uint32_t a, uint32_t alen, uint32_t b, uint32_t ble
     return (uint64_t)a + alen <= b || (uint64_t)b + blen <= a;
 }
 
+/* One round of Fr_F1m_mReduct on the 8 words w[i..i+7] held as the
+ * 64-bit words a0..a3: a + k p for k = w[i] np32 mod 2^32, the low 256
+ * bits left in a0..a3, the carry above them (below 2^32: a < 2^256 and
+ * k p < 2^32 2^256) returned: what the translation's inner loop adds and
+ * carries.  k p's words as low and high halves, two carry chains. */
+static inline uint32_t g16n_mreduct_round(unsigned long long *a0, unsigned long long *a1,
+                                          unsigned long long *a2, unsigned long long *a3,
+                                          const uint64_t q[4], uint32_t np32)
+{
+    uint64_t k = (uint32_t)((uint32_t)*a0 * np32), l0, l1, l2, l3, h0, h1, h2, h3;
+    G16N_MUL(k, q[0], l0, h0);
+    G16N_MUL(k, q[1], l1, h1);
+    G16N_MUL(k, q[2], l2, h2);
+    G16N_MUL(k, q[3], l3, h3);
+    unsigned long long top = 0;
+    unsigned char c = G16N_ADC(0, *a0, l0, a0);
+    c = G16N_ADC(c, *a1, l1, a1);
+    c = G16N_ADC(c, *a2, l2, a2);
+    c = G16N_ADC(c, *a3, l3, a3);
+    top = c;
+    c = G16N_ADC(0, *a1, h0, a1);
+    c = G16N_ADC(c, *a2, h1, a2);
+    c = G16N_ADC(c, *a3, h2, a3);
+    return (uint32_t)(top + h3 + c);
+}
+
 /* Fr_F1m_mReduct's own part (the wrapper adds its final Fr_F1m_add):
  * word-by-word Montgomery reduction of the 64 bytes at t by the prime at
- * q, in place, each round's carry stored at carries + 4 i.  The same
- * 32-bit algorithm as the translation, so any np32 gives its result; on a
- * local copy when the three regions are apart (circom's are), else in
- * memory in the translation's order. */
+ * q, in place, each round's carry stored at carries + 4 i.  Round i adds
+ * k p to the 8 words from w[i] and keeps the carry out of w[i+7] apart;
+ * w[i+8] is still the input's then.  So when the three regions are apart
+ * (circom's are) the 8 words are 4 64-bit words that move by a 32-bit
+ * shift a round, w[i] (0 for circom's np32) put aside: any np32 gives the
+ * translation's words.  Else in memory in the translation's order. */
 static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uint32_t carries,
                                 uint32_t np32)
 {
@@ -340,20 +403,26 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
     uint8_t *d = m->data;
     if (g16n_apart(t, 64, q, 32) && g16n_apart(t, 64, carries, 32) &&
         g16n_apart(q, 32, carries, 32)) {
-        uint32_t w[16], p[8], cv[8];
-        memcpy(w, d + t, 64);
+        uint8_t *pt = d + t;
+        uint64_t p[4];
+        uint32_t low[8], cv[8];
         memcpy(p, d + q, 32);
+        unsigned long long a0 = g16n_ld64(pt, 0), a1 = g16n_ld64(pt, 8), a2 = g16n_ld64(pt, 16),
+                           a3 = g16n_ld64(pt, 24);
 #pragma GCC unroll 8
         for (int i = 0; i < 8; i++) {
-            uint64_t c = 0, k = (w[i] * (uint64_t)np32) & 0xffffffffu;
-#pragma GCC unroll 8
-            for (int j = 0; j < 8; j++) {
-                c = w[i + j] + (c >> 32) + p[j] * k;
-                w[i + j] = (uint32_t)c;
-            }
-            cv[i] = (uint32_t)(c >> 32);
+            cv[i] = g16n_mreduct_round(&a0, &a1, &a2, &a3, p, np32);
+            low[i] = (uint32_t)a0;
+            a0 = a0 >> 32 | a1 << 32;
+            a1 = a1 >> 32 | a2 << 32;
+            a2 = a2 >> 32 | a3 << 32;
+            a3 = a3 >> 32 | (uint64_t)g16n_ld32(pt, 32u + 4u * i) << 32;
         }
-        memcpy(d + t, w, 64);
+        memcpy(pt, low, 32);
+        g16n_st64(pt, 32, a0);
+        g16n_st64(pt, 40, a1);
+        g16n_st64(pt, 48, a2);
+        g16n_st64(pt, 56, a3);
         memcpy(d + carries, cv, 32);
         return;
     }
@@ -365,4 +434,107 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
         }
         g16n_st32(d, carries + 4u * i, (uint32_t)(c >> 32));
     }
+}
+
+/* Whether the element at a is one Fr_lt's native part takes: short and
+ * above 0 (rawCopyS2L then stores it long with no further call), or long
+ * in normal form; a Montgomery element is converted through memory and a
+ * short one at or below 0 negated, by the translation only. */
+static inline int g16n_lt_operand(const uint8_t *d, uint32_t a)
+{
+    return d[(uint64_t)a + 7] & 128 ? !(d[(uint64_t)a + 7] & 64) : (int32_t)g16n_ld32(d, a) > 0;
+}
+
+/* Fr_eqR's conversion of a short element beside a long one (rawCopyS2L
+ * of a value above 0, then the long-normal type word). */
+static inline void g16n_short_to_long(uint8_t *d, uint32_t a)
+{
+    uint64_t v = g16n_ld32(d, a);
+    g16n_st64(d, (uint64_t)a + 8, v);
+    memset(d + (uint64_t)a + 16, 0, 24);
+    g16n_st32(d, (uint64_t)a + 4, 0x80000000u);
+}
+
+/* Fr_gtR on two long normal elements: by sign (above half is negative),
+ * then by value. */
+static inline int g16n_gt_long(const wasm_rt_memory_t *m, uint32_t a, uint32_t b, uint32_t half)
+{
+    int neg_a = g16n_int_cmp(m, a + 8u, half, 0), neg_b = g16n_int_cmp(m, b + 8u, half, 0);
+    if (neg_a != neg_b) return neg_b;
+    return g16n_int_cmp(m, a + 8u, b + 8u, 0);
+}
+
+/* Fr_lt (r = a < b as a short element, the field's values read as signed
+ * by half) for operands that g16n_lt_operand takes, the same element or
+ * apart, all in memory: eqR's conversion of a short operand beside a long
+ * one, its comparison, gtR's, and r's 8 bytes stored last, as the
+ * translation does.  0, having touched nothing, for the rest.  Needs (the
+ * caller checks) 4 more levels of call depth: lt, gtR, isNegative, int_gt. */
+static inline int g16n_lt(wasm_rt_memory_t *m, uint32_t r, uint32_t a, uint32_t b, uint32_t half)
+{
+    if ((uint64_t)a + 40 > m->size || (uint64_t)b + 40 > m->size || (uint64_t)r + 8 > m->size ||
+        (uint64_t)half + 32 > m->size || (a != b && !g16n_apart(a, 40, b, 40)))
+        return 0;
+    uint8_t *d = m->data;
+    int long_a = d[(uint64_t)a + 7] & 128, long_b = d[(uint64_t)b + 7] & 128, lt;
+    if (!long_a && !long_b) {
+        lt = (int32_t)g16n_ld32(d, a) < (int32_t)g16n_ld32(d, b);
+    } else {
+        if (!g16n_lt_operand(d, a) || !g16n_lt_operand(d, b)) return 0;
+        if (!long_a) g16n_short_to_long(d, a);
+        if (!long_b) g16n_short_to_long(d, b);
+        lt = !g16n_int_cmp(m, a + 8u, b + 8u, 2) && !g16n_gt_long(m, a, b, half);
+    }
+    g16n_st64(d, r, (uint64_t)lt);
+    return 1;
+}
+
+/* Fr_F1m_add's whole effect when r is x or apart from it, the same for y,
+ * and r is apart from the prime at q: x + y mod 2^256, less p (mod 2^256)
+ * when the sum carries or is at least p, stored once (the translation
+ * stores the sum at r, then maybe the difference: the same final bytes).
+ * 0, having touched nothing, for the rest.  Needs (the caller checks) 2
+ * more levels of call depth: F1m_add, then int_add, int_gte, int_sub. */
+static inline int g16n_f1m_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r, uint32_t q)
+{
+    if ((uint64_t)x + 32 > m->size || (uint64_t)y + 32 > m->size || (uint64_t)r + 32 > m->size ||
+        (uint64_t)q + 32 > m->size || !g16n_in_order(r, x) || !g16n_in_order(r, y) ||
+        !g16n_apart(r, 32, q, 32))
+        return 0;
+    /* pointers: offsets from them fold into the loads (x + 8u, a 32-bit
+     * sum, would be computed apart) */
+    const uint8_t *px = m->data + x, *py = m->data + y, *pq = m->data + q;
+    uint8_t *pr = m->data + r;
+    unsigned long long s0, s1, s2, s3, t0, t1, t2, t3;
+    unsigned char c = G16N_ADC(0, g16n_ld64(px, 0), g16n_ld64(py, 0), &s0);
+    c = G16N_ADC(c, g16n_ld64(px, 8), g16n_ld64(py, 8), &s1);
+    c = G16N_ADC(c, g16n_ld64(px, 16), g16n_ld64(py, 16), &s2);
+    c = G16N_ADC(c, g16n_ld64(px, 24), g16n_ld64(py, 24), &s3);
+    unsigned char b = G16N_SBB(0, s0, g16n_ld64(pq, 0), &t0);
+    b = G16N_SBB(b, s1, g16n_ld64(pq, 8), &t1);
+    b = G16N_SBB(b, s2, g16n_ld64(pq, 16), &t2);
+    b = G16N_SBB(b, s3, g16n_ld64(pq, 24), &t3);
+    uint64_t keep = 0 - (uint64_t)(!c && b); /* no carry and below p: the sum stays */
+    g16n_st64(pr, 0, t0 ^ ((s0 ^ t0) & keep));
+    g16n_st64(pr, 8, t1 ^ ((s1 ^ t1) & keep));
+    g16n_st64(pr, 16, t2 ^ ((s2 ^ t2) & keep));
+    g16n_st64(pr, 24, t3 ^ ((s3 ^ t3) & keep));
+    return 1;
+}
+
+/* Fr_add's own part for two long elements both in Montgomery form or both
+ * in normal form: r's type word stored, as the translation stores it
+ * before it adds the limbs (the caller then does, through Fr_F1m_add's
+ * native part or its wrapper, whose checks see any overlap); 0, having
+ * touched nothing, for the rest (conversions, short elements, a type
+ * byte or r's type word beyond memory). */
+static inline int g16n_add_type(wasm_rt_memory_t *m, uint32_t r, uint32_t a, uint32_t b)
+{
+    if ((uint64_t)a + 8 > m->size || (uint64_t)b + 8 > m->size || (uint64_t)r + 8 > m->size)
+        return 0;
+    uint8_t *d = m->data;
+    uint32_t ta = d[(uint64_t)a + 7], tb = d[(uint64_t)b + 7];
+    if (!(ta & 128) || !(tb & 128) || (ta & 64) != (tb & 64)) return 0;
+    g16n_st32(d, (uint64_t)r + 4, ta & 64 ? 0xc0000000u : 0x80000000u);
+    return 1;
 }
