@@ -1,7 +1,8 @@
 #!/bin/bash
 # g16d on the GPU machine, in one device call (about 6 minutes on its 16
 # cores and H200).  For each size (BN254 synthetic circuits, domain 2^k):
-# N back-to-back proofs through one g16d against N separate `g16 prove
+# N proofs through one g16d (one job of N partitions: N jobs from N client
+# processes measured the clients' start-up at 2^16) against N separate `g16 prove
 # --device gpu` runs (each reloads the key and uploads it) and N `g16 prove
 # --device cpu`; then a sweep of synthesis x MSM workers under two budgets
 # (seconds per proof against the daemon's VmHWM).  Every proof is checked
@@ -113,8 +114,8 @@ through() {
   DEVB=$(num device_bytes <"$T/key.json")
   IDLE1=$(rss_mib)
   rm -rf "$T/dp"
-  S=$(through_daemon k "$d/witness.wtns" "$N" "$T/dp")
-  for j in $(seq 0 $((N - 1))); do verify_one "$d/verification_key.json" "$T/dp/$j/public-0.json" "$T/dp/$j/proof-0.json"; done
+  S=$(through_job k "$d/witness.wtns" "$N" "$T/dp")
+  for j in $(seq 0 $((N - 1))); do verify_one "$d/verification_key.json" "$T/dp/public-$j.json" "$T/dp/proof-$j.json"; done
   client status >"$T/status.json"
   HWM=$(hwm_mib) HELD=$(max_held)
   # each stage's busy seconds a proof (a GPU batch's time shared out)
@@ -133,7 +134,7 @@ through() {
 for k in $SIZES; do
   key "$k" >/dev/null
   through "$k" ""
-  echo "| 2^$k | g16d --device $DEV, key resident, $N jobs queued at once | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
+  echo "| 2^$k | g16d --device $DEV, key resident, one job of $N partitions | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
   if [ "$DEV" = gpu ] && [ "$k" -le 18 ]; then   # the keys that batch, without it
     through "$k" "" --gpu-batch 1
     echo "| 2^$k | g16d --device gpu --gpu-batch 1 (no batching) | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"

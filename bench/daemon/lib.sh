@@ -45,6 +45,19 @@ through_daemon() {
   since "$t0"
 }
 
+# through_job KEY WITNESS N OUTDIR: one job of N partitions (the witness N
+# times), as a service batches small proofs; prints the seconds from the
+# submission to the result.  Partition i's proof and public signals land
+# in OUTDIR as proof-i.json and public-i.json.
+through_job() {
+  local ws=() t0 id
+  for _ in $(seq "$3"); do ws+=("$2"); done
+  t0=$(now)
+  id=$(client prove --key "$1" "${ws[@]}")
+  mkdir -p "$4" && client wait "$id" --timeout 600 --out "$4" >/dev/null
+  since "$t0"
+}
+
 # max_held: the most partitions that held budget at once, from the timeline.
 max_held() {
   client memory | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "held_parts") c = i }
