@@ -47,7 +47,13 @@ struct gpu_key {
 static int dev_copy(gpu_key *k, void **dst, const void *src, size_t bytes, char *err, size_t errlen)
 {
     GPU_CK(cudaMalloc(dst, bytes ? bytes : 16));
-    if (src && bytes) GPU_CK(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
+    /* complete before the lanes' non-blocking streams can read it: a plain
+     * cudaMemcpy from pageable memory may return before its transfer
+     * lands, and those streams do not wait for the legacy stream */
+    if (src && bytes) {
+        GPU_CK(cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, k->st));
+        GPU_CK(cudaStreamSynchronize(k->st));
+    }
     k->bytes += bytes;
     return 0;
 }
@@ -117,11 +123,11 @@ static int upload_points(gpu_key *k, int i, const uint8_t *src, size_t n, size_t
     k->copies[i] = copies > 1 && n > 0 ? copies : 1;
     k->window[i] = ops.window(n, k->copies[i]);
     if (dev_copy(k, &k->pts[i], NULL, n * psz * k->copies[i], err, errlen)) return -1;
-    if (n) GPU_CK(cudaMemcpy(k->pts[i], src, n * psz, cudaMemcpyHostToDevice));
-    if (k->copies[i] == 1) return 0;
-    if (ops.build(k->pts[i], n, k->window[i], k->copies[i], k->pts[i], k->st, err, errlen))
+    if (n) GPU_CK(cudaMemcpyAsync(k->pts[i], src, n * psz, cudaMemcpyHostToDevice, k->st));
+    if (k->copies[i] > 1 &&
+        ops.build(k->pts[i], n, k->window[i], k->copies[i], k->pts[i], k->st, err, errlen))
         return -1;
-    GPU_CK(cudaStreamSynchronize(k->st));
+    GPU_CK(cudaStreamSynchronize(k->st)); /* dev_copy's reason */
     return 0;
 }
 

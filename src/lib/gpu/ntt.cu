@@ -141,8 +141,11 @@ static int build_powers(int curve, const uint8_t *base, const uint8_t *scale, si
     cudaError_t e = cudaMalloc(dst, count * 32);
     if (e == cudaSuccess) e = cudaMalloc(&dlo, 4096 * 32);
     if (e == cudaSuccess) e = cudaMalloc(&dhi, nhi * 32);
-    if (e == cudaSuccess) e = cudaMemcpy(dlo, lo, 4096 * 32, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) e = cudaMemcpy(dhi, hi, nhi * 32, cudaMemcpyHostToDevice);
+    /* on st, before the kernel that reads them: a plain cudaMemcpy from
+     * pageable memory may return before its transfer lands, and st, a
+     * non-blocking stream, does not wait for the legacy stream's copies */
+    if (e == cudaSuccess) e = cudaMemcpyAsync(dlo, lo, 4096 * 32, cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(dhi, hi, nhi * 32, cudaMemcpyHostToDevice, st);
     free(lo);
     free(hi);
     if (e != cudaSuccess) {
@@ -226,7 +229,9 @@ static ntt_tables *get_tables_locked(int slot, int curve, int log_n, int flags, 
             build_powers(curve, iw, NULL, half, 0, &t->itw, st, err, errlen))
             return NULL;
         cudaError_t e = cudaMalloc(&t->inv_n, 32);
-        if (e == cudaSuccess) e = cudaMemcpy(t->inv_n, inv_n, 32, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) /* on st, as build_powers's seeds */
+            e = cudaMemcpyAsync(t->inv_n, inv_n, 32, cudaMemcpyHostToDevice, st);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(st);
         if (e != cudaSuccess) {
             snprintf(err, errlen, "gpu: NTT tables: %s", cudaGetErrorString(e));
             return NULL;
