@@ -297,9 +297,8 @@ static int key_batch(const g16d *d, const dkey *k)
  * batch's worth when p's key batches more (gpu_batch_pick). */
 static int synth_room(const g16d *d, const part *p)
 {
-    int cap = d->cfg.queue_depth[ST_MSM];
-    if (key_batch(d, p->job->k) > cap) cap = key_batch(d, p->job->k);
-    return d->nstate[P_SYNTHED] < cap;
+    int cap = d->cfg.queue_depth[ST_MSM], batch = key_batch(d, p->job->k);
+    return d->nstate[P_SYNTHED] < (batch > cap ? batch : cap);
 }
 
 static part *pick_synth(g16d *d)
