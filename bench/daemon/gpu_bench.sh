@@ -11,6 +11,7 @@
 #
 #   usage: bash bench/daemon/gpu_bench.sh [--cpu] [--sizes "20 22"] [--n 20]
 #            [--cap SECONDS] [--sweep "1x1 2x1 4x2"] [--deadline SECONDS] [--bin DIR]
+#            [--latency "24"]
 #   --cpu        prove with --device cpu everywhere (a machine without a GPU:
 #                tests this script; e.g. --cpu --sizes "10 12" --n 4)
 #   --sizes      log2 of the domains; synth makes 2^k - 2 constraints (domain
@@ -24,13 +25,15 @@
 #   --deadline   sweep entries starting after this many seconds are skipped
 #                (default 360)
 #   --bin DIR    g16 and g16d from DIR instead of .gpubin/daemon-bin.tar.xz
+#   --latency    sizes at which to time one proof alone: `g16 prove --repeat`
+#                against one-partition jobs through g16d (latency in lib.sh)
 # Binaries and libraries: bench/daemon/gpu_prepare.sh fills .gpubin/ on the
 # development machine; the debs are unpacked here with dpkg -x into
 # /tmp/prefix and put on LD_LIBRARY_PATH.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-DEV=gpu SIZES="20 22" N=20 CAP=60 SWEEP="1x1 2x1 4x2" DEADLINE=360 BIN=
+DEV=gpu SIZES="20 22" N=20 CAP=60 SWEEP="1x1 2x1 4x2" DEADLINE=360 BIN= LAT=
 while [ $# -gt 0 ]; do
   case $1 in
   --cpu) DEV=cpu; shift ;;
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
   --sweep) SWEEP=$2; shift 2 ;;
   --deadline) DEADLINE=$2; shift 2 ;;
   --bin) BIN=$2; shift 2 ;;
+  --latency) LAT=$2; shift 2 ;;
   *) echo "gpu_bench: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
   esac
 done
@@ -94,7 +98,7 @@ separate() {
   done
   local s; s=$(since "$t0")
   for j in $(seq 0 $((i - 1))); do verify_one "$d/verification_key.json" "$T/sep/public-$j.json" "$T/sep/proof-$j.json"; done
-  echo "| 2^$1 | $i x \`g16 prove --device $2\` (key loaded each time) | $s | $(per "$s" "$i") | - | - | $((peak / 1024)) per process | - |" >>"$ROWS"
+  echo "| 2^$1 | $i x \`g16 prove --device $2\` (key loaded each time) | $s | $(per "$s" "$i") | - | - | - | - | - | $((peak / 1024)) per process | - |" >>"$ROWS"
   log "2^$1 separate $2: $i proofs in $s s"
 }
 
@@ -118,10 +122,19 @@ through() {
   for j in $(seq 0 $((N - 1))); do verify_one "$d/verification_key.json" "$T/dp/public-$j.json" "$T/dp/proof-$j.json"; done
   client status >"$T/status.json"
   HWM=$(hwm_mib) HELD=$(max_held)
-  # each stage's busy seconds a proof (a GPU batch's time shared out)
-  STAGES=$(client metrics | awk -v n="$N" -F'[{}" ]+' '/^g16d_stage_duration_seconds_sum/ {
-             for (i = 1; i < NF; i++) if ($i == "stage=") s[$(i + 1)] = $NF }
-           END { printf "%.3f / %.3f / %.3f", s["synthesis"] / n, s["msm"] / n, s["finalize"] / n }')
+  # each stage's busy milliseconds a proof (a GPU batch's time shared
+  # out), and the slowest stage's seconds a proof: its busy time over its
+  # workers (the MSM workers are GPU lanes sharing one device, so dividing
+  # by them flatters the stage: the bound is optimistic, the ratio to it
+  # conservative)
+  local workers; workers=$(grep -o 'workers [0-9]*/[0-9]*/[0-9]*' "$T/log" | tail -1 | cut -d' ' -f2)
+  IFS='|' read -r STAGES SLOWEST < <(client metrics | awk -v n="$N" -v w="$workers" -F'[{}" ]+' '
+           /^g16d_stage_duration_seconds_sum/ { for (i = 1; i < NF; i++) if ($i == "stage=") s[$(i + 1)] = $NF }
+           END { split(w, k, "/"); a = s["synthesis"] / n; b = s["msm"] / n; c = s["finalize"] / n
+                 m = a / k[1]; if (b / k[2] > m) m = b / k[2]; if (c / k[3] > m) m = c / k[3]
+                 printf "%.1f / %.1f / %.1f (workers %s)|%.4f\n", a * 1e3, b * 1e3, c * 1e3, w, m }')
+  PIPE=$(pipeline_per "$T/dp/job.json")
+  VS=$(echo "$SLOWEST $PIPE" | awk '$2 > 0 { printf "%.2f", $1 / $2 }')
   GPUM=$(grep -o '"gpu":[0-9]*' "$T/status.json" | cut -d: -f2 || true)   # absent without NVML
   BUDGET_MIB=$(( $(num total <"$T/status.json") >> 20 ))
   # the VmHWM promise: peak <= budget + what was resident besides the key
@@ -134,20 +147,29 @@ through() {
 for k in $SIZES; do
   key "$k" >/dev/null
   through "$k" ""
-  echo "| 2^$k | g16d --device $DEV, key resident, one job of $N partitions | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
+  echo "| 2^$k | g16d --device $DEV, key resident, one job of $N partitions | $S | $(per "$S" "$N") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
   if [ "$DEV" = gpu ] && [ "$k" -le 18 ]; then   # the keys that batch, without it
     through "$k" "" --gpu-batch 1
-    echo "| 2^$k | g16d --device gpu --gpu-batch 1 (no batching) | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
+    echo "| 2^$k | g16d --device gpu --gpu-batch 1 (no batching) | $S | $(per "$S" "$N") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
     log "2^$k g16d without batching: $N proofs in $S s"
   fi
   log "2^$k g16d: $N proofs in $S s (key load $LOAD_S s, VmHWM $HWM MiB)"
   if [ "$DEV" = gpu ] && [ "$k" = "${SIZES%% *}" ]; then
     through "$k" "" --g2-on-cpu --msm-workers 2
-    echo "| 2^$k | g16d --device gpu --g2-on-cpu --msm-workers 2 | $S | $(per "$S" "$N") | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
+    echo "| 2^$k | g16d --device gpu --g2-on-cpu --msm-workers 2 | $S | $(per "$S" "$N") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
     log "2^$k g16d g2-on-cpu: $N proofs in $S s"
   fi
   [ "$DEV" = gpu ] && separate "$k" gpu
   separate "$k" cpu
+done
+
+LATROWS=$T/lat.md
+: >"$LATROWS"
+for k in $LAT; do
+  read -r tp td < <(latency "$(key "$k")" "$DEV")
+  [ -n "${td:-}" ] || die "the latency at 2^$k failed"
+  echo "| 2^$k | $tp | $td | $(echo "$td $tp" | awk '{printf "%.2f", $1 / $2}') |" >>"$LATROWS"
+  log "2^$k latency: g16 prove $tp s, g16d $td s"
 done
 
 SK=${SIZES##* }
@@ -176,19 +198,33 @@ done
   echo "### $(date +%F) g16d on $DEV: BN254 synthetic circuits, $N proofs a row"
   echo
   echo "- machine: $(uname -srm), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))$(command -v nvidia-smi >/dev/null && echo ", $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)")"
-  echo "- command: \`bash bench/daemon/gpu_bench.sh$([ $DEV = cpu ] && echo " --cpu") --sizes \"$SIZES\" --n $N --cap $CAP --sweep \"$SWEEP\"\`"
+  echo "- command: \`bash bench/daemon/gpu_bench.sh$([ $DEV = cpu ] && echo " --cpu") --sizes \"$SIZES\" --n $N --cap $CAP --sweep \"$SWEEP\"${LAT:+ --latency \"$LAT\"}\`"
   echo "- every proof checked with \`g16 verify\`: $([ "$FAILED" = 0 ] && echo "all OK" || echo "$FAILED FAILED")"
   echo
-  echo "| domain | path | proofs, s | s/proof | stages s/proof (synthesis / MSM / finalize) | key load s | peak RSS MiB | key on GPU MiB |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "s/proof: the job from submission to the last result (witness upload and proof download included);"
+  echo "pipeline: the steady-state spacing of the partitions' synthesis starts (pipeline_per in lib.sh);"
+  echo "slowest stage: the largest busy time a proof over the stage's workers; goal: pipeline at >= 0.9x of it (slowest / pipeline)."
+  echo
+  echo "| domain | path | proofs, s | s/proof | pipeline s/proof | slowest stage s/proof | slowest / pipeline | stages ms/proof busy (synthesis / MSM / finalize) | key load s | peak RSS MiB | key on GPU MiB |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
   cat "$ROWS"
-  echo
-  echo "Sweep at 2^$SK ($N proofs each; loose = g16d's default budget, MemAvailable minus 10%;"
-  echo "tight = key + 2.5 partitions (+ the key again on the GPU, for its upload copy); \"within\": VmHWM <= budget + resident-besides-the-key after load + 8 MiB):"
-  echo
-  echo "| synth workers | MSM workers | G2 on CPU | budget | budget MiB | s/proof | VmHWM MiB | within | max partitions holding |"
-  echo "|---|---|---|---|---|---|---|---|---|"
-  cat "$SWEEPROWS"
+  if [ -n "$SWEEP" ]; then
+    echo
+    echo "Sweep at 2^$SK ($N proofs each; loose = g16d's default budget, MemAvailable minus 10%;"
+    echo "tight = key + 2.5 partitions (+ the key again on the GPU, for its upload copy); \"within\": VmHWM <= budget + resident-besides-the-key after load + 8 MiB):"
+    echo
+    echo "| synth workers | MSM workers | G2 on CPU | budget | budget MiB | s/proof | VmHWM MiB | within | max partitions holding |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    cat "$SWEEPROWS"
+  fi
+  if [ -s "$LATROWS" ]; then
+    echo
+    echo "Latency of one proof (median of 3; g16 prove: key loaded once; g16d: one-partition jobs in turn, submission to result, key resident):"
+    echo
+    echo "| domain | g16 prove, s | g16d, s | g16d / g16 prove |"
+    echo "|---|---|---|---|"
+    cat "$LATROWS"
+  fi
 } | tee "$OUTD/gpu_bench.md"
 log "done in $((SECONDS - START)) s"
 [ "$FAILED" = 0 ]

@@ -48,14 +48,50 @@ through_daemon() {
 # through_job KEY WITNESS N OUTDIR: one job of N partitions (the witness N
 # times), as a service batches small proofs; prints the seconds from the
 # submission to the result.  Partition i's proof and public signals land
-# in OUTDIR as proof-i.json and public-i.json.
+# in OUTDIR as proof-i.json and public-i.json, the finished job (with each
+# partition's timings) in OUTDIR/job.json.
 through_job() {
   local ws=() t0 id
   for _ in $(seq "$3"); do ws+=("$2"); done
   t0=$(now)
   id=$(client prove --key "$1" "${ws[@]}")
-  mkdir -p "$4" && client wait "$id" --timeout 600 --out "$4" >/dev/null
+  mkdir -p "$4" && client wait "$id" --timeout 600 --out "$4" >"$4/job.json"
   since "$t0"
+}
+
+# pipeline_per JOB_JSON: the steady-state seconds a proof inside the
+# daemon, from the spacing of the partitions' synthesis starts (wait_s,
+# seconds from the job's creation to its synthesis): once the pipeline is
+# full a partition starts only as one leaves, so this is its rate, without
+# the upload of the witnesses before or the download of the proofs after.
+# The first quarter is left out (the pipeline filling up); "-" under 8
+# partitions, too few to have a steady state.
+pipeline_per() {
+  grep -o '"wait_s":[0-9.]*' "$1" | cut -d: -f2 | sort -g |
+    awk '{ w[n++] = $1 } END { a = int(n / 4); if (n < 8) { print "-"; exit }
+                                printf "%.4f", (w[n - 1] - w[a]) / (n - 1 - a) }'
+}
+
+# latency DIR DEVICE [BUDGET]: the latency of one proof of DIR's key, the
+# scheduler's cost to a lone large proof: the median of `g16 prove
+# --repeat 3` (key loaded once; the first proof pays the set-up) and of 3
+# one-partition jobs in turn through a fresh g16d (key resident, the lone
+# partition gets every thread), `g16 client prove --wait`'s wall time, its
+# own start and the witness upload included.  Prints "PROVE_S G16D_S".
+latency() {
+  "$G16" prove --device "$2" --repeat 3 "$1/circuit.zkey" "$1/witness.wtns" "$T/p.json" "$T/q.json" \
+    2>"$T/prove.log" || { echo "g16 prove: $(tail -1 "$T/prove.log")" >&2; exit 1; }
+  local tp lat=() t0
+  tp=$(grep -o 'median [0-9.]* s' "$T/prove.log" | cut -d' ' -f2)
+  start_daemon ${3:+--memory-budget "$3"} --device "$2"
+  client keys load k "$1/circuit.zkey" >/dev/null
+  for _ in 1 2 3; do
+    t0=$(now)
+    client prove --key k --wait "$1/witness.wtns" >/dev/null
+    lat+=("$(echo "$t0 $(now)" | awk '{printf "%.3f", $2 - $1}')")
+  done
+  stop_daemon
+  echo "$tp $(printf '%s\n' "${lat[@]}" | sort -n | sed -n 2p)"
 }
 
 # max_held: the most partitions that held budget at once, from the timeline.

@@ -94,11 +94,8 @@ for curve in bn128 bls12381; do
   done
 done
 
-# The latency of one large proof, which the scheduler must not cost: the
-# median of 3 proofs of `g16 prove --repeat 3` (key loaded once) against
-# 3 one-partition jobs in turn through g16d (key resident, the lone
-# partition gets every thread), `g16 client prove --wait`'s wall time
-# (its own start included).
+# The latency of one large proof, which the scheduler must not cost
+# (latency in lib.sh).
 if [ -n "$LATENCY" ]; then
   echo
   echo "Latency of one proof at 2^$LATENCY (median of 3; g16d: submission to result, key resident):"
@@ -108,18 +105,8 @@ if [ -n "$LATENCY" ]; then
   for curve in $LAT_CURVES; do
     d=$T/$curve-$LATENCY
     "$G16" synth --constraints $(((1 << LATENCY) - 2)) --curve "$curve" --out "$d" --setup >/dev/null
-    "$G16" prove --device cpu --repeat 3 "$d/circuit.zkey" "$d/witness.wtns" "$T/p.json" "$T/q.json" 2>"$T/prove.log"
-    tp=$(grep -o 'median [0-9.]* s' "$T/prove.log" | cut -d' ' -f2)
-    start_daemon --memory-budget 4G --device cpu
-    client keys load k "$d/circuit.zkey" >/dev/null
-    lat=()
-    for _ in 1 2 3; do
-      t0=$(now)
-      client prove --key k --wait "$d/witness.wtns" >/dev/null
-      lat+=("$(echo "$t0 $(now)" | awk '{printf "%.3f", $2 - $1}')")
-    done
-    stop_daemon
-    td=$(printf '%s\n' "${lat[@]}" | sort -n | sed -n 2p)
+    read -r tp td < <(latency "$d" cpu 4G)
+    [ -n "${td:-}" ] || { echo "throughput: the latency at 2^$LATENCY failed" >&2; exit 1; }
     echo "| $curve | 2^$LATENCY | $tp | $td | $(ratio "$td" "$tp") |"
     rm -rf "$d"
   done

@@ -113,6 +113,18 @@ typedef struct dkey {
 
 struct job;
 
+/* A partition's .wtns bytes, read from its file or computed from its
+ * input (computed: which, so how to free it).  Its job points into them
+ * (g16_options.borrow_witness: no copy of the values, at 2^24 512 MB of
+ * fresh pages), so they live until the job is freed (d_reap). */
+typedef struct {
+    uint8_t *buf;
+    size_t len;
+    int computed;
+} d_wtns;
+
+void d_wtns_free(d_wtns *w);
+
 typedef struct {
     struct job *job;
     int idx;
@@ -126,6 +138,7 @@ typedef struct {
     size_t reserved;   /* budget bytes held now */
     int threads;       /* its stage calls' threads, chosen with its reservation */
     g16_job *gj;
+    d_wtns wtns;                         /* what gj's witness points into */
     char *proof, *pub, *error, *timings; /* timings: JSON object text */
     double t_queued, t_stage, wait_s, witness_s, synth_s, msm_s, final_s, verify_s;
     g16_timings t;
@@ -161,7 +174,8 @@ typedef struct d_sample {
 
 typedef struct reap {
     g16_job *gj;
-    part *p; /* reservation to release (NULL: none) */
+    d_wtns wtns; /* freed after gj */
+    part *p;     /* reservation to release (NULL: none) */
     size_t bytes;
     struct reap *next;
 } reap;

@@ -97,10 +97,17 @@ void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes)
     reap *r = calloc(1, sizeof *r);
     if (!r) { /* no memory for the note: do it here */
         g16_job_free(gj);
-        if (p) d_release(d, p, bytes);
+        if (p) {
+            d_wtns_free(&p->wtns);
+            d_release(d, p, bytes);
+        }
         return;
     }
     r->gj = gj;
+    if (p) { /* the witness the job pointed into goes with it */
+        r->wtns = p->wtns;
+        p->wtns = (d_wtns){0};
+    }
     r->p = p;
     r->bytes = bytes;
     if (d->reap_tail)
@@ -179,6 +186,7 @@ static void *reaper(void *arg)
         size_t mark = trim_mark(d);
         pthread_mutex_unlock(&d->mu);
         g16_job_free(r->gj);
+        d_wtns_free(&r->wtns);
         if (mallinfo2().fordblks > mark) malloc_trim(0); /* or RSS ratchets up */
         pthread_mutex_lock(&d->mu);
         if (r->p) d_release(d, r->p, r->bytes);
@@ -372,29 +380,37 @@ static const part_state k_running[ST_COUNT] = {P_SYNTH, P_MSM, P_FINAL};
 static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
 
 /* The partition's witness: computed from its input by the key's circuit,
- * or read from its file (*computed: which, so how to free it).  The
- * calculation's seconds go to the partition's timings. */
-static int witness_of(part *p, uint8_t **buf, size_t *len, int *computed, char *err, size_t errlen)
+ * or read from its file.  The calculation's seconds go to the partition's
+ * timings. */
+static int witness_of(part *p, d_wtns *w, char *err, size_t errlen)
 {
-    *computed = p->input_path != NULL;
-    if (!*computed) return g16_file_read(p->wtns_path, p->wtns_bytes, buf, len, err, errlen);
+    w->computed = p->input_path != NULL;
+    if (!w->computed)
+        return g16_file_read(p->wtns_path, p->wtns_bytes, &w->buf, &w->len, err, errlen);
     char *text, name[64];
     int rc = g16_file_read_text(p->input_path, p->input_bytes, &text, err, errlen);
     if (rc) return rc;
     snprintf(name, sizeof name, "%s/%d: input", p->job->id, p->idx);
     double t0 = d_now();
-    rc = g16_witness_calculate(p->job->k->circuit, text, strlen(text), name, NULL, NULL, buf, len,
-                               err, errlen);
+    rc = g16_witness_calculate(p->job->k->circuit, text, strlen(text), name, NULL, NULL, &w->buf,
+                               &w->len, err, errlen);
     p->witness_s = d_now() - t0;
     free(text);
     return rc;
 }
 
+void d_wtns_free(d_wtns *w)
+{
+    if (!w->buf) return;
+    if (w->computed)
+        g16_witness_free(w->buf);
+    else
+        g16_file_release(w->buf, w->len);
+    *w = (d_wtns){0};
+}
+
 static int run_synth(g16d *d, part *p, char *err, size_t errlen)
 {
-    uint8_t *buf;
-    size_t len;
-    int computed;
     g16_options opt;
     g16_options_default(&opt);
     opt.threads = p->threads;
@@ -402,15 +418,16 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
      * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
     opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
     opt.g2_on_cpu = d->cfg.g2_on_cpu;
-    int rc = witness_of(p, &buf, &len, &computed, err, errlen);
+    /* the values stay where they were read: the reservation counted the
+     * file's bytes until synthesis ends and the job's copy of them after,
+     * which the borrowed buffer, one header larger, takes the place of */
+    opt.borrow_witness = 1;
+    int rc = witness_of(p, &p->wtns, err, errlen);
     if (rc) return rc;
     char name[64];
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
-    rc = g16_job_new(p->job->k->key, buf, len, name, &opt, &p->gj, err, errlen);
-    if (computed)
-        g16_witness_free(buf);
-    else
-        g16_file_release(buf, len);
+    rc = g16_job_new(p->job->k->key, p->wtns.buf, p->wtns.len, name, &opt, &p->gj, err, errlen);
+    if (rc) d_wtns_free(&p->wtns);
     return rc ? rc : g16_job_synthesize(p->gj, err, errlen);
 }
 
@@ -484,7 +501,8 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
         d_part_finish(d, p, st, rc ? err : NULL);
         return;
     }
-    if (stage == ST_SYNTH) /* a, b, c and the witness are freed: their share goes back */
+    if (stage == ST_SYNTH) /* a, b, c are freed and the job's witness copy (counted in
+                            * job_bytes) is the borrowed buffer: their share goes back */
         d_release(d, p, p->job->k->abc_bytes + p->wtns_bytes + p->calc_bytes);
     d_set_state(d, p, k_after[stage]);
     p->t_stage = d_now();

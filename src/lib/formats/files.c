@@ -10,6 +10,9 @@
 #include "formats_internal.h"
 #include "g16.h"
 
+/* Buffers from this size on ask for huge pages (pages_alloc). */
+#define HUGE_PAGE_MIN ((size_t)4 << 20)
+
 int g16_file_map(const char *path, const uint8_t **data, size_t *len, char *err, size_t errlen)
 {
     formats_mapping m;
@@ -42,11 +45,17 @@ static int read_all(int fd, uint8_t *buf, size_t len, size_t *got)
     return 0;
 }
 
-/* Anonymous pages of their own, never shared with another allocation. */
+/* Anonymous pages of their own, never shared with another allocation.
+ * Huge pages where the system gives them on request: a witness is read
+ * once into fresh memory, and faulting it in 4 KiB at a time cost more
+ * than the read itself (2^20: 8000 faults, ~0.1 s on a 2-core VM).  The
+ * advice is only a hint, so its failure is not one. */
 static uint8_t *pages_alloc(size_t n)
 {
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    if (p == MAP_FAILED) return NULL;
+    if (n >= HUGE_PAGE_MIN) (void)madvise(p, n, MADV_HUGEPAGE);
+    return p;
 }
 
 static void release(uint8_t *buf, size_t cap, int pages)
