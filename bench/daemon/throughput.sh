@@ -5,8 +5,9 @@
 # for J = 1 and J = nproc (J proofs in flight in one process, the threads
 # shared out).  Synthetic circuits of 2^k - 2 constraints (domain 2^k) from
 # `g16 synth --setup`, both curves.  g16d runs as configured by default
-# (every proof self-verified, which `g16 prove` does not do) and again
-# with --no-self-verify, the same work as `g16 prove`.  The CPU time a
+# (every proof self-verified) against the capacity with `g16 prove
+# --verify` (the same check of every proof), and again with
+# --no-self-verify against plain `g16 prove`.  The CPU time a
 # proof (user + system; g16d's from submission to the last result) says
 # how much work each spends, whatever else the machine runs: on a busy
 # machine the rates say little, the CPU time still compares.  A row at 2^k
@@ -38,11 +39,11 @@ cpu_s() { awk -v t="$TICK" '{printf "%.3f", ($14 + $15) / t}' "/proc/$1/stat"; }
 # ms_per A B: (B - A) seconds over $NK proofs, in ms
 ms_per() { echo "$1 $2 $NK" | awk '{printf "%.1f", 1000 * ($2 - $1) / $3}'; }
 
-# capacity DIR J: "RATE CPU": proofs/s of `g16 prove --repeat $NK --jobs J`
-# and its CPU ms a proof (the key's opening included)
+# capacity DIR J [--verify]: "RATE CPU": proofs/s of `g16 prove --repeat
+# $NK --jobs J` and its CPU ms a proof (the key's opening included)
 capacity() {
   /usr/bin/time -f "%U %S" -o "$T/time" "$G16" prove --device cpu --repeat "$NK" --jobs "$2" \
-    "$1/circuit.zkey" "$1/witness.wtns" "$T/p.json" "$T/q.json" 2>"$T/prove.log"
+    ${3:+"$3"} "$1/circuit.zkey" "$1/witness.wtns" "$T/p.json" "$T/q.json" 2>"$T/prove.log"
   echo "$(grep -o '[0-9.]* proofs/s' "$T/prove.log" | cut -d' ' -f1) $(awk -v n="$NK" \
     '{printf "%.1f", 1000 * ($1 + $2) / n}' "$T/time")"
 }
@@ -77,7 +78,7 @@ echo
 echo "- machine: $(uname -srm), $CPUS CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- command: \`SIZES=\"$SIZES\" N=$N LATENCY=$LATENCY bench/daemon/throughput.sh $B\`"
 echo
-echo "| curve | domain | proofs | prove --jobs 1, proofs/s | prove --jobs $CPUS, proofs/s | g16d, proofs/s | g16d / capacity | g16d --no-self-verify, proofs/s | / capacity | threads a partition | CPU ms a proof: prove --jobs $CPUS, g16d, g16d --no-self-verify | g16d VmHWM MiB |"
+echo "| curve | domain | proofs | prove --verify --jobs 1 / $CPUS, proofs/s | g16d, proofs/s | g16d / capacity with --verify | prove --jobs 1 / $CPUS, proofs/s | g16d --no-self-verify, proofs/s | / capacity | threads a partition | CPU ms a proof: prove --jobs $CPUS, g16d, g16d --no-self-verify | g16d VmHWM MiB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / $2}'; }
 for curve in bn128 bls12381; do
@@ -87,10 +88,13 @@ for curve in bn128 bls12381; do
     "$G16" synth --constraints $(((1 << k) - 2)) --curve "$curve" --out "$d" --setup >/dev/null
     read -r c1 _ < <(capacity "$d" 1)
     read -r cj cpuj < <(capacity "$d" "$CPUS")
+    read -r v1 _ < <(capacity "$d" 1 --verify)
+    read -r vj _ < <(capacity "$d" "$CPUS" --verify)
     best=$(echo "$c1 $cj" | awk '{print ($1 > $2) ? $1 : $2}')
+    bestv=$(echo "$v1 $vj" | awk '{print ($1 > $2) ? $1 : $2}')
     read -r dr hwm threads cpud < <(daemon_rate "$d")
     read -r dn _ _ cpun < <(daemon_rate "$d" --no-self-verify)
-    echo "| $curve | 2^$k | $NK | $c1 | $cj | $dr | $(ratio "$dr" "$best") | $dn | $(ratio "$dn" "$best") | $threads | $cpuj, $cpud, $cpun | $hwm |"
+    echo "| $curve | 2^$k | $NK | $v1 / $vj | $dr | $(ratio "$dr" "$bestv") | $c1 / $cj | $dn | $(ratio "$dn" "$best") | $threads | $cpuj, $cpud, $cpun | $hwm |"
   done
 done
 

@@ -1,4 +1,4 @@
-/* g16 prove [--threads N] [--device cpu|gpu|auto] [--g2-on-cpu] [--gpu-copies N] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
+/* g16 prove [--threads N] [--device cpu|gpu|auto] [--g2-on-cpu] [--gpu-copies N] [--verify] [--verbose] KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
  *
  * The argument order is rapidsnark's `prover`, so g16 drops in where that
  * is used.  The outputs are checked to be creatable before any work is
@@ -47,6 +47,11 @@ static const char prove_usage[] =
     "  --jobs J        with --repeat: J proofs in flight at once, each with\n"
     "                  1/J of the threads; the rate is then the machine's\n"
     "                  capacity for this key (default 1)\n"
+    "  --verify        check every proof against the key's verification key\n"
+    "                  before writing it (as g16d does by default): one that\n"
+    "                  fails is an error and nothing is written.  With\n"
+    "                  --repeat the checks count in the rate, which is then\n"
+    "                  the capacity to compare with a self-verifying g16d\n"
     "  --verbose       print the time of the key's point check, where it ran\n"
     "                  and the time of each step (witness transfer, a/b/c,\n"
     "                  NTTs, each MSM; on the GPU the MSMs run at once, so\n"
@@ -71,7 +76,7 @@ static int parse_device(const char *s, int *device)
 
 /* Parses options into opt; positional arguments are left in pos[0..3]. */
 static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos, int *repeat,
-                            int *jobs)
+                            int *jobs, int *verify)
 {
     int npos = 0;
     for (int i = 1; i < argc; i++) {
@@ -86,6 +91,10 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
         }
         if (!strcmp(a, "--g2-on-cpu")) {
             opt->g2_on_cpu = 1;
+            continue;
+        }
+        if (!strcmp(a, "--verify")) {
+            *verify = 1;
             continue;
         }
         if (!strcmp(a, "--threads") || !strcmp(a, "--device") || !strcmp(a, "--repeat") ||
@@ -152,22 +161,28 @@ static int check_key(const g16_key *key, const g16_options *opt, char *err, size
     return rc;
 }
 
-/* The key and witness proved (repeat times); *proof and *pub are the
- * last proof's texts. */
-static int prove_files(const g16_options *opt, int repeat, int jobs, char **pos, char **proof,
-                       char **pub, char *err, size_t errlen)
+/* The key and witness proved (repeat times), each proof checked with the
+ * key's verification key when verify; *proof and *pub are the last
+ * proof's texts. */
+static int prove_files(const g16_options *opt, int repeat, int jobs, int verify, char **pos,
+                       char **proof, char **pub, char *err, size_t errlen)
 {
     g16_key *key = NULL;
     const uint8_t *wtns = NULL;
     size_t wtns_len = 0;
+    char *vk = NULL;
     /* the witness mapping outlives every proof: no need to copy it */
     g16_options borrowed = *opt;
     borrowed.borrow_witness = 1;
+    cli_repeat_plan plan = {.repeat = repeat, .jobs = jobs, .key_path = pos[0]};
     int rc = g16_key_open(pos[0], &key, err, errlen) || check_key(key, opt, err, errlen) ||
-             g16_file_map(pos[1], &wtns, &wtns_len, err, errlen) ||
-             cli_prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, repeat, jobs, proof, pub,
-                                err, errlen);
+             (verify && g16_key_vk_json(key, &vk, err, errlen)) ||
+             g16_file_map(pos[1], &wtns, &wtns_len, err, errlen);
+    plan.vk_json = vk;
+    rc = rc ||
+         cli_prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, &plan, proof, pub, err, errlen);
     g16_file_unmap(wtns, wtns_len);
+    free(vk);
     g16_key_free(key);
     return rc ? -1 : 0;
 }
@@ -278,13 +293,13 @@ int cli_prove(int argc, char **argv)
 {
     g16_options opt;
     char *pos[4], *proof = NULL, *pub = NULL, err[512] = "";
-    int repeat = 1, jobs = 1;
+    int repeat = 1, jobs = 1, verify = 0;
     g16_options_default(&opt);
-    if (parse_prove_args(argc, argv, &opt, pos, &repeat, &jobs)) return 1;
+    if (parse_prove_args(argc, argv, &opt, pos, &repeat, &jobs, &verify)) return 1;
     if (cli_distinct_outputs("g16 prove", pos[2], pos[3])) return 1;
     install_cleanup_handlers();
     int rc = probe_output(pos[2], err, sizeof err) || probe_output(pos[3], err, sizeof err) ||
-             prove_files(&opt, repeat, jobs, pos, &proof, &pub, err, sizeof err) ||
+             prove_files(&opt, repeat, jobs, verify, pos, &proof, &pub, err, sizeof err) ||
              write_outputs(pos + 2, proof, pub, err, sizeof err);
     free(proof);
     free(pub);

@@ -21,6 +21,8 @@ typedef struct {
     const char *name;
     g16_options opt; /* threads already divided between the jobs */
     int repeat;
+    const char *vk_json;  /* each proof checked against it; NULL: not checked */
+    const char *key_path; /* whose verification key vk_json is */
     atomic_int next;      /* the next proof to start */
     atomic_int failed;    /* set by the first failure: the others stop */
     double *total;        /* each proof's own time, in start order */
@@ -39,6 +41,26 @@ static void keep_last(repeat_run *r, char *proof, char *pub)
     pthread_mutex_unlock(&r->lock);
 }
 
+static void fail_first(repeat_run *r, const char *err)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!atomic_exchange(&r->failed, 1)) snprintf(r->err, sizeof r->err, "%s", err);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* A proof checked against the run's verification key, as g16d checks
+ * its own; 0, or -1 with the reason in err. */
+static int check_proof(const repeat_run *r, const char *proof, const char *pub, char *err,
+                       size_t errlen)
+{
+    char verr[400];
+    if (!r->vk_json || g16_verify_json(r->vk_json, pub, proof, verr, sizeof verr) == 1) return 0;
+    snprintf(err, errlen,
+             "%s: the proof of %s does not verify with this key's own verification key (%s)",
+             r->key_path, r->name, verr);
+    return -1;
+}
+
 static void *repeat_worker(void *arg)
 {
     repeat_run *r = arg;
@@ -47,14 +69,16 @@ static void *repeat_worker(void *arg)
         if (i >= r->repeat || atomic_load(&r->failed)) return NULL;
         char *proof = NULL, *pub = NULL, err[512];
         g16_timings t;
+        double t0 = cli_seconds();
         if (g16_prove(r->key, r->wtns, r->wtns_len, r->name, &r->opt, &proof, &pub, &t, err,
-                      sizeof err)) {
-            pthread_mutex_lock(&r->lock);
-            if (!atomic_exchange(&r->failed, 1)) snprintf(r->err, sizeof r->err, "%s", err);
-            pthread_mutex_unlock(&r->lock);
+                      sizeof err) ||
+            check_proof(r, proof, pub, err, sizeof err)) {
+            free(proof);
+            free(pub);
+            fail_first(r, err);
             return NULL;
         }
-        r->total[i] = t.total;
+        r->total[i] = r->vk_json ? cli_seconds() - t0 : t.total;
         keep_last(r, proof, pub);
     }
 }
@@ -71,8 +95,8 @@ static void report(const repeat_run *r, int jobs, double wall)
     qsort(r->total, (size_t)r->repeat, sizeof *r->total, cmp_double);
     fprintf(stderr, "g16 prove: %d proofs: first %.4f s, median %.4f s, best %.4f s\n", r->repeat,
             first, r->total[r->repeat / 2], r->total[0]);
-    fprintf(stderr, "g16 prove: %d in flight, %d threads each: %.3f s wall, %.2f proofs/s\n", jobs,
-            r->opt.threads, wall, r->repeat / wall);
+    fprintf(stderr, "g16 prove: %d in flight, %d threads each: %.3f s wall, %.2f proofs/s%s\n",
+            jobs, r->opt.threads, wall, r->repeat / wall, r->vk_json ? ", each verified" : "");
 }
 
 /* Each job's share of the CPU threads (at least one). */
@@ -84,16 +108,18 @@ static int threads_per_job(int threads, int jobs)
 }
 
 int cli_prove_repeated(const g16_key *key, const uint8_t *wtns, size_t wtns_len, const char *name,
-                       const g16_options *opt, int repeat, int jobs, char **proof, char **pub,
-                       char *err, size_t errlen)
+                       const g16_options *opt, const cli_repeat_plan *plan, char **proof,
+                       char **pub, char *err, size_t errlen)
 {
-    if (jobs > repeat) jobs = repeat;
+    int repeat = plan->repeat, jobs = plan->jobs < repeat ? plan->jobs : repeat;
     repeat_run r = {.key = key,
                     .wtns = wtns,
                     .wtns_len = wtns_len,
                     .name = name,
                     .opt = *opt,
-                    .repeat = repeat};
+                    .repeat = repeat,
+                    .vk_json = plan->vk_json,
+                    .key_path = plan->key_path};
     r.opt.threads = threads_per_job(opt->threads, jobs);
     pthread_t *tid = calloc((size_t)jobs, sizeof *tid);
     r.total = calloc((size_t)repeat, sizeof *r.total);
