@@ -176,6 +176,18 @@ int g16_key_vk_json(const g16_key *key, char **vk_json, char *err, size_t errlen
 int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json, char *err,
                     size_t errlen);
 
+/* Checks n proofs of one verification key at once (snarkjs JSON texts:
+ * public_json[i] and proof_json[i]): valid[i] gets what g16_verify_json
+ * would return for proof i (1 valid, 0 invalid, -1 malformed).  The
+ * pairing equations of the well-formed proofs are checked as one, with
+ * random 128-bit weights from getrandom(): n + 3 pairings and one final
+ * exponentiation instead of 4n and n (about a third of the time a proof
+ * in batches of 8); when it fails, every proof is checked alone, so valid
+ * is exact either way.  Returns 0, or -1 with the message in err when the
+ * key is malformed (or memory or randomness run out). */
+int g16_verify_batch_json(const char *vk_json, size_t n, const char *const *public_json,
+                          const char *const *proof_json, int *valid, char *err, size_t errlen);
+
 /* Writes data to path atomically (temporary file in the same directory,
  * then rename), so a reader never sees half a file. */
 int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);

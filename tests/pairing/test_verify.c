@@ -279,6 +279,58 @@ static void test_export(const fixture *f)
     zkey_close(&z);
 }
 
+/* A copy of one of the texts (0 vk, 1 public, 2 proof) with edit applied
+ * (malloc'd). */
+static char *edited_text(const fixture *f, int which, edit_fn edit)
+{
+    const char *t[3] = {f->vk, f->pub, f->proof};
+    json_t *root = json_loads(t[which], 0, NULL);
+    edit(root, f);
+    char *s = json_dumps(root, 0);
+    json_decref(root);
+    return s;
+}
+
+/* g16_verify_batch_json: a batch of valid proofs passes as one; a batch
+ * with invalid and malformed ones among them gives each its own answer,
+ * the same as g16_verify_json's (the combined check fails, then each is
+ * checked alone); a malformed key fails the call. */
+static void test_batch(const fixture *f)
+{
+    enum { N = 8 };
+    const char *pub[N], *proof[N];
+    int valid[N], want[N];
+    char err[512];
+    for (int i = 0; i < N; i++) pub[i] = f->pub, proof[i] = f->proof, want[i] = 1;
+    double t0 = now();
+    CHECK(g16_verify_batch_json(f->vk, N, pub, proof, valid, err, sizeof err) == 0);
+    printf("  %-48s batch of %d: %.2f ms a proof\n", "", N, (now() - t0) * 1e3 / N);
+    for (int i = 0; i < N; i++) CHECK(valid[i] == 1);
+
+    char *swapped = edited_text(f, 2, swap_a_c), *b_off = edited_text(f, 2, b_off_curve);
+    char *bumped = edited_text(f, 1, bump_signal), *cut = strdup(f->proof);
+    cut[strlen(cut) / 2] = 0;
+    proof[1] = swapped, want[1] = 0;
+    proof[3] = cut, want[3] = -1;
+    proof[4] = b_off, want[4] = 0;
+    if (bound_signal(f) >= 0) pub[6] = bumped, want[6] = 0;
+    CHECK(g16_verify_batch_json(f->vk, N, pub, proof, valid, err, sizeof err) == 0);
+    for (int i = 0; i < N; i++) {
+        int one = g16_verify_json(f->vk, pub[i], proof[i], err, sizeof err);
+        if (valid[i] != want[i] || one != want[i])
+            fprintf(stderr, "%s: batch item %d: %d, alone %d, want %d\n", f->dir, i, valid[i], one,
+                    want[i]);
+        CHECK(valid[i] == want[i] && one == want[i]);
+    }
+    CHECK(g16_verify_batch_json(f->vk, 0, pub, proof, valid, err, sizeof err) == 0);
+    CHECK(g16_verify_batch_json(f->pub, N, pub, proof, valid, err, sizeof err) == -1);
+    CHECK(err[0] != 0);
+    free(swapped);
+    free(b_off);
+    free(bumped);
+    free(cut);
+}
+
 static void test_fixture(const fixture *f)
 {
     char err[512];
@@ -306,6 +358,7 @@ static void test_fixture(const fixture *f)
     if (f->bls) expect(f, "pi_a outside G1", 2, a_not_in_subgroup, 0);
     expect(f, "pi_b outside G2", 2, b_not_in_subgroup, 0);
     test_malformed(f);
+    test_batch(f);
     test_export(f);
 }
 

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "gpu/msm_plan.h"
 #include "groth16/groth16.h"
 #include "util/parallel.h"
+#include "util/random.h"
 
 struct g16_key {
     zkey z;
@@ -553,15 +553,7 @@ static int random_scalar(uint8_t *out, const uint8_t *modulus, size_t len)
     uint8_t mask = 0xff;
     while (top && (mask >> 1) >= modulus[top - 1]) mask >>= 1;
     for (int tries = 0; tries < 1000; tries++) {
-        size_t got = 0;
-        while (got < len) {
-            ssize_t k = getrandom(out + got, len - got, 0);
-            if (k < 0) {
-                if (errno == EINTR) continue;
-                return -1;
-            }
-            got += (size_t)k;
-        }
+        if (util_random(out, len)) return -1;
         out[top - 1] &= mask;
         memset(out + top, 0, len - top);
         int nonzero = 0;

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include "util/parallel.h"
+#include "util/random.h"
 
 #define SETUP_BUF (1u << 22)
 
@@ -98,12 +98,7 @@ int setup_draw(setup_ctx *c, const char *label, uint32_t counter, uint8_t out[32
         blake2b_final(&s, out);
         return 0;
     }
-    for (size_t got = 0; got < 32;) {
-        ssize_t n = getrandom(out + got, 32 - got, 0);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return setup_fail(c, "getrandom: %s", strerror(errno));
-        got += (size_t)n;
-    }
+    if (util_random(out, 32)) return setup_fail(c, "getrandom: %s", strerror(errno));
     return 0;
 }
 

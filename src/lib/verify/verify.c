@@ -4,9 +4,11 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pairing/pairing.h"
+#include "util/random.h"
 #include "verify/verify.h"
 
 /* Where errors go, and the name of the file being read. */
@@ -170,6 +172,57 @@ int g16_verify_json(const char *vk_json, const char *public_json, const char *pr
 {
     return g16_verify_json_named(vk_json, public_json, proof_json, "verification key",
                                  "public signals", "proof", err, errlen);
+}
+
+/* Proof i's public signals and proof parsed and shaped, or NULL in both
+ * with valid[i] = -1. */
+static void load_item(json_t *vk, const char *curve, const char *pub_json, const char *proof_json,
+                      json_t **pub, json_t **proof, int *valid, const vctx c[3])
+{
+    *proof = NULL;
+    if ((*pub = load_text(pub_json, JSON_ARRAY, &c[1])) &&
+        (*proof = load_text(proof_json, JSON_OBJECT, &c[2])) &&
+        !check_shape(vk, *pub, *proof, curve, c))
+        return;
+    json_decref(*pub);
+    json_decref(*proof);
+    *pub = *proof = NULL;
+    *valid = -1;
+}
+
+int g16_verify_batch_json(const char *vk_json, size_t n, const char *const *public_json,
+                          const char *const *proof_json, int *valid, char *err, size_t errlen)
+{
+    char scratch[256];
+    const vctx kc = {"verification key", err, errlen};
+    const vctx c[3] = {{"verification key", scratch, sizeof scratch},
+                       {"public signals", scratch, sizeof scratch},
+                       {"proof", scratch, sizeof scratch}};
+    const char *curve;
+    if (err && errlen) err[0] = 0;
+    json_t *vk = load_text(vk_json, JSON_OBJECT, &kc);
+    json_t **pub = calloc(n ? n : 1, sizeof *pub), **proof = calloc(n ? n : 1, sizeof *proof);
+    int rc = -1;
+    if (!pub || !proof) {
+        vfail(&kc, "out of memory");
+        goto out;
+    }
+    if (!vk || check_vk_shape(vk, &curve, &kc)) goto out;
+    for (size_t i = 0; i < n; i++)
+        load_item(vk, curve, public_json[i], proof_json[i], &pub[i], &proof[i], &valid[i], c);
+    rc = strcmp(curve, "bn128") == 0 ? bn254_verify_batch(vk, pub, proof, n, valid, &kc, c)
+                                     : bls12_381_verify_batch(vk, pub, proof, n, valid, &kc, c);
+    if (rc == -2) vfail(&kc, "out of memory or randomness");
+    rc = rc ? -1 : 0;
+out:
+    for (size_t i = 0; pub && proof && i < n; i++) {
+        json_decref(pub[i]);
+        json_decref(proof[i]);
+    }
+    free(pub);
+    free(proof);
+    json_decref(vk);
+    return rc;
 }
 
 /* The key's points checked and made canonical in place (see g16.h). */

@@ -53,15 +53,16 @@ static int V_(parse_fq2)(G16_CAT(V, _fq2) * r, json_t *a, const vctx *c, const c
 V_PARSE_POINT(parse_g1, G16_CAT(V, _g1), G16_CAT(V, _fq), V_(parse_fq))
 V_PARSE_POINT(parse_g2, G16_CAT(V, _g2), G16_CAT(V, _fq2), V_(parse_fq2))
 
-/* k·P for a public scalar k (4 limbs): double-and-add with mixed
- * additions, about a third cheaper than the constant-time ladder of
- * curve.h, which only secrets need. */
+/* k·P for a public scalar k of `bits` bits (4 limbs): double-and-add
+ * with mixed additions, about a third cheaper than the constant-time
+ * ladder of curve.h, which only secrets need. */
 #define V_MUL_PUBLIC(GRP)                                                                          \
-    static inline void V_(GRP##_mul_public)(                                                       \
-        G16_CAT(V, _##GRP) * r, const G16_CAT(V, _##GRP##_affine) * p, const uint64_t *k)          \
+    static inline void V_(GRP##_mul_public)(G16_CAT(V, _##GRP) * r,                                \
+                                            const G16_CAT(V, _##GRP##_affine) * p,                 \
+                                            const uint64_t *k, int bits)                           \
     {                                                                                              \
         V_(GRP##_set_infinity)(r);                                                                 \
-        for (int i = 255; i >= 0; i--) {                                                           \
+        for (int i = bits - 1; i >= 0; i--) {                                                      \
             V_(GRP##_dbl)(r, r);                                                                   \
             if ((k[i / 64] >> (i % 64)) & 1) V_(GRP##_add_affine)(r, r, p);                        \
         }                                                                                          \
@@ -69,7 +70,7 @@ V_PARSE_POINT(parse_g2, G16_CAT(V, _g2), G16_CAT(V, _fq2), V_(parse_fq2))
     static inline int V_(GRP##_in_group)(const G16_CAT(V, _##GRP##_affine) * p)                    \
     {                                                                                              \
         G16_CAT(V, _##GRP) t;                                                                      \
-        V_(GRP##_mul_public)(&t, p, V_(GRP##_order));                                              \
+        V_(GRP##_mul_public)(&t, p, V_(GRP##_order), 256);                                         \
         return V_(GRP##_is_infinity)(&t);                                                          \
     }
 V_MUL_PUBLIC(g1)
@@ -112,7 +113,7 @@ static int V_(vk_x)(G1A *out, json_t *ic, json_t *pub, const vctx *kc, const vct
             if (!FR_(from_dec)(&s, text, strlen(text)))
                 return vinvalid(pc, "signal %zu is not below the group order r", i - 1);
             FR_(to_plain)(&s, &s);
-            V_(g1_mul_public)(&t, &p, s.v);
+            V_(g1_mul_public)(&t, &p, s.v, 256);
         }
         G1_(add)(&acc, &acc, &t);
     }
@@ -157,18 +158,27 @@ static int V_(vk_check)(json_t *vk, const vctx *c)
     return 0;
 }
 
-static int V_(verify)(json_t *vk, json_t *pub, json_t *proof, const vctx c[3])
+/* The key's points of the equation: alpha1 in g1[1], beta2, gamma2 and
+ * delta2 in g2[1..3]; 0, or -1 malformed. */
+static int V_(key_points)(json_t *vk, G1A g1[4], G2A g2[4], const vctx *c)
 {
-    G1A g1[4]; /* -pi_a, alpha1, vk_x, pi_c */
-    G2A g2[4]; /* pi_b, beta2, gamma2, delta2 */
+    return V_KEY_POINT(g1, &g1[1], vk, "vk_alpha_1", c) ||
+                   V_KEY_POINT(g2, &g2[1], vk, "vk_beta_2", c) ||
+                   V_KEY_POINT(g2, &g2[2], vk, "vk_gamma_2", c) ||
+                   V_KEY_POINT(g2, &g2[3], vk, "vk_delta_2", c)
+               ? -1
+               : 0;
+}
+
+/* A proof's points of the equation: -pi_a in g1[0], vk_x in g1[2], pi_c
+ * in g1[3], pi_b in g2[0]; 1 when they may be paired, 0 invalid, -1
+ * malformed.  The whole proof is parsed before it is judged, so a
+ * malformed file is reported as such even when a check would find the
+ * proof invalid. */
+static int V_(proof_points)(json_t *vk, json_t *pub, json_t *proof, G1A g1[4], G2A g2[4],
+                            const vctx c[3])
+{
     int rc;
-    if (V_KEY_POINT(g1, &g1[1], vk, "vk_alpha_1", &c[0]) ||
-        V_KEY_POINT(g2, &g2[1], vk, "vk_beta_2", &c[0]) ||
-        V_KEY_POINT(g2, &g2[2], vk, "vk_gamma_2", &c[0]) ||
-        V_KEY_POINT(g2, &g2[3], vk, "vk_delta_2", &c[0]))
-        return -1;
-    /* Parse the whole proof before judging it, so a malformed file is
-     * reported as such even when a check would find the proof invalid. */
     if (V_(parse_g1)(&g1[0], json_object_get(proof, "pi_a"), &c[2], "pi_a") ||
         V_(parse_g2)(&g2[0], json_object_get(proof, "pi_b"), &c[2], "pi_b") ||
         V_(parse_g1)(&g1[3], json_object_get(proof, "pi_c"), &c[2], "pi_c"))
@@ -179,8 +189,109 @@ static int V_(verify)(json_t *vk, json_t *pub, json_t *proof, const vctx c[3])
         (rc = V_PROOF_POINT_OK(g1, &g1[3], "pi_c", &c[2])) != 1)
         return rc;
     FQ_(neg)(&g1[0].y, &g1[0].y); /* -pi_a (infinity stays (0, 0)) */
+    return 1;
+}
+
+static int V_(verify)(json_t *vk, json_t *pub, json_t *proof, const vctx c[3])
+{
+    G1A g1[4]; /* -pi_a, alpha1, vk_x, pi_c */
+    G2A g2[4]; /* pi_b, beta2, gamma2, delta2 */
+    int rc;
+    if (V_(key_points)(vk, g1, g2, &c[0])) return -1;
+    if ((rc = V_(proof_points)(vk, pub, proof, g1, g2, c)) != 1) return rc;
     if (V_(pairing_check)(g1, g2, 4)) return 1;
     return vinvalid(&c[2], "the pairing equation does not hold");
+}
+
+/* acc += w·p for a 128-bit weight w. */
+static void V_(g1_add_weighted)(G16_CAT(V, _g1) * acc, const G1A *p, const uint64_t w[4])
+{
+    G16_CAT(V, _g1) t;
+    V_(g1_mul_public)(&t, p, w, 128);
+    G1_(add)(acc, acc, &t);
+}
+
+/* The n proofs' equations (their points from proof_points, in g1[4 i..]
+ * and g2[4 i..]; the key's in slots 1-3 of the first) as one, with random
+ * 128-bit weights w_i:
+ *   prod e(-w_i pi_a_i, pi_b_i) e(W alpha1, beta2) e(sum w_i vk_x_i, gamma2)
+ *     e(sum w_i pi_c_i, delta2) = 1,  W = sum w_i,
+ * n + 3 pairs, one final exponentiation.  It holds when every equation
+ * does; when one fails, it holds for at most one w_i in 2^128 given the
+ * others.  1 holds, 0 does not, -1 no randomness.  Overwrites the
+ * proofs' -pi_a with -w_i pi_a. */
+static int V_(batch_check)(G1A *g1, G2A *g2, size_t n)
+{
+    uint64_t(*w)[4] = calloc(n, sizeof *w), total[4] = {0, 0, 0, 0};
+    G1A *p1 = malloc((n + 3) * sizeof *p1);
+    G2A *p2 = malloc((n + 3) * sizeof *p2);
+    int rc = -1;
+    if (!w || !p1 || !p2) goto out;
+    for (size_t i = 0; i < n; i++)
+        if (util_random(w[i], 16)) goto out;
+    G16_CAT(V, _g1) x, c, t;
+    G1_(set_infinity)(&x);
+    G1_(set_infinity)(&c);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char carry = 0;
+        for (int l = 0; l < 4; l++) { /* total < n 2^128: no overflow of 256 bits */
+            uint64_t s = total[l] + w[i][l] + carry;
+            carry = s < total[l] || (carry && s == total[l]);
+            total[l] = s;
+        }
+        V_(g1_mul_public)(&t, &g1[4 * i], w[i], 128);
+        G1_(to_affine)(&p1[i], &t);
+        p2[i] = g2[4 * i];
+        V_(g1_add_weighted)(&x, &g1[4 * i + 2], w[i]);
+        V_(g1_add_weighted)(&c, &g1[4 * i + 3], w[i]);
+    }
+    V_(g1_mul_public)(&t, &g1[1], total, 256);
+    G1_(to_affine)(&p1[n], &t);
+    G1_(to_affine)(&p1[n + 1], &x);
+    G1_(to_affine)(&p1[n + 2], &c);
+    for (int k = 0; k < 3; k++) p2[n + k] = g2[1 + k];
+    rc = V_(pairing_check)(p1, p2, n + 3);
+out:
+    free(w);
+    free(p1);
+    free(p2);
+    return rc;
+}
+
+/* n proofs of one key (see g16_verify_batch_json): valid[i] as verify
+ * answers for proof i (pub[i] NULL: already judged, valid[i] kept).  The
+ * well-formed ones are checked together, and one by one only when that
+ * check fails.  The key's problems are reported through kc, the proofs'
+ * through c (one scratch message).  0, -1 the key malformed, -2 no memory
+ * or randomness. */
+static int V_(verify_batch)(json_t *vk, json_t **pub, json_t **proof, size_t n, int *valid,
+                            const vctx *kc, const vctx c[3])
+{
+    size_t slots = 4 * (n ? n : 1); /* the key's points need the first four */
+    G1A *g1 = malloc(slots * sizeof *g1);
+    G2A *g2 = malloc(slots * sizeof *g2);
+    size_t *idx = malloc(slots * sizeof *idx), m = 0;
+    int rc = -2, all = 0;
+    if (!g1 || !g2 || !idx) goto out;
+    rc = -1;
+    if (V_(key_points)(vk, g1, g2, kc)) goto out;
+    for (size_t i = 0; i < n; i++) /* the key's points stay in slots 1-3 of the first */
+        if (pub[i] &&
+            (valid[i] = V_(proof_points)(vk, pub[i], proof[i], &g1[4 * m], &g2[4 * m], c)) == 1)
+            idx[m++] = i;
+    rc = -2;
+    if (m > 1 && (all = V_(batch_check)(g1, g2, m)) != 0) {
+        if (all < 0) goto out;
+    } else {
+        for (size_t j = 0; j < m; j++) /* one by one, parsed afresh */
+            valid[idx[j]] = V_(verify)(vk, pub[idx[j]], proof[idx[j]], c);
+    }
+    rc = 0;
+out:
+    free(g1);
+    free(g2);
+    free(idx);
+    return rc;
 }
 
 #undef V_PARSE_POINT
