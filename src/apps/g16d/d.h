@@ -191,6 +191,7 @@ typedef struct g16d {
     size_t reserved, key_bytes;
     size_t dev_budget, dev_used; /* device memory budget (0: none) and the GPU keys' charges */
     int held_parts;              /* partitions holding a reservation */
+    int synth_needs_memory;      /* the next partition waits for budget (pick_synth) */
     int nstate[P_CANCELLED + 1]; /* partitions in each state (kept by d_set_state) */
     int busy[ST_COUNT];
     int cpu_busy;   /* threads the running CPU stage calls hold (<= cfg.threads) */

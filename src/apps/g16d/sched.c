@@ -319,22 +319,72 @@ static part *pick_synth(g16d *d)
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
-    if (d_budget_free(d) < need && d_key_make_room(d, need, p->job->k)) return NULL; /* memory */
+    d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k);
+    if (d->synth_needs_memory) return NULL;
     reserve(d, p, need);
     return p;
 }
 
-/* Whether stage has a partition to start (threads aside). */
-static int stage_ready(const g16d *d, int stage)
+/* Finalize batches: where the self-verification is a notable part of a
+ * proof (keys of domain up to FINAL_BATCH_DOMAIN: a tenth of a proof at
+ * 2^10, a twenty-fifth at 2^12), one finalize call takes up to
+ * FINAL_BATCH partitions of a key and checks their proofs as one equation
+ * (g16_verify_batch_json: about half the time a proof).  Larger keys gain
+ * too little for the wait of their first proofs.  The
+ * partitions waiting for a batch keep what they hold after synthesis,
+ * so a batch may take at most a quarter of the budget: under a tight
+ * budget memory goes to new partitions, not to waiting ones. */
+#define FINAL_BATCH        8
+#define FINAL_BATCH_DOMAIN (1u << 12)
+
+static int key_final_batch(const g16d *d, const dkey *k)
 {
-    if (stage == ST_MSM)
-        return d->nstate[P_SYNTHED] && d->nstate[P_MSMED] < d->cfg.queue_depth[ST_FINAL];
-    return d->nstate[P_MSMED] > 0;
+    if (!d->cfg.self_verify || !k->vk_json || !k->key) return 1;
+    size_t held = k->job_bytes > k->abc_bytes ? k->job_bytes - k->abc_bytes : 0;
+    int small = g16_key_domain_size(k->key) <= FINAL_BATCH_DOMAIN;
+    return small && FINAL_BATCH * held <= d->cfg.budget / 4 ? FINAL_BATCH : 1;
+}
+
+/* Partitions that may wait for finalize when the MSM stage would add one
+ * of p's key: --finalize-queue, or a finalize batch's worth. */
+static int final_room(const g16d *d, const part *p)
+{
+    int cap = d->cfg.queue_depth[ST_FINAL], batch = key_final_batch(d, p->job->k);
+    return d->nstate[P_MSMED] < (batch > cap ? batch : cap);
+}
+
+/* Whether the finalize stage starts now: at once for a key that does not
+ * batch, else when a batch's worth waits, or when waiting would cost more
+ * than it saves: the next partition waits for the memory the waiting ones
+ * hold, no partition is queued or under way before finalize (a lone
+ * proof never waits), the MSM stage is held back by the finalize queue
+ * (waiting longer would deadlock), or the daemon stops. */
+static int final_ready(g16d *d)
+{
+    part *p = best(d, P_MSMED);
+    if (!p) return 0;
+    int want = key_final_batch(d, p->job->k);
+    if (want == 1 || d->stopping || d->nstate[P_MSMED] >= want) return 1;
+    if (d->synth_needs_memory && d->nstate[P_QUEUED]) return 1;
+    if (d->nstate[P_QUEUED] + d->nstate[P_SYNTH] + d->nstate[P_SYNTHED] + d->nstate[P_MSM] == 0)
+        return 1;
+    part *q = best(d, P_SYNTHED);
+    return q && !final_room(d, q);
+}
+
+/* Whether stage has a partition to start (threads aside). */
+static int stage_ready(g16d *d, int stage)
+{
+    if (stage == ST_MSM) {
+        part *p = best(d, P_SYNTHED);
+        return p && final_room(d, p);
+    }
+    return final_ready(d);
 }
 
 /* Whether a later stage has a partition to start and a worker free to
  * start it: freed threads go to it first. */
-static int later_stage_ready(const g16d *d, int stage)
+static int later_stage_ready(g16d *d, int stage)
 {
     for (int s = stage + 1; s < ST_COUNT; s++)
         if (d->busy[s] < d->cfg.workers[s] && stage_ready(d, s)) return 1;
@@ -449,24 +499,49 @@ static char *timings_json(const part *p)
     return s;
 }
 
+/* p's proof checked alone against its key's verification key. */
+static int self_check(part *p, char *err, size_t errlen)
+{
+    double t0 = d_now();
+    char verr[D_ERR];
+    int ok = g16_verify_json(p->job->k->vk_json, p->pub, p->proof, verr, sizeof verr);
+    p->verify_s = d_now() - t0;
+    if (ok == 1) return 0;
+    d_errf(err, errlen, "%s/%d: self-verification failed: %s", p->job->id, p->idx, verr);
+    return -1;
+}
+
 static int run_final(g16d *d, part *p, char *err, size_t errlen)
 {
-    char *proof, *pub;
-    if (g16_job_finish(p->gj, &proof, &pub, err, errlen)) return -1;
-    p->proof = proof;
-    p->pub = pub;
-    const char *vk = p->job->k->vk_json;
-    if (d->cfg.self_verify && vk) {
-        double t0 = d_now();
-        char verr[D_ERR];
-        int ok = g16_verify_json(vk, pub, proof, verr, sizeof verr);
-        p->verify_s = d_now() - t0;
-        if (ok != 1) {
-            d_errf(err, errlen, "%s/%d: self-verification failed: %s", p->job->id, p->idx, verr);
-            return -1;
-        }
+    if (g16_job_finish(p->gj, &p->proof, &p->pub, err, errlen)) return -1;
+    return d->cfg.self_verify && p->job->k->vk_json ? self_check(p, err, errlen) : 0;
+}
+
+/* Finalize for partitions of one key (key_final_batch: self-verification
+ * on): each proof assembled, then the proofs checked as one equation
+ * (each verify_s its share); a proof the combined check rejects, or every
+ * proof when the call itself fails, is checked alone for its message. */
+static void run_final_batch(part **batch, int n, int *rc, char (*err)[D_ERR])
+{
+    const char *pubs[GPU_BATCH_MAX], *proofs[GPU_BATCH_MAX];
+    int at[GPU_BATCH_MAX], valid[GPU_BATCH_MAX], m = 0;
+    for (int i = 0; i < n; i++) {
+        part *p = batch[i];
+        if ((rc[i] = g16_job_finish(p->gj, &p->proof, &p->pub, err[i], D_ERR))) continue;
+        pubs[m] = p->pub;
+        proofs[m] = p->proof;
+        at[m++] = i;
     }
-    return 0;
+    double t0 = d_now();
+    char verr[D_ERR];
+    int called = g16_verify_batch_json(batch[0]->job->k->vk_json, (size_t)m, pubs, proofs, valid,
+                                       verr, sizeof verr) == 0;
+    double share = m ? (d_now() - t0) / m : 0;
+    for (int j = 0; j < m; j++) {
+        part *p = batch[at[j]];
+        p->verify_s = share;
+        if (!called || valid[j] != 1) rc[at[j]] = self_check(p, err[at[j]], D_ERR);
+    }
 }
 
 static int run_stage(g16d *d, int stage, part *p, char *err, size_t errlen)
@@ -508,38 +583,54 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
     p->t_stage = d_now();
 }
 
-/* The GPU stage's batch: after p (already running), the next synthesized
- * partitions of p's key, in the order best() gives them, up to the key's
- * batch (g16_key_gpu_batch: the library's choice from the domain, 16 at
- * 2^16, 4 at 2^18, 1 above; its device workspace estimate, charged at
- * load, counts batches that large).  Their MSMs then run as one pass over
- * the key's points (g16_jobs_msm).  The finalize queue's depth was checked
- * for p alone: a batch may pass it by its size, finalizing is cheap.
- * Fills batch[0..n) (p first) and marks the others running.  mu held. */
-static int gpu_batch_pick(g16d *d, int stage, part *p, part **batch)
+/* A stage call's batch: after p (already running), the next partitions
+ * of p's key waiting for the same stage, in the order best() gives them.
+ * MSM: up to the key's GPU batch (g16_key_gpu_batch: the library's choice
+ * from the domain, 16 at 2^16, 4 at 2^18, 1 above; its device workspace
+ * estimate, charged at load, counts batches that large), their MSMs one
+ * pass over the key's points (g16_jobs_msm); the finalize queue's depth
+ * was checked for p alone: a batch may pass it by its size, finalizing is
+ * cheap.  Finalize: up to the key's finalize batch, their proofs checked
+ * as one (run_final_batch).  Fills batch[0..n) (p first) and marks the
+ * others running.  mu held. */
+static int batch_pick(g16d *d, int stage, part *p, part **batch)
 {
     const dkey *k = p->job->k;
-    int want = stage == ST_MSM ? key_batch(d, k) : 1, n = 1;
+    int want = stage == ST_MSM ? key_batch(d, k) : stage == ST_FINAL ? key_final_batch(d, k) : 1;
+    part_state from = stage == ST_MSM ? P_SYNTHED : P_MSMED;
+    int n = 1;
     batch[0] = p;
-    for (part *q; n < want && (q = best(d, P_SYNTHED)) && q->job->k == k; n++) {
-        d_set_state(d, q, P_MSM);
+    for (part *q; n < want && (q = best(d, from)) && q->job->k == k; n++) {
+        d_set_state(d, q, k_running[stage]);
         batch[n] = q;
     }
     return n;
 }
 
-static int run_batch(g16d *d, int stage, part **batch, int n, char *err, size_t errlen)
+/* A stage call for batch[0..n): rc[i] and err[i] are partition i's. */
+static void run_batch(g16d *d, int stage, part **batch, int n, int *rc, char (*err)[D_ERR])
 {
-    if (n == 1) return run_stage(d, stage, batch[0], err, errlen);
+    if (n == 1) {
+        rc[0] = run_stage(d, stage, batch[0], err[0], D_ERR);
+        return;
+    }
+    if (stage == ST_FINAL) {
+        run_final_batch(batch, n, rc, err);
+        return;
+    }
     g16_job *jobs[GPU_BATCH_MAX];
     for (int i = 0; i < n; i++) jobs[i] = batch[i]->gj;
-    return g16_jobs_msm(jobs, n, err, errlen);
+    rc[0] = g16_jobs_msm(jobs, n, err[0], D_ERR);
+    for (int i = 1; i < n; i++) {
+        rc[i] = rc[0];
+        memcpy(err[i], err[0], D_ERR);
+    }
 }
 
 static void *worker(void *arg)
 {
     g16d *d = arg;
-    char err[D_ERR];
+    char err[GPU_BATCH_MAX][D_ERR];
     pthread_mutex_lock(&d->mu);
     for (;;) {
         part *p;
@@ -557,21 +648,21 @@ static void *worker(void *arg)
         d->cpu_busy += threads;
         d_set_state(d, p, k_running[stage]);
         part *batch[GPU_BATCH_MAX];
-        int n = gpu_batch_pick(d, stage, p, batch);
+        int n = batch_pick(d, stage, p, batch), rc[GPU_BATCH_MAX];
         d->busy[stage]++;
         wake_next(d);
         pthread_cond_broadcast(&d->changed);
         pthread_mutex_unlock(&d->mu);
         d_key_reap(); /* what pick evicted to make room */
-        err[0] = 0;
-        int rc = run_batch(d, stage, batch, n, err, sizeof err);
+        for (int i = 0; i < n; i++) err[i][0] = 0;
+        run_batch(d, stage, batch, n, rc, err);
         double secs = d_now() - t0;
         pthread_mutex_lock(&d->mu);
         d->busy[stage]--;
         d->cpu_busy -= threads;
         /* a batch's time is shared out among its partitions, so a stage's
          * histogram sum stays the time the stage was busy */
-        for (int i = 0; i < n; i++) after_stage(d, stage, batch[i], rc, err, secs / n);
+        for (int i = 0; i < n; i++) after_stage(d, stage, batch[i], rc[i], err[i], secs / n);
         if (n > 1) wake_next(d); /* the batch's other partitions wait for a finalize call */
         if (d->stopping) pthread_cond_broadcast(&d->work); /* the idle ones may exit */
     }
