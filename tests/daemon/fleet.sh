@@ -55,7 +55,9 @@ id3=$(hc a prove --key mult --input "${in[@]}") || fail "a: submit inputs"
 host_a=$(host_id a)
 held="SELECT count(*) FROM partitions WHERE lease_owner = '$host_a' AND state = 'running'"
 posted="SELECT count(*) FROM results WHERE host = '$host_a'"
-for _ in $(seq 500); do
+# (a posts its small proofs a finalize batch at a time, so the first
+# result comes after several proofs: up to 30 s on a loaded machine)
+for _ in $(seq 1500); do
   [ "$(sql "$held")" -gt 0 ] && [ "$(sql "$posted")" -gt 0 ] && break
   sleep 0.02
 done
