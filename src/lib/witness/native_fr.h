@@ -23,14 +23,16 @@
  * - Call depth: the wrappers native_fr.c writes keep FUNC_PROLOGUE and call
  *   the runtime's other functions by name where the translation calls them;
  *   or, where they do the work of the translation's callees themselves
- *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add), they first check that those
- *   calls would stay within WASM_RT_MAX_CALL_STACK_DEPTH, and else run the
- *   translation (called before their own FUNC_PROLOGUE), so the exhaustion
- *   trap comes where it came.
+ *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add, Fr_F1m_fromMontgomery), they
+ *   first check that those calls would stay within
+ *   WASM_RT_MAX_CALL_STACK_DEPTH, and else run the translation (called
+ *   before their own FUNC_PROLOGUE), so the exhaustion trap comes where it
+ *   came.
  * - Time: the wrappers have no G16W_TICK (ticks.c): their loops are
- *   bounded, and every cycle of calls through them passes a translated
- *   function that calls (Fr_F1m_fromMontgomery, a "_wasm"), which keeps
- *   its check.
+ *   bounded, and the runtime functions they call (Fr_toNormal calls
+ *   Fr_F1m_fromMontgomery, which calls Fr_F1m_add, which calls the
+ *   integer functions) never call back into them: no endless run goes
+ *   through them alone.
  * - Field: circom's long elements hold 8 little-endian 32-bit words, the
  *   Montgomery form uses R = 2^256, and the prime is the one in the
  *   instance's memory at the address the translation reads it from.  The
@@ -386,14 +388,45 @@ static inline uint32_t g16n_mreduct_round(unsigned long long *a0, unsigned long 
     return (uint32_t)(top + h3 + c);
 }
 
+/* Fr_F1m_mReduct's rounds on registers: the 8 low words (lo, the 4
+ * 64-bit words a0..a3) and the 8 high words hi of t; round i adds k p to
+ * the 8 words from w[i] and keeps the carry out of w[i+7] apart, in cv[i];
+ * w[i+8] is still the input's then.  So the 8 words are 4 64-bit words
+ * that move by a 32-bit shift a round, w[i] (0 for circom's np32) put
+ * aside in low[i]: any np32 gives the translation's words.  The high half
+ * is left in a0..a3. */
+static inline void g16n_mreduct_rounds(unsigned long long a[4], const uint32_t hi[8],
+                                       const uint64_t p[4], uint32_t np32, uint32_t low[8],
+                                       uint32_t cv[8])
+{
+    unsigned long long a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
+        cv[i] = g16n_mreduct_round(&a0, &a1, &a2, &a3, p, np32);
+        low[i] = (uint32_t)a0;
+        a0 = a0 >> 32 | a1 << 32;
+        a1 = a1 >> 32 | a2 << 32;
+        a2 = a2 >> 32 | a3 << 32;
+        a3 = a3 >> 32 | (uint64_t)hi[i] << 32;
+    }
+    a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
+}
+
+/* The reduction's stores: t's low words, its high half, the carries. */
+static inline void g16n_mreduct_store(uint8_t *d, uint32_t t, uint32_t carries,
+                                      const unsigned long long a[4], const uint32_t low[8],
+                                      const uint32_t cv[8])
+{
+    memcpy(d + t, low, 32);
+    for (int i = 0; i < 4; i++) g16n_st64(d, t + 32u + 8u * i, a[i]);
+    memcpy(d + carries, cv, 32);
+}
+
 /* Fr_F1m_mReduct's own part (the wrapper adds its final Fr_F1m_add):
  * word-by-word Montgomery reduction of the 64 bytes at t by the prime at
- * q, in place, each round's carry stored at carries + 4 i.  Round i adds
- * k p to the 8 words from w[i] and keeps the carry out of w[i+7] apart;
- * w[i+8] is still the input's then.  So when the three regions are apart
- * (circom's are) the 8 words are 4 64-bit words that move by a 32-bit
- * shift a round, w[i] (0 for circom's np32) put aside: any np32 gives the
- * translation's words.  Else in memory in the translation's order. */
+ * q, in place, each round's carry stored at carries + 4 i.  When the three
+ * regions are apart (circom's are) on registers, g16n_mreduct_rounds; else
+ * in memory in the translation's order. */
 static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uint32_t carries,
                                 uint32_t np32)
 {
@@ -403,27 +436,14 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
     uint8_t *d = m->data;
     if (g16n_apart(t, 64, q, 32) && g16n_apart(t, 64, carries, 32) &&
         g16n_apart(q, 32, carries, 32)) {
-        uint8_t *pt = d + t;
         uint64_t p[4];
-        uint32_t low[8], cv[8];
+        uint32_t hi[8], low[8], cv[8];
+        unsigned long long a[4];
         memcpy(p, d + q, 32);
-        unsigned long long a0 = g16n_ld64(pt, 0), a1 = g16n_ld64(pt, 8), a2 = g16n_ld64(pt, 16),
-                           a3 = g16n_ld64(pt, 24);
-#pragma GCC unroll 8
-        for (int i = 0; i < 8; i++) {
-            cv[i] = g16n_mreduct_round(&a0, &a1, &a2, &a3, p, np32);
-            low[i] = (uint32_t)a0;
-            a0 = a0 >> 32 | a1 << 32;
-            a1 = a1 >> 32 | a2 << 32;
-            a2 = a2 >> 32 | a3 << 32;
-            a3 = a3 >> 32 | (uint64_t)g16n_ld32(pt, 32u + 4u * i) << 32;
-        }
-        memcpy(pt, low, 32);
-        g16n_st64(pt, 32, a0);
-        g16n_st64(pt, 40, a1);
-        g16n_st64(pt, 48, a2);
-        g16n_st64(pt, 56, a3);
-        memcpy(d + carries, cv, 32);
+        memcpy(a, d + t, 32);
+        memcpy(hi, d + t + 32u, 32);
+        g16n_mreduct_rounds(a, hi, p, np32, low, cv);
+        g16n_mreduct_store(d, t, carries, a, low, cv);
         return;
     }
     for (uint32_t i = 0; i < 8; i++) {
@@ -434,6 +454,33 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
         }
         g16n_st32(d, carries + 4u * i, (uint32_t)(c >> 32));
     }
+}
+
+/* Fr_F1m_fromMontgomery's copy and reduction: Fr_int_copy(x -> t),
+ * Fr_int_zero(t + 32), then Fr_F1m_mReduct's rounds on t (the prime at q,
+ * the carries at carries), for circom's t, q and carries (apart, all in
+ * memory) and an x in memory apart from t's low half (else the copy's
+ * order matters): x's words taken into registers, the zeros never read
+ * back, the final words of t and the carries stored.  The wrapper adds the
+ * reduction's Fr_F1m_add.  0, having touched nothing, for the rest. */
+static inline int g16n_from_mont(wasm_rt_memory_t *m, uint32_t x, uint32_t t, uint32_t q,
+                                 uint32_t carries, uint32_t np32)
+{
+    if ((uint64_t)x + 32 > m->size || (uint64_t)t + 64 > m->size || (uint64_t)q + 32 > m->size ||
+        (uint64_t)carries + 32 > m->size || !g16n_apart(x, 32, t, 32) ||
+        !g16n_apart(t, 64, q, 32) || !g16n_apart(t, 64, carries, 32) ||
+        !g16n_apart(q, 32, carries, 32))
+        return 0;
+    uint8_t *d = m->data;
+    static const uint32_t zeros[8];
+    uint64_t p[4];
+    uint32_t low[8], cv[8];
+    unsigned long long a[4];
+    memcpy(p, d + q, 32);
+    memcpy(a, d + x, 32);
+    g16n_mreduct_rounds(a, zeros, p, np32, low, cv);
+    g16n_mreduct_store(d, t, carries, a, low, cv);
+    return 1;
 }
 
 /* Whether the element at a is one Fr_lt's native part takes: short and
