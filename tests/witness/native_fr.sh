@@ -14,7 +14,8 @@ for curve in bn128 bls12381; do
   mkdir "$d"
   "$WASM2C" "$G16_FIXTURES/$curve/multiplier/circuit.wasm" -n circuit -o "$d/circuit.c"
   "$NATIVE_REWRITE" "$d/circuit.c" 18
-  cp "$WITNESS_SRC/glue.c" "$WITNESS_SRC/glue_abi.h" "$WITNESS_SRC/native_fr.h" "$d/"
+  cp "$WITNESS_SRC/glue.c" "$WITNESS_SRC/glue_abi.h" "$WITNESS_SRC/native_fr.h" \
+    "$WITNESS_SRC/../field/field_asm_x86.h" "$d/"
   cc -O3 -w -pthread -I"$d" -I"$WASM2C_RUNTIME" "$here/native_fr_check.c" -o "$d/check" -lm
   echo "$curve:"
   "$d/check"

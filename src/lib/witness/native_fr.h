@@ -72,6 +72,18 @@ static inline unsigned char g16n_sbb_u128(unsigned char c, unsigned long long a,
 #define G16N_SBB g16n_sbb_u128
 #endif
 
+/* libg16's mulx/adcx/adox product (field_asm_x86.h, written beside this
+ * file into each circuit's build), where the compiler can allocate its
+ * registers as libg16's own build does; chosen at run time on CPUs with
+ * BMI2 and ADX. */
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
+#define G16_HOT_INLINE static inline
+#include "field_asm_x86.h"
+#define G16N_ASM 1
+#else
+#define G16N_ASM 0
+#endif
+
 /* The translation a wrapper falls back to when its native part does not
  * apply (rare): kept out of line, so that it does not weigh on the
  * wrapper's registers and frame. */
@@ -103,6 +115,17 @@ static inline uint64_t g16n_ld64(const uint8_t *d, uint64_t addr)
 
 static inline void g16n_st64(uint8_t *d, uint64_t addr, uint64_t v) { memcpy(d + addr, &v, 8); }
 
+/* v, as a word the compiler must move alone: copies of operands and
+ * results by word.  Merged into 16-byte moves, they would read words just
+ * stored by 8 bytes, or store words just computed into a stack copy and
+ * read it back by 16 bytes: a processor forwards neither from store to
+ * load, and waits for the stores to reach its cache. */
+static inline uint64_t g16n_word(uint64_t v)
+{
+    __asm__("" : "+r"(v));
+    return v;
+}
+
 /* Fr_copy (n = 5: a whole element) and Fr_int_copy (n = 4: the limbs):
  * 8-byte words in order, each stored before the next is loaded. */
 static inline void g16n_copy(wasm_rt_memory_t *m, uint32_t r, uint32_t x, int n)
@@ -110,11 +133,8 @@ static inline void g16n_copy(wasm_rt_memory_t *m, uint32_t r, uint32_t x, int n)
     g16n_check(m, x, 8u * n);
     g16n_check(m, r, 8u * n);
     uint8_t *d = m->data;
-    if ((uint64_t)r + 8u * n <= x || (uint64_t)x + 8u * n <= r) {
-        memcpy(d + r, d + x, 8u * n); /* apart: order does not matter */
-        return;
-    }
-    for (int i = 0; i < n; i++) g16n_st64(d, r + 8u * i, g16n_ld64(d, x + 8u * i));
+    /* word by word even when apart (g16n_word): x was mostly just stored so */
+    for (int i = 0; i < n; i++) g16n_st64(d, r + 8u * i, g16n_word(g16n_ld64(d, x + 8u * i)));
 }
 
 static inline void g16n_zero(wasm_rt_memory_t *m, uint32_t r)
@@ -328,6 +348,32 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
         t4 = t5;                                                                                   \
     } while (0)
 
+/* The product below (bit 256 then 0) through libg16's mulx/adcx/adox
+ * code, whose result is only bounded (below 2p, so the same number) for a
+ * prime whose top word is below 2^63 - 1 and operands below p, here those
+ * whose top word is below p's; 0, having touched nothing, for the rest
+ * and on other CPUs.  Its operands are read before r is written. */
+static inline int g16n_mont_mul_adx(uint8_t *d, uint32_t x, uint32_t y, uint32_t r,
+                                    const g16n_prime *p)
+{
+#if G16N_ASM
+    uint64_t a[4], b[4], t[4];
+    if (p->q[3] >= 0x7fffffffffffffffu || g16n_ld64(d, x + 24u) >= p->q[3] ||
+        g16n_ld64(d, y + 24u) >= p->q[3] || !g16_cpu_has_adx())
+        return 0;
+    for (int i = 0; i < 4; i++) {
+        a[i] = g16n_word(g16n_ld64(d, x + 8u * i));
+        b[i] = g16n_word(g16n_ld64(d, y + 8u * i));
+    }
+    g16_mont_mul4_adx(t, a, b, p->q, p->np);
+    for (int i = 0; i < 4; i++) g16n_st64(d, r + 8u * i, g16n_word(t[i]));
+    return 1;
+#else
+    (void)d, (void)x, (void)y, (void)r, (void)p;
+    return 0;
+#endif
+}
+
 /* Fr_F1m_mul without its final subtraction: r = (x y + M p) / 2^256 for
  * the M < 2^256 that makes the division exact (the same M whatever the
  * word size), the low 256 bits stored at r, bit 256 returned.  The
@@ -341,6 +387,7 @@ static inline uint32_t g16n_mont_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y
     g16n_check(m, y, 32);
     g16n_check(m, r, 32);
     uint8_t *d = m->data;
+    if (g16n_mont_mul_adx(d, x, y, r, p)) return 0;
     uint64_t a0 = g16n_ld64(d, x), a1 = g16n_ld64(d, x + 8u), a2 = g16n_ld64(d, x + 16u),
              a3 = g16n_ld64(d, x + 24u);
     uint64_t b0 = g16n_ld64(d, y), b1 = g16n_ld64(d, y + 8u), b2 = g16n_ld64(d, y + 16u),
@@ -412,14 +459,17 @@ static inline void g16n_mreduct_rounds(unsigned long long a[4], const uint32_t h
     a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
 }
 
-/* The reduction's stores: t's low words, its high half, the carries. */
+/* The reduction's stores: t's low words, its high half, the carries, by
+ * 64-bit words (g16n_word). */
 static inline void g16n_mreduct_store(uint8_t *d, uint32_t t, uint32_t carries,
                                       const unsigned long long a[4], const uint32_t low[8],
                                       const uint32_t cv[8])
 {
-    memcpy(d + t, low, 32);
-    for (int i = 0; i < 4; i++) g16n_st64(d, t + 32u + 8u * i, a[i]);
-    memcpy(d + carries, cv, 32);
+    for (uint32_t j = 0; j < 4; j++) {
+        g16n_st64(d, t + 8u * j, g16n_word(low[2 * j] | (uint64_t)low[2 * j + 1] << 32));
+        g16n_st64(d, t + 32u + 8u * j, g16n_word(a[j]));
+        g16n_st64(d, carries + 8u * j, g16n_word(cv[2 * j] | (uint64_t)cv[2 * j + 1] << 32));
+    }
 }
 
 /* Fr_F1m_mReduct's own part (the wrapper adds its final Fr_F1m_add):
@@ -477,7 +527,7 @@ static inline int g16n_from_mont(wasm_rt_memory_t *m, uint32_t x, uint32_t t, ui
     uint32_t low[8], cv[8];
     unsigned long long a[4];
     memcpy(p, d + q, 32);
-    memcpy(a, d + x, 32);
+    for (uint32_t j = 0; j < 4; j++) a[j] = g16n_word(g16n_ld64(d, x + 8u * j));
     g16n_mreduct_rounds(a, zeros, p, np32, low, cv);
     g16n_mreduct_store(d, t, carries, a, low, cv);
     return 1;
