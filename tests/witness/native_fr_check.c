@@ -37,12 +37,15 @@ typedef enum {
     MREDUCT,
     LT,
     FR_ADD,
+    FROM_MONT,
     N_FNS
 } fn_id;
-static const char *const fn_names[N_FNS] = {
-    "Fr_int_add",  "Fr_int_sub", "Fr_int_gt",      "Fr_int_gte",  "Fr_int_eq",   "Fr_F1m_add",
-    "Fr_F1m_mul",  "Fr_copy",    "Fr_int_copy",    "Fr_int_zero", "Fr_toNormal", "Fr_isNegative",
-    "Fr_getLsb32", "Fr_toInt",   "Fr_F1m_mReduct", "Fr_lt",       "Fr_add"};
+static const char *const fn_names[N_FNS] = {"Fr_int_add",  "Fr_int_sub",  "Fr_int_gt",
+                                            "Fr_int_gte",  "Fr_int_eq",   "Fr_F1m_add",
+                                            "Fr_F1m_mul",  "Fr_copy",     "Fr_int_copy",
+                                            "Fr_int_zero", "Fr_toNormal", "Fr_isNegative",
+                                            "Fr_getLsb32", "Fr_toInt",    "Fr_F1m_mReduct",
+                                            "Fr_lt",       "Fr_add",      "Fr_F1m_fromMontgomery"};
 
 /* Runs fn on (a, b, c) as the native replacement (0) or the translation
  * (1); its return value, 0 for functions without one. */
@@ -63,6 +66,9 @@ static u32 call(fn_id fn, int translated, u32 a, u32 b, u32 c)
     case TO_NORMAL: translated ? w2c_Fr_toNormal_wasm(w, a) : w2c_Fr_toNormal(w, a); break;
     case MREDUCT:
         translated ? w2c_Fr_F1m_mReduct_wasm(w, a, b) : w2c_Fr_F1m_mReduct(w, a, b);
+        break;
+    case FROM_MONT:
+        translated ? w2c_Fr_F1m_fromMontgomery_wasm(w, a, b) : w2c_Fr_F1m_fromMontgomery(w, a, b);
         break;
     case F1M_ADD: translated ? w2c_Fr_F1m_add_wasm(w, a, b, c) : w2c_Fr_F1m_add(w, a, b, c); break;
     case MUL: translated ? w2c_Fr_F1m_mul_wasm(w, a, b, c) : w2c_Fr_F1m_mul(w, a, b, c); break;
@@ -204,6 +210,25 @@ static void reduce_cases(void)
     restore_runtime();
 }
 
+/* Fr_F1m_fromMontgomery from each value, into another place, in place,
+ * from and into circom's scratch (1504, 1536), its carries (992) and the
+ * prime (608), from and into the ends of the scratch. */
+static void from_mont_cases(void)
+{
+    u32 base = (u32)(mem->size - SCRATCH);
+    const u32 at[] = {base, 1504, 1520, 1536, 1550, 992, 1000, 608, 1472, 1480};
+    for (size_t a = 0; a < sizeof at / sizeof *at; a++)
+        for (size_t b = 0; b < sizeof at / sizeof *at; b++)
+            for (int i = 0; i < N_VALUES; i++) {
+                put(base, values[i]);
+                put(base + 64, values[(i + 5) % N_VALUES]);
+                if (at[a] != base) put(at[a], values[i]);
+                compare(FROM_MONT, at[a], at[b] == base ? base + 64 : at[b], 0, "x to r");
+                compare(FROM_MONT, at[a], at[a], 0, "r = x");
+                restore_runtime();
+            }
+}
+
 /* Fr_copy moves 40-byte elements: a short one (value, flags word), a
  * long one in Montgomery form, random bytes; also overlapping. */
 static void copy_cases(void)
@@ -338,14 +363,16 @@ static int at_depth(fn_id fn, int translated, u32 depth, u32 a, u32 b, u32 c)
 }
 
 /* Near the call-depth limit the element functions must stop where their
- * translations do (Fr_toInt's and Fr_add's go 3 calls deep, Fr_lt's 4):
+ * translations do (Fr_toInt's and Fr_add's go 3 calls deep, Fr_lt's and
+ * Fr_F1m_fromMontgomery's 4):
  * long normal elements (and a short one for Fr_lt), which they take
  * through their callees. */
 static void depth_cases(void)
 {
     static const uint64_t seven[4] = {7}, five[4] = {5};
     u32 base = (u32)(mem->size - SCRATCH);
-    static const fn_id fns[] = {F1M_ADD, MUL, TO_NORMAL, IS_NEGATIVE, LSB32, TO_INT, LT, FR_ADD};
+    static const fn_id fns[] = {F1M_ADD, MUL, TO_NORMAL, IS_NEGATIVE, LSB32,
+                                TO_INT,  LT,  FR_ADD,    FROM_MONT};
     for (size_t f = 0; f < sizeof fns / sizeof *fns; f++) {
         fn_id fn = fns[f];
         for (u32 left = 0; left <= 5; left++) {
@@ -398,6 +425,7 @@ int main(void)
     pair_cases(LT);
     pair_cases(FR_ADD);
     reduce_cases();
+    from_mont_cases();
     oob_cases();
     depth_cases();
     foreign_prime_cases();

@@ -67,6 +67,7 @@ static void entry_name(const void *wasm, size_t len, char out[64 + 1 + 16 + 4])
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
     sha256_update(&ctx, strlen(witness_native_fr_h) + 1, (const uint8_t *)witness_native_fr_h);
+    sha256_update(&ctx, strlen(witness_field_asm_h) + 1, (const uint8_t *)witness_field_asm_h);
     witness_native_recipe(&ctx);
     sha256_digest(&ctx, sizeof d, d);
     out[64] = '-';
@@ -305,6 +306,8 @@ static int compile(const build *b)
     int rc = write_text(b, "glue.c", witness_glue_c, strlen(witness_glue_c));
     if (!rc) rc = write_text(b, "glue_abi.h", witness_glue_abi_h, strlen(witness_glue_abi_h));
     if (!rc) rc = write_text(b, "native_fr.h", witness_native_fr_h, strlen(witness_native_fr_h));
+    if (!rc)
+        rc = write_text(b, "field_asm_x86.h", witness_field_asm_h, strlen(witness_field_asm_h));
     if (rc) return rc;
     char src[4200], out[4200], inc[4300];
     build_path(b, "glue.c", src, sizeof src);

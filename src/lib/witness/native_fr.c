@@ -38,51 +38,64 @@ typedef struct {
     const char *sha256;  /* of its text from "static" to the closing "}\n" */
     const char *wrapper; /* the replacement: a printf format of the -p^-1
                           * literal's digits for the products */
+    const char *needs;   /* a function whose replacement this one's uses
+                          * (defined before it in the text), or NULL */
 } native_fn;
 
 static const native_fn natives[] = {
     {"Fr_copy", "void", "c40b6152121fffc605bdfe5de328940f4056a4041c11bfeb2b66408578e96651",
      "static void w2c_Fr_copy(Z_circuit_instance_t* instance, u32 r, u32 x) {FUNC_PROLOGUE; "
-     "g16n_copy(&instance->w2c_memory, r, x, 5); FUNC_EPILOGUE;}\n"},
+     "g16n_copy(&instance->w2c_memory, r, x, 5); FUNC_EPILOGUE;}\n",
+     NULL},
     {"Fr_int_copy", "void", "4c6bfccf7740b58f34c346fc56ee763d07cd7b3e7052c9d0d43837ac514059ff",
      "static void w2c_Fr_int_copy(Z_circuit_instance_t* instance, u32 x, u32 r) {FUNC_PROLOGUE; "
-     "g16n_copy(&instance->w2c_memory, r, x, 4); FUNC_EPILOGUE;}\n"},
+     "g16n_copy(&instance->w2c_memory, r, x, 4); FUNC_EPILOGUE;}\n",
+     NULL},
     {"Fr_int_zero", "void", "e4dd8f15bf17aef5a1b2d1a22f0c64102407f1a7e94560de313d2a122292188d",
      "static void w2c_Fr_int_zero(Z_circuit_instance_t* instance, u32 r) {FUNC_PROLOGUE; "
-     "g16n_zero(&instance->w2c_memory, r); FUNC_EPILOGUE;}\n"},
+     "g16n_zero(&instance->w2c_memory, r); FUNC_EPILOGUE;}\n",
+     NULL},
     {"Fr_int_add", "u32", "619d1c20efa7f6131fd50e67b1f4552622b562e4f20656d326168a91c27a8b7f",
      "static u32 w2c_Fr_int_add(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) "
      "{FUNC_PROLOGUE; u32 c = g16n_int_add(&instance->w2c_memory, x, y, r); FUNC_EPILOGUE; "
-     "return c;}\n"},
+     "return c;}\n",
+     NULL},
     {"Fr_int_sub", "u32", "1dc6a85350db6044873c88972e61defe539b34e7c8214290645e25854373082d",
      "static u32 w2c_Fr_int_sub(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) "
      "{FUNC_PROLOGUE; u32 c = g16n_int_sub(&instance->w2c_memory, x, y, r); FUNC_EPILOGUE; "
-     "return c;}\n"},
+     "return c;}\n",
+     NULL},
     {"Fr_int_gt", "u32", "b3e2e56526ceb17df6b50699e0ae8e40981d64d2b2b22245c1f286137184bf50",
      "static u32 w2c_Fr_int_gt(Z_circuit_instance_t* instance, u32 x, u32 y) {FUNC_PROLOGUE; "
-     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 0); FUNC_EPILOGUE; return c;}\n"},
+     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 0); FUNC_EPILOGUE; return c;}\n",
+     NULL},
     {"Fr_int_gte", "u32", "a6d51276ac126e82cddb1f7d86d9c9bf70ea62168c64f3c77d30733c145d4022",
      "static u32 w2c_Fr_int_gte(Z_circuit_instance_t* instance, u32 x, u32 y) {FUNC_PROLOGUE; "
-     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 1); FUNC_EPILOGUE; return c;}\n"},
+     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 1); FUNC_EPILOGUE; return c;}\n",
+     NULL},
     {"Fr_int_eq", "u32", "480783c3a3f9af8f3759ad42afd2ee936bee3179fd8321f185130d588b25d45b",
      "static u32 w2c_Fr_int_eq(Z_circuit_instance_t* instance, u32 x, u32 y) {FUNC_PROLOGUE; "
-     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 2); FUNC_EPILOGUE; return c;}\n"},
+     "u32 c = g16n_int_cmp(&instance->w2c_memory, x, y, 2); FUNC_EPILOGUE; return c;}\n",
+     NULL},
     /* The element functions: the type byte, then the translation's calls. */
     {"Fr_toNormal", "void", "a426d63a446fad7d8e49fc82157afc586c785da69fe53e4eaa365f25176f69cc",
      "static void w2c_Fr_toNormal(Z_circuit_instance_t* instance, u32 a) {FUNC_PROLOGUE; "
      "if (g16n_to_normal(&instance->w2c_memory, a)) "
-     "w2c_Fr_F1m_fromMontgomery(instance, a + 8u, a + 8u); FUNC_EPILOGUE;}\n"},
+     "w2c_Fr_F1m_fromMontgomery(instance, a + 8u, a + 8u); FUNC_EPILOGUE;}\n",
+     NULL},
     /* 1920: (p - 1) / 2, the largest value that is not negative. */
     {"Fr_isNegative", "u32", "f713814d5a746d9bb112e149e7c4f6c45a0b349aa4ff0a1c00d8912689dfa7e5",
      "static u32 w2c_Fr_isNegative(Z_circuit_instance_t* instance, u32 a) {FUNC_PROLOGUE; "
      "u32 v; if (g16n_type(&instance->w2c_memory, a) & 128) {w2c_Fr_toNormal(instance, a); "
      "v = w2c_Fr_int_gt(instance, a + 8u, 1920u);} "
-     "else v = (s32)g16n_ld32(instance->w2c_memory.data, a) < 0; FUNC_EPILOGUE; return v;}\n"},
+     "else v = (s32)g16n_ld32(instance->w2c_memory.data, a) < 0; FUNC_EPILOGUE; return v;}\n",
+     NULL},
     {"Fr_getLsb32", "u32", "7e77fb685304bb8ce63ebcf64812e7114e738ecd9f35405806c702a6e02c06c2",
      "static u32 w2c_Fr_getLsb32(Z_circuit_instance_t* instance, u32 a) {FUNC_PROLOGUE; "
      "u32 v; if (g16n_type(&instance->w2c_memory, a) & 128) {w2c_Fr_toNormal(instance, a); "
      "v = g16n_limb32(&instance->w2c_memory, a);} "
-     "else v = g16n_ld32(instance->w2c_memory.data, a); FUNC_EPILOGUE; return v;}\n"},
+     "else v = g16n_ld32(instance->w2c_memory.data, a); FUNC_EPILOGUE; return v;}\n",
+     NULL},
     /* 1920 as in Fr_isNegative; the translation for what stores or traps,
      * called before this call's depth is counted, as the product's. */
     {"Fr_toInt", "u32", "7d31ac1e126ad025f7473ce2d1a2e5514b1c41c8abb93a5c212db5fe06a4b9c3",
@@ -90,19 +103,22 @@ static const native_fn natives[] = {
      "static u32 w2c_Fr_toInt(Z_circuit_instance_t* instance, u32 a) {u32 v; "
      "if (wasm_rt_call_stack_depth + 3 > WASM_RT_MAX_CALL_STACK_DEPTH || "
      "!g16n_to_int(&instance->w2c_memory, a, 1920u, &v)) return w2c_Fr_toInt_wasm(instance, a); "
-     "return v;}\n"},
+     "return v;}\n",
+     NULL},
     {"Fr_lt", "void", "41c2c78e5a8fa360481e32e93d3a33cb66ecbec29f0862470243c4bcae266153",
      "G16N_FALLBACK static void w2c_Fr_lt_wasm(Z_circuit_instance_t*, u32, u32, u32);\n"
      "static void w2c_Fr_lt(Z_circuit_instance_t* instance, u32 r, u32 a, u32 b) {"
      "if (wasm_rt_call_stack_depth + 4 > WASM_RT_MAX_CALL_STACK_DEPTH || "
-     "!g16n_lt(&instance->w2c_memory, r, a, b, 1920u)) w2c_Fr_lt_wasm(instance, r, a, b);}\n"},
+     "!g16n_lt(&instance->w2c_memory, r, a, b, 1920u)) w2c_Fr_lt_wasm(instance, r, a, b);}\n",
+     NULL},
     /* The prime at 608, as Fr_F1m_mul's. */
     {"Fr_F1m_add", "void", "d6c16068415e3b94082dfe800edbad67af11d3312ab25e1b66dae8529b43a995",
      "G16N_FALLBACK static void w2c_Fr_F1m_add_wasm(Z_circuit_instance_t*, u32, u32, u32);\n"
      "static void w2c_Fr_F1m_add(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) {"
      "if (wasm_rt_call_stack_depth + 2 > WASM_RT_MAX_CALL_STACK_DEPTH || "
      "!g16n_f1m_add(&instance->w2c_memory, x, y, r, 608u)) w2c_Fr_F1m_add_wasm(instance, x, y, "
-     "r);}\n"},
+     "r);}\n",
+     NULL},
     /* Two long elements, both Montgomery or both normal: r's type word,
      * then Fr_F1m_add on the limbs (the prime at 608). */
     {"Fr_add", "void", "a5c2d87f031a2c493ba99ff8cc7be56ab14f0ba40127545dae360313fc4f650d",
@@ -112,13 +128,32 @@ static const native_fn natives[] = {
      "!g16n_add_type(&instance->w2c_memory, r, a, b)) {w2c_Fr_add_wasm(instance, r, a, b); "
      "return;} FUNC_PROLOGUE; "
      "if (!g16n_f1m_add(&instance->w2c_memory, a + 8u, b + 8u, r + 8u, 608u)) "
-     "w2c_Fr_F1m_add(instance, a + 8u, b + 8u, r + 8u); FUNC_EPILOGUE;}\n"},
+     "w2c_Fr_F1m_add(instance, a + 8u, b + 8u, r + 8u); FUNC_EPILOGUE;}\n",
+     NULL},
     /* The reduction's prime at 608, its carries at 992, then
-     * Fr_F1m_add(992, t + 32, r). */
+     * Fr_F1m_add(992, t + 32, r); its -p^-1 kept for fromMontgomery. */
     {"Fr_F1m_mReduct", "void", "09ed1ca7159afa610dae147eeb8ac6901c2331c089d69dd2293fd8882158cc24",
+     "static const u32 g16n_mreduct_np32 = %su;\n"
      "static void w2c_Fr_F1m_mReduct(Z_circuit_instance_t* instance, u32 t, u32 r) "
-     "{FUNC_PROLOGUE; g16n_mreduct(&instance->w2c_memory, t, 608u, 992u, %su); "
-     "w2c_Fr_F1m_add(instance, 992u, t + 32u, r); FUNC_EPILOGUE;}\n"},
+     "{FUNC_PROLOGUE; g16n_mreduct(&instance->w2c_memory, t, 608u, 992u, g16n_mreduct_np32); "
+     "w2c_Fr_F1m_add(instance, 992u, t + 32u, r); FUNC_EPILOGUE;}\n",
+     NULL},
+    /* Fr_int_copy(x, 1504), Fr_int_zero(1536), Fr_F1m_mReduct(1504, r)
+     * (the prime at 608, the carries at 992, mReduct's -p^-1) in one, then
+     * the reduction's Fr_F1m_add(992, 1536, r); the translation for what
+     * stores otherwise or traps, called before this call's depth is
+     * counted: the translation goes 4 calls deep (mReduct, Fr_F1m_add,
+     * Fr_int_add). */
+    {"Fr_F1m_fromMontgomery", "void",
+     "c06a9f0993ac6d409d033b5e0482c50dddb5922751ce4064d35337c1fa81b96b",
+     "G16N_FALLBACK static void w2c_Fr_F1m_fromMontgomery_wasm(Z_circuit_instance_t*, u32, u32);\n"
+     "static void w2c_Fr_F1m_fromMontgomery(Z_circuit_instance_t* instance, u32 x, u32 r) {"
+     "if (wasm_rt_call_stack_depth + 4 > WASM_RT_MAX_CALL_STACK_DEPTH || "
+     "!g16n_from_mont(&instance->w2c_memory, x, 1504u, 608u, 992u, g16n_mreduct_np32)) "
+     "{w2c_Fr_F1m_fromMontgomery_wasm(instance, x, r); return;} FUNC_PROLOGUE; "
+     "if (!g16n_f1m_add(&instance->w2c_memory, 992u, 1536u, r, 608u)) "
+     "w2c_Fr_F1m_add(instance, 992u, 1536u, r); FUNC_EPILOGUE;}\n",
+     "Fr_F1m_mReduct"},
     /* The translation reads the prime at 608 and ends with Fr_int_sub
      * after a carry, else Fr_int_gte and maybe Fr_int_sub, on r. */
     {"Fr_F1m_mul", "void", "d3de1afb9c1f579d26381cee4472016a51d3ef2c752f421050c933b080ef6bac",
@@ -127,7 +162,8 @@ static const native_fn natives[] = {
      "{w2c_Fr_F1m_mul_wasm(instance, x, y, r); return;} FUNC_PROLOGUE; "
      "if (g16n_mont_mul(&instance->w2c_memory, x, y, r, &p)) w2c_Fr_int_sub(instance, r, 608u, r); "
      "else if (w2c_Fr_int_gte(instance, r, 608u)) w2c_Fr_int_sub(instance, r, 608u, r); "
-     "FUNC_EPILOGUE;}\n"},
+     "FUNC_EPILOGUE;}\n",
+     NULL},
 };
 #define N_NATIVES (sizeof natives / sizeof natives[0])
 
@@ -213,6 +249,19 @@ static int by_start(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* fs (in text order) less the functions whose needed replacement is not
+ * among those before them; the new count. */
+static size_t keep_needed(found *fs, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = !fs[i].fn->needs;
+        for (size_t j = 0; j < kept && !ok; j++) ok = !strcmp(fs[j].fn->name, fs[i].fn->needs);
+        if (ok) fs[kept++] = fs[i];
+    }
+    return kept;
+}
+
 /* Each found function renamed "<name>_wasm", its replacement after it. */
 static int write_native(FILE *out, const char *text, const char *end, const found *fs, size_t n)
 {
@@ -242,6 +291,7 @@ int witness_add_native(const char *c_path, const char *wasm_path, size_t *replac
     for (size_t i = 0; i < N_NATIVES; i++)
         if (locate(&natives[i], text, end, &fs[n])) n++;
     qsort(fs, n, sizeof *fs, by_start);
+    n = keep_needed(fs, n);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.native", c_path);
     FILE *out = n ? fopen(tmp, "wb") : NULL;

@@ -23,14 +23,16 @@
  * - Call depth: the wrappers native_fr.c writes keep FUNC_PROLOGUE and call
  *   the runtime's other functions by name where the translation calls them;
  *   or, where they do the work of the translation's callees themselves
- *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add), they first check that those
- *   calls would stay within WASM_RT_MAX_CALL_STACK_DEPTH, and else run the
- *   translation (called before their own FUNC_PROLOGUE), so the exhaustion
- *   trap comes where it came.
+ *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add, Fr_F1m_fromMontgomery), they
+ *   first check that those calls would stay within
+ *   WASM_RT_MAX_CALL_STACK_DEPTH, and else run the translation (called
+ *   before their own FUNC_PROLOGUE), so the exhaustion trap comes where it
+ *   came.
  * - Time: the wrappers have no G16W_TICK (ticks.c): their loops are
- *   bounded, and every cycle of calls through them passes a translated
- *   function that calls (Fr_F1m_fromMontgomery, a "_wasm"), which keeps
- *   its check.
+ *   bounded, and the runtime functions they call (Fr_toNormal calls
+ *   Fr_F1m_fromMontgomery, which calls Fr_F1m_add, which calls the
+ *   integer functions) never call back into them: no endless run goes
+ *   through them alone.
  * - Field: circom's long elements hold 8 little-endian 32-bit words, the
  *   Montgomery form uses R = 2^256, and the prime is the one in the
  *   instance's memory at the address the translation reads it from.  The
@@ -70,6 +72,18 @@ static inline unsigned char g16n_sbb_u128(unsigned char c, unsigned long long a,
 #define G16N_SBB g16n_sbb_u128
 #endif
 
+/* libg16's mulx/adcx/adox product (field_asm_x86.h, written beside this
+ * file into each circuit's build), where the compiler can allocate its
+ * registers as libg16's own build does; chosen at run time on CPUs with
+ * BMI2 and ADX. */
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
+#define G16_HOT_INLINE static inline
+#include "field_asm_x86.h"
+#define G16N_ASM 1
+#else
+#define G16N_ASM 0
+#endif
+
 /* The translation a wrapper falls back to when its native part does not
  * apply (rare): kept out of line, so that it does not weigh on the
  * wrapper's registers and frame. */
@@ -101,6 +115,17 @@ static inline uint64_t g16n_ld64(const uint8_t *d, uint64_t addr)
 
 static inline void g16n_st64(uint8_t *d, uint64_t addr, uint64_t v) { memcpy(d + addr, &v, 8); }
 
+/* v, as a word the compiler must move alone: copies of operands and
+ * results by word.  Merged into 16-byte moves, they would read words just
+ * stored by 8 bytes, or store words just computed into a stack copy and
+ * read it back by 16 bytes: a processor forwards neither from store to
+ * load, and waits for the stores to reach its cache. */
+static inline uint64_t g16n_word(uint64_t v)
+{
+    __asm__("" : "+r"(v));
+    return v;
+}
+
 /* Fr_copy (n = 5: a whole element) and Fr_int_copy (n = 4: the limbs):
  * 8-byte words in order, each stored before the next is loaded. */
 static inline void g16n_copy(wasm_rt_memory_t *m, uint32_t r, uint32_t x, int n)
@@ -108,11 +133,8 @@ static inline void g16n_copy(wasm_rt_memory_t *m, uint32_t r, uint32_t x, int n)
     g16n_check(m, x, 8u * n);
     g16n_check(m, r, 8u * n);
     uint8_t *d = m->data;
-    if ((uint64_t)r + 8u * n <= x || (uint64_t)x + 8u * n <= r) {
-        memcpy(d + r, d + x, 8u * n); /* apart: order does not matter */
-        return;
-    }
-    for (int i = 0; i < n; i++) g16n_st64(d, r + 8u * i, g16n_ld64(d, x + 8u * i));
+    /* word by word even when apart (g16n_word): x was mostly just stored so */
+    for (int i = 0; i < n; i++) g16n_st64(d, r + 8u * i, g16n_word(g16n_ld64(d, x + 8u * i)));
 }
 
 static inline void g16n_zero(wasm_rt_memory_t *m, uint32_t r)
@@ -326,6 +348,32 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
         t4 = t5;                                                                                   \
     } while (0)
 
+/* The product below (bit 256 then 0) through libg16's mulx/adcx/adox
+ * code, whose result is only bounded (below 2p, so the same number) for a
+ * prime whose top word is below 2^63 - 1 and operands below p, here those
+ * whose top word is below p's; 0, having touched nothing, for the rest
+ * and on other CPUs.  Its operands are read before r is written. */
+static inline int g16n_mont_mul_adx(uint8_t *d, uint32_t x, uint32_t y, uint32_t r,
+                                    const g16n_prime *p)
+{
+#if G16N_ASM
+    uint64_t a[4], b[4], t[4];
+    if (p->q[3] >= 0x7fffffffffffffffu || g16n_ld64(d, x + 24u) >= p->q[3] ||
+        g16n_ld64(d, y + 24u) >= p->q[3] || !g16_cpu_has_adx())
+        return 0;
+    for (int i = 0; i < 4; i++) {
+        a[i] = g16n_word(g16n_ld64(d, x + 8u * i));
+        b[i] = g16n_word(g16n_ld64(d, y + 8u * i));
+    }
+    g16_mont_mul4_adx(t, a, b, p->q, p->np);
+    for (int i = 0; i < 4; i++) g16n_st64(d, r + 8u * i, g16n_word(t[i]));
+    return 1;
+#else
+    (void)d, (void)x, (void)y, (void)r, (void)p;
+    return 0;
+#endif
+}
+
 /* Fr_F1m_mul without its final subtraction: r = (x y + M p) / 2^256 for
  * the M < 2^256 that makes the division exact (the same M whatever the
  * word size), the low 256 bits stored at r, bit 256 returned.  The
@@ -339,6 +387,7 @@ static inline uint32_t g16n_mont_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y
     g16n_check(m, y, 32);
     g16n_check(m, r, 32);
     uint8_t *d = m->data;
+    if (g16n_mont_mul_adx(d, x, y, r, p)) return 0;
     uint64_t a0 = g16n_ld64(d, x), a1 = g16n_ld64(d, x + 8u), a2 = g16n_ld64(d, x + 16u),
              a3 = g16n_ld64(d, x + 24u);
     uint64_t b0 = g16n_ld64(d, y), b1 = g16n_ld64(d, y + 8u), b2 = g16n_ld64(d, y + 16u),
@@ -386,14 +435,48 @@ static inline uint32_t g16n_mreduct_round(unsigned long long *a0, unsigned long 
     return (uint32_t)(top + h3 + c);
 }
 
+/* Fr_F1m_mReduct's rounds on registers: the 8 low words (lo, the 4
+ * 64-bit words a0..a3) and the 8 high words hi of t; round i adds k p to
+ * the 8 words from w[i] and keeps the carry out of w[i+7] apart, in cv[i];
+ * w[i+8] is still the input's then.  So the 8 words are 4 64-bit words
+ * that move by a 32-bit shift a round, w[i] (0 for circom's np32) put
+ * aside in low[i]: any np32 gives the translation's words.  The high half
+ * is left in a0..a3. */
+static inline void g16n_mreduct_rounds(unsigned long long a[4], const uint32_t hi[8],
+                                       const uint64_t p[4], uint32_t np32, uint32_t low[8],
+                                       uint32_t cv[8])
+{
+    unsigned long long a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
+        cv[i] = g16n_mreduct_round(&a0, &a1, &a2, &a3, p, np32);
+        low[i] = (uint32_t)a0;
+        a0 = a0 >> 32 | a1 << 32;
+        a1 = a1 >> 32 | a2 << 32;
+        a2 = a2 >> 32 | a3 << 32;
+        a3 = a3 >> 32 | (uint64_t)hi[i] << 32;
+    }
+    a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
+}
+
+/* The reduction's stores: t's low words, its high half, the carries, by
+ * 64-bit words (g16n_word). */
+static inline void g16n_mreduct_store(uint8_t *d, uint32_t t, uint32_t carries,
+                                      const unsigned long long a[4], const uint32_t low[8],
+                                      const uint32_t cv[8])
+{
+    for (uint32_t j = 0; j < 4; j++) {
+        g16n_st64(d, t + 8u * j, g16n_word(low[2 * j] | (uint64_t)low[2 * j + 1] << 32));
+        g16n_st64(d, t + 32u + 8u * j, g16n_word(a[j]));
+        g16n_st64(d, carries + 8u * j, g16n_word(cv[2 * j] | (uint64_t)cv[2 * j + 1] << 32));
+    }
+}
+
 /* Fr_F1m_mReduct's own part (the wrapper adds its final Fr_F1m_add):
  * word-by-word Montgomery reduction of the 64 bytes at t by the prime at
- * q, in place, each round's carry stored at carries + 4 i.  Round i adds
- * k p to the 8 words from w[i] and keeps the carry out of w[i+7] apart;
- * w[i+8] is still the input's then.  So when the three regions are apart
- * (circom's are) the 8 words are 4 64-bit words that move by a 32-bit
- * shift a round, w[i] (0 for circom's np32) put aside: any np32 gives the
- * translation's words.  Else in memory in the translation's order. */
+ * q, in place, each round's carry stored at carries + 4 i.  When the three
+ * regions are apart (circom's are) on registers, g16n_mreduct_rounds; else
+ * in memory in the translation's order. */
 static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uint32_t carries,
                                 uint32_t np32)
 {
@@ -403,27 +486,14 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
     uint8_t *d = m->data;
     if (g16n_apart(t, 64, q, 32) && g16n_apart(t, 64, carries, 32) &&
         g16n_apart(q, 32, carries, 32)) {
-        uint8_t *pt = d + t;
         uint64_t p[4];
-        uint32_t low[8], cv[8];
+        uint32_t hi[8], low[8], cv[8];
+        unsigned long long a[4];
         memcpy(p, d + q, 32);
-        unsigned long long a0 = g16n_ld64(pt, 0), a1 = g16n_ld64(pt, 8), a2 = g16n_ld64(pt, 16),
-                           a3 = g16n_ld64(pt, 24);
-#pragma GCC unroll 8
-        for (int i = 0; i < 8; i++) {
-            cv[i] = g16n_mreduct_round(&a0, &a1, &a2, &a3, p, np32);
-            low[i] = (uint32_t)a0;
-            a0 = a0 >> 32 | a1 << 32;
-            a1 = a1 >> 32 | a2 << 32;
-            a2 = a2 >> 32 | a3 << 32;
-            a3 = a3 >> 32 | (uint64_t)g16n_ld32(pt, 32u + 4u * i) << 32;
-        }
-        memcpy(pt, low, 32);
-        g16n_st64(pt, 32, a0);
-        g16n_st64(pt, 40, a1);
-        g16n_st64(pt, 48, a2);
-        g16n_st64(pt, 56, a3);
-        memcpy(d + carries, cv, 32);
+        memcpy(a, d + t, 32);
+        memcpy(hi, d + t + 32u, 32);
+        g16n_mreduct_rounds(a, hi, p, np32, low, cv);
+        g16n_mreduct_store(d, t, carries, a, low, cv);
         return;
     }
     for (uint32_t i = 0; i < 8; i++) {
@@ -434,6 +504,33 @@ static inline void g16n_mreduct(wasm_rt_memory_t *m, uint32_t t, uint32_t q, uin
         }
         g16n_st32(d, carries + 4u * i, (uint32_t)(c >> 32));
     }
+}
+
+/* Fr_F1m_fromMontgomery's copy and reduction: Fr_int_copy(x -> t),
+ * Fr_int_zero(t + 32), then Fr_F1m_mReduct's rounds on t (the prime at q,
+ * the carries at carries), for circom's t, q and carries (apart, all in
+ * memory) and an x in memory apart from t's low half (else the copy's
+ * order matters): x's words taken into registers, the zeros never read
+ * back, the final words of t and the carries stored.  The wrapper adds the
+ * reduction's Fr_F1m_add.  0, having touched nothing, for the rest. */
+static inline int g16n_from_mont(wasm_rt_memory_t *m, uint32_t x, uint32_t t, uint32_t q,
+                                 uint32_t carries, uint32_t np32)
+{
+    if ((uint64_t)x + 32 > m->size || (uint64_t)t + 64 > m->size || (uint64_t)q + 32 > m->size ||
+        (uint64_t)carries + 32 > m->size || !g16n_apart(x, 32, t, 32) ||
+        !g16n_apart(t, 64, q, 32) || !g16n_apart(t, 64, carries, 32) ||
+        !g16n_apart(q, 32, carries, 32))
+        return 0;
+    uint8_t *d = m->data;
+    static const uint32_t zeros[8];
+    uint64_t p[4];
+    uint32_t low[8], cv[8];
+    unsigned long long a[4];
+    memcpy(p, d + q, 32);
+    for (uint32_t j = 0; j < 4; j++) a[j] = g16n_word(g16n_ld64(d, x + 8u * j));
+    g16n_mreduct_rounds(a, zeros, p, np32, low, cv);
+    g16n_mreduct_store(d, t, carries, a, low, cv);
+    return 1;
 }
 
 /* Whether the element at a is one Fr_lt's native part takes: short and

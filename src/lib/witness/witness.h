@@ -80,10 +80,11 @@ int witness_add_native(const char *c_path, const char *wasm_path, size_t *replac
 /* What that rewrite does, into a cache key. */
 void witness_native_recipe(struct sha256_ctx *ctx);
 
-/* The texts of glue.c, glue_abi.h and native_fr.h (generated from the
- * files). */
+/* The texts of glue.c, glue_abi.h, native_fr.h and the field module's
+ * field_asm_x86.h, which native_fr.h includes (generated from the files). */
 extern const char witness_glue_c[];
 extern const char witness_glue_abi_h[];
 extern const char witness_native_fr_h[];
+extern const char witness_field_asm_h[];
 
 #endif
