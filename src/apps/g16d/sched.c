@@ -361,6 +361,8 @@ static int final_room(const g16d *d, const part *p)
  * (waiting longer would deadlock), or the daemon stops. */
 static int final_ready(g16d *d)
 {
+    if (!d->nstate[P_MSMED]) return 0;
+    if (!d->cfg.self_verify) return 1; /* no key batches: no partition to look up */
     part *p = best(d, P_MSMED);
     if (!p) return 0;
     int want = key_final_batch(d, p->job->k);
@@ -376,6 +378,8 @@ static int final_ready(g16d *d)
 static int stage_ready(g16d *d, int stage)
 {
     if (stage == ST_MSM) {
+        if (!d->nstate[P_SYNTHED]) return 0;
+        if (d->nstate[P_MSMED] < d->cfg.queue_depth[ST_FINAL]) return 1; /* room for any key */
         part *p = best(d, P_SYNTHED);
         return p && final_room(d, p);
     }
