@@ -301,12 +301,14 @@ int r1cs_write(const char *path, const r1cs_desc *d, char *err, size_t errlen);
 int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* The same, streamed: open, write any number of times, then commit (or
- * abort to give up).  A failed write or commit removes the temporary file
+ * abort to give up).  Writes start the writeback of each 4 MiB as it is
+ * written, so commit's fsync waits for the last piece only.  A failed write or commit removes the temporary file
  * itself; abort is idempotent, so calling it after a failure is harmless. */
 typedef struct {
     int fd;
     char *path;
     char *tmp_path;
+    uint64_t written, flushed; /* bytes written; those whose writeback was started */
 } atomic_file;
 
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t errlen);
