@@ -19,17 +19,23 @@
  *   prime (negative values count from p).
  * - A circuit may be used from several threads at once: each call runs its
  *   own instance of the calculator (own linear memory, globals and
- *   tables), created for the call and destroyed before it returns, so
- *   concurrent calculations never share an instance.
+ *   tables), destroyed before it returns, so concurrent calculations
+ *   never share an instance and no input's values reach another call.
+ *   Instances are created for their call, but for the first call's: the
+ *   one g16_circuit_open read the circuit's header with (start code and
+ *   header getters run, no input: what snarkjs calculates with), kept
+ *   until then.
  * - Memory: an instance starts with g16_circuit_memory_bytes of linear
  *   memory and may grow it (circom allocates as components are created)
  *   up to the circuit's limit, 4 GiB unless g16_circuit_set_memory_limit
  *   says less; a calculation that needs more fails with G16_ERR_NOMEM.
  *   Beside it a calculation holds the parsed inputs, the witness values
- *   and the .wtns it returns (g16_witness_wtns_bytes each).
+ *   and the .wtns it returns (g16_witness_wtns_bytes each).  Until its
+ *   first calculation an open circuit holds that first instance: the
+ *   pages its data segments and start code touched.
  * - Time: a calculation may run for the circuit's time limit, by default
- *   G16_WITNESS_TIME_LIMIT seconds (elapsed time, from the instance's
- *   creation to the witness's last value), unless
+ *   G16_WITNESS_TIME_LIMIT seconds (elapsed time, from the call's start
+ *   to the witness's last value), unless
  *   g16_circuit_set_time_limit says otherwise; one that runs longer (a
  *   circuit loop that an input never lets end) stops within milliseconds
  *   of the limit with G16_ERR_TIMEOUT, its instance freed, and the thread

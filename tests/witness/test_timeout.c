@@ -1,12 +1,16 @@
-/* test_timeout LOOP.wasm GOOD.wtns CACHE_DIR: the time limit through the
- * library.  LOOP.wasm is data/loop.circom compiled (it never ends for an
+/* test_timeout LOOP.wasm GOOD.wtns CACHE_DIR [START_LOOP.wasm]: the time
+ * limit through the library.  LOOP.wasm is data/loop.circom compiled (it never ends for an
  * odd x), GOOD.wtns snarkjs's witness for {"x": 10, "y": 3}.
  *  - a new circuit has the header's default limit;
  *  - under a 1 s limit the odd input fails with G16_ERR_TIMEOUT and one
  *    line naming the wasm and the limit, in both calculation forms;
  *  - after each timeout the same thread and circuit compute the good
  *    input's witness, byte for byte snarkjs's;
- *  - a second thread's good calculations go on while one thread loops. */
+ *  - a second thread's good calculations go on while one thread loops;
+ *  - START_LOOP.wasm (data/start_loop.wat) has a start function of
+ *    seconds, run when the circuit is opened: under a 0.1 s limit the
+ *    first calculation, on the instance the open made, succeeds; the
+ *    second, on a new instance, stops in the start code. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,12 +123,43 @@ static void *good_worker(void *arg)
     return NULL;
 }
 
+/* START_LOOP.wasm under a 0.1 s limit: the first calculation succeeds,
+ * the second stops in the start code. */
+static void start_code(const char *start_wasm, const char *cache_dir)
+{
+    char err[512] = "", want[600];
+    g16_circuit *c;
+    int rc = g16_circuit_open(start_wasm, cache_dir, &c, err, sizeof err);
+    CHECK(rc == 0, "opening %s: %s", start_wasm, err);
+    if (rc) return;
+    g16_circuit_set_time_limit(c, 0.1);
+    for (int i = 0; i < 2; i++) {
+        uint8_t *wtns;
+        size_t len;
+        err[0] = 0;
+        rc = g16_witness_calculate(c, "{}", 2, "empty.json", NULL, NULL, &wtns, &len, err,
+                                   sizeof err);
+        if (i == 0) {
+            CHECK(rc == 0, "start code: the first calculation failed: %s", err);
+        } else {
+            snprintf(want, sizeof want, "%s: its start code ran past the time limit of 0.1 s",
+                     start_wasm);
+            CHECK(rc == G16_ERR_TIMEOUT && !strcmp(err, want),
+                  "start code: the second calculation: status %d, '%s', expected '%s'", rc, err,
+                  want);
+        }
+        if (!rc) g16_witness_free(wtns);
+    }
+    g16_circuit_close(c);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_timeout LOOP.wasm GOOD.wtns CACHE_DIR\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: test_timeout LOOP.wasm GOOD.wtns CACHE_DIR [START_LOOP.wasm]\n");
         return 2;
     }
+    if (argc == 5) start_code(argv[4], argv[3]);
     wasm_path = argv[1];
     char err[512];
     g16_circuit *c;

@@ -4,7 +4,8 @@
 # CLI: exit 1, one line naming the wasm and the limit, no output file,
 # and the good input still computes snarkjs's witness and a proof that
 # verifies; through the library: test_timeout (same thread and circuit
-# after a timeout, a second thread beside it).
+# after a timeout, a second thread beside it, a start function that runs
+# past the limit in a calculation's new instance).
 . "$(dirname "$0")/lib.sh"
 CIRCOM=$(dirname "$G16_SNARKJS")/circom2
 [ -x "$CIRCOM" ] || { fail "circom2 not found at $CIRCOM (make deps)"; finish; }
@@ -18,7 +19,8 @@ echo '{"x": 7, "y": 3}' >"$tmp/loop.json"
 snarkjs_wtns "$wasm" "$tmp/good.json" "$tmp/good.snarkjs"
 c=(--cache-dir "$WITNESS_CACHE")
 
-"$TEST_TIMEOUT" "$wasm" "$tmp/good.snarkjs" "$WITNESS_CACHE" || fail "test_timeout"
+wat2wasm "$WITNESS_DATA/start_loop.wat" -o "$tmp/start_loop.wasm"
+"$TEST_TIMEOUT" "$wasm" "$tmp/good.snarkjs" "$WITNESS_CACHE" "$tmp/start_loop.wasm" || fail "test_timeout"
 
 for cmd in "wtns calculate" fullprove; do
   # shellcheck disable=SC2086

@@ -3,6 +3,7 @@
  * init, then each input signal's values in the file's order, then the
  * witness, written as a version-2 .wtns. */
 #include <gmp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,14 @@
 
 struct g16_circuit {
     witness_object obj;
+    /* The instance the header was read with, kept for the first
+     * calculation: it has run its start code and header getters only, as
+     * the instance snarkjs calculates with has, so it is as fresh as a new
+     * one and saves an instantiation (the data segments' copy: 4 MB and a
+     * tenth of a 2^20 witness's time).  Taken by one caller at most
+     * (atomic exchange); never given back, so no input's values ever
+     * reach another calculation. */
+    _Atomic(g16w_instance *) spare;
     g16w_info info;
     char *wasm_path;
     uint32_t start_pages; /* an instance's linear memory before it runs */
@@ -45,6 +54,11 @@ static const char *exception_text(int code)
 static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const char *doing, char *err,
                    size_t errlen)
 {
+    if (why == G16W_SPENT) {
+        snprintf(err, errlen, "%s: internal error: the calculator ran after its witness was read",
+                 c->wasm_path);
+        return G16_ERR_INTERNAL;
+    }
     if (why == G16W_TIMEOUT) {
         snprintf(err, errlen, "%s: the witness calculation ran past its time limit of %g s",
                  c->wasm_path, c->time_limit);
@@ -76,14 +90,22 @@ static uint64_t deadline(const g16_circuit *c)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)ns;
 }
 
-/* An instance with its start code run, or the error of why not: out of
- * memory, or its start code trapped or ran past the time limit. */
+/* An instance with its start code run (the spare, else a new one), or
+ * the error of why not: out of memory, or its start code trapped or ran
+ * past the time limit.  c is const to its callers, who may calculate on
+ * several threads at once; the spare alone changes, atomically (c itself
+ * was allocated mutable, by g16_circuit_open). */
 static g16w_instance *instance_new(const g16_circuit *c, uint32_t max_pages, const g16w_log *log,
                                    int *rc, char *err, size_t errlen)
 {
     int why;
-    g16w_instance *inst = c->obj.api->create(max_pages, deadline(c), log, &why);
     *rc = 0;
+    g16w_instance *inst = atomic_exchange(&((g16_circuit *)c)->spare, NULL);
+    if (inst) {
+        c->obj.api->configure(inst, max_pages, deadline(c), log);
+        return inst;
+    }
+    inst = c->obj.api->create(max_pages, deadline(c), log, &why);
     if (inst) return inst;
     if (why == G16W_TIMEOUT) {
         snprintf(err, errlen, "%s: its start code ran past the time limit of %g s", c->wasm_path,
@@ -108,7 +130,10 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
     c->start_pages = c->obj.api->pages(inst);
     int why = c->obj.api->info(inst, &c->info);
     rc = why ? stopped(c, inst, why, "reading its header:", err, errlen) : 0;
-    c->obj.api->destroy(inst);
+    if (rc)
+        c->obj.api->destroy(inst);
+    else
+        atomic_store(&c->spare, inst);
     if (!rc && (c->info.n32 == 0 || c->info.n32 > G16W_MAX_N32 || c->info.version != 2)) {
         snprintf(err, errlen, "%s: not a circom 2 witness calculator (version %u, %u-word field)",
                  c->wasm_path, c->info.version, c->info.n32);
@@ -143,6 +168,8 @@ int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit *
 void g16_circuit_close(g16_circuit *c)
 {
     if (!c) return;
+    g16w_instance *spare = atomic_exchange(&c->spare, NULL);
+    if (spare) c->obj.api->destroy(spare);
     witness_object_unload(&c->obj);
     free(c->wasm_path);
     free(c);

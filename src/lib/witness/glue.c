@@ -62,11 +62,42 @@ G16W_TLS uint32_t g16w_fuel;
 static int g16w_refuel(void);
 #define G16W_TICK() (__builtin_expect(--g16w_fuel == 0, 0) && g16w_refuel())
 
+#include "glue_abi.h"
 #include "wasm-rt-impl.c"
 #include "native_fr.h" /* before the circuit: native_fr.c's wrappers call it */
-#include "circuit.c"
 
-#include "glue_abi.h"
+/* Transparent huge pages for the linear memory: a 2^20 circuit's 47 MB
+ * page-faulted in 4 KiB pieces cost a fifth of its time in the kernel (a
+ * fault is dear in a virtual machine).  Advised as soon as it is
+ * allocated, before instantiation copies the data segments in (4 MB at
+ * 2^20).  On this instance's own pages only; where the kernel has huge
+ * pages off it does nothing. */
+static void g16w_advise_huge(const wasm_rt_memory_t *m)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)m->data + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)m->data + m->size) & ~(huge - 1);
+    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)m;
+#endif
+}
+
+static void g16w_stop_running(int why) __attribute__((noreturn));
+
+/* The circuit's memory allocation (instantiation calls it, guarded):
+ * wasm2c's runtime, which does not check that calloc succeeded (it would
+ * then copy the data segments through a null pointer), then the advice. */
+static void g16w_allocate_memory(wasm_rt_memory_t *m, uint32_t initial_pages, uint32_t max_pages)
+{
+    wasm_rt_allocate_memory(m, initial_pages, max_pages);
+    if (!m->data) g16w_stop_running(G16W_NOMEM);
+    g16w_advise_huge(m);
+}
+#define wasm_rt_allocate_memory g16w_allocate_memory
+#include "circuit.c"
+#undef wasm_rt_allocate_memory
 
 #define G16W_EXPORT    __attribute__((visibility("default")))
 #define G16W_ERROR_CAP 2048 /* bytes of error text kept (a bound for hostile circuits) */
@@ -82,6 +113,7 @@ struct g16w_instance {
     jmp_buf *unwind;            /* the entry now running */
     uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
     int stop;                   /* why it stopped (glue_abi.h codes) */
+    int spent;                  /* witness was called: no other call runs */
     char error[G16W_ERROR_CAP]; /* printErrorMessage text, '\n' between parts */
     size_t error_len;
 };
@@ -94,6 +126,8 @@ static void g16w_stop(struct g16w_instance *self, int why)
     self->stop = why;
     longjmp(*self->unwind, 1);
 }
+
+static void g16w_stop_running(int why) { g16w_stop(g16w_running, why); }
 
 static void g16w_append_error(struct g16w_instance *self, const char *text)
 {
@@ -209,21 +243,14 @@ static int g16w_instantiate(struct g16w_instance *self)
     G16W_GUARDED(self, Z_circuit_instantiate(&self->wasm, &self->runtime));
 }
 
-/* Transparent huge pages for the linear memory's untouched part: a 2^20
- * circuit's 47 MB page-faulted in 4 KiB pieces cost a fifth of its time in
- * the kernel (a fault is dear in a virtual machine).  Advice on this
- * instance's own pages only; where the kernel has huge pages off it does
- * nothing. */
-static void g16w_advise_huge(const wasm_rt_memory_t *m)
+static void glue_configure(g16w_instance *self, uint32_t max_pages, uint64_t deadline_ns,
+                           const g16w_log *log)
 {
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t start = ((uintptr_t)m->data + huge - 1) & ~(huge - 1);
-    uintptr_t end = ((uintptr_t)m->data + m->size) & ~(huge - 1);
-    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-    (void)m;
-#endif
+    wasm_rt_memory_t *m = &self->wasm.w2c_memory;
+    self->deadline_ns = deadline_ns;
+    self->log = log ? *log : (g16w_log){0};
+    if (max_pages && m->max_pages > max_pages)
+        m->max_pages = max_pages < m->pages ? m->pages : max_pages;
 }
 
 static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log,
@@ -234,8 +261,7 @@ static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, cons
     struct g16w_instance *self = calloc(1, sizeof *self);
     if (!self) return NULL;
     self->runtime.self = self;
-    self->deadline_ns = deadline_ns;
-    if (log) self->log = *log;
+    glue_configure(self, 0, deadline_ns, log);
     int stop = g16w_instantiate(self);
     if (stop || !self->wasm.w2c_memory.data) {
         if (stop) *why = stop;
@@ -244,10 +270,7 @@ static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, cons
         return NULL;
     }
     *why = 0;
-    g16w_advise_huge(&self->wasm.w2c_memory);
-    if (max_pages && self->wasm.w2c_memory.max_pages > max_pages)
-        self->wasm.w2c_memory.max_pages =
-            max_pages < self->wasm.w2c_memory.pages ? self->wasm.w2c_memory.pages : max_pages;
+    glue_configure(self, max_pages, deadline_ns, log);
     return self;
 }
 
@@ -277,13 +300,22 @@ static void g16w_info_body(struct g16w_instance *self, g16w_info *out)
     g16w_read_shared(self, out->prime, out->n32);
 }
 
+/* Calls that run circuit code other than witness: refused once witness
+ * has run (glue_abi.h). */
+#define G16W_UNSPENT(self)                                                                         \
+    do {                                                                                           \
+        if ((self)->spent) return G16W_SPENT;                                                      \
+    } while (0)
+
 static int glue_info(g16w_instance *self, g16w_info *out)
 {
+    G16W_UNSPENT(self);
     G16W_GUARDED(self, g16w_info_body(self, out));
 }
 
 static int glue_init(g16w_instance *self, uint32_t sanity_check)
 {
+    G16W_UNSPENT(self);
     self->error_len = 0;
     self->error[0] = 0;
     G16W_GUARDED(self, Z_circuitZ_init(&self->wasm, sanity_check));
@@ -291,6 +323,7 @@ static int glue_init(g16w_instance *self, uint32_t sanity_check)
 
 static int glue_input_size(g16w_instance *self, uint32_t msb, uint32_t lsb, int32_t *size)
 {
+    G16W_UNSPENT(self);
     G16W_GUARDED(self, *size = (int32_t)Z_circuitZ_getInputSignalSize(&self->wasm, msb, lsb));
 }
 
@@ -306,16 +339,50 @@ static void g16w_set_input_body(struct g16w_instance *self, uint32_t msb, uint32
 static int glue_set_input(g16w_instance *self, uint32_t msb, uint32_t lsb, uint32_t index,
                           const uint32_t *value)
 {
+    G16W_UNSPENT(self);
     G16W_GUARDED(self, g16w_set_input_body(self, msb, lsb, index, value));
 }
 
+#ifdef G16N_WITNESS_MAP
+/* Witness value i read from the signals as getWitness finds it (native_fr.c
+ * recognised it and its callees), its 32 bytes to out; 0, having touched
+ * nothing, for an element that only the translation computes or that lies
+ * beyond memory (the translation then traps as it must).  Its copy into
+ * the shared memory and the conversion's scratch are never made: witness
+ * is the instance's last call (glue_abi.h), so nothing reads them. */
+static int g16w_witness_native(struct g16w_instance *self, uint32_t i, uint8_t *out,
+                               const g16n_prime *p)
+{
+    const wasm_rt_memory_t *m = &self->wasm.w2c_memory;
+    uint32_t at = G16N_WITNESS_MAP + (i << 2); /* the translation's i32 sums */
+    if ((uint64_t)at + 4 > m->size) return 0;
+    uint32_t s = g16n_ld32(m->data, at) * 40u + G16N_WITNESS_SIGNALS;
+    uint64_t v[4];
+    if ((uint64_t)s + 40 > m->size || !g16n_witness_value(m->data, s, p, v)) return 0;
+    memcpy(out, v, sizeof v);
+    return 1;
+}
+#endif
+
 /* Straight into the caller's .wtns buffer: no copy of a million values
- * through a word array (the host is little-endian, native_fr.h). */
+ * through a word array (the host is little-endian, native_fr.h); natively
+ * where the circuit's getWitness is the one native_fr.c knows and the
+ * field has 8 words, else through the translation, value by value. */
 static void g16w_witness_body(struct g16w_instance *self, uint8_t *out, uint32_t first,
                               uint32_t count)
 {
     uint32_t n32 = Z_circuitZ_getFieldNumLen32(&self->wasm);
+#ifdef G16N_WITNESS_MAP
+    g16n_prime p;
+    int native = n32 == 8 && g16n_prime_load(&self->wasm.w2c_memory, 608u, g16n_mreduct_np32, &p);
+#endif
     for (uint32_t i = first; i - first < count; i++) {
+#ifdef G16N_WITNESS_MAP
+        if (native && g16w_witness_native(self, i, out, &p)) {
+            out += 32;
+            continue;
+        }
+#endif
         Z_circuitZ_getWitness(&self->wasm, i);
         for (uint32_t j = 0; j < n32; j++, out += 4) {
             uint32_t word = Z_circuitZ_readSharedRWMemory(&self->wasm, j);
@@ -326,6 +393,7 @@ static void g16w_witness_body(struct g16w_instance *self, uint8_t *out, uint32_t
 
 static int glue_witness(g16w_instance *self, uint8_t *out, uint32_t first, uint32_t count)
 {
+    self->spent = 1;
     G16W_GUARDED(self, g16w_witness_body(self, out, first, count));
 }
 
@@ -337,6 +405,6 @@ static uint32_t glue_pages(const g16w_instance *self)
 }
 
 G16W_EXPORT const g16w_api g16w_api_v1 = {
-    G16W_ABI_VERSION, glue_create,    glue_destroy, glue_info,       glue_init,
+    G16W_ABI_VERSION, glue_create,    glue_destroy, glue_configure,  glue_info,  glue_init,
     glue_input_size,  glue_set_input, glue_witness, glue_error_text, glue_pages,
 };

@@ -8,18 +8,25 @@
  * Calls that run circuit code return 0, or why the circuit stopped:
  * a wasm trap (G16W_TRAP | wasm_rt_trap_t), a circom exception
  * (G16W_EXCEPTION | circom's exceptionHandler code), G16W_NOMEM, or
- * G16W_TIMEOUT (the instance's deadline passed while its code ran). */
+ * G16W_TIMEOUT (the instance's deadline passed while its code ran), or
+ * G16W_SPENT (a call after witness, which the instance refuses).
+ *
+ * witness is an instance's last call but for more witness calls: it
+ * reads values natively where it can, without the copies into circom's
+ * shared memory and scratch that the calculator's getWitness makes, so
+ * code run later could see memory that differs from the translation's. */
 #ifndef G16_WITNESS_GLUE_ABI_H
 #define G16_WITNESS_GLUE_ABI_H
 
 #include <stdint.h>
 
-#define G16W_ABI_VERSION 4u
+#define G16W_ABI_VERSION 5u
 #define G16W_MAX_N32     16u /* field elements up to 512 bits */
 #define G16W_TRAP        0x100
 #define G16W_EXCEPTION   0x200
 #define G16W_NOMEM       0x300
 #define G16W_TIMEOUT     0x400
+#define G16W_SPENT       0x500
 
 typedef struct g16w_instance g16w_instance;
 
@@ -50,6 +57,10 @@ typedef struct {
     g16w_instance *(*create)(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log,
                              int *why);
     void (*destroy)(g16w_instance *);
+    /* Sets what create sets, for the instance's later calls: the memory's
+     * limit (never below its size now), the deadline and the log. */
+    void (*configure)(g16w_instance *, uint32_t max_pages, uint64_t deadline_ns,
+                      const g16w_log *log);
     int (*info)(g16w_instance *, g16w_info *out);
     int (*init)(g16w_instance *, uint32_t sanity_check);
     /* getInputSignalSize: the signal's value count, or negative if unknown. */

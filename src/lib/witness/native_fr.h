@@ -23,7 +23,8 @@
  * - Call depth: the wrappers native_fr.c writes keep FUNC_PROLOGUE and call
  *   the runtime's other functions by name where the translation calls them;
  *   or, where they do the work of the translation's callees themselves
- *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add, Fr_F1m_fromMontgomery), they
+ *   (Fr_toInt, Fr_lt, Fr_add, Fr_F1m_add, Fr_F1m_mul,
+ *   Fr_F1m_fromMontgomery), they
  *   first check that those calls would stay within
  *   WASM_RT_MAX_CALL_STACK_DEPTH, and else run the translation (called
  *   before their own FUNC_PROLOGUE), so the exhaustion trap comes where it
@@ -83,6 +84,10 @@ static inline unsigned char g16n_sbb_u128(unsigned char c, unsigned long long a,
 #else
 #define G16N_ASM 0
 #endif
+
+/* The product, inlined into each of its two callers (GCC kept it apart,
+ * a call and its register moves in every Fr_F1m_mul). */
+#define G16N_INLINE static inline __attribute__((always_inline))
 
 /* The translation a wrapper falls back to when its native part does not
  * apply (rare): kept out of line, so that it does not weigh on the
@@ -348,65 +353,109 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
         t4 = t5;                                                                                   \
     } while (0)
 
-/* The product below (bit 256 then 0) through libg16's mulx/adcx/adox
- * code, whose result is only bounded (below 2p, so the same number) for a
- * prime whose top word is below 2^63 - 1 and operands below p, here those
- * whose top word is below p's; 0, having touched nothing, for the rest
- * and on other CPUs.  Its operands are read before r is written. */
-static inline int g16n_mont_mul_adx(uint8_t *d, uint32_t x, uint32_t y, uint32_t r,
-                                    const g16n_prime *p)
+static inline int g16n_apart(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
+{
+    return (uint64_t)a + alen <= b || (uint64_t)b + blen <= a;
+}
+
+/* Fr_F1m_mul's product before its final subtraction: (a b + M p) / 2^256
+ * for the M < 2^256 that makes the division exact (the same M whatever
+ * the word size), its low 256 bits in t, bit 256 returned.  Through
+ * libg16's mulx/adcx/adox code where it applies: its result is only
+ * bounded (below 2p, so the same number) for a prime whose top word is
+ * below 2^63 - 1 and operands below p, here those whose top word is below
+ * p's; on other CPUs and for the rest, CIOS on scalars, which keeps
+ * t < a + p < 2^257 after every round (GCC -O2 keeps arrays and loops of
+ * it in memory). */
+G16N_INLINE uint32_t g16n_mont_mul_words(const uint64_t a[4], const uint64_t b[4], uint64_t t[4],
+                                         const g16n_prime *p)
 {
 #if G16N_ASM
-    uint64_t a[4], b[4], t[4];
-    if (p->q[3] >= 0x7fffffffffffffffu || g16n_ld64(d, x + 24u) >= p->q[3] ||
-        g16n_ld64(d, y + 24u) >= p->q[3] || !g16_cpu_has_adx())
+    if (p->q[3] < 0x7fffffffffffffffu && a[3] < p->q[3] && b[3] < p->q[3] && g16_cpu_has_adx()) {
+        g16_mont_mul4_adx(t, a, b, p->q, p->np);
         return 0;
+    }
+#endif
+    uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    unsigned long long t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5; /* G16N_ADC's types */
+    G16N_ROUND(b[0]);
+    G16N_ROUND(b[1]);
+    G16N_ROUND(b[2]);
+    G16N_ROUND(b[3]);
+    t[0] = t0, t[1] = t1, t[2] = t2, t[3] = t3;
+    return (uint32_t)t4;
+}
+
+/* The same on the operands at x and y (checked by the caller), each
+ * loaded by 64-bit words, all before any store. */
+static inline uint32_t g16n_mont_mul(const uint8_t *d, uint32_t x, uint32_t y, uint64_t t[4],
+                                     const g16n_prime *p)
+{
+    uint64_t a[4], b[4];
     for (int i = 0; i < 4; i++) {
         a[i] = g16n_word(g16n_ld64(d, x + 8u * i));
         b[i] = g16n_word(g16n_ld64(d, y + 8u * i));
     }
-    g16_mont_mul4_adx(t, a, b, p->q, p->np);
-    for (int i = 0; i < 4; i++) g16n_st64(d, r + 8u * i, g16n_word(t[i]));
+    return g16n_mont_mul_words(a, b, t, p);
+}
+
+/* Whether x, y, r and the prime at q (32 bytes each) are all in memory,
+ * r is x or apart from it, the same for y, and r is apart from q: then the
+ * sum or product can be stored once, after every load, with the
+ * translation's final bytes. */
+static inline int g16n_field_operands(const wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r,
+                                      uint32_t q)
+{
+    return (uint64_t)x + 32 <= m->size && (uint64_t)y + 32 <= m->size &&
+           (uint64_t)r + 32 <= m->size && (uint64_t)q + 32 <= m->size && g16n_in_order(r, x) &&
+           g16n_in_order(r, y) && g16n_apart(r, 32, q, 32);
+}
+
+/* The final subtraction that Fr_F1m_add and Fr_F1m_mul end with: the
+ * 257-bit value (c, s) less p when c is set or s is at least p (the
+ * translation's int_sub, mod 2^256), else s, into r. */
+static inline void g16n_sub_p(uint64_t r[4], const uint64_t s[4], unsigned char c,
+                              const uint64_t q[4])
+{
+    unsigned long long t0, t1, t2, t3;
+    unsigned char b = G16N_SBB(0, s[0], q[0], &t0);
+    b = G16N_SBB(b, s[1], q[1], &t1);
+    b = G16N_SBB(b, s[2], q[2], &t2);
+    b = G16N_SBB(b, s[3], q[3], &t3);
+    uint64_t keep = 0 - (uint64_t)(!c && b); /* no carry and below p: s stays */
+    r[0] = t0 ^ ((s[0] ^ t0) & keep);
+    r[1] = t1 ^ ((s[1] ^ t1) & keep);
+    r[2] = t2 ^ ((s[2] ^ t2) & keep);
+    r[3] = t3 ^ ((s[3] ^ t3) & keep);
+}
+
+/* The same, stored once at pr, word by word (g16n_word: GCC otherwise
+ * puts the words on the stack and moves them by 16 bytes, waiting for
+ * the stores to forward, a quarter of the product's time). */
+static inline void g16n_sub_p_store(uint8_t *pr, const uint64_t s[4], unsigned char c,
+                                    const uint64_t q[4])
+{
+    uint64_t r[4];
+    g16n_sub_p(r, s, c, q);
+    for (int i = 0; i < 4; i++) g16n_st64(pr, 8u * i, g16n_word(r[i]));
+}
+
+/* Fr_F1m_mul's whole effect when r is x or apart from it, the same for y,
+ * and r is apart from the prime at q: the product, then its final
+ * subtraction, stored once (the translation stores the product at r,
+ * then maybe the difference: the same final bytes); every operand word is
+ * loaded before the store, as in the translation.  0, having touched
+ * nothing, for the rest.  p is the prime at q, read for this call
+ * (g16n_prime_load).  Needs (the caller checks) 2 more levels of call
+ * depth: F1m_mul, then int_gte and int_sub. */
+static inline int g16n_f1m_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r, uint32_t q,
+                               const g16n_prime *p)
+{
+    if (!g16n_field_operands(m, x, y, r, q)) return 0;
+    uint64_t t[4];
+    unsigned char c = (unsigned char)g16n_mont_mul(m->data, x, y, t, p);
+    g16n_sub_p_store(m->data + r, t, c, p->q); /* p->q: q's bytes, read for this call */
     return 1;
-#else
-    (void)d, (void)x, (void)y, (void)r, (void)p;
-    return 0;
-#endif
-}
-
-/* Fr_F1m_mul without its final subtraction: r = (x y + M p) / 2^256 for
- * the M < 2^256 that makes the division exact (the same M whatever the
- * word size), the low 256 bits stored at r, bit 256 returned.  The
- * translation loads every operand word before its first store, as this
- * does.  CIOS keeps t < x + p < 2^257 after every round.  Written out
- * with scalars: GCC -O2 keeps arrays and loops of it in memory. */
-static inline uint32_t g16n_mont_mul(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r,
-                                     const g16n_prime *p)
-{
-    g16n_check(m, x, 32);
-    g16n_check(m, y, 32);
-    g16n_check(m, r, 32);
-    uint8_t *d = m->data;
-    if (g16n_mont_mul_adx(d, x, y, r, p)) return 0;
-    uint64_t a0 = g16n_ld64(d, x), a1 = g16n_ld64(d, x + 8u), a2 = g16n_ld64(d, x + 16u),
-             a3 = g16n_ld64(d, x + 24u);
-    uint64_t b0 = g16n_ld64(d, y), b1 = g16n_ld64(d, y + 8u), b2 = g16n_ld64(d, y + 16u),
-             b3 = g16n_ld64(d, y + 24u);
-    unsigned long long t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5; /* G16N_ADC's types */
-    G16N_ROUND(b0);
-    G16N_ROUND(b1);
-    G16N_ROUND(b2);
-    G16N_ROUND(b3);
-    g16n_st64(d, r, t0);
-    g16n_st64(d, r + 8u, t1);
-    g16n_st64(d, r + 16u, t2);
-    g16n_st64(d, r + 24u, t3);
-    return (uint32_t)t4;
-}
-
-static inline int g16n_apart(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen)
-{
-    return (uint64_t)a + alen <= b || (uint64_t)b + blen <= a;
 }
 
 /* One round of Fr_F1m_mReduct on the 8 words w[i..i+7] held as the
@@ -594,28 +643,19 @@ static inline int g16n_lt(wasm_rt_memory_t *m, uint32_t r, uint32_t a, uint32_t 
  * more levels of call depth: F1m_add, then int_add, int_gte, int_sub. */
 static inline int g16n_f1m_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint32_t r, uint32_t q)
 {
-    if ((uint64_t)x + 32 > m->size || (uint64_t)y + 32 > m->size || (uint64_t)r + 32 > m->size ||
-        (uint64_t)q + 32 > m->size || !g16n_in_order(r, x) || !g16n_in_order(r, y) ||
-        !g16n_apart(r, 32, q, 32))
-        return 0;
+    if (!g16n_field_operands(m, x, y, r, q)) return 0;
     /* pointers: offsets from them fold into the loads (x + 8u, a 32-bit
      * sum, would be computed apart) */
-    const uint8_t *px = m->data + x, *py = m->data + y, *pq = m->data + q;
-    uint8_t *pr = m->data + r;
-    unsigned long long s0, s1, s2, s3, t0, t1, t2, t3;
+    const uint8_t *px = m->data + x, *py = m->data + y;
+    unsigned long long s0, s1, s2, s3;
     unsigned char c = G16N_ADC(0, g16n_ld64(px, 0), g16n_ld64(py, 0), &s0);
     c = G16N_ADC(c, g16n_ld64(px, 8), g16n_ld64(py, 8), &s1);
     c = G16N_ADC(c, g16n_ld64(px, 16), g16n_ld64(py, 16), &s2);
     c = G16N_ADC(c, g16n_ld64(px, 24), g16n_ld64(py, 24), &s3);
-    unsigned char b = G16N_SBB(0, s0, g16n_ld64(pq, 0), &t0);
-    b = G16N_SBB(b, s1, g16n_ld64(pq, 8), &t1);
-    b = G16N_SBB(b, s2, g16n_ld64(pq, 16), &t2);
-    b = G16N_SBB(b, s3, g16n_ld64(pq, 24), &t3);
-    uint64_t keep = 0 - (uint64_t)(!c && b); /* no carry and below p: the sum stays */
-    g16n_st64(pr, 0, t0 ^ ((s0 ^ t0) & keep));
-    g16n_st64(pr, 8, t1 ^ ((s1 ^ t1) & keep));
-    g16n_st64(pr, 16, t2 ^ ((s2 ^ t2) & keep));
-    g16n_st64(pr, 24, t3 ^ ((s3 ^ t3) & keep));
+    const uint64_t s[4] = {s0, s1, s2, s3};
+    uint64_t p[4];
+    for (int i = 0; i < 4; i++) p[i] = g16n_ld64(m->data + q, 8u * i);
+    g16n_sub_p_store(m->data + r, s, c, p);
     return 1;
 }
 
@@ -633,5 +673,37 @@ static inline int g16n_add_type(wasm_rt_memory_t *m, uint32_t r, uint32_t a, uin
     uint32_t ta = d[(uint64_t)a + 7], tb = d[(uint64_t)b + 7];
     if (!(ta & 128) || !(tb & 128) || (ta & 64) != (tb & 64)) return 0;
     g16n_st32(d, (uint64_t)r + 4, ta & 64 ? 0xc0000000u : 0x80000000u);
+    return 1;
+}
+
+/* The value circom's getWitness leaves in its shared memory for the
+ * element at s (40 bytes in memory, checked by the caller), as
+ * Fr_toLongNormal makes it long and normal there: a long normal
+ * element's limbs as they are; a long Montgomery one's x as
+ * Fr_F1m_fromMontgomery reduces it, with the prime at 608 (p, np checked
+ * by g16n_prime_load): u = (x + M p) / 2^256, which is at most p, and
+ * its final addition's subtraction, 0 for u = p; a short element above 0
+ * as its one word (Fr_rawCopyS2L).  0 for a short element at or below 0,
+ * which rawCopyS2L negates through the field's code: the translation
+ * computes those. */
+static inline int g16n_witness_value(const uint8_t *d, uint32_t s, const g16n_prime *p,
+                                     uint64_t v[4])
+{
+    static const uint64_t one[4] = {1, 0, 0, 0};
+    uint32_t type = d[(uint64_t)s + 7];
+    if (!(type & 128)) {
+        int32_t x = (int32_t)g16n_ld32(d, s);
+        if (x <= 0) return 0;
+        v[0] = (uint64_t)x, v[1] = v[2] = v[3] = 0;
+        return 1;
+    }
+    uint64_t x[4], u[4];
+    for (int i = 0; i < 4; i++) x[i] = g16n_ld64(d, (uint64_t)s + 8 + 8u * i);
+    if (!(type & 64)) {
+        memcpy(v, x, sizeof x);
+        return 1;
+    }
+    g16n_mont_mul_words(x, one, u, p); /* bit 256 is 0: u <= p */
+    g16n_sub_p(v, u, 0, p->q);
     return 1;
 }
