@@ -7,7 +7,10 @@
  * touch and every return value must agree.  Then operands beyond the end of
  * memory: both must stop with the same trap and the same error text.  And
  * a prime in memory that does not fit the product's constant: the native
- * product must compute what the translation computes.
+ * product must compute what the translation computes.  And the witness
+ * read natively from the signals (glue.c) against getWitness and the
+ * shared memory, for every value in every element form, and with the
+ * witness map or a signal beyond memory.
  * Prints one line per failure; exits 1 on any. */
 #include "glue.c"
 
@@ -406,6 +409,112 @@ static void foreign_prime_cases(void)
     make_values();
 }
 
+#ifdef G16N_WITNESS_MAP
+/* Values [0, n) through getWitness and the shared memory alone, guarded:
+ * 0 or how it stopped. */
+static void translated_witness_body(uint8_t *out, u32 n)
+{
+    for (u32 i = 0; i < n; i++) {
+        w2c_getWitness(&inst->wasm, i);
+        memcpy(out + 32u * i, mem->data + 1992, 32);
+    }
+}
+
+static int translated_witness(uint8_t *out, u32 n)
+{
+    G16W_GUARDED(inst, translated_witness_body(out, n));
+}
+#endif
+
+/* The witness value at index 1 both ways, its signal made the element at
+ * the cases' region (the map's entry pointed there): getWitness then the
+ * shared memory, against the glue's native read (which may decline: the
+ * glue then takes the translation). */
+static int witness_native_hits;
+static void witness_value_cases(void)
+{
+#ifndef G16N_WITNESS_MAP
+    printf("FAIL getWitness was not recognised (no native witness read)\n");
+    failures++;
+#else
+    static const uint8_t types[] = {0x00, 0x80, 0xc0, 0x40, 0xff, 0x3f};
+    u32 base = (u32)(mem->size - SCRATCH);
+    u32 k = (base - G16N_WITNESS_SIGNALS + 39) / 40, s = G16N_WITNESS_SIGNALS + 40 * k;
+    g16n_prime p;
+    if (!g16n_prime_load(mem, 608u, g16n_mreduct_np32, &p)) {
+        printf("FAIL the prime at 608 does not load\n");
+        failures++;
+        return;
+    }
+    memcpy(mem->data + G16N_WITNESS_MAP + 4, &k, 4);
+    uint8_t *e = mem->data + s;
+    for (int i = 0; i < N_VALUES; i++)
+        for (size_t t = 0; t < sizeof types; t++)
+            for (int small = 0; small < 3; small++) {
+                uint32_t word = small == 0   ? (uint32_t)values[i][0] & 0x7fffffffu
+                                : small == 1 ? 0x80000000u | (uint32_t)values[i][0]
+                                             : (uint32_t)values[i][1];
+                memcpy(e, &word, 4);
+                memcpy(e + 4, "\0\0\0", 3);
+                e[7] = types[t];
+                memcpy(e + 8, values[i], 32);
+                uint8_t native[32], translated[32];
+                if (!g16w_witness_native(inst, 1, native, &p)) continue;
+                witness_native_hits++;
+                uint8_t both[64];
+                if (translated_witness(both, 2)) {
+                    printf("FAIL witness value %d: the translation stopped\n", i);
+                    failures++;
+                }
+                memcpy(translated, both + 32, 32);
+                if (memcmp(native, translated, 32)) {
+                    printf("FAIL witness value %d, type %#x, short word %#x: native differs\n", i,
+                           types[t], word);
+                    failures++;
+                }
+            }
+    if (witness_native_hits < N_VALUES * 3) {
+        printf("FAIL only %d witness values read natively\n", witness_native_hits);
+        failures++;
+    }
+    restore_runtime();
+#endif
+}
+
+/* The whole witness through the glue against the translation alone, with
+ * the map's entry for value 1 and then its signal beyond memory: the same
+ * bytes, or the same trap. */
+static void witness_bounds_cases(void)
+{
+#ifdef G16N_WITNESS_MAP
+    u32 end = (u32)mem->size, n = Z_circuitZ_getWitnessSize(&inst->wasm);
+    const u32 entries[] = {1, (end - G16N_WITNESS_SIGNALS) / 40, 0x7fffffffu, 0xffffffffu};
+    uint8_t *outs[2] = {malloc(32u * n), malloc(32u * n)};
+    for (size_t c = 0; c < sizeof entries / sizeof *entries; c++) {
+        memcpy(mem->data + G16N_WITNESS_MAP + 4, &entries[c], 4);
+        int stop[2];
+        for (int translated = 0; translated < 2; translated++) {
+            memset(outs[translated], 0, 32u * n);
+            inst->spent = 0;
+            if (!translated) {
+                stop[0] = glue_witness(inst, outs[0], 0, n);
+                continue;
+            }
+            stop[1] = translated_witness(outs[1], n);
+        }
+        if (stop[0] != stop[1] || (!stop[0] && memcmp(outs[0], outs[1], 32u * n))) {
+            printf("FAIL witness with map entry %u: glue stops %#x, translation %#x%s\n",
+                   entries[c], stop[0], stop[1], stop[0] == stop[1] ? ", values differ" : "");
+            failures++;
+        }
+    }
+    inst->spent = 0;
+    free(outs[0]);
+    free(outs[1]);
+    restore_runtime();
+#endif
+}
+
 int main(void)
 {
     int why;
@@ -429,6 +538,8 @@ int main(void)
     oob_cases();
     depth_cases();
     foreign_prime_cases();
+    witness_value_cases();
+    witness_bounds_cases();
     printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
     free(saved);
     free(native);
