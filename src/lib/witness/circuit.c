@@ -427,8 +427,10 @@ static int stream_witness(const run *r, const char *path)
     return rc;
 }
 
-/* Parses the inputs and gives them, with a fresh instance of the
- * calculator (its memory capped at the circuit's limit), to body. */
+/* Parses the inputs and gives them, with an instance of the calculator
+ * that has run no input (instance_new: the spare or a new one; its memory
+ * capped at the circuit's limit), to body; the instance is destroyed
+ * after it. */
 static int with_instance(const g16_circuit *c, const char *input, size_t len,
                          const char *input_name, const g16w_log *hooks,
                          int (*body)(const run *r, const witness_inputs *in, void *arg), void *arg,
