@@ -295,7 +295,8 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
                                   g16n_prime *p)
 {
     if ((uint64_t)addr + 32 > m->size) return 0;
-    memcpy(p->q, m->data + addr, 32);
+    /* by words (g16n_word): copied by 16 bytes, each word read back stalls */
+    for (int i = 0; i < 4; i++) p->q[i] = g16n_word(g16n_ld64(m->data, addr + 8u * i));
     if ((uint32_t)p->q[0] * np32 != 0xffffffffu) return 0;
     uint64_t inv = (uint32_t)(0u - np32); /* p^-1 mod 2^32; one Newton step */
     inv *= 2 - p->q[0] * inv;             /* doubles its precision */
@@ -654,7 +655,7 @@ static inline int g16n_f1m_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint
     c = G16N_ADC(c, g16n_ld64(px, 24), g16n_ld64(py, 24), &s3);
     const uint64_t s[4] = {s0, s1, s2, s3};
     uint64_t p[4];
-    for (int i = 0; i < 4; i++) p[i] = g16n_ld64(m->data + q, 8u * i);
+    for (int i = 0; i < 4; i++) p[i] = g16n_word(g16n_ld64(m->data + q, 8u * i));
     g16n_sub_p_store(m->data + r, s, c, p);
     return 1;
 }
