@@ -359,9 +359,7 @@ static int g16w_witness_native(struct g16w_instance *self, uint32_t i, uint8_t *
     uint32_t s = g16n_ld32(m->data, at) * 40u + G16N_WITNESS_SIGNALS;
     uint64_t v[4];
     if ((uint64_t)s + 40 > m->size || !g16n_witness_value(m->data, s, p, v)) return 0;
-    /* by words (g16n_word): v's words were just computed into the stack,
-     * and a copy by 16 bytes would wait for them to forward */
-    for (int j = 0; j < 4; j++) g16n_st64(out, 8u * j, g16n_word(v[j]));
+    g16n_st4(out, v); /* by words: v was just computed into the stack */
     return 1;
 }
 #endif

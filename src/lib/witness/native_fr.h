@@ -131,6 +131,18 @@ static inline uint64_t g16n_word(uint64_t v)
     return v;
 }
 
+/* Four words from p, and to p, each moved alone (g16n_word): the words
+ * a product or a sum takes and gives. */
+static inline void g16n_ld4(const uint8_t *p, uint64_t v[4])
+{
+    for (int i = 0; i < 4; i++) v[i] = g16n_word(g16n_ld64(p, 8u * i));
+}
+
+static inline void g16n_st4(uint8_t *p, const uint64_t v[4])
+{
+    for (int i = 0; i < 4; i++) g16n_st64(p, 8u * i, g16n_word(v[i]));
+}
+
 /* Fr_copy (n = 5: a whole element) and Fr_int_copy (n = 4: the limbs):
  * 8-byte words in order, each stored before the next is loaded. */
 static inline void g16n_copy(wasm_rt_memory_t *m, uint32_t r, uint32_t x, int n)
@@ -295,8 +307,7 @@ static inline int g16n_prime_load(const wasm_rt_memory_t *m, uint32_t addr, uint
                                   g16n_prime *p)
 {
     if ((uint64_t)addr + 32 > m->size) return 0;
-    /* by words (g16n_word): copied by 16 bytes, each word read back stalls */
-    for (int i = 0; i < 4; i++) p->q[i] = g16n_word(g16n_ld64(m->data, addr + 8u * i));
+    g16n_ld4(m->data + addr, p->q); /* by words: copied by 16, each word read back stalls */
     if ((uint32_t)p->q[0] * np32 != 0xffffffffu) return 0;
     uint64_t inv = (uint32_t)(0u - np32); /* p^-1 mod 2^32; one Newton step */
     inv *= 2 - p->q[0] * inv;             /* doubles its precision */
@@ -393,10 +404,8 @@ static inline uint32_t g16n_mont_mul(const uint8_t *d, uint32_t x, uint32_t y, u
                                      const g16n_prime *p)
 {
     uint64_t a[4], b[4];
-    for (int i = 0; i < 4; i++) {
-        a[i] = g16n_word(g16n_ld64(d, x + 8u * i));
-        b[i] = g16n_word(g16n_ld64(d, y + 8u * i));
-    }
+    g16n_ld4(d + x, a);
+    g16n_ld4(d + y, b);
     return g16n_mont_mul_words(a, b, t, p);
 }
 
@@ -430,7 +439,7 @@ static inline void g16n_sub_p(uint64_t r[4], const uint64_t s[4], unsigned char 
     r[3] = t3 ^ ((s[3] ^ t3) & keep);
 }
 
-/* The same, stored once at pr, word by word (g16n_word: GCC otherwise
+/* The same, stored once at pr, word by word (g16n_st4: GCC otherwise
  * puts the words on the stack and moves them by 16 bytes, waiting for
  * the stores to forward, a quarter of the product's time). */
 static inline void g16n_sub_p_store(uint8_t *pr, const uint64_t s[4], unsigned char c,
@@ -438,7 +447,7 @@ static inline void g16n_sub_p_store(uint8_t *pr, const uint64_t s[4], unsigned c
 {
     uint64_t r[4];
     g16n_sub_p(r, s, c, q);
-    for (int i = 0; i < 4; i++) g16n_st64(pr, 8u * i, g16n_word(r[i]));
+    g16n_st4(pr, r);
 }
 
 /* Fr_F1m_mul's whole effect when r is x or apart from it, the same for y,
@@ -655,7 +664,7 @@ static inline int g16n_f1m_add(wasm_rt_memory_t *m, uint32_t x, uint32_t y, uint
     c = G16N_ADC(c, g16n_ld64(px, 24), g16n_ld64(py, 24), &s3);
     const uint64_t s[4] = {s0, s1, s2, s3};
     uint64_t p[4];
-    for (int i = 0; i < 4; i++) p[i] = g16n_word(g16n_ld64(m->data + q, 8u * i));
+    g16n_ld4(m->data + q, p);
     g16n_sub_p_store(m->data + r, s, c, p);
     return 1;
 }
