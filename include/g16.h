@@ -76,6 +76,13 @@ typedef struct {
      * device memory) for faster MSMs; 0 or 1 (default): the points alone.
      * A key already on the device keeps the copies it was loaded with. */
     int gpu_msm_copies;
+    /* GPU path, when this call loads the key onto the device: the device
+     * bytes the key and its proofs may hold; 0 (default): the device's free
+     * memory less a margin.  A key whose proofs do not fit whole runs its
+     * MSMs in chunks of points, and one that does not fit that way keeps its
+     * points in pinned host memory and streams them through the GPU
+     * (g16_key_gpu_mode says which); the proof is the same either way. */
+    size_t gpu_memory_budget;
 } g16_options;
 
 /* Seconds spent in each part of a proof (filled as stages run). */
@@ -103,6 +110,15 @@ int g16_gpu_available(void);
  * g16_options.gpu_msm_copies (0: the points alone).  *device_bytes (may
  * be NULL) receives the device memory the key holds. */
 int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err, size_t errlen);
+/* g16_key_gpu_load under a device memory budget (as
+ * g16_options.gpu_memory_budget; 0: the device's free memory less a
+ * margin). */
+int g16_key_gpu_load_budget(g16_key *key, int msm_copies, size_t device_budget,
+                            size_t *device_bytes, char *err, size_t errlen);
+/* How a key loaded on the GPU holds its points: "resident", "resident,
+ * chunked MSMs" or "streamed from host", and *chunk (may be NULL) the
+ * points an MSM pass takes; NULL when the key is not on the GPU. */
+const char *g16_key_gpu_mode(const g16_key *key, size_t *chunk);
 
 const char *g16_key_curve(const g16_key *key); /* "bn128" or "bls12381" */
 uint32_t g16_key_n_vars(const g16_key *key);
@@ -131,10 +147,16 @@ size_t g16_key_job_abc_bytes(const g16_key *key);
  * g16_key_gpu_batch proofs. */
 size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies);
 size_t g16_key_gpu_workspace_bytes(const g16_key *key);
+/* Device memory the key will hold under a device budget (0: none): the
+ * sum above when it fits, else what it holds with its MSMs in chunks or
+ * its points streamed from host memory (g16_key_gpu_load_budget's plan;
+ * *mode, may be NULL, as g16_key_gpu_mode names it); 0 when not even
+ * streaming fits the budget. */
+size_t g16_key_gpu_plan_bytes(const g16_key *key, int msm_copies, size_t budget, const char **mode);
 /* Host memory a key on the GPU keeps while it is loaded: the pinned
  * buffers the witnesses go to the device through (n_vars scalars a proof,
  * for each lane and a whole batch; the MSMs' pinned result buffers are a
- * few KB more). */
+ * few KB more), and a streamed key's points (pinned). */
 size_t g16_key_gpu_host_bytes(const g16_key *key);
 
 /* The witness buffer is copied only as far as needed; it may be freed

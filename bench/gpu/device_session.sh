@@ -7,8 +7,12 @@
 #   fixtures   every carried fixture proved with --device gpu, verified
 #   synthN     g16 synth 2^N - 2 constraints (domain 2^N; both curves) + setup, GPU/GPU+g2-on-cpu/CPU
 #              proofs, each verified (GPU_COPIES=N: also with --gpu-copies N);
-#              N in 16..24 (synth24bn: BN254 only,
-#              synth22bls: BLS12-381 only)
+#              N in 16..27 (synth24bn: BN254 only,
+#              synth22bls: BLS12-381 only); GPU_BUDGETS="20G 4G": also
+#              proofs under those --device-memory-budget values (chunked
+#              or streamed MSMs); G2CPU_REPEAT=0 / CPU_REPEAT=0 skip those
+#              runs; the device's memory in use is sampled every 200 ms
+#              into $OUT/smi-CURVE-N.csv
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
 #              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY,
 #              BENCH_PROFILE (each MSM's and NTT's phase times): bench_gpu.c)
@@ -102,16 +106,28 @@ for step in $steps; do
           echo "FAIL synth $c $n"; tail -3 $out/synth-$c-$n.log; fail=1; continue; }
         echo "synth+setup 2^$n $c: $((SECONDS - t0)) s"
       fi
+      nvidia-smi --query-gpu=memory.used --format=csv,noheader -lms 200 > $out/smi-$c-$n.csv &
+      smi=$!
       prove_verify $d "synth $c 2^$n gpu" --device gpu --repeat ${GPU_REPEAT:-5}
-      grep "proofs:" /tmp/pv.err
+      grep "proofs:\|key on the GPU" /tmp/pv.err
+      kill $smi
+      echo "device memory peak (MiB): $(sort -n $out/smi-$c-$n.csv | tail -1)"
+      for b in ${GPU_BUDGETS:-}; do
+        prove_verify $d "synth $c 2^$n gpu budget $b" --device gpu --device-memory-budget $b --repeat ${GPU_REPEAT:-5}
+        grep "proofs:\|key on the GPU" /tmp/pv.err
+      done
       if [ -n "${GPU_COPIES:-}" ]; then
         prove_verify $d "synth $c 2^$n gpu+copies" --device gpu --gpu-copies $GPU_COPIES --repeat ${GPU_REPEAT:-5}
         grep "proofs:" /tmp/pv.err
       fi
-      prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu --repeat ${G2CPU_REPEAT:-3}
-      grep "proofs:" /tmp/pv.err
-      prove_verify $d "synth $c 2^$n cpu" --device cpu --repeat ${CPU_REPEAT:-2}
-      grep "proofs:" /tmp/pv.err
+      if [ "${G2CPU_REPEAT:-3}" != 0 ]; then
+        prove_verify $d "synth $c 2^$n gpu+g2cpu" --device gpu --g2-on-cpu --repeat ${G2CPU_REPEAT:-3}
+        grep "proofs:" /tmp/pv.err
+      fi
+      if [ "${CPU_REPEAT:-2}" != 0 ]; then
+        prove_verify $d "synth $c 2^$n cpu" --device cpu --repeat ${CPU_REPEAT:-2}
+        grep "proofs:" /tmp/pv.err
+      fi
       cp /tmp/pv.err $out/prove-$c-$n.err
     done ;;
   field)

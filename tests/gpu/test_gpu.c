@@ -251,6 +251,38 @@ NTT_CHECK(bls12_381_fr, FORMATS_CURVE_BLS12381)
         }                                                                                          \
     }
 
+#ifdef GPU_EMULATE
+/* A chunked MSM (the schedule of a key that does not fit the device
+ * whole: each chunk's MSM, the results added) against the whole MSM, bit
+ * for bit, with chunks that divide n, that leave a short last chunk, of
+ * one point, and as large as n. */
+#define CHUNK_CHECK(G, CURVE, G2)                                                                  \
+    static void G##_chunk_check(size_t n, int mode)                                                \
+    {                                                                                              \
+        static const size_t chunks[] = {1, 7, 25, 64};                                             \
+        size_t psz = sizeof(G##_affine);                                                           \
+        uint8_t *pts = malloc(n * psz), *sc = malloc(n * 32), whole[sizeof(G##_affine)];           \
+        uint8_t part[sizeof(G##_affine)];                                                          \
+        G##_tl_points(pts, n, 1 + tl_rand() % 1000003, 1 + tl_rand() % 1000003);                   \
+        make_scalars(sc, pts, psz, n, mode, G##_order);                                            \
+        CHECK(gpu_msm_batch_emulate(CURVE, G2, pts, sc, n, 1, n, 1, whole) == 0);                  \
+        for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++) {                              \
+            CHECK(gpu_msm_chunked_emulate(CURVE, G2, pts, sc, n, chunks[k], part) == 0);           \
+            if (memcmp(part, whole, psz) != 0) {                                                   \
+                fprintf(stderr, #G " chunked mismatch: n=%zu chunk=%zu mode=%d\n", n, chunks[k],   \
+                        mode);                                                                     \
+                CHECK(0);                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        free(pts);                                                                                 \
+        free(sc);                                                                                  \
+    }
+CHUNK_CHECK(bn254_g1, FORMATS_CURVE_BN128, 0)
+CHUNK_CHECK(bn254_g2, FORMATS_CURVE_BN128, 1)
+CHUNK_CHECK(bls12_381_g1, FORMATS_CURVE_BLS12381, 0)
+CHUNK_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, 1)
+#endif
+
 /* The field sequences (the products, a b - c d, Fq2) on the device,
  * and through the emulated instructions, against the CIOS reference. */
 static void field_checks(int on_device, size_t n)
@@ -423,6 +455,18 @@ static void ntt_large(void)
 
 static void fields(void) { field_checks(0, 4096); }
 
+/* Every scalar mode: mode 4's repeated points put equal and opposite
+ * points into one chunk's buckets and across chunks. */
+static void msm_chunks(void)
+{
+    for (int mode = 0; mode < MSM_MODES; mode++) {
+        bn254_g1_chunk_check(150, mode);
+        bls12_381_g1_chunk_check(100, mode);
+        bn254_g2_chunk_check(64, mode);
+        bls12_381_g2_chunk_check(50, mode);
+    }
+}
+
 /* Batches of 1, 2, 3, 5 scalar sets (gaps of 7 scalars between sets),
  * then a forced wide window, where a set's buckets are many, then on a
  * table of 3 shift copies (a key loaded with --gpu-copies). */
@@ -443,10 +487,10 @@ int main(int argc, char **argv)
         const char *name;
         void (*run)(void);
         int large;
-    } phases[] = {{"fields", fields, 0},           {"msm small", msm_small, 0},
-                  {"msm copies", msm_copies, 0},   {"msm batch", msm_batch, 0},
-                  {"ntt small", ntt_small, 0},     {"msm large", msm_large, 1},
-                  {"msm windows", msm_windows, 1}, {"ntt large", ntt_large, 1}};
+    } phases[] = {
+        {"fields", fields, 0},       {"msm small", msm_small, 0},     {"msm copies", msm_copies, 0},
+        {"msm batch", msm_batch, 0}, {"ntt small", ntt_small, 0},     {"msm chunks", msm_chunks, 0},
+        {"msm large", msm_large, 1}, {"msm windows", msm_windows, 1}, {"ntt large", ntt_large, 1}};
     int large = argc == 2 && !strcmp(argv[1], "--large");
     if (argc > 2 || (argc == 2 && !large)) {
         fprintf(stderr, "usage: test_gpu_emulate [--large]\n");
@@ -573,6 +617,56 @@ static void prove_batch_check(int curve, int log_n, size_t n_vars)
     tl_key_free(&tk);
 }
 
+/* A key uploaded under device budgets that force chunked MSMs (chunks of
+ * GPU_PLAN_MIN_CHUNK points) and streamed points proves what the whole
+ * key proves, bit for bit, with and without B2 on the device. */
+static void prove_budget_check(int curve, int log_n, size_t n_vars)
+{
+    tl_key tk;
+    gpu_key_desc d;
+    gpu_mem_need need;
+    tl_key_make(&tk, &d, curve, log_n, n_vars);
+    gpu_key_need(&d, &need);
+    uint8_t *w = malloc(n_vars * 32), whole[PROOF_OUTS][192], got[PROOF_OUTS][192];
+    for (size_t i = 0; i < n_vars; i++) small_scalar(w + 32 * i);
+    static const int modes[] = {GPU_MEM_WHOLE, GPU_MEM_CHUNKED, GPU_MEM_STREAMED};
+    for (size_t m = 0; m < 3; m++) {
+        d.device_budget = modes[m] == GPU_MEM_WHOLE ? 0
+                                                    : gpu_plan_bytes(&need, GPU_PLAN_MIN_CHUNK,
+                                                                     modes[m] == GPU_MEM_STREAMED);
+        gpu_key *k = gpu_key_upload(&d, NULL, err, sizeof err);
+        CHECK(k != NULL);
+        if (!k) {
+            fprintf(stderr, "%s\n", err);
+            continue;
+        }
+        size_t chunk = 0;
+        CHECK(gpu_key_memory_mode(k, &chunk) == modes[m]);
+        CHECK(modes[m] == GPU_MEM_WHOLE || chunk == GPU_PLAN_MIN_CHUNK);
+        for (int skip_b2 = 0; skip_b2 < 2; skip_b2++) {
+            uint8_t(*o)[192] = modes[m] == GPU_MEM_WHOLE && !skip_b2 ? whole : got;
+            memset(got, 0xa5, sizeof got);
+            int rc = gpu_prove_msms(k, w, o[0], o[1], skip_b2 ? NULL : o[2], o[3], o[4], NULL, err,
+                                    sizeof err);
+            if (rc) fprintf(stderr, "%s\n", err);
+            CHECK(rc == 0);
+            for (int i = 0; i < PROOF_OUTS && o == got; i++) {
+                if (skip_b2 && i == 2) continue;
+                if (memcmp(got[i], whole[i], 192) != 0) {
+                    fprintf(stderr, "budget mismatch: curve %d 2^%d mode %d msm %d\n", curve, log_n,
+                            modes[m], i);
+                    CHECK(0);
+                }
+            }
+        }
+        gpu_key_free(k);
+    }
+    d.device_budget = need.fixed; /* not even the fixed part and one chunk */
+    CHECK(gpu_key_upload(&d, NULL, err, sizeof err) == NULL && strstr(err, "even with its points"));
+    free(w);
+    tl_key_free(&tk);
+}
+
 int main(void)
 {
     if (!gpu_available()) {
@@ -637,6 +731,9 @@ int main(void)
     prove_batch_check(FORMATS_CURVE_BN128, 16, 40000);
     bn254_fr_ntt_check(16);
     printf("batch done (%.1f s)\n", now() - t0);
+    prove_budget_check(FORMATS_CURVE_BN128, 18, 200003);
+    prove_budget_check(FORMATS_CURVE_BLS12381, 17, 140001);
+    printf("budgets done (%.1f s)\n", now() - t0);
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 16, 17, 20, 22};
     for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {
         bn254_fr_ntt_check(logs[k]);

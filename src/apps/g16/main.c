@@ -1,7 +1,10 @@
 /* g16: the command-line front end.  Each subcommand lives in its own file
  * (prove.c, verify.c, info.c, setup.c, ...) as int cli_NAME(argc, argv)
  * with argv[0] the subcommand; this file only dispatches and documents. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +15,26 @@ double cli_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v >= 0)) return -1;
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    double mul = 1;
+    if (u) {
+        for (const char *p = units; p <= u; p++) mul *= 1024;
+        end++;
+        if (*end == 'i') end++;
+        if (*end == 'B') end++;
+    }
+    if (*end || v * mul > 1e18) return -1;
+    *out = (size_t)(v * mul);
+    return 0;
 }
 
 struct command {

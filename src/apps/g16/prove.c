@@ -40,6 +40,14 @@ static const char prove_usage[] =
     "                  points on the device, N times their memory, for faster\n"
     "                  MSMs (about 12% at 2^24 with 12); default: the points\n"
     "                  alone\n"
+    "  --device-memory-budget SIZE\n"
+    "                  GPU path: the device memory (e.g. 20G) the key and its\n"
+    "                  proofs may hold (default: the GPU's free memory less\n"
+    "                  1/32 of it).  A key whose proof does not fit whole runs\n"
+    "                  its MSMs in chunks of points, and one that does not fit\n"
+    "                  that way keeps its points in pinned host memory and\n"
+    "                  streams them through the GPU; the proof is the same.\n"
+    "                  --verbose says which\n"
     "  --repeat N      prove N times in this process with the key loaded once\n"
     "                  (resident on the GPU), then print the median and best\n"
     "                  total time and the rate; writes the last proof (for\n"
@@ -53,6 +61,7 @@ static const char prove_usage[] =
     "                  --repeat the checks count in the rate, which is then\n"
     "                  the capacity to compare with a self-verifying g16d\n"
     "  --verbose       print the time of the key's point check, where it ran\n"
+    "                  (on the GPU: how the key's points are held)\n"
     "                  and the time of each step (witness transfer, a/b/c,\n"
     "                  NTTs, each MSM; on the GPU the MSMs run at once, so\n"
     "                  their times are overlapping spans)\n"
@@ -98,7 +107,8 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
             continue;
         }
         if (!strcmp(a, "--threads") || !strcmp(a, "--device") || !strcmp(a, "--repeat") ||
-            !strcmp(a, "--jobs") || !strcmp(a, "--gpu-copies")) {
+            !strcmp(a, "--jobs") || !strcmp(a, "--gpu-copies") ||
+            !strcmp(a, "--device-memory-budget")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "g16 prove: %s needs a value\n", a);
                 return -1;
@@ -108,6 +118,14 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
             if (!strcmp(a, "--device")) {
                 if (parse_device(v, &opt->device) == 0) continue;
                 fprintf(stderr, "g16 prove: --device must be cpu, gpu or auto, not '%s'\n", v);
+                return -1;
+            }
+            if (!strcmp(a, "--device-memory-budget")) {
+                if (cli_parse_size(v, &opt->gpu_memory_budget) == 0 && opt->gpu_memory_budget)
+                    continue;
+                fprintf(stderr,
+                        "g16 prove: --device-memory-budget must be a size such as 20G, not '%s'\n",
+                        v);
                 return -1;
             }
             long t = strtol(v, &end, 10);
@@ -181,6 +199,11 @@ static int prove_files(const g16_options *opt, int repeat, int jobs, int verify,
     plan.vk_json = vk;
     rc = rc ||
          cli_prove_repeated(key, wtns, wtns_len, pos[1], &borrowed, &plan, proof, pub, err, errlen);
+    size_t chunk = 0;
+    const char *mode = rc || !opt->verbose ? NULL : g16_key_gpu_mode(key, &chunk);
+    if (mode)
+        fprintf(stderr, "g16 prove: key on the GPU: %s, MSMs over %zu points a pass\n", mode,
+                chunk);
     g16_file_unmap(wtns, wtns_len);
     free(vk);
     g16_key_free(key);

@@ -172,10 +172,19 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
     char e2[D_ERR], why[D_ERR];
     int rc = G16_ERR_TOO_LARGE; /* no room in one of the budgets */
     size_t ws = g16_key_gpu_workspace_bytes(key);
-    size_t plan = g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
+    /* a key too large for the budget whole plans chunked MSMs or streamed
+     * points within it; that plan is then its whole charge */
+    size_t plan = g16_key_gpu_plan_bytes(key, d->cfg.gpu_copies, d->dev_budget, NULL);
+    int whole = plan == g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
     pthread_mutex_lock(&d->mu);
     int room = d_key_make_room(d, k->bytes, k) == 0;
-    if (!room)
+    if (room && !plan) {
+        room = 0;
+        d_errf(e2, sizeof e2,
+               "%s: not even with its points streamed from host memory does the key fit the "
+               "%zu-byte device budget",
+               k->path, d->dev_budget);
+    } else if (!room)
         d_errf(e2, sizeof e2, "%s: no room in the budget for the GPU upload's %zu-byte host copy",
                k->path, k->bytes);
     else if (device_room(d, k, plan, why, sizeof why)) {
@@ -186,10 +195,12 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
     pthread_mutex_unlock(&d->mu);
     d_key_reap();
     if (room) {
-        rc = g16_key_gpu_load(key, d->cfg.gpu_copies, &k->device_bytes, e2, sizeof e2);
+        rc = g16_key_gpu_load_budget(key, d->cfg.gpu_copies, d->dev_budget ? plan : 0,
+                                     &k->device_bytes, e2, sizeof e2);
         pthread_mutex_lock(&d->mu);
         d->key_bytes -= k->bytes;
-        device_charge(d, k, rc == 0, ws);
+        device_charge(d, k, rc == 0,
+                      whole ? ws : plan - (k->device_bytes < plan ? k->device_bytes : plan));
         /* less than the upload's copy just given back, so it fits */
         k->host_pinned = rc == 0 ? g16_key_gpu_host_bytes(key) : 0;
         d->key_bytes += k->host_pinned;

@@ -8,6 +8,7 @@
 
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
+#include "gpu/msm_plan.h"
 
 gpu_tuning gpu_tune;
 gpu_counts gpu_count;
@@ -225,6 +226,24 @@ extern "C" int gpu_msm_batch_emulate(int curve, int g2, const uint8_t *points,
     else
         fn = g2 ? gpu_bls12_381_g2_msm_emulate_sets : gpu_bls12_381_g1_msm_emulate_sets;
     return fn(points, scalars, n, nsets, stride, copies, outs);
+}
+
+/* The device's chunk schedule (key.cu, prove_chunked) with each chunk's
+ * MSM through the kernels' code on the CPU. */
+extern "C" int gpu_msm_chunked_emulate(int curve, int g2, const uint8_t *points,
+                                       const uint8_t *scalars, size_t n, size_t chunk, uint8_t *out)
+{
+    size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve), off;
+    uint8_t part[2 * 2 * 48];
+    memset(out, 0, pb);
+    for (size_t j = 0; j < gpu_plan_rounds(n, chunk); j++) {
+        size_t len = gpu_plan_slice(n, chunk, j, &off);
+        if (gpu_msm_batch_emulate(curve, g2, points + off * pb, scalars + off * 32, len, 1, len, 1,
+                                  part))
+            return -1;
+        gpu_point_add_affine(curve, g2, out, part);
+    }
+    return 0;
 }
 
 extern "C" int gpu_msm_copies(int curve, int g2, const uint8_t *points, const uint8_t *scalars,

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "formats/formats.h"
+#include "gpu/msm_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,15 +80,21 @@ typedef struct {
     int domain_log;                     /* h holds 2^domain_log points */
     const uint8_t *coefs;               /* zkey section 4 entries (after the count) */
     size_t n_coefs;
-    int msm_copies; /* > 1: each MSM's points as a table of this many
+    int msm_copies;       /* > 1: each MSM's points as a table of this many
                                 * shift copies (copy k = 2^(c k) P), built at
                                 * upload: that many times the points' device
                                 * memory for MSMs ~12% faster at 2^24
                                 * (docs/gpu-notes.md, MSM v8); 0 or 1: the points alone */
-    int lanes;      /* proof calls the key serves at once (1 or 2; 0: 1): with 2, a
+    int lanes;            /* proof calls the key serves at once (1 or 2; 0: 1): with 2, a
                 * second caller's witness upload and a/b/c overlap the first's
                 * MSMs; each lane holds its own work buffers (msm_plan.h,
                 * gpu_plan_lanes, for the choice and its memory) */
+    size_t device_budget; /* device bytes the key and its proofs may hold; 0: the
+                           * device's free memory less a margin.  What does not
+                           * fit whole runs its MSMs in chunks, and what does not
+                           * fit that way keeps its points in pinned host memory
+                           * (msm_plan.h, gpu_plan_memory); then one lane, and
+                           * msm_copies is ignored */
 } gpu_key_desc;
 
 /* Copies the points and coefficients to the device once, and allocates
@@ -100,6 +107,13 @@ typedef struct {
  * g16_key_gpu_workspace_bytes estimate them). */
 gpu_key *gpu_key_upload(const gpu_key_desc *desc, size_t *bytes_used, char *err, size_t errlen);
 void gpu_key_free(gpu_key *key);
+/* How the key holds its points: GPU_MEM_WHOLE, GPU_MEM_CHUNKED or
+ * GPU_MEM_STREAMED (msm_plan.h), and *chunk (may be NULL) the points an
+ * MSM pass takes. */
+int gpu_key_memory_mode(const gpu_key *key, size_t *chunk);
+/* What a key of desc's sizes needs (msm_plan.h's gpu_mem_need, budget
+ * left 0): the plan gpu_key_upload makes from it. */
+void gpu_key_need(const gpu_key_desc *desc, gpu_mem_need *need);
 
 /* Seconds, from CUDA events.  upload: the witness into the key's pinned
  * buffer and onto the device; abc and ntt: their stream's spans after it.

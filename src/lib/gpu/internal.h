@@ -96,6 +96,13 @@ int gpu_msm_wait_sets(gpu_msm_pending *pend, uint8_t *const *outs, char *err, si
  * layout, from nw + 1 XYZZ points (the device's layout and Montgomery
  * form) laid out as gpu_msm_pending.host. */
 void gpu_msm_horner(int curve, int g2, const uint8_t *xyzz, int nw, int c, uint8_t *out);
+/* acc += p, affine points in zkey layout (a chunked MSM's chunks). */
+void gpu_point_add_affine(int curve, int g2, uint8_t *acc, const uint8_t *p);
+/* An MSM as chunks of chunk points, each through the kernels' code on the
+ * CPU and the results added as the device path adds them (tests of the
+ * chunked and streamed schedules). */
+int gpu_msm_chunked_emulate(int curve, int g2, const uint8_t *points, const uint8_t *scalars,
+                            size_t n, size_t chunk, uint8_t *out);
 void gpu_ws_free(gpu_ws *ws);
 void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);

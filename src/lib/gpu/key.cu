@@ -5,6 +5,7 @@
 
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
+#include "gpu/msm_plan.h"
 extern "C" {
 #include "util/parallel.h"
 }
@@ -26,6 +27,11 @@ typedef struct {
     cudaStream_t st, mst[N_MSM]; /* st: witness, a/b/c, NTTs, H; mst: the others */
     cudaEvent_t ev[N_EV];
     gpu_ws ws[N_MSM]; /* one set of work buffers per MSM in flight */
+    /* a streamed key's: each MSM's two chunk buffers, the stream that
+     * fills them and the event that says chunk buffer b of MSM i is in */
+    void *stage[N_MSM][2];
+    cudaStream_t cst;
+    cudaEvent_t copied[N_MSM][2];
 } gpu_lane;
 
 #define GPU_KEY_LANES 2
@@ -35,6 +41,9 @@ struct gpu_key {
     size_t n_vars, n_public, n, bytes;
     void *pts[5];                  /* a, b1, b2, c, h (tables of copies[i] shift copies) */
     int copies[5], window[5];      /* copies 1: plain points, the cost model's window */
+    gpu_mem_plan plan;             /* whole, chunked or streamed (msm_plan.h) */
+    size_t cnt[5], psz[5];         /* each MSM's points and their affine size */
+    void *host_pts[5];             /* a streamed key's points (pinned host memory) */
     uint32_t *row_ptr[2], *sig[2]; /* A and B coefficients by row (CSR) */
     void *val[2];
     cudaStream_t st; /* the upload's */
@@ -141,6 +150,10 @@ static int lane_init(gpu_lane *L, char *err, size_t errlen)
     for (int i = 0; i < N_MSM; i++)
         GPU_CK(cudaStreamCreateWithFlags(&L->mst[i], cudaStreamNonBlocking));
     for (int i = 0; i < N_EV; i++) GPU_CK(cudaEventCreate(&L->ev[i]));
+    GPU_CK(cudaStreamCreateWithFlags(&L->cst, cudaStreamNonBlocking));
+    for (int i = 0; i < N_MSM; i++)
+        for (int b = 0; b < 2; b++)
+            GPU_CK(cudaEventCreateWithFlags(&L->copied[i][b], cudaEventDisableTiming));
     L->ready = 1;
     return 0;
 }
@@ -175,6 +188,80 @@ static void lane_free(gpu_lane *L)
     for (int i = 0; i < N_EV; i++)
         if (L->ev[i]) cudaEventDestroy(L->ev[i]);
     if (L->st) cudaStreamDestroy(L->st);
+    for (int i = 0; i < N_MSM; i++)
+        for (int b = 0; b < 2; b++) {
+            cudaFree(L->stage[i][b]);
+            if (L->copied[i][b]) cudaEventDestroy(L->copied[i][b]);
+        }
+    if (L->cst) cudaStreamDestroy(L->cst);
+}
+
+/* The device memory plan (msm_plan.h) for the key's sizes under the
+ * budget (0: the device's free memory, less a margin for the driver and
+ * the CUDA context's own growth: 1/32 of the device, 1 GiB at least).
+ * The fixed part: coefficients by row (a row pointer a row and matrix, a
+ * signal and a scalar a coefficient), the witness, a/b/c and the NTT
+ * tables (3n scalars). */
+extern "C" void gpu_key_need(const gpu_key_desc *d, gpu_mem_need *need)
+{
+    gpu_plan_need(d->curve, d->domain_log, d->n_vars, d->n_public, d->n_coefs, need);
+}
+
+static int plan_key(gpu_key *k, const gpu_key_desc *d, char *err, size_t errlen)
+{
+    size_t budget = d->device_budget, free_b = 0, total_b = 0;
+    if (!budget) {
+        GPU_CK(cudaMemGetInfo(&free_b, &total_b));
+        size_t margin = total_b / 32 > ((size_t)1 << 30) ? total_b / 32 : (size_t)1 << 30;
+        budget = free_b > margin ? free_b - margin : 0;
+    }
+    gpu_mem_need need;
+    gpu_key_need(d, &need);
+    need.budget = budget;
+    if (gpu_plan_memory(&need, &k->plan) == 0) return 0;
+    snprintf(err, errlen,
+             "gpu: the key needs %zu bytes of device memory even with its points streamed from "
+             "host memory; %zu are available to it",
+             k->plan.device_bytes, budget);
+    return -1;
+}
+
+/* A streamed key's points stay in pinned host memory, so that each chunk's
+ * copy runs at the link's speed and overlaps the work on the previous one. */
+static int host_points(gpu_key *k, int i, const uint8_t *src, char *err, size_t errlen)
+{
+    size_t bytes = k->cnt[i] * k->psz[i];
+    GPU_COUNT(allocs);
+    GPU_CK(cudaMallocHost(&k->host_pts[i], bytes ? bytes : 16));
+    if (bytes) memcpy(k->host_pts[i], src, bytes);
+    return 0;
+}
+
+/* Each MSM's points: on the device, or (streamed) in pinned host memory
+ * with two chunk buffers an MSM on the device. */
+static int place_points(gpu_key *k, const gpu_key_desc *d, char *err, size_t errlen)
+{
+    const uint8_t *src[5] = {d->a, d->b1, d->b2, d->c, d->h};
+    int copies = k->plan.mode == GPU_MEM_WHOLE ? d->msm_copies : 1;
+    for (int i = 0; i < N_MSM; i++) {
+        if (k->plan.mode != GPU_MEM_STREAMED) {
+            if (upload_points(k, i, src[i], k->cnt[i], k->psz[i], copies, err, errlen)) return -1;
+            continue;
+        }
+        k->copies[i] = 1;
+        if (host_points(k, i, src[i], err, errlen)) return -1;
+        for (int b = 0; b < 2; b++)
+            if (dev_copy(k, &k->lane[0].stage[i][b], NULL,
+                         gpu_plan_min(k->plan.chunk, k->cnt[i]) * k->psz[i], err, errlen))
+                return -1;
+    }
+    return 0;
+}
+
+extern "C" int gpu_key_memory_mode(const gpu_key *k, size_t *chunk)
+{
+    if (chunk) *chunk = k->plan.chunk;
+    return k->plan.mode;
 }
 
 extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, char *err,
@@ -198,16 +285,20 @@ extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, ch
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->freed, NULL);
     size_t g1 = gpu_g1_bytes(d->curve), g2 = gpu_g2_bytes(d->curve);
-    const uint8_t *src[5] = {d->a, d->b1, d->b2, d->c, d->h};
     size_t cnt[5] = {d->n_vars, d->n_vars, d->n_vars, d->n_vars - d->n_public - 1, k->n};
+    for (int i = 0; i < N_MSM; i++) {
+        k->cnt[i] = cnt[i];
+        k->psz[i] = i == MSM_B2 ? g2 : g1;
+    }
     /* Equal priorities for the lanes' streams: st (witness, a/b/c, NTTs,
      * then H) at the highest priority finished the NTTs sooner but made the
      * 2^24 proof slower (median 0.364 s against 0.3305; docs/gpu-notes.md,
      * "Stream priority"). */
-    int bad = cudaStreamCreateWithFlags(&k->st, cudaStreamNonBlocking) != cudaSuccess;
-    for (int i = 0; i < 5 && !bad; i++)
-        bad = upload_points(k, i, src[i], cnt[i], i == 2 ? g2 : g1, d->msm_copies, err, errlen);
-    bad = bad || upload_coefs(k, d, err, errlen) || lane_grow(k, &k->lane[0], 1, err, errlen);
+    int bad = cudaStreamCreateWithFlags(&k->st, cudaStreamNonBlocking) != cudaSuccess ||
+              plan_key(k, d, err, errlen);
+    if (!bad && k->plan.mode != GPU_MEM_WHOLE) k->nlanes = 1; /* one proof's chunks fill it */
+    bad = bad || place_points(k, d, err, errlen) || upload_coefs(k, d, err, errlen) ||
+          lane_grow(k, &k->lane[0], 1, err, errlen);
     if (bad) {
         if (!err[0]) snprintf(err, errlen, "gpu: key upload failed");
         gpu_key_free(k);
@@ -221,7 +312,10 @@ extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, ch
 extern "C" void gpu_key_free(gpu_key *k)
 {
     if (!k) return;
-    for (int i = 0; i < 5; i++) cudaFree(k->pts[i]);
+    for (int i = 0; i < 5; i++) {
+        cudaFree(k->pts[i]);
+        cudaFreeHost(k->host_pts[i]);
+    }
     for (int m = 0; m < 2; m++) {
         cudaFree(k->row_ptr[m]);
         cudaFree(k->sig[m]);
@@ -378,6 +472,98 @@ static int prove_lane(gpu_key *k, gpu_lane *L, int sets, const gpu_proof_io *io,
     return 0;
 }
 
+/* A streamed key's round j: each MSM's chunk j copied from pinned host
+ * memory into its chunk buffer j % 2 on the copy stream (the buffer's
+ * previous chunk, round j - 2's, was waited for by the host already). */
+static int stage_round(gpu_key *k, gpu_lane *L, size_t j, char *err, size_t errlen)
+{
+    for (int i = 0; i < N_MSM; i++) {
+        size_t off, len = gpu_plan_slice(k->cnt[i], k->plan.chunk, j, &off);
+        if (!len) continue;
+        GPU_COUNT(copies);
+        GPU_CK(cudaMemcpyAsync(L->stage[i][j & 1],
+                               (const uint8_t *)k->host_pts[i] + off * k->psz[i], len * k->psz[i],
+                               cudaMemcpyHostToDevice, L->cst));
+        GPU_CK(cudaEventRecord(L->copied[i][j & 1], L->cst));
+    }
+    return 0;
+}
+
+/* Round j's chunk of MSM i on st: its points (resident, or the chunk
+ * buffer once its copy is in) and its scalars' slice; 0 with *started 0
+ * when MSM i has no round j. */
+static int start_chunk(gpu_key *k, gpu_lane *L, int i, size_t j, cudaStream_t st,
+                       gpu_msm_pending *pend, int *started, char *err, size_t errlen)
+{
+    const uint32_t *w = (const uint32_t *)L->w;
+    const uint32_t *sc[N_MSM] = {w, w, w, w + 8 * (k->n_public + 1), (const uint32_t *)L->abc};
+    size_t off, len = gpu_plan_slice(k->cnt[i], k->plan.chunk, j, &off);
+    *started = len > 0;
+    if (!len) return 0;
+    const void *pts = (const uint8_t *)k->pts[i] + off * k->psz[i];
+    if (k->plan.mode == GPU_MEM_STREAMED) {
+        pts = L->stage[i][j & 1];
+        GPU_CK(cudaStreamWaitEvent(st, L->copied[i][j & 1], 0));
+    }
+    if (j == 0) GPU_CK(cudaEventRecord(L->ev[EV_MSM + 2 * i], st));
+    gpu_msm_copies_ops ops = gpu_msm_copies_for(k->curve, i == MSM_B2);
+    return ops.start_sets(pts, 1, 0, sc[i] + 8 * off, len, 1, len, &L->ws[i], st, pend, err,
+                          errlen);
+}
+
+/* One proof of a chunked or streamed key: a/b/c and the NTTs as in
+ * prove_lane, then the MSMs in rounds of one chunk each (the five of a
+ * round at once on their streams, H after the NTTs on st), each chunk's
+ * result added on the host into its MSM's.  A streamed key's next round
+ * is copied in while this one computes. */
+static int prove_chunked(gpu_key *k, gpu_lane *L, const gpu_proof_io *io, gpu_prove_timings *tm,
+                         char *err, size_t errlen)
+{
+    int want[N_MSM] = {1, 1, io->b2 != NULL, 1, 1}, started[N_MSM];
+    uint8_t *outs[N_MSM] = {io->a, io->b1, io->b2, io->c, io->h}, part[2 * 2 * 48];
+    size_t rounds = 0;
+    gpu_msm_pending pend[N_MSM];
+    for (int i = 0; i < N_MSM; i++) {
+        if (want[i]) memset(outs[i], 0, k->psz[i]);
+        size_t r = gpu_plan_rounds(k->cnt[i], k->plan.chunk);
+        rounds = r > rounds ? r : rounds;
+    }
+    GPU_CK(cudaEventRecord(L->ev[EV_START], L->st));
+    if (upload_witness(k, L, 0, io->witness, err, errlen)) return -1;
+    GPU_CK(cudaEventRecord(L->ev[EV_W], L->st));
+    for (int i = 0; i < N_MSM; i++) GPU_CK(cudaStreamWaitEvent(L->mst[i], L->ev[EV_W], 0));
+    if (k->plan.mode == GPU_MEM_STREAMED && stage_round(k, L, 0, err, errlen)) return -1;
+    if (build_abc(k, L, 0, err, errlen)) return -1;
+    GPU_CK(cudaEventRecord(L->ev[EV_ABC], L->st));
+    if (build_h(k, L, 0, err, errlen)) return -1;
+    GPU_CK(cudaEventRecord(L->ev[EV_NTT], L->st));
+    for (size_t j = 0; j < rounds; j++) {
+        for (int i = 0; i < N_MSM; i++) {
+            started[i] = 0;
+            cudaStream_t st = i == MSM_H ? L->st : L->mst[i];
+            if (want[i] && start_chunk(k, L, i, j, st, &pend[i], &started[i], err, errlen))
+                return -1;
+        }
+        if (k->plan.mode == GPU_MEM_STREAMED && j + 1 < rounds &&
+            stage_round(k, L, j + 1, err, errlen))
+            return -1;
+        for (int i = 0; i < N_MSM; i++) {
+            uint8_t *one[1] = {part};
+            if (!started[i]) continue;
+            if (gpu_msm_wait_sets(&pend[i], one, err, errlen)) return -1;
+            gpu_point_add_affine(k->curve, i == MSM_B2, outs[i], part);
+            GPU_CK(cudaEventRecord(L->ev[EV_MSM + 2 * i + 1], i == MSM_H ? L->st : L->mst[i]));
+        }
+    }
+    double *slot[N_MSM] = {&tm->msm_a, &tm->msm_b1, &tm->msm_b2, &tm->msm_c, &tm->msm_h};
+    for (int i = 0; i < N_MSM; i++)
+        if (want[i] && k->cnt[i]) *slot[i] = ev_seconds(L, EV_MSM + 2 * i, EV_MSM + 2 * i + 1);
+    tm->upload = ev_seconds(L, EV_START, EV_W);
+    tm->abc = ev_seconds(L, EV_W, EV_ABC);
+    tm->ntt = ev_seconds(L, EV_ABC, EV_NTT);
+    return 0;
+}
+
 /* A free lane, waiting for one while all are busy. */
 static gpu_lane *lane_take(gpu_key *k)
 {
@@ -422,11 +608,15 @@ extern "C" int gpu_prove_msms_batch(gpu_key *k, int sets, const gpu_proof_io *io
     memset(&tm, 0, sizeof tm);
     if (check_batch(sets, io, err, errlen)) return -1;
     gpu_lane *L = lane_take(k);
-    int rc = lane_grow(k, L, sets, err, errlen);
-    if (!rc) rc = prove_lane(k, L, sets, io, &tm, err, errlen);
+    int chunked = k->plan.mode != GPU_MEM_WHOLE; /* a proof at a time */
+    int rc = lane_grow(k, L, chunked ? 1 : sets, err, errlen);
+    for (int s = 0; chunked && !rc && s < sets; s++)
+        rc = prove_chunked(k, L, io + s, &tm, err, errlen);
+    if (!chunked && !rc) rc = prove_lane(k, L, sets, io, &tm, err, errlen);
     if (rc && L->ready) { /* MSMs already enqueued must not outlive the failed
                            * proof: the next one reuses their buffers */
         cudaStreamSynchronize(L->st);
+        cudaStreamSynchronize(L->cst);
         for (int i = 0; i < N_MSM; i++) cudaStreamSynchronize(L->mst[i]);
     }
     lane_give(k, L);

@@ -112,4 +112,119 @@ static inline int gpu_plan_batch(int domain_log)
     return k > 16 ? 16 : k;
 }
 
+/* ---- device memory of a resident key (gpu_key_upload's plan) ----
+ *
+ * A proof on the device holds: the fixed part (the coefficients by row,
+ * the witness, the a/b/c vectors, the NTT tables), the five MSMs' points,
+ * and the five MSMs' work buffers, which at the whole size are far larger
+ * than the points (24 bytes a window a point: 10.5 GB for one BN254 G1
+ * MSM at 2^25, against 2 GB of its points).  So when the whole does not
+ * fit the budget, the MSMs run over chunks of points (each chunk a full
+ * MSM pipeline, the chunks' results added on the host: the same affine
+ * point, so the same proof), and only when even that does not fit with
+ * the points resident do the points stay in pinned host memory and stream
+ * through two device buffers an MSM, chunk by chunk.  Costs, in order of
+ * preference: whole (none); resident chunks (each chunk's bucket sums
+ * again: a few percent at chunks of 2^22 and more); streamed (every point
+ * crosses PCIe every proof: 2.3 s for a 2^26 BLS12-381 key at 20 GB/s). */
+#define GPU_PLAN_MSMS      5
+#define GPU_PLAN_MIN_CHUNK ((size_t)1 << 16)
+
+typedef struct {
+    size_t count[GPU_PLAN_MSMS];       /* points of each MSM */
+    size_t point_bytes[GPU_PLAN_MSMS]; /* affine; XYZZ is twice that */
+    size_t fixed;                      /* coefficients, witness, a/b/c, NTT tables */
+    int rbits;
+    size_t budget; /* device bytes the key may hold, work buffers included */
+} gpu_mem_need;
+
+enum { GPU_MEM_WHOLE, GPU_MEM_CHUNKED, GPU_MEM_STREAMED };
+
+typedef struct {
+    int mode;            /* GPU_MEM_* */
+    size_t chunk;        /* points an MSM pass takes (>= every count when whole) */
+    size_t device_bytes; /* what the plan holds on the device at most */
+} gpu_mem_plan;
+
+static inline size_t gpu_plan_min(size_t a, size_t b) { return a < b ? a : b; }
+
+/* The needs of a key: A, B1, B2 (G2), C (the private signals) and H (the
+ * domain) points, affine of two (G2: four) base field elements; the fixed
+ * part is the coefficients by row (two row pointers a row, a signal and a
+ * scalar a coefficient), the witness, a/b/c and the NTT tables (3n
+ * scalars), scalars 32 bytes. */
+static inline void gpu_plan_need(int curve, int domain_log, size_t n_vars, size_t n_public,
+                                 size_t n_coefs, gpu_mem_need *need)
+{
+    size_t n = (size_t)1 << domain_log, fq = curve == FORMATS_CURVE_BN128 ? 32 : 48;
+    size_t cnt[GPU_PLAN_MSMS] = {n_vars, n_vars, n_vars, n_vars - n_public - 1, n};
+    for (int i = 0; i < GPU_PLAN_MSMS; i++) {
+        need->count[i] = cnt[i];
+        need->point_bytes[i] = (i == 2 ? 4 : 2) * fq;
+    }
+    need->fixed = 2 * (n + 1) * 4 + n_coefs * 36 + n_vars * 32 + 6 * n * 32;
+    need->rbits = gpu_msm_plan_rbits(curve);
+    need->budget = 0;
+}
+
+/* Device bytes of the key and one proof when every MSM runs in chunks of
+ * chunk points, the points resident or (streamed) two chunk buffers an
+ * MSM. */
+static inline size_t gpu_plan_bytes(const gpu_mem_need *need, size_t chunk, int streamed)
+{
+    size_t total = need->fixed;
+    for (int i = 0; i < GPU_PLAN_MSMS; i++) {
+        size_t m = gpu_plan_min(need->count[i], chunk), pb = need->point_bytes[i];
+        total += gpu_msm_plan_workspace_bytes(m, need->rbits, 1, 0, 2 * pb, 1);
+        total += streamed ? 2 * m * pb : need->count[i] * pb;
+    }
+    return total;
+}
+
+/* Chunks a pass of chunk points makes of count points. */
+static inline size_t gpu_plan_rounds(size_t count, size_t chunk)
+{
+    return chunk ? (count + chunk - 1) / chunk : 0;
+}
+
+/* Round j's slice of count points in chunks of chunk: its first point
+ * (*off) and its length (0: this MSM has no round j). */
+static inline size_t gpu_plan_slice(size_t count, size_t chunk, size_t j, size_t *off)
+{
+    *off = j * chunk;
+    return *off >= count ? 0 : gpu_plan_min(chunk, count - *off);
+}
+
+/* The first of the modes (whole, chunked, streamed) that fits the budget,
+ * with the largest power-of-two chunk that does; 0, or -1 when not even
+ * GPU_PLAN_MIN_CHUNK streamed fits (out->device_bytes: that minimum). */
+static inline int gpu_plan_memory(const gpu_mem_need *need, gpu_mem_plan *out)
+{
+    size_t largest = 0;
+    for (int i = 0; i < GPU_PLAN_MSMS; i++)
+        largest = largest > need->count[i] ? largest : need->count[i];
+    out->mode = GPU_MEM_WHOLE;
+    out->chunk = largest;
+    out->device_bytes = gpu_plan_bytes(need, largest, 0);
+    if (out->device_bytes <= need->budget) return 0;
+    for (int streamed = 0; streamed < 2; streamed++) {
+        size_t top = GPU_PLAN_MIN_CHUNK;
+        while (top * 2 < largest) top *= 2;
+        for (size_t c = top; c >= GPU_PLAN_MIN_CHUNK; c /= 2) {
+            out->mode = streamed ? GPU_MEM_STREAMED : GPU_MEM_CHUNKED;
+            out->chunk = c;
+            out->device_bytes = gpu_plan_bytes(need, c, streamed);
+            if (out->device_bytes <= need->budget) return 0;
+        }
+    }
+    return -1;
+}
+
+static inline const char *gpu_plan_mode_name(int mode)
+{
+    return mode == GPU_MEM_WHOLE     ? "resident"
+           : mode == GPU_MEM_CHUNKED ? "resident, chunked MSMs"
+                                     : "streamed from host";
+}
+
 #endif

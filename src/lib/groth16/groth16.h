@@ -78,8 +78,10 @@ typedef struct groth16_gpu_key groth16_gpu_key;
 int groth16_gpu_present(char *why, size_t whylen);
 /* The key's points and coefficients copied to the device once (msm_copies:
  * gpu_key_desc's). */
-groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes, char *err,
-                                    size_t errlen);
+groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget, size_t *bytes,
+                                    char *err, size_t errlen);
+/* The key's memory mode (gpu_plan_mode_name's text) and chunk. */
+const char *groth16_gpu_mode(const groth16_gpu_key *k, size_t *chunk);
 void groth16_gpu_free(groth16_gpu_key *k);
 /* The five MSM results into msm[] (as g16_job_msm on the CPU), computed
  * on the device from the witness alone; with g2_cpu, B2 runs on the CPU

@@ -135,13 +135,27 @@ int g16_gpu_available(void)
 
 int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err, size_t errlen)
 {
+    return g16_key_gpu_load_budget(key, msm_copies, 0, device_bytes, err, errlen);
+}
+
+const char *g16_key_gpu_mode(const g16_key *key, size_t *chunk)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&key->gpu_mutex);
+    const char *mode = key->gpu ? groth16_gpu_mode(key->gpu, chunk) : NULL;
+    pthread_mutex_unlock((pthread_mutex_t *)&key->gpu_mutex);
+    return mode;
+}
+
+int g16_key_gpu_load_budget(g16_key *key, int msm_copies, size_t device_budget,
+                            size_t *device_bytes, char *err, size_t errlen)
+{
     char why[256] = "";
     int rc = 0;
     pthread_mutex_lock(&key->gpu_mutex);
     if (!key->gpu) {
         if (!groth16_gpu_present(why, sizeof why) ||
-            !(key->gpu =
-                  groth16_gpu_upload(&key->z, msm_copies, &key->gpu_bytes, why, sizeof why))) {
+            !(key->gpu = groth16_gpu_upload(&key->z, msm_copies, device_budget, &key->gpu_bytes,
+                                            why, sizeof why))) {
             set_error(err, errlen, "%s: cannot load the key on the GPU: %s", key->name, why);
             rc = G16_ERR_DEVICE;
         }
@@ -166,7 +180,8 @@ static int choose_device(const g16_key *key, const g16_options *opt, const char 
         return G16_ERR_UNSUPPORTED;
     }
     /* the key's device copy is shared state, created once under its mutex */
-    int rc = g16_key_gpu_load((g16_key *)key, opt ? opt->gpu_msm_copies : 0, NULL, err, errlen);
+    int rc = g16_key_gpu_load_budget((g16_key *)key, opt ? opt->gpu_msm_copies : 0,
+                                     opt ? opt->gpu_memory_budget : 0, NULL, err, errlen);
     if (rc) {
         if (device == G16_DEVICE_GPU) return rc;
         if (opt && opt->verbose) fprintf(stderr, "g16: %s; proving on the CPU\n", err);
@@ -291,7 +306,14 @@ size_t g16_key_gpu_workspace_bytes(const g16_key *key)
 size_t g16_key_gpu_host_bytes(const g16_key *key)
 {
     size_t proofs = (size_t)gpu_lanes(key) * (size_t)g16_key_gpu_batch(key);
-    return proofs * key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
+    size_t bytes = proofs * key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
+    const char *mode = g16_key_gpu_mode(key, NULL);
+    if (mode && !strcmp(mode, gpu_plan_mode_name(GPU_MEM_STREAMED))) {
+        const groth16_curve *c = key->curve;
+        size_t v = key->z.n_vars, n = key->z.domain_size;
+        bytes += (3 * v - key->z.n_public - 1 + n) * c->g1_bytes + v * c->g2_bytes;
+    }
+    return bytes;
 }
 
 /* The key's points as stored (times the shift copies when kept), its
@@ -304,6 +326,21 @@ size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies)
     size_t points = (3 * v - key->z.n_public - 1 + n) * c->g1_bytes + v * c->g2_bytes;
     size_t coefs = ((size_t)key->z.n_coefs + 2) * (4 + fr) + 2 * (n + 1) * 4;
     return points * (size_t)(msm_copies > 1 ? msm_copies : 1) + coefs + v * fr + 3 * n * fr;
+}
+
+size_t g16_key_gpu_plan_bytes(const g16_key *key, int msm_copies, size_t budget, const char **mode)
+{
+    size_t whole = g16_key_gpu_key_bytes(key, msm_copies) + g16_key_gpu_workspace_bytes(key);
+    gpu_mem_need need;
+    gpu_mem_plan plan;
+    gpu_plan_need(key->z.curve, (int)key->z.log2_domain, key->z.n_vars, key->z.n_public,
+                  key->z.n_coefs, &need);
+    need.budget = budget;
+    if (mode) *mode = gpu_plan_mode_name(GPU_MEM_WHOLE);
+    if (budget == 0 || whole <= budget) return whole;
+    if (gpu_plan_memory(&need, &plan)) return 0;
+    if (mode) *mode = gpu_plan_mode_name(plan.mode);
+    return plan.device_bytes;
 }
 
 static int check_witness(const g16_key *key, const wtns *w, const char *name, char *err,

@@ -27,8 +27,8 @@ int groth16_gpu_present(char *why, size_t whylen)
     return 0;
 }
 
-groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes, char *err,
-                                    size_t errlen)
+groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget, size_t *bytes,
+                                    char *err, size_t errlen)
 {
     gpu_key_desc d = {
         .curve = z->curve,
@@ -44,6 +44,7 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes
         .n_coefs = z->n_coefs,
         .msm_copies = msm_copies,
         .lanes = gpu_plan_lanes((int)z->log2_domain),
+        .device_budget = budget,
     };
     groth16_gpu_key *k = calloc(1, sizeof *k);
     if (!k) {
@@ -57,6 +58,11 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes
         return NULL;
     }
     return k;
+}
+
+const char *groth16_gpu_mode(const groth16_gpu_key *k, size_t *chunk)
+{
+    return gpu_plan_mode_name(gpu_key_memory_mode(k->dev, chunk));
 }
 
 void groth16_gpu_free(groth16_gpu_key *k)
@@ -156,17 +162,25 @@ int groth16_gpu_present(char *why, size_t whylen)
     return 0;
 }
 
-groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t *bytes, char *err,
-                                    size_t errlen)
+groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget, size_t *bytes,
+                                    char *err, size_t errlen)
 {
     (void)z;
     (void)msm_copies;
+    (void)budget;
     (void)bytes;
     groth16_gpu_present(err, errlen);
     return NULL;
 }
 
 void groth16_gpu_free(groth16_gpu_key *k) { (void)k; }
+
+const char *groth16_gpu_mode(const groth16_gpu_key *k, size_t *chunk)
+{
+    (void)k;
+    if (chunk) *chunk = 0;
+    return "none";
+}
 
 int groth16_gpu_prove(groth16_gpu_key *k, const groth16_curve *c, const zkey *z,
                       const uint8_t *witness, uint8_t *const msm[GROTH16_MSMS], int g2_cpu,
