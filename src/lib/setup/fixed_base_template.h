@@ -108,8 +108,10 @@ static void FB_(add_with_inverse)(GA *acc, const GA *p, const FB_FE *inv)
     acc->x = x3;
 }
 
-/* The rare additions the affine formula cannot take (acc = +-p): through
- * Jacobian coordinates, which handle doubling and infinity. */
+/* The additions the affine formula cannot take (acc = +-p), through
+ * Jacobian coordinates, which handle doubling and infinity.  A guard: for a
+ * scalar below r the sum of its low windows is below the next window's
+ * multiple and their total below r, so acc = +-p never happens. */
 static void FB_(add_general)(GA *acc, const GA *p)
 {
     FB_G r;
@@ -177,9 +179,8 @@ static void FB_(mul_range)(void *arg, size_t begin, size_t end, int worker)
 {
     FB_(job) *job = arg;
     (void)worker;
-    for (size_t b = begin; b < end; b += FB_LANES)
-        FB_(mul_lanes)
-        (job->tb, job->scalars + b, end - b < FB_LANES ? end - b : FB_LANES, job->out + b);
+    for (size_t b = begin; b < end; b += FB_LANES) FB_(mul_lanes)
+    (job->tb, job->scalars + b, end - b < FB_LANES ? end - b : FB_LANES, job->out + b);
 }
 
 #define FB_BLOCK ((size_t)1 << 15)
