@@ -3,8 +3,7 @@
  * 64-bit value there (a 2^27 BLS12-381 key is ~72 GiB of points, its
  * witness 4 GiB, its coefficient records past 2^31).  The files are sparse
  * (ftruncate: only the bytes written take disk), the expected numbers are
- * worked out by hand in the comments, and each group runs in well under a
- * second.  Groups, by argv[1]:
+ * worked out by hand in the comments, and each group runs in milliseconds.  Groups, by argv[1]:
  *   zkey     a sparse 2^27 key on each curve: section offsets past 32 GiB,
  *            the last H point read through the mapping, the coefficient
  *            bounds at 2^27 - 1, and the library's memory estimates of it
