@@ -360,6 +360,16 @@ typedef struct {
 
 int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
                     char *err, size_t errlen);
+/* The witness and a development key (g16_setup_insecure_dev with opt) of
+ * the same circuit, without writing its .r1cs: the circuit is built in
+ * memory (~170 bytes a constraint, 11 GiB at 2^26) and handed to the
+ * setup, so the disk holds only the two outputs (a 2^26 BLS12-381 key is
+ * ~50 GiB).  The key is byte-identical to the one made from the written
+ * .r1cs.  Both or neither are written; G16_ERR_ARG for bad parameters,
+ * G16_ERR_IO when the circuit or the witness cannot be written, else the
+ * setup's status. */
+int g16_synth_setup(const g16_synth_params *p, const char *wtns_path, const char *zkey_path,
+                    const g16_setup_options *opt, char *err, size_t errlen);
 
 /* Whether a witness satisfies a circuit: (A.w)(B.w) = C.w for every
  * constraint and w[0] = 1.  Returns G16_OK with the verdict in *res, or a

@@ -38,7 +38,7 @@ static const char setup_usage[] =
 
 static const char synth_usage[] =
     "usage: g16 synth --constraints N --curve bn128|bls12381 [--public K] [--seed S]\n"
-    "                 --out DIR [--setup] [--threads N]\n"
+    "                 --out DIR [--setup [--no-r1cs]] [--threads N] [-v]\n"
     "\n"
     "Writes DIR/circuit.r1cs and DIR/witness.wtns: a satisfied synthetic circuit of\n"
     "N constraints shaped like real ones (boolean constraints b*(b-1)=0, AND/XOR\n"
@@ -49,7 +49,11 @@ static const char synth_usage[] =
     "  --setup   also write DIR/circuit.zkey (g16 setup --insecure-dev --seed S:\n"
     "            a development key, see g16 setup --help) and\n"
     "            DIR/verification_key.json\n"
-    "  --seed S  default 1\n";
+    "  --no-r1cs with --setup: keep the circuit in memory (~170 bytes a\n"
+    "            constraint) and write no DIR/circuit.r1cs, for keys whose\n"
+    "            circuit would not fit on the disk beside them (same key)\n"
+    "  --seed S  default 1\n"
+    "  -v        with --setup: the setup's phase times on stderr\n";
 
 static const char check_usage[] =
     "usage: g16 check [--threads N] CIRCUIT.r1cs WITNESS.wtns\n"
@@ -164,7 +168,7 @@ int cli_setup(int argc, char **argv)
 typedef struct {
     g16_synth_params p;
     const char *out;
-    int with_setup, threads;
+    int with_setup, no_r1cs, verbose, threads;
 } synth_args;
 
 /* snarkjs's curve names, and the other common spellings. */
@@ -193,6 +197,10 @@ static int parse_synth(int argc, char **argv, synth_args *a)
         }
         if (!strcmp(argv[i], "--setup"))
             a->with_setup = 1;
+        else if (!strcmp(argv[i], "--no-r1cs"))
+            a->no_r1cs = 1;
+        else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+            a->verbose = 1;
         else if ((v = opt_value("synth", argc, argv, &i, "--constraints"))) {
             a->p.n_constraints =
                 (uint32_t)count_arg("synth", "--constraints", v, G16_SYNTH_MAX_CONSTRAINTS);
@@ -223,6 +231,11 @@ static int parse_synth(int argc, char **argv, synth_args *a)
             "g16 synth: --constraints, --curve and --out are required (see g16 synth --help)\n");
         return 2;
     }
+    if (a->no_r1cs && !a->with_setup) {
+        fprintf(stderr, "g16 synth: --no-r1cs needs --setup (without it there is no output but "
+                        "the circuit)\n");
+        return 2;
+    }
     if (a->p.n_constraints == 0) {
         fprintf(stderr, "g16 synth: --constraints must be at least 1\n");
         return 2;
@@ -240,14 +253,18 @@ static char *join(const char *dir, const char *name)
 
 static int run_synth(const synth_args *a, char **paths, char *err, size_t errlen)
 {
-    if (g16_synth_write(&a->p, paths[0], paths[1], err, errlen)) return -1;
+    g16_setup_options opt = {
+        .threads = a->threads, .seeded = 1, .seed = a->p.seed, .verbose = a->verbose};
+    if (a->no_r1cs) {
+        if (g16_synth_setup(&a->p, paths[1], paths[2], &opt, err, errlen)) return -1;
+    } else if (g16_synth_write(&a->p, paths[0], paths[1], err, errlen))
+        return -1;
     if (!a->with_setup) return 0;
-    g16_setup_options opt = {.threads = a->threads, .seeded = 1, .seed = a->p.seed};
-    if (g16_setup_insecure_dev(paths[0], paths[2], &opt, err, errlen) ||
+    if ((!a->no_r1cs && g16_setup_insecure_dev(paths[0], paths[2], &opt, err, errlen)) ||
         g16_setup_write_vk(paths[2], paths[3], err, errlen)) {
         unlink(paths[2]); /* all or nothing: no half-made output folder */
         unlink(paths[1]);
-        unlink(paths[0]);
+        if (!a->no_r1cs) unlink(paths[0]);
         return -1;
     }
     return 0;
@@ -296,6 +313,8 @@ int cli_synth(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "g16 synth: %s\n", err);
         if (made_dir > 0) rmdir(a.out);
+    } else if (a.no_r1cs) {
+        printf("wrote %s, %s and %s\n", paths[1], paths[2], paths[3]);
     } else {
         printf("wrote %s and %s%s\n", paths[0], paths[1],
                a.with_setup ? " (+ circuit.zkey, verification_key.json)" : "");

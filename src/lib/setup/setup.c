@@ -170,21 +170,20 @@ static int write_key(setup_ctx *c)
     return rc;
 }
 
-int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_options *opt,
-                     char *err, size_t errlen)
+int setup_write_zkey_r1cs(const r1cs *r, const char *r1cs_name, const char *zkey_path,
+                          const setup_options *opt, char *err, size_t errlen)
 {
     setup_ctx c;
     memset(&c, 0, sizeof c);
-    c.r1cs_path = r1cs_path;
+    c.r1cs_path = r1cs_name;
     c.zkey_path = zkey_path;
     c.opt = opt;
     c.err = err;
     c.errlen = errlen;
     c.t0 = now_s();
     c.threads = parallel_threads_for(opt->threads, 1u << 30);
-    int rc = r1cs_open(r1cs_path, &c.r, err, errlen);
-    if (rc) return rc;
-    rc = examine_r1cs(&c);
+    c.r = *r; /* a copy of the view: the caller keeps and closes r */
+    int rc = examine_r1cs(&c);
     if (!rc) {
         c.buf = malloc(SETUP_BUF);
         rc = !c.buf          ? (setup_fail(&c, "out of memory"), G16_ERR_NOMEM)
@@ -192,8 +191,18 @@ int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_o
                              : G16_OK;
     }
     free(c.buf);
-    r1cs_close(&c.r);
     setup_phase(&c, "done");
+    return rc;
+}
+
+int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_options *opt,
+                     char *err, size_t errlen)
+{
+    r1cs r;
+    int rc = r1cs_open(r1cs_path, &r, err, errlen);
+    if (rc) return rc;
+    rc = setup_write_zkey_r1cs(&r, r1cs_path, zkey_path, opt, err, errlen);
+    r1cs_close(&r);
     return rc;
 }
 

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/formats.h"
 #include "g16.h"
 
 /* The options are the public g16_setup_options (include/g16.h). */
@@ -43,6 +44,12 @@ typedef g16_setup_options setup_options;
 
 int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_options *opt,
                      char *err, size_t errlen);
+
+/* The same from a parsed circuit (r1cs_parse over any buffer: a file's
+ * mapping or an in-memory one); r1cs_name names it in errors.  r is only
+ * read. */
+int setup_write_zkey_r1cs(const r1cs *r, const char *r1cs_name, const char *zkey_path,
+                          const setup_options *opt, char *err, size_t errlen);
 
 /* verification_key.json of a zkey, as `snarkjs zkey export
  * verificationkey` writes it (through the verify module), atomically. */

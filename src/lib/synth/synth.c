@@ -1,11 +1,14 @@
 /* Synthetic circuit generator: one pass that defines one wire per
  * constraint, computes its witness value, and streams the constraint out.
  * See synth.h for the contract. */
+#define _GNU_SOURCE /* memfd_create */
 #include "synth/synth.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "synth/fr_ops.h"
@@ -338,10 +341,10 @@ static int patch_section_size(gen *g, const char *path, uint64_t size, char *err
     return -1;
 }
 
+/* Into g->out.file, opened by the caller. */
 static int stream_r1cs(gen *g, const synth_params *p, const char *path, uint32_t n_wires, char *err,
                        size_t errlen)
 {
-    if (atomic_file_open(&g->out.file, path, err, errlen)) return -1;
     if (write_r1cs_header(g, p, n_wires, err, errlen)) goto fail;
     uint64_t before = g->out.written;
     if (write_constraints(g, p, err, errlen)) goto fail;
@@ -402,6 +405,44 @@ static int sizes_ok(const synth_params *p, char *err, size_t errlen)
     return 0;
 }
 
+/* An anonymous in-memory file (memfd) in place of the atomic output: the
+ * same stream, the same section-size patch by pwrite, and nothing on disk.
+ * path is only the name errors give it. */
+static int open_memory_r1cs(atomic_file *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = memfd_create("g16-synth-r1cs", MFD_CLOEXEC);
+    f->path = strdup(SYNTH_MEMORY_R1CS);
+    if (f->fd >= 0 && f->path) return 0;
+    snprintf(err, errlen, "%s: %s", SYNTH_MEMORY_R1CS, strerror(f->fd < 0 ? errno : ENOMEM));
+    atomic_file_abort(f);
+    return -1;
+}
+
+int synth_generate_memory(const synth_params *p, const char *wtns_path, int *r1cs_fd, char *err,
+                          size_t errlen)
+{
+    *r1cs_fd = -1;
+    if (!sizes_ok(p, err, errlen)) return -1;
+    uint32_t n_wires = 1 + p->n_public + p->n_constraints;
+    gen g;
+    int rc = gen_init(&g, p, n_wires, err, errlen);
+    if (!rc) rc = open_memory_r1cs(&g.out.file, err, errlen);
+    if (!rc) rc = stream_r1cs(&g, p, SYNTH_MEMORY_R1CS, n_wires, err, errlen);
+    if (!rc && write_witness(&g, wtns_path, n_wires, err, errlen)) {
+        atomic_file_abort(&g.out.file);
+        rc = -1;
+    }
+    if (!rc) {
+        *r1cs_fd = g.out.file.fd; /* the caller's now: abort must not close it */
+        g.out.file.fd = -1;
+        atomic_file_abort(&g.out.file);
+    }
+    free(g.w);
+    free(g.out.buf);
+    return rc;
+}
+
 int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtns_path, char *err,
                    size_t errlen)
 {
@@ -409,6 +450,7 @@ int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtn
     uint32_t n_wires = 1 + p->n_public + p->n_constraints;
     gen g;
     int rc = gen_init(&g, p, n_wires, err, errlen);
+    if (!rc) rc = atomic_file_open(&g.out.file, r1cs_path, err, errlen);
     if (!rc) rc = stream_r1cs(&g, p, r1cs_path, n_wires, err, errlen);
     /* The r1cs is committed only once the witness is on disk, so a failure
      * leaves neither file. */
@@ -425,18 +467,25 @@ int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtn
     return rc;
 }
 
-int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
-                    char *err, size_t errlen)
+int synth_params_of(const g16_synth_params *p, synth_params *sp, char *err, size_t errlen)
 {
-    synth_params sp = {FORMATS_CURVE_UNKNOWN, p->n_constraints, p->n_public, p->seed};
-    if (p->curve && !strcmp(p->curve, "bn128")) sp.curve = FORMATS_CURVE_BN128;
-    if (p->curve && !strcmp(p->curve, "bls12381")) sp.curve = FORMATS_CURVE_BLS12381;
-    if (sp.curve == FORMATS_CURVE_UNKNOWN) {
+    *sp = (synth_params){FORMATS_CURVE_UNKNOWN, p->n_constraints, p->n_public, p->seed};
+    if (p->curve && !strcmp(p->curve, "bn128")) sp->curve = FORMATS_CURVE_BN128;
+    if (p->curve && !strcmp(p->curve, "bls12381")) sp->curve = FORMATS_CURVE_BLS12381;
+    if (sp->curve == FORMATS_CURVE_UNKNOWN) {
         snprintf(err, errlen, "synth: unknown curve '%s' (bn128 or bls12381)",
                  p->curve ? p->curve : "");
         return G16_ERR_ARG;
     }
-    if (!sizes_ok(&sp, err, errlen)) return G16_ERR_ARG;
+    return sizes_ok(sp, err, errlen) ? G16_OK : G16_ERR_ARG;
+}
+
+int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
+                    char *err, size_t errlen)
+{
+    synth_params sp;
+    int rc = synth_params_of(p, &sp, err, errlen);
+    if (rc) return rc;
     /* the parameters are good: what fails now is writing the files */
     return synth_generate(&sp, r1cs_path, wtns_path, err, errlen) ? G16_ERR_IO : G16_OK;
 }

@@ -46,6 +46,21 @@ typedef struct {
 int synth_generate(const synth_params *p, const char *r1cs_path, const char *wtns_path, char *err,
                    size_t errlen);
 
+/* The same circuit and witness, the witness to wtns_path (atomically) and
+ * the .r1cs into an anonymous in-memory file (memfd) whose descriptor goes
+ * to *r1cs_fd (the caller closes it; -1 on failure, when no witness is left
+ * either): for a key without the circuit on disk (g16_synth_setup).  The
+ * memory holds ~170 bytes a constraint and 8 a wire (the labels), besides
+ * the witness's 32 a wire until the witness is written.  Errors name the
+ * in-memory file SYNTH_MEMORY_R1CS. */
+#define SYNTH_MEMORY_R1CS "circuit.r1cs (in memory)"
+int synth_generate_memory(const synth_params *p, const char *wtns_path, int *r1cs_fd, char *err,
+                          size_t errlen);
+
+/* The public parameters (a curve by name) checked and converted: G16_OK,
+ * or G16_ERR_ARG with "synth: <problem>". */
+int synth_params_of(const g16_synth_params *p, synth_params *sp, char *err, size_t errlen);
+
 /* The verdict is the public g16_check_result (include/g16.h). */
 typedef g16_check_result check_result;
 
