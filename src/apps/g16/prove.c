@@ -26,7 +26,8 @@ static const char prove_usage[] =
     "rapidsnark's prover).  The curve is taken from the key.  The blinding\n"
     "values r and s come from getrandom(), so two proofs of one witness differ.\n"
     "Every point of the key is checked to lie on its curve before proving.\n"
-    "PROOF.json and PUBLIC.json must be two files (not one path spelled twice).\n"
+    "PROOF.json and PUBLIC.json must be two files, and neither may be an input\n"
+    "(the same path however spelled, or a hard link to it).\n"
     "\n"
     "options:\n"
     "  --threads N     CPU threads (default: all online CPUs)\n"
@@ -296,7 +297,9 @@ int cli_prove(int argc, char **argv)
     int repeat = 1, jobs = 1, verify = 0;
     g16_options_default(&opt);
     if (parse_prove_args(argc, argv, &opt, pos, &repeat, &jobs, &verify)) return 1;
-    if (cli_distinct_outputs("g16 prove", pos[2], pos[3])) return 1;
+    if (cli_check_outputs("g16 prove", (const char *const *)pos, 2, (const char *const *)pos + 2,
+                          2))
+        return 1;
     install_cleanup_handlers();
     int rc = probe_output(pos[2], err, sizeof err) || probe_output(pos[3], err, sizeof err) ||
              prove_files(&opt, repeat, jobs, verify, pos, &proof, &pub, err, sizeof err) ||
