@@ -194,13 +194,18 @@ static int prove_files(const g16_options *opt, int repeat, int jobs, int verify,
  * (SIGINT, SIGTERM, SIGHUP) must not leave them behind: the handler
  * removes the temporary files registered here, then dies of the signal.
  * Registering and renaming happen with those signals blocked, so the
- * handler never sees a half-updated list. */
+ * handler never sees a half-updated list.  The renames are the commit
+ * point: a signal from then on, in whichever thread it lands, is too late
+ * to undo the proof and must not report it failed, so the handler lets
+ * the process finish (exit 0 with both outputs, or 1 with none when a
+ * rename fails). */
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static char pending_tmp[2][PATH_MAX + 64];
-static volatile sig_atomic_t pending_count;
+static volatile sig_atomic_t pending_count, committing;
 
 static void remove_pending_and_die(int sig)
 {
+    if (committing) return;
     for (int i = 0; i < pending_count; i++) unlink(pending_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig); /* delivered when the handler returns: the exit says which signal */
@@ -252,6 +257,7 @@ static int open_registered(const char *path, g16_output **out, char *err, size_t
 static int commit_both(g16_output **out, const char *proof_path, char *err, size_t errlen)
 {
     block_cleanup_signals(1);
+    committing = 1;
     int rc = g16_output_commit(out[0], err, errlen);
     if (!rc && (rc = g16_output_commit(out[1], err, errlen))) unlink(proof_path);
     pending_count = 0;
