@@ -17,10 +17,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # needs wabt (wasm2c and its runtime source, also at run time) and
 # nettle-dev (SHA-256 of the cached circuits).  g16d's fleet queue needs
 # libpq-dev, and its tests a throwaway server (postgresql; openssl makes
-# the TLS test's certificate).
+# the TLS test's certificate).  strace slows a prove's renames for the test
+# of a signal at its commit (e2e.signal_commit).
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
       libjansson-dev libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql openssl
-      zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format)
+      zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format strace)
 missing=()
 for p in "${debs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then

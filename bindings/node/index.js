@@ -34,6 +34,16 @@ function argError(message) {
   return e;
 }
 
+// A path for the library: a NUL byte would end it there in C, so
+// "/x/a\0evil" would open /x/a.  Refused as Node's fs refuses it.
+function pathArg(name, file) {
+  if (typeof file !== 'string' || file === '') throw argError(`${name}: expected a file path`);
+  if (file.includes('\0')) {
+    throw argError(`The argument '${name}' must be a path without null bytes. Received ${JSON.stringify(file)}`);
+  }
+  return file;
+}
+
 // Options as the g16 command takes them: device ('cpu' | 'gpu' | 'auto'),
 // threads (CPU threads, default all), cacheDir (compiled circuits).
 function parseOptions(opts) {
@@ -50,6 +60,7 @@ function parseOptions(opts) {
   if (o.cacheDir !== undefined && typeof o.cacheDir !== 'string') {
     throw argError('options.cacheDir must be a path');
   }
+  if (o.cacheDir) pathArg('options.cacheDir', o.cacheDir);
   if (o.log !== undefined && typeof o.log !== 'function') throw argError('options.log must be a function');
   return { device: DEVICES[device], threads, cacheDir: o.cacheDir || defaultCacheDir(), log: o.log };
 }
@@ -124,9 +135,8 @@ function forget(obj) {
   }
 }
 
-async function cached(cache, file, open) {
-  if (typeof file !== 'string' || file === '') throw argError('expected a file path');
-  const abs = path.resolve(file);
+async function cached(cache, name, file, open) {
+  const abs = path.resolve(pathArg(name, file));
   const stamp = stampOf(abs);
   const hit = cache.get(abs);
   if (hit && hit.stamp === stamp && stamp !== null) return hit.promise;
@@ -146,12 +156,12 @@ async function cached(cache, file, open) {
 // o: options already parsed.
 async function keyOf(zkeyFile, o) {
   if (zkeyFile instanceof Key) return zkeyFile;
-  return cached(keys, zkeyFile, async (abs) => new Key(await native.openKey(abs, o.threads), abs));
+  return cached(keys, 'zkeyFile', zkeyFile, async (abs) => new Key(await native.openKey(abs, o.threads), abs));
 }
 
 async function circuitOf(wasmFile, o) {
   if (wasmFile instanceof Circuit) return wasmFile;
-  return cached(circuits, wasmFile, async (abs) => new Circuit(await native.openCircuit(abs, o.cacheDir), abs));
+  return cached(circuits, 'wasmFile', wasmFile, async (abs) => new Circuit(await native.openCircuit(abs, o.cacheDir), abs));
 }
 
 async function openKey(zkeyFile, opts) {
@@ -165,7 +175,7 @@ async function openCircuit(wasmFile, opts) {
 // Closes the cached key or circuit of a path, or every cached one.
 async function close(file) {
   const all = [...keys.entries(), ...circuits.entries()];
-  const abs = file === undefined ? null : path.resolve(file);
+  const abs = file === undefined ? null : path.resolve(pathArg('file', file));
   const chosen = all.filter(([p]) => abs === null || p === abs).map(([, e]) => e.promise);
   const opened = await Promise.allSettled(chosen);
   for (const r of opened) if (r.status === 'fulfilled') r.value.close();
@@ -210,7 +220,7 @@ async function fullProve(input, wasmFile, zkeyFile, opts) {
 // The witness: a .wtns path, its bytes (Buffer, Uint8Array), or snarkjs's
 // { type: 'mem', data } object.
 function witnessArg(witness) {
-  if (typeof witness === 'string') return path.resolve(witness);
+  if (typeof witness === 'string') return path.resolve(pathArg('witness', witness));
   if (witness instanceof Uint8Array) return witness;
   if (witness && witness.data instanceof Uint8Array) return witness.data;
   if (witness instanceof ArrayBuffer) return new Uint8Array(witness);

@@ -3,8 +3,10 @@
  * nPublic and given back unchanged (snarkjs's keys are canonical already),
  * and the canonical text still verifies the fixture's proof; a Jacobian or
  * two-coordinate point comes back affine; a point off its curve, one
- * outside its subgroup, a key of the other curve, truncated JSON and bad
- * shapes fail with G16_ERR_FORMAT and one line naming the key. */
+ * outside its subgroup, alpha, beta, gamma or delta at infinity (also
+ * refused by g16_verify_json and g16_verify_batch_json), a key of the
+ * other curve, truncated JSON and bad shapes fail with G16_ERR_FORMAT and
+ * one line naming the key. */
 #include <dirent.h>
 #include <gmp.h>
 #include <jansson.h>
@@ -128,6 +130,63 @@ static json_t *bls12_381_g1_json(void)
 {
     return json_pack("[sss]", bls12_381_g1_point[0], bls12_381_g1_point[1], "1");
 }
+/* alpha, beta, gamma or delta at infinity, as snarkjs writes it (z = 0),
+ * or alpha as [0, 0], the affine form of infinity: a degenerate key that
+ * accepts forged proofs.  An IC point at infinity is legitimate (some
+ * fixtures' keys have one: a public signal no constraint uses) and stays
+ * accepted, by expect_canonical on every fixture. */
+static json_t *g2_infinity(void)
+{
+    return json_pack("[[ss][ss][ss]]", "0", "0", "1", "0", "0", "0");
+}
+static void alpha_at_infinity(json_t *vk)
+{
+    json_object_set_new(vk, "vk_alpha_1", json_pack("[sss]", "0", "1", "0"));
+}
+static void alpha_zero_affine(json_t *vk)
+{
+    json_object_set_new(vk, "vk_alpha_1", json_pack("[ss]", "0", "0"));
+}
+static void beta_at_infinity(json_t *vk) { json_object_set_new(vk, "vk_beta_2", g2_infinity()); }
+static void gamma_at_infinity(json_t *vk) { json_object_set_new(vk, "vk_gamma_2", g2_infinity()); }
+static void delta_at_infinity(json_t *vk) { json_object_set_new(vk, "vk_delta_2", g2_infinity()); }
+
+/* The edited key is refused by g16_verify_json and g16_verify_batch_json
+ * too, as malformed (-1), the message naming the field. */
+static void expect_verify_refused(const fixture *f, const char *what, edit_fn edit,
+                                  const char *want)
+{
+    char err[512] = "", *text = edited(f->vk, edit);
+    const char *pubs[1] = {f->pub}, *proofs[1] = {f->proof};
+    int valid[1] = {7}, rc = g16_verify_json(text, f->pub, f->proof, err, sizeof err);
+    if (rc != -1 || !strstr(err, want))
+        fprintf(stderr, "%s: %s: verify gave %d \"%s\", want -1 \"%s\"\n", f->dir, what, rc, err,
+                want);
+    CHECK(rc == -1 && strstr(err, want) != NULL);
+    rc = g16_verify_batch_json(text, 1, pubs, proofs, valid, err, sizeof err);
+    CHECK(rc == -1 && strstr(err, want) != NULL);
+    free(text);
+}
+
+static void test_infinity(const fixture *f)
+{
+    static const struct {
+        const char *what;
+        edit_fn edit;
+        const char *want;
+    } cases[] = {
+        {"alpha at infinity", alpha_at_infinity, "vk_alpha_1 is the point at infinity"},
+        {"alpha as [0, 0]", alpha_zero_affine, "vk_alpha_1 is the point at infinity"},
+        {"beta at infinity", beta_at_infinity, "vk_beta_2 is the point at infinity"},
+        {"gamma at infinity", gamma_at_infinity, "vk_gamma_2 is the point at infinity"},
+        {"delta at infinity", delta_at_infinity, "vk_delta_2 is the point at infinity"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        expect_refused(f, cases[i].what, cases[i].edit, cases[i].want);
+        expect_verify_refused(f, cases[i].what, cases[i].edit, cases[i].want);
+    }
+}
+
 static void beta_outside_g2(json_t *vk)
 {
     json_object_set_new(vk, "vk_beta_2", bn254_twist_json());
@@ -230,6 +289,7 @@ static void test_fixture(const fixture *f)
     expect_refused(f, "plonk", plonk, "protocol \"plonk\" is not groth16");
     expect_refused(f, "IC count", one_ic_more, "\"IC\" does not hold nPublic + 1");
     expect_refused(f, "no nPublic", no_npublic, "missing \"nPublic\"");
+    test_infinity(f);
     if (bn)
         expect_refused(f, "beta outside G2", beta_outside_g2,
                        "vk_beta_2 is not in the order-r subgroup");

@@ -122,6 +122,13 @@ char *gn_string(napi_env env, napi_value v, size_t *len)
         return NULL;
     }
     napi_get_value_string_utf8(env, v, s, n + 1, &n);
+    /* C would read a path, or any text, only up to a NUL byte: "/x/a\0evil"
+     * would name /x/a (index.js says which argument; this is the floor) */
+    if (strlen(s) != n) {
+        free(s);
+        napi_throw_type_error(env, "argument", "expected a string without null bytes");
+        return NULL;
+    }
     if (len) *len = n;
     return s;
 }

@@ -4,6 +4,7 @@
  * are one line on stderr and exit status 1 (2 for usage errors). */
 #define _GNU_SOURCE
 #include "client.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -441,6 +442,10 @@ static int memory(int argc, char **argv)
             return 2;
         }
     }
+    /* the plot is drawn from the CSV that -o keeps */
+    if (out && svg &&
+        cli_check_outputs("g16 client memory", NULL, 0, (const char *[]){out, svg}, 2))
+        return 1;
     char path[128], tmp[] = "/tmp/g16-memory-XXXXXX";
     snprintf(path, sizeof path, "/v1/memory?since=%s&format=%s", since,
              json && !svg ? "json" : "csv");

@@ -29,10 +29,13 @@ double cli_seconds(void);
  * "Ki"/"KiB" accepted); 0 or -1 (not a size) (main.c). */
 int cli_parse_size(const char *s, size_t *out);
 
-/* 0 when the output paths a and b name two files; -1, saying so on
- * stderr as cmd, when they name one (the same path however spelled, or
- * hard links to one inode), where writing both would lose one
- * (outputs.c). */
-int cli_distinct_outputs(const char *cmd, const char *a, const char *b);
+/* 0 when each output path out[0..nout) names a file of its own: not the
+ * file of an input in[0..nin) (one path however spelled, a hard link to
+ * it, an input that is a symlink to it), which writing the output would
+ * replace, nor that of another output, where one output would be lost;
+ * else -1 after saying which two on stderr as cmd (outputs.c).  Called
+ * before any work, so a refused command writes nothing. */
+int cli_check_outputs(const char *cmd, const char *const *in, int nin, const char *const *out,
+                      int nout);
 
 #endif

@@ -7,6 +7,7 @@
  * gives is exact for any size.  Output is assembled in memory first: a
  * failure half-way prints nothing and leaves no file behind. */
 #define _GNU_SOURCE
+#include "commands.h"
 #include "export.h"
 
 #include <gmp.h>
@@ -36,10 +37,12 @@ static const char export_usage[] =
     "scalar field order r.  BN254 (bn128) keys only: a BLS12-381 contract\n"
     "(EIP-2537's precompiles) is not provided.  The key's points must be\n"
     "reduced, on the curve and in its order-r subgroup ([x, y] or [x, y, z]\n"
-    "Jacobian, z = 0 at infinity).  Code size grows with N, about 90 bytes a\n"
-    "signal with solc's optimizer: the EVM's 24 KiB limit on a contract's\n"
-    "code is reached near 250 public signals.  The file is written to a\n"
-    "temporary file and renamed into place.\n"
+    "Jacobian, z = 0 at infinity), and alpha, beta, gamma and delta not at\n"
+    "infinity (such a key accepts forged proofs).  Code size grows with N,\n"
+    "about 90 bytes a signal with solc's optimizer: the EVM's 24 KiB limit on\n"
+    "a contract's code is reached near 250 public signals.  The file is\n"
+    "written to a temporary file and renamed into place; it may not be\n"
+    "VK.json.\n"
     "\n"
     "soliditycalldata prints the arguments of verifyProof for a proof, as hex\n"
     "strings, exactly as `snarkjs zkey export soliditycalldata PUBLIC.json\n"
@@ -434,9 +437,10 @@ int cli_export(int argc, char **argv)
     static const struct {
         const char *name, *args;
         int (*run)(const char *, const char *, char *, size_t);
+        int writes; /* the second argument is an output file */
     } subs[] = {
-        {"solidityverifier", "VK.json VERIFIER.sol", export_verifier},
-        {"soliditycalldata", "PUBLIC.json PROOF.json", export_calldata},
+        {"solidityverifier", "VK.json VERIFIER.sol", export_verifier, 1},
+        {"soliditycalldata", "PUBLIC.json PROOF.json", export_calldata, 0},
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -450,6 +454,10 @@ int cli_export(int argc, char **argv)
                     subs[s].args);
             return 2;
         }
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "g16 export %s", subs[s].name);
+        const char *const *in = (const char *const *)argv + 2;
+        if (subs[s].writes && cli_check_outputs(cmd, in, 1, in + 1, 1)) return 1;
         char err[512] = "";
         if (!subs[s].run(argv[2], argv[3], err, sizeof err)) return 0;
         fprintf(stderr, "g16 export %s: %s\n", subs[s].name, err);

@@ -1,5 +1,6 @@
-/* What the commands that write two outputs (prove, fullprove) check of
- * their paths before any work: that they are not one file. */
+/* What the commands that write files check of their paths before any
+ * work: that no output is one of the inputs, which it would replace, and
+ * that no two outputs are one file, where one would be lost. */
 #define _GNU_SOURCE
 #include <libgen.h>
 #include <limits.h>
@@ -38,9 +39,38 @@ static int same_output(const char *a, const char *b)
     return same;
 }
 
-int cli_distinct_outputs(const char *cmd, const char *a, const char *b)
+/* Whether writing output out replaces the file that input in is read
+ * from: the entry out names (lstat, as the rename sees it) is in's file
+ * (stat: an input is read through its symlinks).  That is one path
+ * however spelled (".", "..", a symlinked directory), a hard link to it,
+ * or an input that is a symlink to the output.  An output that does not
+ * exist yet is no input's file (an input that does not exist fails as
+ * such); an output that is a symlink to an input is replaced by the
+ * rename, the input untouched, as same_output has it. */
+static int replaces_input(const char *out, const char *in)
 {
-    if (!same_output(a, b)) return 0;
-    fprintf(stderr, "%s: %s and %s are the same file: one output would be lost\n", cmd, a, b);
-    return -1;
+    struct stat so, si;
+    return lstat(out, &so) == 0 && stat(in, &si) == 0 && so.st_dev == si.st_dev &&
+           so.st_ino == si.st_ino;
+}
+
+int cli_check_outputs(const char *cmd, const char *const *in, int nin, const char *const *out,
+                      int nout)
+{
+    for (int o = 0; o < nout; o++) {
+        for (int i = 0; i < nin; i++)
+            if (replaces_input(out[o], in[i])) {
+                fprintf(stderr,
+                        "%s: output %s and input %s are the same file: the input would be lost\n",
+                        cmd, out[o], in[i]);
+                return -1;
+            }
+        for (int p = o + 1; p < nout; p++)
+            if (same_output(out[o], out[p])) {
+                fprintf(stderr, "%s: %s and %s are the same file: one output would be lost\n", cmd,
+                        out[o], out[p]);
+                return -1;
+            }
+    }
+    return 0;
 }

@@ -26,7 +26,8 @@ static const char prove_usage[] =
     "rapidsnark's prover).  The curve is taken from the key.  The blinding\n"
     "values r and s come from getrandom(), so two proofs of one witness differ.\n"
     "Every point of the key is checked to lie on its curve before proving.\n"
-    "PROOF.json and PUBLIC.json must be two files (not one path spelled twice).\n"
+    "PROOF.json and PUBLIC.json must be two files, and neither may be an input\n"
+    "(the same path however spelled, or a hard link to it).\n"
     "\n"
     "options:\n"
     "  --threads N     CPU threads (default: all online CPUs)\n"
@@ -216,13 +217,18 @@ static int prove_files(const g16_options *opt, int repeat, int jobs, int verify,
  * (SIGINT, SIGTERM, SIGHUP) must not leave them behind: the handler
  * removes the temporary files registered here, then dies of the signal.
  * Registering and renaming happen with those signals blocked, so the
- * handler never sees a half-updated list. */
+ * handler never sees a half-updated list.  The renames are the commit
+ * point: a signal from then on, in whichever thread it lands, is too late
+ * to undo the proof and must not report it failed, so the handler lets
+ * the process finish (exit 0 with both outputs, or 1 with none when a
+ * rename fails). */
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static char pending_tmp[2][PATH_MAX + 64];
-static volatile sig_atomic_t pending_count;
+static volatile sig_atomic_t pending_count, committing;
 
 static void remove_pending_and_die(int sig)
 {
+    if (committing) return;
     for (int i = 0; i < pending_count; i++) unlink(pending_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig); /* delivered when the handler returns: the exit says which signal */
@@ -274,6 +280,7 @@ static int open_registered(const char *path, g16_output **out, char *err, size_t
 static int commit_both(g16_output **out, const char *proof_path, char *err, size_t errlen)
 {
     block_cleanup_signals(1);
+    committing = 1;
     int rc = g16_output_commit(out[0], err, errlen);
     if (!rc && (rc = g16_output_commit(out[1], err, errlen))) unlink(proof_path);
     pending_count = 0;
@@ -319,7 +326,9 @@ int cli_prove(int argc, char **argv)
     int repeat = 1, jobs = 1, verify = 0;
     g16_options_default(&opt);
     if (parse_prove_args(argc, argv, &opt, pos, &repeat, &jobs, &verify)) return 1;
-    if (cli_distinct_outputs("g16 prove", pos[2], pos[3])) return 1;
+    if (cli_check_outputs("g16 prove", (const char *const *)pos, 2, (const char *const *)pos + 2,
+                          2))
+        return 1;
     install_cleanup_handlers();
     int rc = probe_output(pos[2], err, sizeof err) || probe_output(pos[3], err, sizeof err) ||
              prove_files(&opt, repeat, jobs, verify, pos, &proof, &pub, err, sizeof err) ||

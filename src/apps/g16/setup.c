@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "setup.h"
 #include "g16.h"
 
@@ -154,6 +155,7 @@ int cli_setup(int argc, char **argv)
                         "forgeable by whoever knows its toxic waste (see g16 setup --help)\n");
         return 2;
     }
+    if (cli_check_outputs("g16 setup", pos, 1, pos + 1, 1)) return 1;
     char err[512];
     if (g16_setup_insecure_dev(pos[0], pos[1], &opt, err, sizeof err)) {
         fprintf(stderr, "g16 setup: %s\n", err);

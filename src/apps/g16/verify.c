@@ -24,7 +24,9 @@ static const char verify_usage[] =
     "\n"
     "Prints OK and exits 0 for a valid proof; prints INVALID and exits 1 for\n"
     "an invalid one (the reason on stderr); exits 2 with one line on stderr\n"
-    "naming the file and the field for unreadable or malformed input.\n";
+    "naming the file and the field for unreadable or malformed input (a key\n"
+    "with alpha, beta, gamma or delta at infinity is malformed: it would\n"
+    "accept forged proofs).\n";
 
 static const char export_usage[] =
     "usage: g16 export-vk KEY.zkey VK.json\n"
@@ -32,7 +34,10 @@ static const char export_usage[] =
     "Writes the verification key of a snarkjs Groth16 proving key exactly as\n"
     "`snarkjs zkey export verificationkey` does (protocol, curve, nPublic,\n"
     "vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2, vk_alphabeta_12, IC).\n"
-    "VK.json is written to a temporary file and renamed into place.\n"
+    "VK.json is written to a temporary file and renamed into place; it may not\n"
+    "be KEY.zkey (the same path however spelled, or a hard link to it).  A key\n"
+    "whose alpha, beta, gamma or delta is the point at infinity is refused: its\n"
+    "verification key would accept forged proofs.\n"
     "\n"
     "Exits 0 on success, 1 on any error (one line on stderr).\n";
 
@@ -115,6 +120,9 @@ int cli_export_vk(int argc, char **argv)
     g16_key *key = NULL;
     int p = positional(argc, argv, export_usage, 2, pos, NULL);
     if (p) return p > 0 ? 0 : 1;
+    if (cli_check_outputs("g16 export-vk", (const char *const *)pos, 1,
+                          (const char *const *)pos + 1, 1))
+        return 1;
     int rc = g16_key_open(pos[0], &key, err, sizeof err) ||
              g16_key_vk_json(key, &json, err, sizeof err) ||
              g16_write_file(pos[1], json, strlen(json), err, sizeof err);

@@ -252,6 +252,10 @@ int cli_wtns(int argc, char **argv)
         free(a.cache_dir);
         return p > 0 ? 0 : 2;
     }
+    if (cli_check_outputs(a.cmd, a.pos, 2, a.pos + 2, 1)) {
+        free(a.cache_dir);
+        return 1;
+    }
     char err[1024];
     int rc = calculate(&a, a.pos[0], a.pos[1], a.pos[2], NULL, NULL, err, sizeof err);
     if (rc) fprintf(stderr, "%s: %s\n", a.cmd, err);
@@ -295,7 +299,7 @@ int cli_fullprove(int argc, char **argv)
         return p > 0 ? 0 : 2;
     }
     a.prove.verbose = 0;
-    if (cli_distinct_outputs(a.cmd, a.pos[3], a.pos[4])) {
+    if (cli_check_outputs(a.cmd, a.pos, 3, a.pos + 3, 2)) {
         free(a.cache_dir);
         return 1;
     }

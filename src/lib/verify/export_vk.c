@@ -68,12 +68,19 @@ static json_t *dec(const char *s) { return json_string(s); }
 DEFINE_EXPORT(bn254)
 DEFINE_EXPORT(bls12_381)
 
-/* Adds "key": point of group G read at bytes; 0 if the point is bad. */
+/* Adds "key" (a string literal): point of group G read at bytes; bad
+ * gets the problem of a point off the curve or at infinity, which no
+ * setup gives alpha, beta, gamma or delta and which would make the key
+ * accept forged proofs (verify_template.h, V_KEY_AT_INFINITY). */
 #define ADD_POINT(C, G, vk, key, bytes)                                                            \
     do {                                                                                           \
         C##_##G##_affine pt_;                                                                      \
         if (!C##_##G##_read(&pt_, bytes)) {                                                        \
-            bad = key;                                                                             \
+            bad = key " is not a reduced point on the curve";                                      \
+            goto fail;                                                                             \
+        }                                                                                          \
+        if (C##_##G##_affine_is_infinity(&pt_)) {                                                  \
+            bad = key " is the point at infinity (a degenerate key that accepts forged proofs)";   \
             goto fail;                                                                             \
         }                                                                                          \
         json_object_set_new(vk, key, vk_##C##_##G##_json(&pt_));                                   \
@@ -100,7 +107,7 @@ DEFINE_EXPORT(bls12_381)
         json_object_set_new(vk, "vk_alphabeta_12", C##_fq12_json(&ab));                            \
         for (uint32_t i = 0; i <= z->n_public; i++) {                                              \
             if (!C##_g1_read(&a, z->ic + (size_t)i * 2 * z->n8q)) {                                \
-                bad = "IC";                                                                        \
+                bad = "IC is not a reduced point on the curve";                                    \
                 goto fail;                                                                         \
             }                                                                                      \
             json_array_append_new(ic, vk_##C##_g1_json(&a));                                       \
@@ -135,7 +142,7 @@ int vk_export_json(const zkey *z, const char *name, char **out, char *err, size_
         return 1;
     }
     if (!vk) {
-        snprintf(err, errlen, "%s: %s is not a reduced point on the curve", name, bad);
+        snprintf(err, errlen, "%s: %s", name, bad);
         return 1;
     }
     *out = json_dumps(vk, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

@@ -80,12 +80,25 @@ V_MUL_PUBLIC(g2)
 static int V_(g1_order_r)(const G1A *p) { return V_G1_COFACTOR_ONE || V_(g1_in_group)(p); }
 static int V_(g2_order_r)(const G2A *p) { return V_(g2_in_group)(p); }
 
-/* A key point: malformed unless on its curve (the key is trusted, so the
- * subgroup is not checked: snarkjs does not either). */
+/* A key with alpha1, beta2, gamma2 or delta2 at infinity comes from no
+ * setup (they are nonzero multiples of the generators) and is refused as
+ * malformed: with alpha1 or beta2 = 0 the proof pi_a = vk_x, pi_b =
+ * gamma2, pi_c = 0 meets the equation for any public signals, with
+ * gamma2 = 0 so does pi_a = alpha1, pi_b = beta2, pi_c = 0, and with
+ * delta2 = 0 pi_c no longer counts.  The IC points are left alone: IC[i]
+ * sums a public signal's terms of the circuit's polynomials, which is 0
+ * for a signal no constraint uses, a legitimate key. */
+#define V_KEY_AT_INFINITY(c, key)                                                                  \
+    vfail(c, "%s is the point at infinity (a degenerate key that accepts forged proofs)", key)
+
+/* A key point: malformed unless on its curve and, as above, finite (the
+ * key is trusted, so the subgroup is not checked: snarkjs does not
+ * either). */
 #define V_KEY_POINT(GRP, out, obj, key, c)                                                         \
     (V_(parse_##GRP)(out, json_object_get(obj, key), c, key) ? -1                                  \
-     : !V_(GRP##_affine_on_curve)(out) ? vfail(c, "%s is not on the curve", key)                   \
-                                       : 0)
+     : !V_(GRP##_affine_on_curve)(out)   ? vfail(c, "%s is not on the curve", key)                 \
+     : V_(GRP##_affine_is_infinity)(out) ? V_KEY_AT_INFINITY(c, key)                               \
+                                         : 0)
 
 /* A parsed proof point: invalid (0) unless on its curve and of order r. */
 #define V_PROOF_POINT_OK(GRP, p, key, c)                                                           \
@@ -122,13 +135,17 @@ static int V_(vk_x)(G1A *out, json_t *ic, json_t *pub, const vctx *kc, const vct
 }
 
 /* A key point alone (g16_vk_check_json): malformed (-1) unless on its
- * curve and of order r; *canon gets its affine JSON (-2: out of memory). */
+ * curve, of order r and, when finite (alpha, beta, gamma, delta: see
+ * V_KEY_AT_INFINITY), not infinity; *canon gets its affine JSON (-2: out
+ * of memory). */
 #define V_VK_POINT(GRP)                                                                            \
-    static int V_(vk_##GRP)(json_t * a, json_t * *canon, const vctx *c, const char *field)         \
+    static int V_(vk_##GRP)(json_t * a, json_t * *canon, const vctx *c, const char *field,         \
+                            int finite)                                                            \
     {                                                                                              \
         G16_CAT(V, _##GRP##_affine) p;                                                             \
         if (V_(parse_##GRP)(&p, a, c, field)) return -1;                                           \
         if (!V_(GRP##_affine_on_curve)(&p)) return vfail(c, "%s is not on the curve", field);      \
+        if (finite && V_(GRP##_affine_is_infinity)(&p)) return V_KEY_AT_INFINITY(c, field);        \
         if (!V_(GRP##_order_r)(&p)) return vfail(c, "%s is not in the order-r subgroup", field);   \
         *canon = G16_CAT(G16_CAT(vk_, V), _##GRP##_json)(&p);                                      \
         return *canon ? 0 : (vfail(c, "out of memory"), -2);                                       \
@@ -144,15 +161,15 @@ static int V_(vk_check)(json_t *vk, const vctx *c)
     json_t *canon = NULL, *ic = json_object_get(vk, "IC");
     char field[48];
     int rc;
-    if ((rc = V_(vk_g1)(json_object_get(vk, "vk_alpha_1"), &canon, c, "vk_alpha_1"))) return rc;
+    if ((rc = V_(vk_g1)(json_object_get(vk, "vk_alpha_1"), &canon, c, "vk_alpha_1", 1))) return rc;
     json_object_set_new(vk, "vk_alpha_1", canon);
     for (size_t i = 0; i < 3; i++) {
-        if ((rc = V_(vk_g2)(json_object_get(vk, g2_keys[i]), &canon, c, g2_keys[i]))) return rc;
+        if ((rc = V_(vk_g2)(json_object_get(vk, g2_keys[i]), &canon, c, g2_keys[i], 1))) return rc;
         json_object_set_new(vk, g2_keys[i], canon);
     }
     for (size_t i = 0; i < json_array_size(ic); i++) {
         snprintf(field, sizeof field, "IC[%zu]", i);
-        if ((rc = V_(vk_g1)(json_array_get(ic, i), &canon, c, field))) return rc;
+        if ((rc = V_(vk_g1)(json_array_get(ic, i), &canon, c, field, 0))) return rc;
         json_array_set_new(ic, i, canon);
     }
     return 0;
@@ -303,6 +320,7 @@ out:
 
 #undef V_PARSE_POINT
 #undef V_KEY_POINT
+#undef V_KEY_AT_INFINITY
 #undef V_VK_POINT
 #undef V_MUL_PUBLIC
 #undef V_PROOF_POINT_OK
