@@ -66,10 +66,22 @@ typedef struct g16_circuit g16_circuit;
  * compiled objects cached in cache_dir (created if missing). */
 int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
                      size_t errlen);
+
+/* The same, only when the file's bytes have the SHA-256 sha256 (NULL:
+ * any): else G16_ERR_MISMATCH, naming the file and both digests, before
+ * anything is compiled or loaded.  The digest checked is that of the very
+ * bytes the circuit is compiled from (and its cache entry named by), so a
+ * file replaced meanwhile is never the circuit opened. */
+#define G16_SHA256_BYTES 32
+int g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
+                            const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
+                            size_t errlen);
 void g16_circuit_close(g16_circuit *circuit);
 
 /* 1 when this open compiled the circuit, 0 when it loaded a cached one. */
 int g16_circuit_compiled(const g16_circuit *circuit);
+/* The SHA-256 of the .wasm bytes the circuit was opened from. */
+void g16_circuit_wasm_sha256(const g16_circuit *circuit, uint8_t out[G16_SHA256_BYTES]);
 /* Values in the circuit's witness, and bytes per value (32 for BN254 and
  * BLS12-381's scalar fields). */
 uint32_t g16_circuit_witness_size(const g16_circuit *circuit);

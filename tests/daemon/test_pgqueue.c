@@ -147,12 +147,18 @@ static void open_two(d_pgq **a, d_pgq **b)
 static void test_keys(d_pgq *q)
 {
     char err[512];
-    d_pgq_key k = {1234, "ab01", "/shared/k.zkey", "/shared/k.wasm"}, got;
+    d_pgq_key k = {1234, "ab01", "/shared/k.zkey", "/shared/k.wasm", "cd02"}, got;
     CHECK(d_pgq_key_put(q, "k1", &k, err, sizeof err) == G16_OK, "key put: %s", err);
     CHECK(d_pgq_key_get(q, "k1", &got, err, sizeof err) == G16_OK && got.size == 1234 &&
               !strcmp(got.sha256, "ab01") && !strcmp(got.path, "/shared/k.zkey") &&
-              !strcmp(got.wasm, "/shared/k.wasm"),
+              !strcmp(got.wasm, "/shared/k.wasm") && !strcmp(got.wasm_sha256, "cd02"),
           "key round trip");
+    d_pgq_key plain = {99, "ef03", "/shared/p.zkey", "", "unused without a circuit"};
+    CHECK(d_pgq_key_put(q, "k0", &plain, err, sizeof err) == G16_OK &&
+              d_pgq_key_get(q, "k0", &got, err, sizeof err) == G16_OK && !got.wasm[0] &&
+              !got.wasm_sha256[0],
+          "a key without a circuit has no circuit digest: %s", err);
+    exec_sql("DELETE FROM keys WHERE name = 'k0'");
     CHECK(d_pgq_key_get(q, "nope", &got, err, sizeof err) == G16_ERR_NOT_FOUND &&
               strstr(err, "nope"),
           "unknown key: %s", err);
@@ -482,6 +488,26 @@ static void test_newer_schema(void)
     d_pgq_close(c);
 }
 
+/* A schema-1 database (keys without their circuit's digest) migrates:
+ * its keys keep their rows, with no circuit digest to trust. */
+static void test_migration_2(void)
+{
+    char err[512];
+    exec_sql("ALTER TABLE keys DROP COLUMN wasm_sha256");
+    exec_sql("DELETE FROM schema_version WHERE version >= 2");
+    exec_sql("INSERT INTO keys(name, size, sha256, path, wasm)"
+             " VALUES('old', 5, 'ab', '/shared/o.zkey', '/shared/o.wasm')");
+    d_pgq *c = open_host("host-m");
+    d_pgq_key got;
+    CHECK(scalar("SELECT max(version) FROM schema_version") == D_PGQ_SCHEMA, "migrated to %d",
+          D_PGQ_SCHEMA);
+    CHECK(c && d_pgq_key_get(c, "old", &got, err, sizeof err) == G16_OK &&
+              !strcmp(got.wasm, "/shared/o.wasm") && !got.wasm_sha256[0],
+          "a key registered before keeps its circuit, with no digest: %s", err);
+    exec_sql("DELETE FROM keys WHERE name = 'old'");
+    d_pgq_close(c);
+}
+
 int main(void)
 {
     url = getenv("G16_PG_URL");
@@ -506,6 +532,7 @@ int main(void)
     test_views(a, b);
     test_wake(a, b);
     test_newer_schema();
+    test_migration_2();
     d_pgq_close(a);
     d_pgq_close(b);
     PQfinish(sql);

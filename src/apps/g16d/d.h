@@ -106,6 +106,9 @@ typedef struct dkey {
     char wasm[1024];             /* its circuit's witness calculator; "" when it has none */
     g16_circuit *circuit;        /* open (compiled or from the cache) while the key is */
     int wasm_compiled;           /* this load compiled it (else it came from the cache) */
+    /* hex SHA-256 of the wasm bytes compiled: before the load, the digest
+     * they must have ("" for any) */
+    char wasm_sha256[65];
     double last_used;
     int pending; /* unfinished partitions that need it */
     struct dkey *next;
@@ -256,6 +259,11 @@ int d_proof_request_parse(const char *body, size_t len, struct json_t **root, co
 dkey *d_key_find(g16d *d, const char *name);
 int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
                char *err, size_t errlen);
+/* The same, only with a circuit whose bytes have the SHA-256 wasm_sha256
+ * (hex; NULL: any): another file there is refused with G16_ERR_MISMATCH
+ * before it is compiled. */
+int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
+                     const char *wasm_sha256, int persist, char *err, size_t errlen);
 /* What computing one witness from an input of input_len bytes holds
  * beyond the .wtns (the calculator's linear memory at its cap, the
  * parsed inputs and the witness values): reserved with the partition. */

@@ -61,6 +61,7 @@ typedef struct fkey {
     char name[D_NAME_MAX];
     char sha256[65]; /* of the bytes loaded here, checked against the registration */
     double skip_until;
+    char refused[D_ERR]; /* why it could not be loaded here, while it is skipped */
     struct fkey *next;
 } fkey;
 
@@ -146,6 +147,7 @@ static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, d
     if (reg) { /* what a registration names: the files as this host resolved them */
         snprintf(reg->path, sizeof reg->path, "%s", k->path);
         snprintf(reg->wasm, sizeof reg->wasm, "%s", k->wasm);
+        snprintf(reg->wasm_sha256, sizeof reg->wasm_sha256, "%s", k->wasm_sha256);
     }
     pthread_mutex_lock(&d->mu);
     k->pending--;
@@ -161,39 +163,67 @@ static void mark_checked(g16d *d, const char *name, const char *sha)
     if (fk) {
         snprintf(fk->sha256, sizeof fk->sha256, "%s", sha);
         fk->skip_until = 0;
+        fk->refused[0] = 0;
     }
     pthread_mutex_unlock(&d->mu);
 }
 
-/* Whether the key loaded as name is the registered one (rk): if not it is
- * evicted (when idle) and refused. */
+/* Whether the key loaded as name is the registered one (rk), its circuit
+ * too: if not it is evicted (when idle) and refused. */
 static int check_key(g16d *d, const char *name, const d_pgq_key *rk, char *err, size_t errlen)
 {
     char sha[65];
     int64_t size;
-    if (hash_loaded(d, name, sha, &size, NULL)) {
+    d_pgq_key got = {0};
+    if (hash_loaded(d, name, sha, &size, &got)) {
         d_errf(err, errlen, "key %s: not loaded", name);
         return G16_ERR_NOT_FOUND;
     }
-    if (size == rk->size && !strcmp(sha, rk->sha256)) {
+    int same_key = size == rk->size && !strcmp(sha, rk->sha256);
+    if (same_key && !strcmp(got.wasm_sha256, rk->wasm_sha256)) {
         mark_checked(d, name, sha);
         return G16_OK;
     }
     char e2[D_ERR];
     d_key_evict(d, name, e2, sizeof e2);
-    d_errf(err, errlen,
-           "key %s: %s has %lld bytes, SHA-256 %.16s..., but the fleet registered %lld bytes, "
-           "SHA-256 %.16s...",
-           name, rk->path, (long long)size, sha, (long long)rk->size, rk->sha256);
+    if (same_key)
+        d_errf(err, errlen,
+               "key %s: its circuit here (%s, SHA-256 %s) is not the one the fleet registered "
+               "(%s, SHA-256 %s)",
+               name, got.wasm[0] ? got.wasm : "none", got.wasm_sha256[0] ? got.wasm_sha256 : "-",
+               rk->wasm[0] ? rk->wasm : "none", rk->wasm_sha256[0] ? rk->wasm_sha256 : "-");
+    else
+        d_errf(err, errlen,
+               "key %s: %s has %lld bytes, SHA-256 %.16s..., but the fleet registered %lld bytes, "
+               "SHA-256 %.16s...",
+               name, rk->path, (long long)size, sha, (long long)rk->size, rk->sha256);
     return G16_ERR_MISMATCH;
 }
 
-/* Whether name is loaded here and checked against rk.  mu held. */
-static int ready(g16d *d, const char *name, const char *sha)
+/* Whether name is loaded here and checked against rk, its circuit the
+ * registered one.  mu held. */
+static int ready(g16d *d, const char *name, const d_pgq_key *rk)
 {
     dkey *k = d_key_find(d, name);
     fkey *fk = fkey_get(F(d), name, 0);
-    return k && k->key && fk && !strcmp(fk->sha256, sha);
+    return k && k->key && fk && !strcmp(fk->sha256, rk->sha256) &&
+           !strcmp(k->wasm_sha256, rk->wasm_sha256);
+}
+
+/* Loads the registered key rk here: its circuit only from the bytes the
+ * registration names, so a file replaced since is refused, never
+ * compiled. */
+static int load_registered(g16d *d, const char *name, const d_pgq_key *rk, char *err, size_t errlen)
+{
+    char e2[D_ERR];
+    int rc = d_key_load_bound(d, name, rk->path, rk->wasm[0] ? rk->wasm : NULL, rk->wasm_sha256, 0,
+                              e2, sizeof e2);
+    if (rc == G16_ERR_MISMATCH)
+        d_errf(err, errlen, "key %s: its circuit is not the file registered in the fleet: %s", name,
+               e2);
+    else if (rc)
+        d_errf(err, errlen, "%s", e2);
+    return rc;
 }
 
 int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
@@ -201,21 +231,61 @@ int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
     d_pgq_key rk;
     int rc = d_pgq_key_get(F(d)->api, name, &rk, err, errlen);
     if (rc) return queue_rc(rc);
+    if (rk.wasm[0] && !rk.wasm_sha256[0]) {
+        d_errf(err, errlen,
+               "key %s: its circuit %s was registered without its SHA-256 (by an older g16d): "
+               "register the key again",
+               name, rk.wasm);
+        return D_ERR_CONFLICT;
+    }
     pthread_mutex_lock(&d->mu);
-    int ok = ready(d, name, rk.sha256), present = d_key_find(d, name) != NULL;
+    int ok = ready(d, name, &rk), present = d_key_find(d, name) != NULL;
     pthread_mutex_unlock(&d->mu);
     if (ok) return G16_OK;
-    if (!present &&
-        (rc = d_key_load(d, name, rk.path, rk.wasm[0] ? rk.wasm : NULL, 0, err, errlen)) &&
-        rc != D_ERR_EXISTS)
+    if (!present && (rc = load_registered(d, name, &rk, err, errlen)) && rc != D_ERR_EXISTS)
         return rc;
     return check_key(d, name, &rk, err, errlen);
+}
+
+/* Forgets that name was checked when it is not loaded here: the claimer
+ * takes partitions of checked keys only, and a key loaded now is checked
+ * afresh. */
+static void uncheck_unloaded(g16d *d, const char *name)
+{
+    pthread_mutex_lock(&d->mu);
+    fkey *fk = d_key_find(d, name) ? NULL : fkey_get(F(d), name, 0);
+    if (fk) fk->sha256[0] = 0;
+    pthread_mutex_unlock(&d->mu);
+}
+
+/* Whether k (loaded here) may be registered over old: the same key
+ * bytes, and the same circuit unless old's was registered without its
+ * digest (before schema 2: bound now). */
+static int registrable(const char *name, const d_pgq_key *k, const d_pgq_key *old, char *err,
+                       size_t errlen)
+{
+    if (strcmp(old->sha256, k->sha256)) {
+        d_errf(err, errlen,
+               "key %s is registered in the fleet with other bytes (%s, SHA-256 %.16s...): "
+               "register these under another name",
+               name, old->path, old->sha256);
+        return D_ERR_CONFLICT;
+    }
+    if (old->wasm_sha256[0] && strcmp(old->wasm_sha256, k->wasm_sha256)) {
+        d_errf(err, errlen,
+               "key %s is registered in the fleet with another circuit (%s, SHA-256 %s): "
+               "register this one under another name",
+               name, old->wasm[0] ? old->wasm : "none", old->wasm_sha256);
+        return D_ERR_CONFLICT;
+    }
+    return G16_OK;
 }
 
 int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
                          size_t errlen)
 {
-    int rc = d_key_load(d, name, path, wasm, 0, err, errlen);
+    uncheck_unloaded(d, name);
+    int rc = d_key_load(d, name, path, wasm, 0, err, errlen), fresh = rc == G16_OK;
     if (rc && rc != D_ERR_EXISTS) return rc;
     d_pgq_key k = {0}, old;
     if (hash_loaded(d, name, k.sha256, &k.size, &k)) {
@@ -223,12 +293,10 @@ int d_fleet_key_register(g16d *d, const char *name, const char *path, const char
         return D_ERR_CONFLICT;
     }
     rc = d_pgq_key_get(F(d)->api, name, &old, err, errlen);
-    if (rc == G16_OK && strcmp(old.sha256, k.sha256)) {
-        d_errf(err, errlen,
-               "key %s is registered in the fleet with other bytes (%s, SHA-256 %.16s...): "
-               "register these under another name",
-               name, old.path, old.sha256);
-        return D_ERR_CONFLICT;
+    if (rc == G16_OK && (rc = registrable(name, &k, &old, err, errlen))) {
+        char e2[D_ERR];
+        if (fresh) d_key_evict(d, name, e2, sizeof e2); /* loaded for this: it goes again */
+        return rc;
     }
     if (rc != G16_OK && rc != G16_ERR_NOT_FOUND) return queue_rc(rc);
     if ((rc = d_pgq_key_put(F(d)->api, name, &k, err, errlen))) return queue_rc(rc);
@@ -473,7 +541,10 @@ static int load_head(g16d *d, fleet *f)
     if (rc && key[0]) {
         fleet_log(key, err);
         fkey *fk = fkey_get(f, key, 1);
-        if (fk) fk->skip_until = d_now() + SKIP_S;
+        if (fk) {
+            fk->skip_until = d_now() + SKIP_S;
+            snprintf(fk->refused, sizeof fk->refused, "%s", err);
+        }
     }
     return !rc && key[0];
 }
@@ -631,16 +702,21 @@ static void *claimer(void *arg)
 /* What GET /v1/fleet shows of this host.  mu held. */
 static char *host_info(g16d *d)
 {
-    json_t *keys = json_array();
+    json_t *keys = json_array(), *refused = json_object();
     for (dkey *k = d->keys; k; k = k->next)
         if (k->key) json_array_append_new(keys, json_string(k->name));
+    /* the keys it could not load, while it skips them: why */
+    for (fkey *k = F(d)->keys; k; k = k->next)
+        if (k->refused[0] && k->skip_until > d_now())
+            json_object_set_new(refused, k->name, json_string(k->refused));
     int running = 0;
     for (int s = P_SYNTH; s <= P_FINAL; s++) running += d->nstate[s];
-    json_t *o = json_pack("{s:I,s:I,s:s,s:o,s:i,s:i,s:I,s:I}", "budget", (json_int_t)d->cfg.budget,
-                          "budget_free", (json_int_t)d_budget_free(d), "device",
-                          d->use_gpu ? "gpu" : "cpu", "keys", keys, "partitions_running", running,
-                          "partitions_queued", d->nstate[P_QUEUED], "proofs_done",
-                          (json_int_t)d->proofs_done, "device_budget", (json_int_t)d->dev_budget);
+    json_t *o =
+        json_pack("{s:I,s:I,s:s,s:o,s:o,s:i,s:i,s:I,s:I}", "budget", (json_int_t)d->cfg.budget,
+                  "budget_free", (json_int_t)d_budget_free(d), "device", d->use_gpu ? "gpu" : "cpu",
+                  "keys", keys, "keys_refused", refused, "partitions_running", running,
+                  "partitions_queued", d->nstate[P_QUEUED], "proofs_done",
+                  (json_int_t)d->proofs_done, "device_budget", (json_int_t)d->dev_budget);
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     return s;

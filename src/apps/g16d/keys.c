@@ -4,6 +4,7 @@
  * are evicted least-recently-used first when a key or a partition needs
  * room. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,15 +268,35 @@ size_t d_key_calc_bytes(const dkey *k, size_t input_len)
     return g16_circuit_memory_limit(k->circuit) + inputs + g16_witness_wtns_bytes(k->circuit);
 }
 
+/* hex (64 digits) into bytes: 0, or -1 when it is no SHA-256. */
+static int sha256_unhex(const char *hex, uint8_t out[G16_SHA256_BYTES])
+{
+    if (strlen(hex) != 2 * G16_SHA256_BYTES) return -1;
+    for (int i = 0; i < G16_SHA256_BYTES; i++)
+        if (!isxdigit((unsigned char)hex[2 * i]) || !isxdigit((unsigned char)hex[2 * i + 1]) ||
+            sscanf(hex + 2 * i, "%2hhx", &out[i]) != 1)
+            return -1;
+    return 0;
+}
+
 /* Opens the key's circuit (compiling it into the state directory's
- * cache on first use) and checks that its witnesses fit the key: the
- * same field, as many values as the key has variables. */
+ * cache on first use), only from the bytes k->wasm_sha256 names when it
+ * names any, and checks that its witnesses fit the key: the same field,
+ * as many values as the key has variables. */
 static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t errlen)
 {
     char cache[1100];
+    uint8_t want[G16_SHA256_BYTES], got[G16_SHA256_BYTES];
     snprintf(cache, sizeof cache, "%s/circuits", d->cfg.state_dir);
-    int rc = g16_circuit_open(k->wasm, cache, &k->circuit, err, errlen);
+    if (k->wasm_sha256[0] && sha256_unhex(k->wasm_sha256, want)) {
+        d_errf(err, errlen, "%s: the expected SHA-256 '%s' is not one", k->wasm, k->wasm_sha256);
+        return G16_ERR_ARG;
+    }
+    int rc = g16_circuit_open_sha256(k->wasm, cache, k->wasm_sha256[0] ? want : NULL, &k->circuit,
+                                     err, errlen);
     if (rc) return rc == G16_ERR_NOT_FOUND ? G16_ERR_ARG : rc;
+    g16_circuit_wasm_sha256(k->circuit, got);
+    for (int i = 0; i < G16_SHA256_BYTES; i++) sprintf(k->wasm_sha256 + 2 * i, "%02x", got[i]);
     k->wasm_compiled = g16_circuit_compiled(k->circuit);
     const char *curve = g16_circuit_curve(k->circuit);
     if (!curve || strcmp(curve, g16_key_curve(key))) {
@@ -387,12 +408,19 @@ static int client_file(g16d *d, const char *path, const char *what, char *real, 
 int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
                char *err, size_t errlen)
 {
+    return d_key_load_bound(d, name, path, wasm, NULL, persist, err, errlen);
+}
+
+int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
+                     const char *wasm_sha256, int persist, char *err, size_t errlen)
+{
     dkey *k = calloc(1, sizeof *k);
     if (!k) {
         d_errf(err, errlen, "out of memory");
         return G16_ERR_NOMEM;
     }
     snprintf(k->name, sizeof k->name, "%s", name);
+    if (wasm && wasm_sha256) snprintf(k->wasm_sha256, sizeof k->wasm_sha256, "%s", wasm_sha256);
     size_t wasm_bytes;
     int rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
     if (!rc && wasm)

@@ -52,6 +52,10 @@ static const char *const k_migrations[] = {
     " attempt int NOT NULL, ok boolean NOT NULL, proof text, public text, error text,"
     " timings text, finished timestamptz NOT NULL DEFAULT now(), PRIMARY KEY(job, idx),"
     " FOREIGN KEY(job, idx) REFERENCES partitions(job, idx) ON DELETE CASCADE);",
+    /* 2: the circuit bound to its bytes as the key is (NULL in a key
+     * registered before: such a key's circuit is refused until it is
+     * registered again) */
+    "ALTER TABLE keys ADD COLUMN wasm_sha256 text;",
 };
 _Static_assert(sizeof k_migrations / sizeof *k_migrations == D_PGQ_SCHEMA,
                "one migration per schema version");
@@ -291,20 +295,28 @@ static int key_put(d_pgq *q, void *arg, char *err, size_t errlen)
     key_args *a = arg;
     char size[24];
     snprintf(size, sizeof size, "%lld", (long long)a->in->size);
-    const char *vals[] = {a->name, size, a->in->sha256, a->in->path,
-                          a->in->wasm[0] ? a->in->wasm : NULL};
+    const char *vals[] = {a->name,
+                          size,
+                          a->in->sha256,
+                          a->in->path,
+                          a->in->wasm[0] ? a->in->wasm : NULL,
+                          a->in->wasm[0] ? a->in->wasm_sha256 : NULL};
     return run(q,
-               "INSERT INTO keys(name, size, sha256, path, wasm) VALUES($1, $2::bigint, $3, $4, $5)"
+               "INSERT INTO keys(name, size, sha256, path, wasm, wasm_sha256)"
+               " VALUES($1, $2::bigint, $3, $4, $5, $6)"
                " ON CONFLICT (name) DO UPDATE SET size = EXCLUDED.size, sha256 = EXCLUDED.sha256,"
-               " path = EXCLUDED.path, wasm = EXCLUDED.wasm, registered = now()",
-               5, vals, err, errlen);
+               " path = EXCLUDED.path, wasm = EXCLUDED.wasm, wasm_sha256 = EXCLUDED.wasm_sha256,"
+               " registered = now()",
+               6, vals, err, errlen);
 }
 
 static int key_get(d_pgq *q, void *arg, char *err, size_t errlen)
 {
     key_args *a = arg;
     const char *vals[] = {a->name};
-    PGresult *r = exec(q, "SELECT size, sha256, path, coalesce(wasm, '') FROM keys WHERE name = $1",
+    PGresult *r = exec(q,
+                       "SELECT size, sha256, path, coalesce(wasm, ''), coalesce(wasm_sha256, '')"
+                       " FROM keys WHERE name = $1",
                        1, vals, PGRES_TUPLES_OK, err, errlen);
     if (!r) return G16_ERR_IO;
     int rc = G16_OK;
@@ -317,6 +329,7 @@ static int key_get(d_pgq *q, void *arg, char *err, size_t errlen)
         snprintf(a->out->sha256, sizeof a->out->sha256, "%s", PQgetvalue(r, 0, 1));
         snprintf(a->out->path, sizeof a->out->path, "%s", PQgetvalue(r, 0, 2));
         snprintf(a->out->wasm, sizeof a->out->wasm, "%s", PQgetvalue(r, 0, 3));
+        snprintf(a->out->wasm_sha256, sizeof a->out->wasm_sha256, "%s", PQgetvalue(r, 0, 4));
     }
     PQclear(r);
     return rc;

@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 /* The schema this program writes and reads. */
-#define D_PGQ_SCHEMA 1
+#define D_PGQ_SCHEMA 2
 
 typedef struct d_pgq d_pgq;
 
@@ -76,6 +76,9 @@ typedef struct {
     char sha256[65]; /* hex, of the .zkey */
     char path[1024];
     char wasm[1024]; /* its circuit's witness calculator; "" when it has none */
+    /* hex, of the .wasm the registering host compiled; "" without a
+     * circuit, or for a circuit registered before schema 2 */
+    char wasm_sha256[65];
 } d_pgq_key;
 
 /* G16_OK when url is a password-free postgresql:// URL libpq accepts. */

@@ -47,6 +47,37 @@ static void hex(const uint8_t *bytes, size_t n, char *out)
     for (size_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", bytes[i]);
 }
 
+/* Puts the wasm m maps into pages of its own (m then maps those) and
+ * their SHA-256 into digest: a mapping of the file shows what a writer
+ * changes in place, and the bytes compiled must be the bytes hashed.
+ * G16_ERR_MISMATCH (m unmapped) when the caller expects another digest
+ * (expect; NULL: any), so nothing is compiled or loaded from bytes other
+ * than those it names. */
+static int wasm_digest(const char *wasm_path, formats_mapping *m, const uint8_t *expect,
+                       uint8_t digest[SHA256_DIGEST_SIZE], char *err, size_t errlen)
+{
+    void *own = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (own == MAP_FAILED) {
+        snprintf(err, errlen, "%s: out of memory for its %zu bytes", wasm_path, m->len);
+        formats_unmap_file(m);
+        return G16_ERR_NOMEM;
+    }
+    memcpy(own, m->addr, m->len);
+    munmap(m->addr, m->len);
+    m->addr = own;
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_update(&ctx, m->len, m->addr);
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
+    if (!expect || !memcmp(digest, expect, SHA256_DIGEST_SIZE)) return 0;
+    char got[2 * SHA256_DIGEST_SIZE + 1], want[2 * SHA256_DIGEST_SIZE + 1];
+    hex(digest, SHA256_DIGEST_SIZE, got);
+    hex(expect, SHA256_DIGEST_SIZE, want);
+    snprintf(err, errlen, "%s: SHA-256 %s, but %s was expected", wasm_path, got, want);
+    formats_unmap_file(m);
+    return G16_ERR_MISMATCH;
+}
+
 static void sha256(const void *data, size_t len, uint8_t digest[SHA256_DIGEST_SIZE])
 {
     struct sha256_ctx ctx;
@@ -387,12 +418,13 @@ static int wasm_read(const char *wasm_path, formats_mapping *m, char *err, size_
     return G16_ERR_FORMAT;
 }
 
-int witness_object_load(const char *wasm_path, const char *cache_dir, witness_object *out,
-                        char *err, size_t errlen)
+int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
+                        witness_object *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     formats_mapping m;
     int rc = wasm_read(wasm_path, &m, err, errlen);
+    if (!rc) rc = wasm_digest(wasm_path, &m, expect, out->wasm_sha256, err, errlen);
     if (rc) return rc;
     char name[96], entry[4200];
     entry_name(m.addr, m.len, name);

@@ -145,6 +145,13 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
 int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
                      size_t errlen)
 {
+    return g16_circuit_open_sha256(wasm_path, cache_dir, NULL, out, err, errlen);
+}
+
+int g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
+                            const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
+                            size_t errlen)
+{
     *out = NULL;
     g16_circuit *c = calloc(1, sizeof *c);
     if (c) c->wasm_path = strdup(wasm_path);
@@ -155,7 +162,7 @@ int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit *
     }
     c->max_pages = MAX_PAGES;
     c->time_limit = G16_WITNESS_TIME_LIMIT;
-    int rc = witness_object_load(wasm_path, cache_dir, &c->obj, err, errlen);
+    int rc = witness_object_load(wasm_path, cache_dir, sha256, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
     if (rc) {
         g16_circuit_close(c);
@@ -176,6 +183,12 @@ void g16_circuit_close(g16_circuit *c)
 }
 
 int g16_circuit_compiled(const g16_circuit *c) { return c->obj.compiled; }
+
+void g16_circuit_wasm_sha256(const g16_circuit *c, uint8_t out[G16_SHA256_BYTES])
+{
+    memcpy(out, c->obj.wasm_sha256, G16_SHA256_BYTES);
+}
+
 uint32_t g16_circuit_witness_size(const g16_circuit *c) { return c->info.witness_size; }
 uint32_t g16_circuit_field_bytes(const g16_circuit *c) { return 4 * c->info.n32; }
 

@@ -56,13 +56,16 @@ typedef struct {
     void *handle; /* dlopen's */
     int fd;       /* the entry it was opened from, open while it is loaded */
     const g16w_api *api;
-    int compiled; /* 1: this load compiled it */
+    int compiled;                            /* 1: this load compiled it */
+    uint8_t wasm_sha256[SHA256_DIGEST_SIZE]; /* of the bytes it was compiled from */
 } witness_object;
 
 /* Loads the compiled form of wasm_path from cache_dir, compiling and
- * caching it first when it is missing or damaged. */
-int witness_object_load(const char *wasm_path, const char *cache_dir, witness_object *out,
-                        char *err, size_t errlen);
+ * caching it first when it is missing or damaged.  expect (NULL: any):
+ * the SHA-256 the wasm's bytes must have, else G16_ERR_MISMATCH before
+ * anything is compiled or loaded. */
+int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
+                        witness_object *out, char *err, size_t errlen);
 void witness_object_unload(witness_object *obj);
 
 /* Rewrites wasm2c's output c_path in place so that every loop branch and
