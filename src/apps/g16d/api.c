@@ -183,6 +183,9 @@ static void status(g16d *d, d_reply *r)
         d->held_parts, "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
         "long_polls", d->long_polls, "proofs", "done", (json_int_t)d->proofs_done, "failed",
         (json_int_t)d->proofs_failed, "stopping", d->stopping);
+    /* request bodies being read or parsed (http.c), within "reserved" */
+    json_object_set_new(json_object_get(o, "budget"), "requests",
+                        json_integer((json_int_t)d->body_reserved));
     json_object_set_new(o, "threads",
                         json_pack("{s:i,s:i}", "total", d->cfg.threads, "busy", d->cpu_busy));
     json_object_set_new(o, "device",

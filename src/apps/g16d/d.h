@@ -189,6 +189,7 @@ typedef struct g16d {
     int64_t next_seq;
     int use_gpu; /* keys go to the GPU at load (--device gpu, or auto with a GPU) */
     size_t reserved, key_bytes;
+    size_t body_reserved;        /* the part of reserved that request bodies hold (http.c) */
     size_t dev_budget, dev_used; /* device memory budget (0: none) and the GPU keys' charges */
     int held_parts;              /* partitions holding a reservation */
     int synth_needs_memory;      /* the next partition waits for budget (pick_synth) */
@@ -282,6 +283,17 @@ typedef struct {
  * key evicted would not make room (then *nvictims = 0: evict nothing). */
 int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *victims,
               int *nvictims);
+
+/* bodybudget.c: a request body's parse, charged to the memory budget
+ * before it starts (pure, so testable without a daemon).  What parsing
+ * body (len bytes) may hold beyond the body itself: jansson's tree,
+ * counted from the body's tokens, and for each input object its text
+ * written back and its values as field words. */
+size_t d_body_parse_bytes(const char *body, size_t len);
+typedef enum { D_BODY_FITS, D_BODY_NOT_NOW, D_BODY_NEVER } d_body_fit_t;
+/* need bytes against the budget and what of it is free now: NEVER when
+ * more than the whole budget (413), NOT_NOW when more than is free (507). */
+d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t need);
 
 /* sched.c */
 /* The threads each stage call of a CPU key's partitions gets, from the
