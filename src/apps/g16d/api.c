@@ -71,14 +71,18 @@ static void reply_jansson(d_reply *r, int status, json_t *o)
 static json_t *circuit_json(const dkey *k)
 {
     if (!k->key || !k->circuit)
-        return k->wasm[0] ? json_pack("{s:s}", "wasm", k->wasm) : json_null();
+        return !k->wasm[0] ? json_null()
+               : k->opening_circuit
+                   ? json_pack("{s:s,s:s,s:I}", "wasm", k->wasm, "state", "compiling",
+                               "compile_reserved", (json_int_t)k->compile_charge)
+                   : json_pack("{s:s,s:s}", "wasm", k->wasm, "state", "loading");
     const g16_circuit *c = k->circuit;
-    return json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "compiled", k->wasm_compiled,
-                     "witness_size", (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
-                     (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
-                     (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
-                     (json_int_t)g16_circuit_memory_limit(c), "time_limit",
-                     g16_circuit_time_limit(c));
+    return json_pack(
+        "{s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "state", "ready", "compiled",
+        k->wasm_compiled, "witness_size", (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
+        (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
+        (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
+        (json_int_t)g16_circuit_memory_limit(c), "time_limit", g16_circuit_time_limit(c));
 }
 
 static json_t *key_json(const dkey *k)

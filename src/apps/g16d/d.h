@@ -106,6 +106,10 @@ typedef struct dkey {
     char wasm[1024];             /* its circuit's witness calculator; "" when it has none */
     g16_circuit *circuit;        /* open (compiled or from the cache) while the key is */
     int wasm_compiled;           /* this load compiled it (else it came from the cache) */
+    size_t wasm_bytes;           /* the .wasm's size */
+    size_t compile_charge;       /* while its circuit is opened (compiled unless cached): the
+                                    budget it holds for wasm2c and cc (keys.c) */
+    int opening_circuit;         /* listed as compiling meanwhile */
     double last_used;
     int pending; /* unfinished partitions that need it */
     struct dkey *next;

@@ -256,6 +256,44 @@ size_t d_key_calc_bytes(const dkey *k, size_t input_len)
     return g16_circuit_memory_limit(k->circuit) + inputs + g16_witness_wtns_bytes(k->circuit);
 }
 
+/* What compiling a circuit takes, outside g16d's own memory: wasm2c
+ * and cc, one after the other, in processes of their own, cc the larger
+ * (its optimizer's memory follows the generated C's largest functions,
+ * which grow slower than the module).  Measured peaks: 141 MB for a 34 KB
+ * wasm, 392 MB for 400 KB, 1.4 GB for 8 MB; a base and a square root of
+ * the size cover all three (217 MB, 431 MB, 1.49 GB). */
+#define COMPILE_BASE     ((size_t)128 << 20)
+#define COMPILE_PER_ROOT ((size_t)480 << 10)
+
+static size_t compile_bytes(size_t wasm_bytes)
+{
+    size_t root = 0; /* the integer square root, by bits */
+    for (size_t bit = (size_t)1 << 31; bit; bit >>= 1)
+        if ((root + bit) * (root + bit) <= wasm_bytes) root += bit;
+    return COMPILE_BASE + COMPILE_PER_ROOT * root;
+}
+
+/* The circuit's opening holds the compile's estimate in the budget, or
+ * all of the budget that is free when that is less (whether it compiles
+ * or finds the cache's copy is the library's to know, and a cached one
+ * opens in milliseconds): partitions wait rather than run beside cc.
+ * Idle keys are not evicted for it.  The listing says "compiling". */
+static void compile_charge(g16d *d, dkey *k, int on)
+{
+    pthread_mutex_lock(&d->mu);
+    if (on) {
+        size_t need = compile_bytes(k->wasm_bytes), room = d_budget_free(d);
+        k->compile_charge = need < room ? need : room;
+        d->reserved += k->compile_charge;
+    } else {
+        d->reserved -= k->compile_charge;
+        k->compile_charge = 0;
+        pthread_cond_broadcast(&d->work);
+    }
+    k->opening_circuit = on;
+    pthread_mutex_unlock(&d->mu);
+}
+
 /* Opens the key's circuit (compiling it into the state directory's
  * cache on first use) and checks that its witnesses fit the key: the
  * same field, as many values as the key has variables. */
@@ -263,7 +301,9 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
 {
     char cache[1100];
     snprintf(cache, sizeof cache, "%s/circuits", d->cfg.state_dir);
+    compile_charge(d, k, 1);
     int rc = g16_circuit_open(k->wasm, cache, &k->circuit, err, errlen);
+    compile_charge(d, k, 0);
     if (rc) return rc == G16_ERR_NOT_FOUND ? G16_ERR_ARG : rc;
     k->wasm_compiled = g16_circuit_compiled(k->circuit);
     const char *curve = g16_circuit_curve(k->circuit);
@@ -382,10 +422,9 @@ int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, in
         return G16_ERR_NOMEM;
     }
     snprintf(k->name, sizeof k->name, "%s", name);
-    size_t wasm_bytes;
     int rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
     if (!rc && wasm)
-        rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &wasm_bytes, err, errlen);
+        rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &k->wasm_bytes, err, errlen);
     if (!rc) rc = charge(d, k, err, errlen);
     d_key_reap();
     if (rc) {
