@@ -145,13 +145,19 @@ int main(void)
     free(b64);
     check_body("witness (base64)", wit);
 
-    /* the decision: within what is free, beyond it, beyond the budget */
-    CHECK(d_body_fit(100, 100, 100) == D_BODY_FITS);
-    CHECK(d_body_fit(100, 50, 50) == D_BODY_FITS);
-    CHECK(d_body_fit(100, 50, 51) == D_BODY_NOT_NOW);
-    CHECK(d_body_fit(100, 0, 1) == D_BODY_NOT_NOW);
-    CHECK(d_body_fit(100, 100, 101) == D_BODY_NEVER);
-    CHECK(d_body_fit(100, 0, (size_t)-1) == D_BODY_NEVER);
+    /* the decision: within what is free, beyond it, beyond the budget
+     * (what the request holds already counts against the budget, not
+     * against what is free, which it is no part of) */
+    CHECK(d_body_fit(100, 100, 0, 100) == D_BODY_FITS);
+    CHECK(d_body_fit(100, 50, 0, 50) == D_BODY_FITS);
+    CHECK(d_body_fit(100, 50, 0, 51) == D_BODY_NOT_NOW);
+    CHECK(d_body_fit(100, 0, 0, 1) == D_BODY_NOT_NOW);
+    CHECK(d_body_fit(100, 100, 0, 101) == D_BODY_NEVER);
+    CHECK(d_body_fit(100, 0, 0, (size_t)-1) == D_BODY_NEVER);
+    CHECK(d_body_fit(100, 40, 60, 40) == D_BODY_FITS);
+    CHECK(d_body_fit(100, 39, 60, 40) == D_BODY_NOT_NOW);
+    CHECK(d_body_fit(100, 40, 61, 40) == D_BODY_NEVER);
+    CHECK(d_body_fit(100, 0, 101, 0) == D_BODY_NEVER);
     /* an empty body needs nothing, a malformed one no less than its tokens */
     CHECK(d_body_parse_bytes("", 0) == 0);
     CHECK(d_body_parse_bytes("[1,", 3) > 0);

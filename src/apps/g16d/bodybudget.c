@@ -86,8 +86,8 @@ size_t d_body_parse_bytes(const char *body, size_t len)
     return tree + text + words;
 }
 
-d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t need)
+d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t held, size_t more)
 {
-    if (need > budget) return D_BODY_NEVER;
-    return need > free_now ? D_BODY_NOT_NOW : D_BODY_FITS;
+    if (held > budget || more > budget - held) return D_BODY_NEVER;
+    return more > free_now ? D_BODY_NOT_NOW : D_BODY_FITS;
 }

@@ -295,9 +295,10 @@ int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *vic
  * written back and its values as field words. */
 size_t d_body_parse_bytes(const char *body, size_t len);
 typedef enum { D_BODY_FITS, D_BODY_NOT_NOW, D_BODY_NEVER } d_body_fit_t;
-/* need bytes against the budget and what of it is free now: NEVER when
- * more than the whole budget (413), NOT_NOW when more than is free (507). */
-d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t need);
+/* more bytes for a request that holds held already, against the budget
+ * and what of it is free now: NEVER when held + more is more than the
+ * whole budget (413), NOT_NOW when more is more than is free (507). */
+d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t held, size_t more);
 
 /* sched.c */
 /* The threads each stage call of a CPU key's partitions gets, from the
