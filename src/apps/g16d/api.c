@@ -71,10 +71,14 @@ static void reply_jansson(d_reply *r, int status, json_t *o)
 static json_t *circuit_json(const dkey *k)
 {
     if (!k->key || !k->circuit)
-        return k->wasm[0] ? json_pack("{s:s}", "wasm", k->wasm) : json_null();
+        return !k->wasm[0] ? json_null()
+               : k->opening_circuit
+                   ? json_pack("{s:s,s:s,s:I}", "wasm", k->wasm, "state", "compiling",
+                               "compile_reserved", (json_int_t)k->compile_charge)
+                   : json_pack("{s:s,s:s}", "wasm", k->wasm, "state", "loading");
     const g16_circuit *c = k->circuit;
     return json_pack(
-        "{s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "sha256", k->wasm_sha256, "compiled",
+        "{s:s,s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "sha256", k->wasm_sha256, "state", "ready", "compiled",
         k->wasm_compiled, "witness_size", (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
         (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
         (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
@@ -183,6 +187,9 @@ static void status(g16d *d, d_reply *r)
         d->held_parts, "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
         "long_polls", d->long_polls, "proofs", "done", (json_int_t)d->proofs_done, "failed",
         (json_int_t)d->proofs_failed, "stopping", d->stopping);
+    /* request bodies being read or parsed (http.c), within "reserved" */
+    json_object_set_new(json_object_get(o, "budget"), "requests",
+                        json_integer((json_int_t)d->body_reserved));
     json_object_set_new(o, "threads",
                         json_pack("{s:i,s:i}", "total", d->cfg.threads, "busy", d->cpu_busy));
     json_object_set_new(o, "device",

@@ -297,8 +297,9 @@ static const option k_opts[] = {
      "a witness calculation that runs longer (a circuit loop its input never ends) fails\n"
      "                         its partition; the job's others go on. Default 600; 0: no limit"},
     {"max-body", "SIZE", set_body,
-     "largest request body accepted (refused from its headers; held outside the budget). Default "
-     "64M"},
+     "largest request body accepted (refused from its headers). A body and its\n"
+     "                         parse are charged to the memory budget: 413 beyond it,\n"
+     "                         507 beyond what is free now. Default 64M"},
     {"result-ttl", "SECONDS", set_ttl,
      "finished results kept this long if never fetched. Default 86400"},
     {"fetched-ttl", "SECONDS", set_fttl,

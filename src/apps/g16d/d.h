@@ -109,6 +109,10 @@ typedef struct dkey {
     /* hex SHA-256 of the wasm bytes compiled: before the load, the digest
      * they must have ("" for any) */
     char wasm_sha256[65];
+    size_t wasm_bytes;           /* the .wasm's size */
+    size_t compile_charge;       /* while its circuit is opened (compiled unless cached): the
+                                    budget it holds for wasm2c and cc (keys.c) */
+    int opening_circuit;         /* listed as compiling meanwhile */
     double last_used;
     int pending; /* unfinished partitions that need it */
     struct dkey *next;
@@ -192,6 +196,7 @@ typedef struct g16d {
     int64_t next_seq;
     int use_gpu; /* keys go to the GPU at load (--device gpu, or auto with a GPU) */
     size_t reserved, key_bytes;
+    size_t body_reserved;        /* the part of reserved that request bodies hold (http.c) */
     size_t dev_budget, dev_used; /* device memory budget (0: none) and the GPU keys' charges */
     int held_parts;              /* partitions holding a reservation */
     int synth_needs_memory;      /* the next partition waits for budget (pick_synth) */
@@ -290,6 +295,18 @@ typedef struct {
  * key evicted would not make room (then *nvictims = 0: evict nothing). */
 int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *victims,
               int *nvictims);
+
+/* bodybudget.c: a request body's parse, charged to the memory budget
+ * before it starts (pure, so testable without a daemon).  What parsing
+ * body (len bytes) may hold beyond the body itself: jansson's tree,
+ * counted from the body's tokens, and for each input object its text
+ * written back and its values as field words. */
+size_t d_body_parse_bytes(const char *body, size_t len);
+typedef enum { D_BODY_FITS, D_BODY_NOT_NOW, D_BODY_NEVER } d_body_fit_t;
+/* more bytes for a request that holds held already, against the budget
+ * and what of it is free now: NEVER when held + more is more than the
+ * whole budget (413), NOT_NOW when more is more than is free (507). */
+d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t held, size_t more);
 
 /* sched.c */
 /* The threads each stage call of a CPU key's partitions gets, from the

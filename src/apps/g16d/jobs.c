@@ -132,37 +132,44 @@ void d_part_input_bytes(part *p, const dkey *k)
     p->calc_bytes = d_key_calc_bytes(k, p->input_bytes);
 }
 
-/* An input object: checked against the circuit without running it (its
- * values, each signal one of the circuit's inputs with as many values,
- * none missing), then kept in the state directory until its job
- * expires.  Numbers were read as JavaScript reads them (doubles), and
- * 17 digits write a double back exactly. */
-static int add_input(g16d *d, const dkey *k, const char *id, part *p, json_t *v, char *err,
+/* An input object: written to the state directory (where it stays until
+ * its job expires), its subtree freed, then read back and checked
+ * against the circuit without running it (its values, each signal one
+ * of the circuit's inputs with as many values, none missing).  Numbers
+ * were read as JavaScript reads them (doubles), and 17 digits write a
+ * double back exactly.  Written straight to the file and the request's
+ * tree of it freed first: the library's parse of the text never shares
+ * memory with it (bodybudget.c's estimate counts one tree). */
+static int add_input(g16d *d, const dkey *k, const char *id, part *p, json_t *ws, char *err,
                      size_t errlen)
 {
     char name[64], path[1200], e2[D_ERR];
+    json_t *v = json_array_get(ws, (size_t)p->idx);
     if (!json_is_object(v)) {
         d_errf(err, errlen, "input %d: expected an object of signal names to values", p->idx);
         return G16_ERR_ARG;
     }
-    char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    if (!text) {
+    snprintf(name, sizeof name, "input %d", p->idx);
+    snprintf(path, sizeof path, "%s/inputs/%s-%d.json", d->cfg.state_dir, id, p->idx);
+    if (!(p->input_path = strdup(path))) { /* set first: a refused job unlinks it */
         d_errf(err, errlen, "out of memory");
         return G16_ERR_NOMEM;
     }
-    snprintf(name, sizeof name, "input %d", p->idx);
-    snprintf(path, sizeof path, "%s/inputs/%s-%d.json", d->cfg.state_dir, id, p->idx);
-    p->input_bytes = strlen(text);
-    int rc = g16_witness_check_input(k->circuit, text, p->input_bytes, name, e2, sizeof e2);
-    if (!rc && g16_write_file(path, text, p->input_bytes, e2, sizeof e2)) rc = G16_ERR_IO;
-    free(text);
+    if (json_dump_file(v, path, JSON_COMPACT | JSON_REAL_PRECISION(17))) {
+        d_errf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return G16_ERR_IO;
+    }
+    json_array_set_new(ws, (size_t)p->idx, json_null());
+    char *text;
+    int rc = g16_file_read_text(path, SIZE_MAX, &text, e2, sizeof e2);
+    if (!rc) {
+        p->input_bytes = strlen(text);
+        rc = g16_witness_check_input(k->circuit, text, p->input_bytes, name, e2, sizeof e2);
+        free(text);
+    }
     if (rc) {
         d_errf(err, errlen, "%s", e2);
         return rc;
-    }
-    if (!(p->input_path = strdup(path))) {
-        d_errf(err, errlen, "out of memory");
-        return G16_ERR_NOMEM;
     }
     d_part_input_bytes(p, k);
     return G16_OK;
@@ -232,9 +239,9 @@ static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err
     }
     for (int i = 0; i < j->nparts; i++) {
         part *p = &j->parts[i];
-        json_t *v = json_array_get(ws, (size_t)i);
-        int rc = inputs ? add_input(d, k, j->id, p, v, err, errlen)
-                        : add_witness(d, k->key, j->id, p, v, err, errlen);
+        int rc = inputs
+                     ? add_input(d, k, j->id, p, ws, err, errlen)
+                     : add_witness(d, k->key, j->id, p, json_array_get(ws, (size_t)i), err, errlen);
         if (rc) return rc;
         if (p->wtns_bytes + p->calc_bytes > maxw) maxw = p->wtns_bytes + p->calc_bytes;
     }

@@ -279,6 +279,44 @@ static int sha256_unhex(const char *hex, uint8_t out[G16_SHA256_BYTES])
     return 0;
 }
 
+/* What compiling a circuit takes, outside g16d's own memory: wasm2c
+ * and cc, one after the other, in processes of their own, cc the larger
+ * (its optimizer's memory follows the generated C's largest functions,
+ * which grow slower than the module).  Measured peaks: 141 MB for a 34 KB
+ * wasm, 392 MB for 400 KB, 1.4 GB for 8 MB; a base and a square root of
+ * the size cover all three (217 MB, 431 MB, 1.49 GB). */
+#define COMPILE_BASE     ((size_t)128 << 20)
+#define COMPILE_PER_ROOT ((size_t)480 << 10)
+
+static size_t compile_bytes(size_t wasm_bytes)
+{
+    size_t root = 0; /* the integer square root, by bits */
+    for (size_t bit = (size_t)1 << 31; bit; bit >>= 1)
+        if ((root + bit) * (root + bit) <= wasm_bytes) root += bit;
+    return COMPILE_BASE + COMPILE_PER_ROOT * root;
+}
+
+/* The circuit's opening holds the compile's estimate in the budget, or
+ * all of the budget that is free when that is less (whether it compiles
+ * or finds the cache's copy is the library's to know, and a cached one
+ * opens in milliseconds): partitions wait rather than run beside cc.
+ * Idle keys are not evicted for it.  The listing says "compiling". */
+static void compile_charge(g16d *d, dkey *k, int on)
+{
+    pthread_mutex_lock(&d->mu);
+    if (on) {
+        size_t need = compile_bytes(k->wasm_bytes), room = d_budget_free(d);
+        k->compile_charge = need < room ? need : room;
+        d->reserved += k->compile_charge;
+    } else {
+        d->reserved -= k->compile_charge;
+        k->compile_charge = 0;
+        pthread_cond_broadcast(&d->work);
+    }
+    k->opening_circuit = on;
+    pthread_mutex_unlock(&d->mu);
+}
+
 /* Opens the key's circuit (compiling it into the state directory's
  * cache on first use), only from the bytes k->wasm_sha256 names when it
  * names any, and checks that its witnesses fit the key: the same field,
@@ -292,8 +330,10 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
         d_errf(err, errlen, "%s: the expected SHA-256 '%s' is not one", k->wasm, k->wasm_sha256);
         return G16_ERR_ARG;
     }
+    compile_charge(d, k, 1);
     int rc = g16_circuit_open_sha256(k->wasm, cache, k->wasm_sha256[0] ? want : NULL, &k->circuit,
                                      err, errlen);
+    compile_charge(d, k, 0);
     if (rc) return rc == G16_ERR_NOT_FOUND ? G16_ERR_ARG : rc;
     g16_circuit_wasm_sha256(k->circuit, got);
     for (int i = 0; i < G16_SHA256_BYTES; i++) sprintf(k->wasm_sha256 + 2 * i, "%02x", got[i]);
@@ -424,7 +464,7 @@ int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wa
     size_t wasm_bytes;
     int rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
     if (!rc && wasm)
-        rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &wasm_bytes, err, errlen);
+        rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &k->wasm_bytes, err, errlen);
     if (!rc) rc = charge(d, k, err, errlen);
     d_key_reap();
     if (rc) {

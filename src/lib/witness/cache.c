@@ -317,10 +317,8 @@ static int translate(const build *b, const void *wasm, size_t len)
     int status = run_tool(b, argv);
     if (status)
         return tool_failed(b, "wasm2c", status, G16_ERR_FORMAT, "not a valid WebAssembly module");
-    size_t native;
-    rc = witness_add_native(out, b->wasm_path, &native, b->err, b->errlen);
-    if (!rc) rc = witness_add_ticks(out, b->wasm_path, b->err, b->errlen);
-    if (rc) return rc;
+    /* the interface first: a module that is no calculator (one without
+     * functions, say) is the caller's error, not a rewrite's failure */
     char hpath[4200];
     build_path(b, "circuit.h", hpath, sizeof hpath);
     formats_mapping m;
@@ -333,7 +331,10 @@ static int translate(const build *b, const void *wasm, size_t len)
     formats_unmap_file(&m);
     rc = header ? check_interface(b, header) : G16_ERR_NOMEM;
     free(header);
-    return rc;
+    if (rc) return rc;
+    size_t native;
+    rc = witness_add_native(out, b->wasm_path, &native, b->err, b->errlen);
+    return rc ? rc : witness_add_ticks(out, b->wasm_path, b->err, b->errlen);
 }
 
 static int compile(const build *b)
@@ -350,9 +351,14 @@ static int compile(const build *b)
     snprintf(inc, sizeof inc, "-I%s", b->dir);
     char *argv[] = {"cc", CC_FLAGS, "-I" G16_WASM2C_RUNTIME, inc, src, "-o", out, NULL};
     int status = run_tool(b, argv);
-    return status
-               ? tool_failed(b, "cc", status, G16_ERR_INTERNAL, "the generated C did not compile")
-               : 0;
+    /* the interface check passed by name, so C that does not compile
+     * means exports of other kinds or types than a calculator's (a
+     * global named getVersion, say): the module's fault, as wasm2c's
+     * refusals are */
+    return status ? tool_failed(b, "cc", status, G16_ERR_FORMAT,
+                                "not a circom witness calculator (the C made of it does not "
+                                "compile against the calculator's interface)")
+                  : 0;
 }
 
 /* Copies the built object to the cache entry, trailer appended, atomically. */

@@ -102,11 +102,14 @@ static int json_value(mpz_t v, const json_t *j, const value_site *at)
     }
     if (json_is_real(j)) {
         double d = json_real_value(j);
-        char text[64];
+        if (isfinite(d) && d == floor(d)) {
+            mpz_set_d(v, d);
+            return 0;
+        }
+        char text[64]; /* for the message only: formatting every value was a third of a
+                          large input's parse */
         snprintf(text, sizeof text, "%.17g", d);
-        if (!isfinite(d) || d != floor(d)) return value_error(at, "not an integer", text);
-        mpz_set_d(v, d);
-        return 0;
+        return value_error(at, "not an integer", text);
     }
     return value_error(at, json_is_null(j) ? "null is not a number" : "an object is not a number",
                        NULL);
@@ -122,13 +125,7 @@ typedef struct {
 
 static int list_push(value_list *l, const json_t *j, const value_site *at)
 {
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        uint32_t *w = realloc(l->words, cap * l->n32 * sizeof *w);
-        if (!w) return value_error(at, "out of memory", NULL);
-        l->words = w;
-        l->cap = cap;
-    }
+    if (l->count == l->cap) return value_error(at, "more values than counted", NULL);
     int rc = json_value(l->v, j, at);
     if (rc) return rc;
     mpz_mod(l->v, l->v, l->prime);
@@ -157,13 +154,28 @@ static int list_flatten(value_list *l, const json_t *j, value_site *at, int dept
     return 0;
 }
 
+/* The values nested arrays flatten to (deeper than list_flatten goes
+ * counts as one: it refuses them). */
+static size_t leaf_count(const json_t *j, int depth)
+{
+    if (!json_is_array(j) || depth > 64) return 1;
+    size_t i, n = 0;
+    const json_t *e;
+    json_array_foreach(j, i, e) n += leaf_count(e, depth + 1);
+    return n;
+}
+
 static int parse_signal(witness_signal *sig, const char *name, const json_t *j, value_list *l,
                         value_site *at)
 {
-    l->count = l->cap = 0;
-    l->words = NULL;
+    /* the words allocated once at their count: a signal of millions of
+     * values never holds a doubled array, nor the old one beside it */
+    l->count = 0;
+    l->cap = leaf_count(j, 0);
+    l->words = l->cap ? malloc(l->cap * l->n32 * sizeof *l->words) : NULL;
     at->signal = name;
-    int rc = list_flatten(l, j, at, 0);
+    int rc =
+        l->cap && !l->words ? value_error(at, "out of memory", NULL) : list_flatten(l, j, at, 0);
     sig->name = strdup(name);
     sig->hash = witness_name_hash(name);
     sig->values = l->words;
