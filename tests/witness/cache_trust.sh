@@ -80,9 +80,13 @@ if [ "$(id -u)" = 0 ]; then
   XDG_CACHE_HOME=$tmp/sticky refused sticky_planted "$tmp/sticky/g16: it belongs to uid $nobody"
   rm -rf "$tmp/sticky/g16"
   # This user's own directory in a sticky one is accepted (created 0700).
-  XDG_CACHE_HOME=$tmp/sticky calc 2>"$tmp/err" || fail "sticky_own: $(cat "$tmp/err")"
-  [ "$(stat -c %a "$tmp/sticky/g16")" = 700 ] || fail "sticky_own: the cache directory was not created 0700"
-  echo "ok sticky_own: $(cat "$tmp/err")"
+  if ! XDG_CACHE_HOME=$tmp/sticky calc 2>"$tmp/err"; then
+    fail "sticky_own: $(cat "$tmp/err")"
+  elif [ "$(stat -c %a "$tmp/sticky/g16")" != 700 ]; then
+    fail "sticky_own: the cache directory was not created 0700"
+  else
+    echo "ok sticky_own: $(cat "$tmp/err")"
+  fi
 else
   echo "-- not root: cannot give a directory to another user (these cases run as root in CI)"
 fi
