@@ -5,12 +5,13 @@
  * Checking the directory alone is not enough: whoever may write one of
  * its ancestors can rename the directory away and put their own in its
  * place.  So the directory's real path (symbolic links resolved: a link
- * to another user's directory is that directory) is walked from the root
- * down, and every component must be a directory owned by this user or
- * root that neither its group nor others may write.  A sticky ancestor
- * (/tmp) is the one exception: others may add names to it but neither
- * rename nor remove ours, so it is accepted when the component below it
- * is ours (or root's); one that another user created there is refused. */
+ * to another user's directory is that directory) is walked component by
+ * component up to the root, and every one must be a directory owned by
+ * this user or root that neither its group nor others may write.  A
+ * sticky ancestor (/tmp) is the one exception: others may add names to it
+ * but neither rename nor remove ours, so it is accepted when the
+ * component below it is ours (or root's); one that another user created
+ * there is refused. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
