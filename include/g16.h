@@ -257,6 +257,18 @@ void g16_file_release(uint8_t *data, size_t len);
  * before reading), G16_ERR_FORMAT when it contains a NUL byte. */
 int g16_file_read_text(const char *path, size_t max_len, char **text, char *err, size_t errlen);
 
+/* Makes sure dir (created 0700, parents too, when missing) can be changed
+ * by no one but this user and root, as a directory that code is loaded
+ * from or secrets are kept in must be: its real path (symbolic links
+ * resolved) and every ancestor are directories owned by the effective
+ * user or root and writable by neither group nor others, but for a sticky
+ * ancestor (/tmp) whose component below is the user's or root's.  The
+ * real path goes to real (real_cap bytes; may be NULL): use it from then
+ * on, since a link on the way may change.  G16_ERR_ARG with one line
+ * naming dir, the component at fault, its owner and mode and the fix;
+ * G16_ERR_IO when it cannot be created or resolved. */
+int g16_dir_private(const char *dir, char *real, size_t real_cap, char *err, size_t errlen);
+
 /* What the header of an iden3 binary file (.zkey, .wtns, .r1cs) says. */
 #define G16_FILE_MAX_SECTIONS 64
 typedef struct {

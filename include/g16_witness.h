@@ -5,8 +5,13 @@
  *   (circuit.wasm).  The first open of a given .wasm translates it to C
  *   (wasm2c) and compiles it with the system C compiler into a shared
  *   object, cached in cache_dir under the wasm's SHA-256; later opens, from
- *   any process, load the cached object (its own hash is checked first, so
- *   a damaged entry is rebuilt, never loaded).  Compiling needs `wasm2c`
+ *   any process, load the cached object (its trailer's digests of the
+ *   wasm, the build recipe and its own bytes are checked first, so a
+ *   damaged entry or another circuit's is rebuilt, never loaded).  Loading
+ *   runs the object's code, so cache_dir must be one only this user and
+ *   root may change (g16_dir_private in g16.h; docs/security.md), and an
+ *   entry file must be this user's, single-linked and writable by no one
+ *   else, or it is rebuilt.  Compiling needs `wasm2c`
  *   (Debian: wabt) and `cc`; a large circuit takes seconds to minutes.
  * - The circuit's code runs with WebAssembly's memory safety: every load
  *   and store is bounds-checked against its own linear memory, runaway
@@ -63,7 +68,9 @@ extern "C" {
 typedef struct g16_circuit g16_circuit;
 
 /* Opens (compiling on first use) the witness calculator wasm_path, with
- * compiled objects cached in cache_dir (created if missing). */
+ * compiled objects cached in cache_dir (created 0700 if missing).  A
+ * cache_dir that others may change (g16_dir_private's rule) is refused
+ * before anything in it is read: G16_ERR_ARG, the message naming it. */
 int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
                      size_t errlen);
 

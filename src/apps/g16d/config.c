@@ -250,13 +250,16 @@ static int set_no_pin(d_config *c, const char *v)
 static const option k_opts[] = {
     {"socket", "PATH", set_socket,
      "Unix socket (mode 0600). Default $XDG_RUNTIME_DIR/g16d.sock, else /tmp/g16d-$UID/g16d.sock.\n"
-     "                         Its directory must be this user's (or root's) and writable by no "
-     "one\n"
-     "                         else; only a stale socket there (no daemon answers) is replaced"},
+     "                         Its directory and every ancestor must be this user's (or "
+     "root's)\n"
+     "                         and writable by no one else (a sticky one like /tmp aside); only "
+     "a\n"
+     "                         stale socket there (no daemon answers) is replaced"},
     {"state-dir", "DIR", set_state,
      "jobs database, uploaded witnesses and inputs, compiled circuits, memory trace. Default "
      "$XDG_STATE_HOME/g16d, else "
-     "~/.local/state/g16d"},
+     "~/.local/state/g16d.\n"
+     "                         The same rule as the socket's directory (created 0700)"},
     {"allow-dir", "DIR", set_allow,
      "witness and key paths are read only under DIR (repeatable; none: only uploads)"},
     {"tcp-port", "PORT", set_port, "also listen on 127.0.0.1:PORT (needs --token-file)"},

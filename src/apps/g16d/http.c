@@ -396,33 +396,15 @@ static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
 /* The socket's directory must be ours (or root's) and writable by no one
  * else, or whoever can write there may move the socket away and answer
  * in its place; ssh-agent and tmux refuse such directories the same way.
- * Followed if a symbolic link: where it leads is what is checked. */
+ * Followed if a symbolic link: where it leads is what is checked, with
+ * every ancestor (the library's rule for directories code is loaded from:
+ * g16_dir_private, docs/security.md). */
 static int check_dir(const char *dir, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        d_errf(err, errlen, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        d_errf(err, errlen, "%s: not a directory", dir);
-        return -1;
-    }
-    if (st.st_uid != geteuid() && st.st_uid != 0) {
-        d_errf(err, errlen,
-               "%s: the socket's directory belongs to uid %u, not to this user (uid %u): "
-               "refusing to listen there (remove it, or choose another --socket)",
-               dir, (unsigned)st.st_uid, (unsigned)geteuid());
-        return -1;
-    }
-    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        d_errf(err, errlen,
-               "%s: the socket's directory is writable by %s (mode %04o): refusing to "
-               "listen there (chmod go-w it, or choose another --socket)",
-               dir, st.st_mode & S_IWOTH ? "others" : "its group", (unsigned)(st.st_mode & 07777));
-        return -1;
-    }
-    return 0;
+    char why[1024];
+    if (!g16_dir_private(dir, NULL, 0, why, sizeof why)) return 0;
+    d_errf(err, errlen, "socket directory %s", why);
+    return -1;
 }
 
 /* Clears the socket path: nothing there, or a stale socket (one that

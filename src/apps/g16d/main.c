@@ -122,6 +122,13 @@ static int lock_state(g16d *d, char *err, size_t errlen)
 {
     char path[1100];
     static const char *const dirs[] = {"wtns", "inputs"}; /* uploaded witnesses, inputs */
+    /* the jobs, their inputs and the compiled circuits: others may not
+     * change them (the same rule as the socket's and the cache's) */
+    char why[1024];
+    if (g16_dir_private(d->cfg.state_dir, NULL, 0, why, sizeof why)) {
+        d_errf(err, errlen, "state directory %s", why);
+        return -1;
+    }
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", d->cfg.state_dir, dirs[i]);
         if (d_mkdirs(path, 0700)) {

@@ -4,10 +4,18 @@
  * hashes everything else that shapes the object (glue texts, the rewrites
  * of wasm2c's output, compiler flags), so a new libg16 never loads an
  * object built for an old glue.
- * The object ends with a trailer (magic, SHA-256 and length of the bytes
- * before it) that is checked on an open file descriptor, and the loader
- * dlopens that same descriptor: a truncated or damaged entry is rebuilt,
- * and a file swapped in after the check is never the one loaded.
+ * The object ends with a trailer (entry.c: the SHA-256 of the wasm and of
+ * the recipe it was built from, and of the bytes before it) that is
+ * checked on an open file descriptor, and the loader dlopens that same
+ * descriptor: a truncated or damaged entry, or one built from another
+ * wasm or recipe, is rebuilt, and a file swapped in after the check is
+ * never the one loaded.
+ *
+ * The trailer is no proof of who wrote the entry: loading it runs its
+ * code, so the directory is checked first (g16_dir_private: no one but
+ * this user and root may change it or its ancestors) and an entry file is
+ * opened only when it is a regular file of this user's with one link that
+ * others may not write (docs/security.md).
  *
  * Building happens in a private directory under cache_dir from a copy of
  * the very bytes that were hashed; the result is renamed into place, so
@@ -16,6 +24,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <nettle/sha2.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -32,8 +41,6 @@
 
 extern char **environ;
 
-#define TRAILER_MAGIC "g16wso1\n"
-#define TRAILER_SIZE  (8 + SHA256_DIGEST_SIZE + 8)
 /* -w: the generated code is not ours to warn about.  No sanitizers: the
  * object is loaded by sanitized and plain builds alike.  -O3 over -O2:
  * 7% fewer instructions a witness (2^20: 6.07 -> 5.65 G) for half as much
@@ -86,12 +93,10 @@ static void sha256(const void *data, size_t len, uint8_t digest[SHA256_DIGEST_SI
     sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
 }
 
-/* "<wasm sha256>-<first 16 hex digits of the recipe's sha256>.so" */
-static void entry_name(const void *wasm, size_t len, char out[64 + 1 + 16 + 4])
+/* The digests of the wasm and of the recipe. */
+static void entry_id(const void *wasm, size_t len, witness_entry_id *id)
 {
-    uint8_t d[SHA256_DIGEST_SIZE];
-    sha256(wasm, len, d);
-    hex(d, sizeof d, out);
+    sha256(wasm, len, id->wasm);
     struct sha256_ctx ctx;
     sha256_init(&ctx);
     const char *parts[] = {witness_glue_abi_h, witness_glue_c, witness_tick_recipe, CC_FLAGS_TEXT,
@@ -101,68 +106,59 @@ static void entry_name(const void *wasm, size_t len, char out[64 + 1 + 16 + 4])
     sha256_update(&ctx, strlen(witness_native_fr_h) + 1, (const uint8_t *)witness_native_fr_h);
     sha256_update(&ctx, strlen(witness_field_asm_h) + 1, (const uint8_t *)witness_field_asm_h);
     witness_native_recipe(&ctx);
-    sha256_digest(&ctx, sizeof d, d);
+    sha256_digest(&ctx, sizeof id->recipe, id->recipe);
+}
+
+/* "<wasm sha256>-<first 16 hex digits of the recipe's sha256>.so" */
+static void entry_name(const witness_entry_id *id, char out[64 + 1 + 16 + 4])
+{
+    hex(id->wasm, sizeof id->wasm, out);
     out[64] = '-';
-    hex(d, 8, out + 65);
+    hex(id->recipe, 8, out + 65);
     strcpy(out + 81, ".so");
 }
 
-static int mkdir_p(const char *dir, char *err, size_t errlen)
+/* Whether fd may be loaded: a regular file of this user's, with no other
+ * name (a hard link's other name may be in a directory others change)
+ * and no writer but its owner.  Anything else in a private directory was
+ * put there by root or by a mistake: rebuilt over, never loaded. */
+static int entry_owned(const struct stat *st)
 {
-    char *p = strdup(dir);
-    if (!p) {
-        snprintf(err, errlen, "%s: out of memory", dir);
-        return G16_ERR_NOMEM;
-    }
-    for (char *s = p + 1;; s++) {
-        if (*s != '/' && *s) continue;
-        char c = *s;
-        *s = 0;
-        if (mkdir(p, 0755) && errno != EEXIST) {
-            snprintf(err, errlen, "%s: cannot create the cache directory: %s", p, strerror(errno));
-            free(p);
-            return G16_ERR_IO;
-        }
-        if (!(*s = c)) break;
-    }
-    free(p);
-    return 0;
+    return S_ISREG(st->st_mode) && st->st_uid == geteuid() && st->st_nlink == 1 &&
+           !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
-/* Whether fd holds a whole entry: its trailer matches its bytes.  Read
- * through a mapping of the file: a copy would fault in and fill as many
- * fresh pages (4 MB at 2^20, a tenth of the load), where the mapping's
- * pages are the page cache's own, the ones dlopen maps next. */
-static int entry_intact(int fd)
+/* Whether fd holds a whole entry built from id (entry.c).  Read through a
+ * mapping of the file: a copy would fault in and fill as many fresh pages
+ * (4 MB at 2^20, a tenth of the load), where the mapping's pages are the
+ * page cache's own, the ones dlopen maps next. */
+static int entry_intact(int fd, const witness_entry_id *id)
 {
     struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= TRAILER_SIZE) return 0;
+    if (fstat(fd, &st) || !entry_owned(&st) || st.st_size <= WITNESS_TRAILER_SIZE) return 0;
     size_t len = (size_t)st.st_size;
     const uint8_t *buf = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     if (buf == MAP_FAILED) return 0;
-    const uint8_t *t = buf + len - TRAILER_SIZE;
-    uint8_t d[SHA256_DIGEST_SIZE];
-    uint64_t body = 0;
-    for (int i = 0; i < 8; i++) body |= (uint64_t)t[8 + SHA256_DIGEST_SIZE + i] << 8 * i;
-    int ok = !memcmp(t, TRAILER_MAGIC, 8) && body == len - TRAILER_SIZE;
-    if (ok) {
-        sha256(buf, len - TRAILER_SIZE, d);
-        ok = !memcmp(t + 8, d, sizeof d);
-    }
+    int ok = witness_entry_check(buf, len, id) == WITNESS_ENTRY_OK;
     munmap((void *)buf, len);
     return ok;
 }
 
-/* Opens the entry at path when it is intact: 0 and obj filled, 1 when
- * missing or damaged, or an error (the object would not load). */
-static int entry_open(const char *path, const char *wasm_path, witness_object *obj, char *err,
-                      size_t errlen)
+/* entry_open's answer for an entry to build (not a g16_status code) */
+#define ENTRY_TO_BUILD (-1)
+
+/* Opens the entry at path when it is intact: 0 and obj filled,
+ * ENTRY_TO_BUILD when missing or not to be loaded, or an error (the object
+ * would not load). */
+static int entry_open(const char *path, const witness_entry_id *id, const char *wasm_path,
+                      witness_object *obj, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 1;
-    if (!entry_intact(fd)) {
+    /* no link followed, no FIFO waited on: such an entry is rebuilt over */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return ENTRY_TO_BUILD;
+    if (!entry_intact(fd, id)) {
         close(fd);
-        return 1;
+        return ENTRY_TO_BUILD;
     }
     /* The descriptor stays open while the object is loaded: the dynamic
      * loader knows a loaded object by the name it was opened under, so a
@@ -193,8 +189,8 @@ static int entry_open(const char *path, const char *wasm_path, witness_object *o
 /* Building.                                                            */
 
 typedef struct {
-    char dir[4096];        /* private build directory */
-    const char *wasm_path; /* for messages */
+    char dir[PATH_MAX + 16]; /* private build directory */
+    const char *wasm_path;   /* for messages */
     char *err;
     size_t errlen;
 } build;
@@ -362,17 +358,14 @@ static int compile(const build *b)
 }
 
 /* Copies the built object to the cache entry, trailer appended, atomically. */
-static int install(const build *b, const char *entry)
+static int install(const build *b, const witness_entry_id *id, const char *entry)
 {
     char so[4200];
     build_path(b, "circuit.so", so, sizeof so);
     formats_mapping m;
     if (formats_map_file(so, &m, b->err, b->errlen) || !m.addr) return G16_ERR_IO;
-    uint8_t trailer[TRAILER_SIZE];
-    memcpy(trailer, TRAILER_MAGIC, 8);
-    sha256(m.addr, m.len, trailer + 8);
-    for (int i = 0; i < 8; i++)
-        trailer[8 + SHA256_DIGEST_SIZE + i] = (uint8_t)((uint64_t)m.len >> 8 * i);
+    uint8_t trailer[WITNESS_TRAILER_SIZE];
+    witness_entry_trailer(m.addr, m.len, id, trailer);
     atomic_file f;
     int rc = atomic_file_open(&f, entry, b->err, b->errlen) ||
              atomic_file_write(&f, m.addr, m.len, b->err, b->errlen) ||
@@ -398,7 +391,7 @@ static void build_cleanup(const build *b)
 }
 
 static int build_entry(const char *cache_dir, const char *wasm_path, const void *wasm, size_t len,
-                       const char *entry, char *err, size_t errlen)
+                       const witness_entry_id *id, const char *entry, char *err, size_t errlen)
 {
     build b = {.wasm_path = wasm_path, .err = err, .errlen = errlen};
     snprintf(b.dir, sizeof b.dir, "%s/.build-XXXXXX", cache_dir);
@@ -409,7 +402,7 @@ static int build_entry(const char *cache_dir, const char *wasm_path, const void 
     }
     int rc = translate(&b, wasm, len);
     if (!rc) rc = compile(&b);
-    if (!rc) rc = install(&b, entry);
+    if (!rc) rc = install(&b, id, entry);
     build_cleanup(&b);
     return rc;
 }
@@ -418,10 +411,9 @@ static int wasm_read(const char *wasm_path, formats_mapping *m, char *err, size_
 {
     if (formats_map_file(wasm_path, m, err, errlen))
         return errno == ENOENT ? G16_ERR_NOT_FOUND : G16_ERR_IO;
-    if (m->len >= 8 && !memcmp(m->addr, "\0asm\1\0\0\0", 8)) return 0;
-    formats_unmap_file(m);
-    snprintf(err, errlen, "%s: not a WebAssembly module (no \\0asm version-1 header)", wasm_path);
-    return G16_ERR_FORMAT;
+    int rc = witness_wasm_check(m->addr, m->len, wasm_path, err, errlen);
+    if (rc) formats_unmap_file(m);
+    return rc;
 }
 
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
@@ -432,16 +424,25 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, const uint
     int rc = wasm_read(wasm_path, &m, err, errlen);
     if (!rc) rc = wasm_digest(wasm_path, &m, expect, out->wasm_sha256, err, errlen);
     if (rc) return rc;
-    char name[96], entry[4200];
-    entry_name(m.addr, m.len, name);
-    snprintf(entry, sizeof entry, "%s/%s", cache_dir, name);
-    rc = mkdir_p(cache_dir, err, errlen);
-    if (!rc) rc = entry_open(entry, wasm_path, out, err, errlen);
-    if (rc == 1) {
-        rc = build_entry(cache_dir, wasm_path, m.addr, m.len, entry, err, errlen);
+    witness_entry_id id;
+    entry_id(m.addr, m.len, &id);
+    char dir[PATH_MAX], name[96], entry[PATH_MAX + 100];
+    entry_name(&id, name);
+    /* the directory's real path from here on: a link on the way may change */
+    rc = g16_dir_private(cache_dir, dir, sizeof dir, err, errlen);
+    if (rc) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "%s: cache directory %s", wasm_path, why);
+    } else {
+        snprintf(entry, sizeof entry, "%s/%s", dir, name);
+        rc = entry_open(entry, &id, wasm_path, out, err, errlen);
+    }
+    if (rc == ENTRY_TO_BUILD) {
+        rc = build_entry(dir, wasm_path, m.addr, m.len, &id, entry, err, errlen);
         out->compiled = 1;
-        if (!rc) rc = entry_open(entry, wasm_path, out, err, errlen);
-        if (rc == 1) {
+        if (!rc) rc = entry_open(entry, &id, wasm_path, out, err, errlen);
+        if (rc == ENTRY_TO_BUILD) {
             snprintf(err, errlen, "%s: the cache entry %s vanished as it was written", wasm_path,
                      entry);
             rc = G16_ERR_IO;

@@ -6,8 +6,11 @@
  *             each reduced modulo the prime.  Nothing circuit-specific.
  * - cache.c   the compiled-circuit cache: wasm -> C (wasm2c) -> shared
  *             object (cc), named by the wasm's SHA-256, written atomically
- *             with a trailer holding the object's own SHA-256, verified
- *             before every dlopen.
+ *             into a directory only this user may change
+ *             (g16_dir_private), with a trailer binding the object to
+ *             its wasm and recipe, verified before every dlopen.
+ * - entry.c   the trailer's format, and the .wasm's header and section
+ *             frames read before wasm2c runs (pure: fuzzed).
  * - ticks.c   the time limit's check points added to wasm2c's output.
  * - native_fr.c  circom's field runtime in wasm2c's output replaced by the
  *             native code of native_fr.h where it is recognised.
@@ -67,6 +70,33 @@ typedef struct {
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
                         witness_object *out, char *err, size_t errlen);
 void witness_object_unload(witness_object *obj);
+
+/* What binds a cache entry to its circuit (entry.c): the SHA-256 of the
+ * wasm and of the recipe (everything else that shapes the object). */
+typedef struct {
+    uint8_t wasm[SHA256_DIGEST_SIZE];
+    uint8_t recipe[SHA256_DIGEST_SIZE];
+} witness_entry_id;
+
+#define WITNESS_TRAILER_SIZE (8 + 3 * SHA256_DIGEST_SIZE + 8)
+
+typedef enum {
+    WITNESS_ENTRY_OK,      /* whole, and built from this wasm and recipe */
+    WITNESS_ENTRY_DAMAGED, /* no trailer, or bytes that do not match it */
+    WITNESS_ENTRY_OLD,     /* the trailer of an older libg16 (no digests) */
+    WITNESS_ENTRY_OTHER,   /* whole, but another circuit's or recipe's */
+} witness_entry_verdict;
+
+/* The trailer appended to the object body[0..len) for the entry id. */
+void witness_entry_trailer(const uint8_t *body, size_t len, const witness_entry_id *id,
+                           uint8_t out[WITNESS_TRAILER_SIZE]);
+/* What the entry bytes[0..len) (object and trailer) is for id. */
+witness_entry_verdict witness_entry_check(const uint8_t *bytes, size_t len,
+                                          const witness_entry_id *id);
+/* Reads a .wasm's header and section frames (id, size within the file)
+ * before wasm2c is run on it: G16_ERR_FORMAT naming wasm_path. */
+int witness_wasm_check(const uint8_t *bytes, size_t len, const char *wasm_path, char *err,
+                       size_t errlen);
 
 /* Rewrites wasm2c's output c_path in place so that every loop branch and
  * function entry checks the instance's deadline (glue.c).  Errors name
