@@ -461,7 +461,6 @@ int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wa
     }
     snprintf(k->name, sizeof k->name, "%s", name);
     if (wasm && wasm_sha256) snprintf(k->wasm_sha256, sizeof k->wasm_sha256, "%s", wasm_sha256);
-    size_t wasm_bytes;
     int rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
     if (!rc && wasm)
         rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &k->wasm_bytes, err, errlen);
