@@ -77,12 +77,13 @@ static json_t *circuit_json(const dkey *k)
                                "compile_reserved", (json_int_t)k->compile_charge)
                    : json_pack("{s:s,s:s}", "wasm", k->wasm, "state", "loading");
     const g16_circuit *c = k->circuit;
-    return json_pack(
-        "{s:s,s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "sha256", k->wasm_sha256, "state", "ready", "compiled",
-        k->wasm_compiled, "witness_size", (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
-        (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
-        (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
-        (json_int_t)g16_circuit_memory_limit(c), "time_limit", g16_circuit_time_limit(c));
+    return json_pack("{s:s,s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "sha256",
+                     k->wasm_sha256, "state", "ready", "compiled", k->wasm_compiled, "witness_size",
+                     (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
+                     (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
+                     (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
+                     (json_int_t)g16_circuit_memory_limit(c), "time_limit",
+                     g16_circuit_time_limit(c));
 }
 
 static json_t *key_json(const dkey *k)

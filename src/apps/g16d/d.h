@@ -109,10 +109,10 @@ typedef struct dkey {
     /* hex SHA-256 of the wasm bytes compiled: before the load, the digest
      * they must have ("" for any) */
     char wasm_sha256[65];
-    size_t wasm_bytes;           /* the .wasm's size */
-    size_t compile_charge;       /* while its circuit is opened (compiled unless cached): the
+    size_t wasm_bytes;     /* the .wasm's size */
+    size_t compile_charge; /* while its circuit is opened (compiled unless cached): the
                                     budget it holds for wasm2c and cc (keys.c) */
-    int opening_circuit;         /* listed as compiling meanwhile */
+    int opening_circuit;   /* listed as compiling meanwhile */
     double last_used;
     int pending; /* unfinished partitions that need it */
     struct dkey *next;
