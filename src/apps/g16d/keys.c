@@ -263,7 +263,13 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
 {
     char cache[1100];
     snprintf(cache, sizeof cache, "%s/circuits", d->cfg.state_dir);
-    int rc = g16_circuit_open(k->wasm, cache, &k->circuit, err, errlen);
+    /* The open runs the circuit's start code: under --witness-timeout and
+     * the memory cap (the least of the default's, its start unknown yet),
+     * so a start that never ends fails the load instead of leaving the
+     * key loading, unremovable, with a core spinning. */
+    g16_circuit_limits limits = {
+        d->cfg.witness_timeout, d->cfg.witness_memory ? d->cfg.witness_memory : CIRCUIT_MIN_MEMORY};
+    int rc = g16_circuit_open_limited(k->wasm, cache, &limits, &k->circuit, err, errlen);
     if (rc) return rc == G16_ERR_NOT_FOUND ? G16_ERR_ARG : rc;
     k->wasm_compiled = g16_circuit_compiled(k->circuit);
     const char *curve = g16_circuit_curve(k->circuit);
