@@ -64,8 +64,9 @@ for cmd in "wtns calculate" fullprove; do
   grep -q 'at least 64M' "$tmp/help" || fail "g16 $cmd --help: no default for --witness-memory"
   grep -q '64 MiB' "$tmp/help" || fail "g16 $cmd --help: no input size limit"
   for v in 0 -1 x 5Q ""; do
+    rc=0
     # shellcheck disable=SC2086
-    rc=0; "$G16" $cmd --witness-memory "$v" a b c d e >/dev/null 2>&1 || rc=$?
+    "$G16" $cmd --witness-memory "$v" a b c d e >/dev/null 2>&1 || rc=$?
     [ "$rc" = 2 ] || fail "g16 $cmd --witness-memory '$v': exit $rc, not 2"
   done
 done
