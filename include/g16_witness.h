@@ -104,7 +104,8 @@ void g16_circuit_set_time_limit(g16_circuit *circuit, double seconds);
  * come too late for it). */
 typedef struct {
     double time_limit;   /* seconds, as g16_circuit_set_time_limit takes them */
-    size_t memory_limit; /* bytes, as g16_circuit_set_memory_limit; 0: 4 GiB */
+    size_t memory_limit; /* bytes, as g16_circuit_set_memory_limit (never below
+                            the wasm's initial memory); 0: 4 GiB */
 } g16_circuit_limits;
 
 /* g16_circuit_open with limits (NULL: the defaults, as g16_circuit_open):
