@@ -32,20 +32,30 @@
  *   until then.
  * - Memory: an instance starts with g16_circuit_memory_bytes of linear
  *   memory and may grow it (circom allocates as components are created)
- *   up to the circuit's limit, 4 GiB unless g16_circuit_set_memory_limit
- *   says less; a calculation that needs more fails with G16_ERR_NOMEM.
+ *   up to the circuit's limit, 4 GiB unless g16_circuit_open_limited or
+ *   g16_circuit_set_memory_limit says less; a calculation that needs more
+ *   fails with G16_ERR_NOMEM.  The limit holds for an instance's start
+ *   code too, the open's included (g16_circuit_open_limited's limit).
  *   Beside it a calculation holds the parsed inputs, the witness values
  *   and the .wtns it returns (g16_witness_wtns_bytes each).  Until its
  *   first calculation an open circuit holds that first instance: the
  *   pages its data segments and start code touched.
  * - Time: a calculation may run for the circuit's time limit, by default
  *   G16_WITNESS_TIME_LIMIT seconds (elapsed time, from the call's start
- *   to the witness's last value), unless
+ *   to the witness's last value), unless g16_circuit_open_limited or
  *   g16_circuit_set_time_limit says otherwise; one that runs longer (a
  *   circuit loop that an input never lets end) stops within milliseconds
  *   of the limit with G16_ERR_TIMEOUT, its instance freed, and the thread
- *   and the circuit stay usable.  The check is compiled into the circuit's
- *   code (no signals or timers).
+ *   and the circuit stay usable.  An instance's start code (a wasm's
+ *   start function, run as it is created: by the open for the first
+ *   instance, after the compile, and by a calculation that needs a new
+ *   one) runs under the same limit, the open's under the one
+ *   g16_circuit_open_limited gives (g16_circuit_open: the default), so
+ *   the open of a circuit whose start code never ends fails with
+ *   G16_ERR_TIMEOUT; with no limit set (0) start code still stops after
+ *   G16_WITNESS_TIME_LIMIT seconds, so opening a circuit always ends.
+ *   The check is compiled into the circuit's code (no signals or
+ *   timers).
  * - Errors: a g16_status code (g16.h) and a one-line message in err naming
  *   the file (the .wasm, or input_name for the inputs) and the problem: an
  *   unknown signal, a wrong number of values, a bad value, a failed circuit
@@ -108,6 +118,26 @@ void g16_circuit_set_memory_limit(g16_circuit *circuit, size_t bytes);
 #define G16_WITNESS_TIME_LIMIT 600.0
 double g16_circuit_time_limit(const g16_circuit *circuit);
 void g16_circuit_set_time_limit(g16_circuit *circuit, double seconds);
+
+/* The limits above, given before the open's start code runs (the setters
+ * come too late for it). */
+typedef struct {
+    double time_limit;   /* seconds, as g16_circuit_set_time_limit takes them */
+    size_t memory_limit; /* bytes, as g16_circuit_set_memory_limit (never below
+                            the wasm's initial memory); 0: 4 GiB */
+} g16_circuit_limits;
+
+/* g16_circuit_open with limits (NULL: the defaults, as g16_circuit_open):
+ * the open's start code runs under them, and calculations after it. */
+int g16_circuit_open_limited(const char *wasm_path, const char *cache_dir,
+                             const g16_circuit_limits *limits, g16_circuit **out, char *err,
+                             size_t errlen);
+/* Both: the limits (NULL: the defaults) and the bytes' SHA-256 (NULL:
+ * any), as g16_circuit_open_limited and g16_circuit_open_sha256. */
+int g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
+                             const g16_circuit_limits *limits,
+                             const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
+                             size_t errlen);
 
 /* Receives each line the circuit prints with circom's log() (without the
  * newline); NULL drops them. */

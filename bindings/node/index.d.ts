@@ -45,6 +45,9 @@ export interface ProveOptions {
   cacheDir?: string | undefined;
   /** Receives each line the circuit prints with log() (default: console.log). */
   log?: ((line: string) => void) | undefined;
+  /** Seconds a witness calculation, and the circuit's start code as it is opened, may run
+   * (default 600; 0: no limit for calculations). */
+  witnessTimeout?: number | undefined;
 }
 
 /** A snarkjs logger, accepted (and not used) where snarkjs takes one. */

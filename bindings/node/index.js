@@ -19,7 +19,8 @@
 //   ("<file>: <problem>") and whose code is the library's status name
 //   ("argument", "io", "not found", "format", "mismatch", "unsupported",
 //   "too large", "out of memory", "device", "internal", "timeout": a witness
-//   calculation past the library's default limit, G16_WITNESS_TIME_LIMIT).
+//   calculation, or the circuit's start code as it is opened, past
+//   options.witnessTimeout).
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -27,6 +28,7 @@ const path = require('path');
 const native = require('./build/Release/g16.node');
 
 const DEVICES = { auto: 0, cpu: 1, gpu: 2 }; // enum g16_device
+const WITNESS_TIMEOUT = 600; // G16_WITNESS_TIME_LIMIT
 
 function argError(message) {
   const e = new TypeError(message);
@@ -45,7 +47,9 @@ function pathArg(name, file) {
 }
 
 // Options as the g16 command takes them: device ('cpu' | 'gpu' | 'auto'),
-// threads (CPU threads, default all), cacheDir (compiled circuits).
+// threads (CPU threads, default all), cacheDir (compiled circuits),
+// witnessTimeout (seconds, as --witness-timeout: the library's default,
+// G16_WITNESS_TIME_LIMIT; 0: no limit).
 function parseOptions(opts) {
   const o = opts == null ? {} : opts;
   if (typeof o !== 'object') throw argError('options: expected an object');
@@ -62,7 +66,11 @@ function parseOptions(opts) {
   }
   if (o.cacheDir) pathArg('options.cacheDir', o.cacheDir);
   if (o.log !== undefined && typeof o.log !== 'function') throw argError('options.log must be a function');
-  return { device: DEVICES[device], threads, cacheDir: o.cacheDir || defaultCacheDir(), log: o.log };
+  const witnessTimeout = o.witnessTimeout === undefined ? WITNESS_TIMEOUT : o.witnessTimeout;
+  if (typeof witnessTimeout !== 'number' || !(witnessTimeout >= 0 && witnessTimeout <= 1e9)) {
+    throw argError(`options.witnessTimeout must be a number of seconds from 0 to 1e9, not ${JSON.stringify(witnessTimeout)}`);
+  }
+  return { device: DEVICES[device], threads, cacheDir: o.cacheDir || defaultCacheDir(), log: o.log, witnessTimeout };
 }
 
 // Where `g16 wtns calculate` keeps compiled circuits, so both share them.
@@ -135,9 +143,13 @@ function forget(obj) {
   }
 }
 
-async function cached(cache, name, file, open) {
+// name: the argument's, for errors.  variant: what else the object was
+// opened with (a circuit's time limit): another one opens the file afresh,
+// as a changed file does.
+async function cached(cache, name, file, open, variant = '') {
   const abs = path.resolve(pathArg(name, file));
-  const stamp = stampOf(abs);
+  const found = stampOf(abs);
+  const stamp = found === null ? null : `${found}:${variant}`;
   const hit = cache.get(abs);
   if (hit && hit.stamp === stamp && stamp !== null) return hit.promise;
   if (hit) hit.promise.then((o) => o.close(), () => {});
@@ -161,7 +173,11 @@ async function keyOf(zkeyFile, o) {
 
 async function circuitOf(wasmFile, o) {
   if (wasmFile instanceof Circuit) return wasmFile;
-  return cached(circuits, 'wasmFile', wasmFile, async (abs) => new Circuit(await native.openCircuit(abs, o.cacheDir), abs));
+  // The time limit is the circuit's own, bounding its start code as it is
+  // opened, and then its calculations.
+  return cached(circuits, 'wasmFile', wasmFile,
+    async (abs) => new Circuit(await native.openCircuit(abs, o.cacheDir, o.witnessTimeout), abs),
+    String(o.witnessTimeout));
 }
 
 async function openKey(zkeyFile, opts) {

@@ -36,13 +36,15 @@ cli_fails fullprove_other_curve "$dir/input.json" "$tmp/p.json" "$tmp/q.json" --
   "$G16" fullprove "${c[@]}" "$dir/input.json" "$other/circuit.wasm" "$dir/circuit.zkey" "$tmp/p.json" "$tmp/q.json"
 cli_fails fullprove_public_nodir "$tmp/nodir/q.json" "$tmp/p.json" -- \
   "$G16" fullprove "${c[@]}" --device cpu "$dir/input.json" "$dir/circuit.wasm" "$dir/circuit.zkey" "$tmp/p.json" "$tmp/nodir/q.json"
-# A start function that takes seconds: it runs when the circuit is opened
-# (under the default limit); the one calculation runs on the instance the
-# open made, so a short --witness-timeout does not count it
-# (test_timeout: a second calculation's new instance does).
+# A start function that takes seconds: it runs when the circuit is opened,
+# under --witness-timeout as the calculation is (the one calculation runs
+# on the instance the open made; test_timeout: a second calculation's new
+# instance runs it again).
 wat2wasm "$WITNESS_DATA/start_loop.wat" -o "$tmp/start_loop.wasm"
 echo '{}' >"$tmp/empty.json"
-"$G16" wtns calculate "${c[@]}" --witness-timeout 0.1 "$tmp/start_loop.wasm" "$tmp/empty.json" "$tmp/o.wtns" 2>"$tmp/err" ||
+cli_fails start_loop_short "$tmp/start_loop.wasm: its start code ran past the time limit of 0.1 s" "$tmp/o.wtns" -- \
+  "$G16" wtns calculate "${c[@]}" --witness-timeout 0.1 "$tmp/start_loop.wasm" "$tmp/empty.json" "$tmp/o.wtns"
+"$G16" wtns calculate "${c[@]}" "$tmp/start_loop.wasm" "$tmp/empty.json" "$tmp/o.wtns" 2>"$tmp/err" ||
   fail "start_loop: $(cat "$tmp/err")"
 [ -s "$tmp/o.wtns" ] || fail "start_loop: no witness written"
 finish

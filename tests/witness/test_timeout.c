@@ -10,7 +10,9 @@
  *  - START_LOOP.wasm (data/start_loop.wat) has a start function of
  *    seconds, run when the circuit is opened: under a 0.1 s limit the
  *    first calculation, on the instance the open made, succeeds; the
- *    second, on a new instance, stops in the start code. */
+ *    second, on a new instance, stops in the start code; opened with
+ *    g16_circuit_open_limited under a 0.1 s limit, the open's own start
+ *    code stops, with the same message. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,23 @@ static void start_code(const char *start_wasm, const char *cache_dir)
     g16_circuit_close(c);
 }
 
+/* START_LOOP.wasm opened under a 0.1 s limit: the open fails in the start
+ * code, well before the start's seconds are up. */
+static void start_code_limited(const char *start_wasm, const char *cache_dir)
+{
+    char err[512] = "", want[600];
+    g16_circuit *c = NULL;
+    g16_circuit_limits limits = {0.1, 0};
+    double t0 = now();
+    int rc = g16_circuit_open_limited(start_wasm, cache_dir, &limits, &c, err, sizeof err);
+    double took = now() - t0;
+    snprintf(want, sizeof want, "%s: its start code ran past the time limit of 0.1 s", start_wasm);
+    CHECK(rc == G16_ERR_TIMEOUT && !c && !strcmp(err, want),
+          "open under a 0.1 s limit: status %d, '%s', expected '%s'", rc, err, want);
+    CHECK(took < 1, "open under a 0.1 s limit took %.3f s", took);
+    g16_circuit_close(c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
@@ -160,6 +179,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc == 5) start_code(argv[4], argv[3]);
+    if (argc == 5) start_code_limited(argv[4], argv[3]);
     wasm_path = argv[1];
     char err[512];
     g16_circuit *c;

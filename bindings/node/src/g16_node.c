@@ -140,6 +140,13 @@ int gn_int(napi_env env, napi_value v, int *out)
     return -1;
 }
 
+int gn_double(napi_env env, napi_value v, double *out)
+{
+    if (napi_get_value_double(env, v, out) == napi_ok) return 0;
+    napi_throw_type_error(env, "argument", "expected a number");
+    return -1;
+}
+
 napi_value gn_string_value(napi_env env, const char *s)
 {
     napi_value v;

@@ -76,6 +76,7 @@ napi_value gn_args(napi_env env, napi_callback_info info, size_t want, napi_valu
  * NULL), or NULL with an exception. */
 char *gn_string(napi_env env, napi_value v, size_t *len);
 int gn_int(napi_env env, napi_value v, int *out);
+int gn_double(napi_env env, napi_value v, double *out);
 napi_value gn_string_value(napi_env env, const char *s);
 
 /* ---- Async work: one shape for every call ---- */

@@ -10,18 +10,23 @@ typedef struct {
     gn_work base;
     char *path, *cache_dir;
     int threads;
-    void *obj; /* the opened g16_key * or g16_circuit * until wrapped */
+    double time_limit; /* a circuit's witnessTimeout, seconds */
+    void *obj;         /* the opened g16_key * or g16_circuit * until wrapped */
     enum gn_kind kind;
 } gn_open_work;
 
 /* A key is checked point by point once, here, as `g16 prove` checks it:
- * a damaged key fails at open rather than giving proofs nobody accepts. */
+ * a damaged key fails at open rather than giving proofs nobody accepts.
+ * A circuit's time limit goes with its open, whose start code it bounds:
+ * a worker thread stuck in one would hold up every later call and
+ * process.exit (which waits for the pool). */
 static void gn_open_run(gn_work *w)
 {
     gn_open_work *o = (gn_open_work *)w;
     if (o->kind == GN_CIRCUIT) {
-        w->status =
-            g16_circuit_open(o->path, o->cache_dir, (g16_circuit **)&o->obj, w->err, sizeof w->err);
+        g16_circuit_limits limits = {o->time_limit, 0};
+        w->status = g16_circuit_open_limited(o->path, o->cache_dir, &limits,
+                                             (g16_circuit **)&o->obj, w->err, sizeof w->err);
         return;
     }
     g16_key *key = NULL;
@@ -51,18 +56,19 @@ static void gn_open_done(gn_work *w)
     free(o);
 }
 
-/* openKey(path, threads) / openCircuit(path, cacheDir) */
+/* openKey(path, threads) / openCircuit(path, cacheDir, witnessTimeout) */
 static napi_value gn_open(napi_env env, napi_callback_info info, enum gn_kind kind)
 {
-    napi_value argv[2];
-    if (!gn_args(env, info, 2, argv)) return NULL;
+    napi_value argv[3];
+    if (!gn_args(env, info, kind == GN_KEY ? 2 : 3, argv)) return NULL;
     gn_open_work *o = gn_work_new(env, sizeof *o);
     if (!o) return NULL;
     *o = (gn_open_work){.base = {.run = gn_open_run, .value = gn_open_value, .done = gn_open_done},
                         .kind = kind};
     int ok = (o->path = gn_string(env, argv[0], NULL)) &&
              (kind == GN_KEY ? !gn_int(env, argv[1], &o->threads)
-                             : !!(o->cache_dir = gn_string(env, argv[1], NULL)));
+                             : (o->cache_dir = gn_string(env, argv[1], NULL)) &&
+                                   !gn_double(env, argv[2], &o->time_limit));
     if (!ok) {
         gn_work_free(env, &o->base);
         return NULL;

@@ -5,7 +5,7 @@
  * used.  Both use only the public API (g16.h, g16_witness.h); outputs are
  * written with g16_write_file (temporary file, then rename), and
  * fullprove removes PROOF.json again if PUBLIC.json cannot be written. */
-#include <errno.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,8 @@ static const char wtns_usage[] =
     "compiled circuit from there.  Input values may be numbers, decimal or\n"
     "0x-hex strings, nested arrays for array signals; they are reduced modulo\n"
     "the field prime as snarkjs reduces them.  Lines the circuit prints with\n"
-    "log() go to standard output.\n"
+    "log() go to standard output.  INPUT.json must be a regular file of at\n"
+    "most 64 MiB (g16d's default --max-body).\n"
     "\n"
     "options:\n"
     "  --cache-dir DIR  where compiled circuits are kept (default\n"
@@ -37,7 +38,13 @@ static const char wtns_usage[] =
     "  --witness-timeout S\n"
     "                   stop a witness calculation that runs longer than S\n"
     "                   seconds (a circuit loop that never ends) with an\n"
-    "                   error (default 600; 0: no limit)\n"
+    "                   error (default 600; 0: no limit); the circuit's start\n"
+    "                   code, run as it is opened, too (with no limit: 600)\n"
+    "  --witness-memory SIZE\n"
+    "                   linear memory the circuit's calculator may grow to\n"
+    "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"
+    "                   calculation that needs more fails (default 4x what\n"
+    "                   the circuit starts with, at least 64M, as in g16d)\n"
     "  --verbose        print whether the circuit was compiled or cached, and\n"
     "                   the time of each step, on standard error\n"
     "  -h, --help       show this help\n"
@@ -53,7 +60,8 @@ static const char fullprove_usage[] =
     "Computes the witness as `g16 wtns calculate` does and proves it with the\n"
     "Groth16 key as `g16 prove` does, in one process with the witness kept in\n"
     "memory; writes the proof and the public signals as `snarkjs groth16\n"
-    "fullprove` does (same argument order).\n"
+    "fullprove` does (same argument order).  INPUT.json must be a regular\n"
+    "file of at most 64 MiB.\n"
     "\n"
     "options:\n"
     "  --threads N      CPU threads for the proof (default: all online CPUs)\n"
@@ -65,7 +73,13 @@ static const char fullprove_usage[] =
     "  --witness-timeout S\n"
     "                   stop a witness calculation that runs longer than S\n"
     "                   seconds (a circuit loop that never ends) with an\n"
-    "                   error (default 600; 0: no limit)\n"
+    "                   error (default 600; 0: no limit); the circuit's start\n"
+    "                   code, run as it is opened, too (with no limit: 600)\n"
+    "  --witness-memory SIZE\n"
+    "                   linear memory the circuit's calculator may grow to\n"
+    "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"
+    "                   calculation that needs more fails (default 4x what\n"
+    "                   the circuit starts with, at least 64M, as in g16d)\n"
     "  --verbose        print the compile/cache outcome and the time of each\n"
     "                   step on standard error\n"
     "  -h, --help       show this help\n"
@@ -81,6 +95,7 @@ typedef struct {
     int npos, want;
     char *cache_dir;   /* malloc'd */
     double time_limit; /* --witness-timeout */
+    size_t memory;     /* --witness-memory; 0: WTNS_MEMORY_GROWTH times the start */
     int verbose;
     g16_options prove;
 } wtns_args;
@@ -106,6 +121,36 @@ static char *default_cache_dir(void)
 /* The usage texts state the library's default. */
 _Static_assert((int)G16_WITNESS_TIME_LIMIT == 600, "--witness-timeout's default in the help");
 
+/* Without --witness-memory a calculator's memory may grow to 4x what the
+ * circuit starts with, at least 64 MiB: g16d's default (circom sizes its
+ * memory for the circuit up front and grows it only for deep calls).
+ * The open's start code, run before that size is known, gets the least. */
+#define WTNS_MEMORY_GROWTH 4
+#define WTNS_MEMORY_MIN    ((size_t)64 << 20)
+
+/* INPUT.json is read whole and parsed into a tree several times its size:
+ * bounded before it is read, at g16d's default --max-body (the help says
+ * 64 MiB), far above what a circuit's inputs take. */
+#define WTNS_INPUT_MAX ((size_t)64 << 20)
+
+/* "512M", "8G", "1.5GiB", "1000000" (bytes), as g16d reads sizes. */
+static int parse_size(const char *v, size_t *out)
+{
+    char *end;
+    double n = strtod(v, &end), mul = 1;
+    const char *units = "KMGT", *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    if (end == v || !(n >= 0)) return -1;
+    if (u) {
+        for (const char *q = units; q <= u; q++) mul *= 1024;
+        end++;
+    }
+    if (*end == 'i' || *end == 'I') end++;
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end || n * mul > 1e18) return -1;
+    *out = (size_t)(n * mul);
+    return 0;
+}
+
 static int option_value(wtns_args *a, const char *opt, const char *v)
 {
     char *end;
@@ -115,6 +160,7 @@ static int option_value(wtns_args *a, const char *opt, const char *v)
         a->time_limit = secs;
         return 0;
     }
+    if (!strcmp(opt, "--witness-memory") && !parse_size(v, &a->memory) && a->memory > 0) return 0;
     t = strtol(v, &end, 10);
     static const char *const devices[] = {"auto", "cpu", "gpu"};
     static const int device_codes[] = {G16_DEVICE_AUTO, G16_DEVICE_CPU, G16_DEVICE_GPU};
@@ -149,6 +195,7 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
             continue;
         }
         int takes = !strcmp(s, "--cache-dir") || !strcmp(s, "--witness-timeout") ||
+                    !strcmp(s, "--witness-memory") ||
                     (prove_options && (!strcmp(s, "--threads") || !strcmp(s, "--device")));
         if (takes && i + 1 < argc) {
             if (option_value(a, s, argv[++i])) return -1;
@@ -178,33 +225,6 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
     return 0;
 }
 
-static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0;
-    *len = 0;
-    while (f) {
-        if (*len == cap) {
-            char *b = realloc(buf, cap = cap ? 2 * cap : 65536);
-            if (!b) break;
-            buf = b;
-        }
-        size_t n = fread(buf + *len, 1, cap - *len, f);
-        *len += n;
-        if (n) continue;
-        if (!ferror(f)) {
-            fclose(f);
-            return buf;
-        }
-        break;
-    }
-    snprintf(err, errlen, "%s: %s", path, f ? "read error or out of memory" : strerror(errno));
-    if (f) fclose(f);
-    free(buf);
-    return NULL;
-}
-
 static void print_log_line(void *ctx, const char *line)
 {
     (void)ctx;
@@ -219,11 +239,19 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
 {
     double t0 = now();
     g16_circuit *c = NULL;
-    size_t len;
-    char *input = read_text(input_path, &len, err, errlen);
-    int rc = input ? g16_circuit_open(wasm_path, a->cache_dir, &c, err, errlen) : G16_ERR_IO;
+    char *input = NULL;
+    /* the library's reader: a FIFO is refused, not waited on; the size
+     * checked before anything is read */
+    int rc = g16_file_read_text(input_path, WTNS_INPUT_MAX, &input, err, errlen);
+    size_t len = input ? strlen(input) : 0;
+    /* the limits bound the start code the open runs, so they go with it */
+    g16_circuit_limits limits = {a->time_limit, a->memory ? a->memory : WTNS_MEMORY_MIN};
+    if (!rc) rc = g16_circuit_open_limited(wasm_path, a->cache_dir, &limits, &c, err, errlen);
     double t1 = now();
-    if (!rc) g16_circuit_set_time_limit(c, a->time_limit);
+    if (!rc && !a->memory) {
+        size_t grown = g16_circuit_memory_bytes(c) * WTNS_MEMORY_GROWTH;
+        g16_circuit_set_memory_limit(c, grown > WTNS_MEMORY_MIN ? grown : WTNS_MEMORY_MIN);
+    }
     if (!rc && out_path)
         rc = g16_witness_calculate_file(c, input, len, input_path, print_log_line, NULL, out_path,
                                         err, errlen);

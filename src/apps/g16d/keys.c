@@ -330,9 +330,15 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
         d_errf(err, errlen, "%s: the expected SHA-256 '%s' is not one", k->wasm, k->wasm_sha256);
         return G16_ERR_ARG;
     }
+    /* The open runs the circuit's start code: under --witness-timeout and
+     * the memory cap (the least of the default's, its start unknown yet),
+     * so a start that never ends fails the load instead of leaving the
+     * key loading, unremovable, with a core spinning. */
+    g16_circuit_limits limits = {
+        d->cfg.witness_timeout, d->cfg.witness_memory ? d->cfg.witness_memory : CIRCUIT_MIN_MEMORY};
     compile_charge(d, k, 1);
-    int rc = g16_circuit_open_sha256(k->wasm, cache, k->wasm_sha256[0] ? want : NULL, &k->circuit,
-                                     err, errlen);
+    int rc = g16_circuit_open_checked(k->wasm, cache, &limits, k->wasm_sha256[0] ? want : NULL,
+                                      &k->circuit, err, errlen);
     compile_charge(d, k, 0);
     if (rc) return rc == G16_ERR_NOT_FOUND ? G16_ERR_ARG : rc;
     g16_circuit_wasm_sha256(k->circuit, got);

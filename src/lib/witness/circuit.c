@@ -78,16 +78,28 @@ static int stopped(const g16_circuit *c, g16w_instance *inst, int why, const cha
     return exception && (why & 0xff) == 5 ? G16_ERR_NOMEM : G16_ERR_FORMAT;
 }
 
-/* CLOCK_MONOTONIC nanoseconds when a calculation starting now must stop
- * (glue_abi.h's deadline_ns), 0 without a limit. */
-static uint64_t deadline(const g16_circuit *c)
+/* CLOCK_MONOTONIC nanoseconds when code starting now must stop after
+ * seconds (glue_abi.h's deadline_ns), 0 without a limit. */
+static uint64_t deadline_after(double seconds)
 {
-    if (!(c->time_limit > 0)) return 0;
+    if (!(seconds > 0)) return 0;
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    double ns = c->time_limit * 1e9;
+    double ns = seconds * 1e9;
     if (ns > 1e18) ns = 1e18; /* about 30 years: no limit in practice, and no overflow */
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)ns;
+}
+
+/* When a calculation starting now must stop. */
+static uint64_t deadline(const g16_circuit *c) { return deadline_after(c->time_limit); }
+
+/* Seconds an instance's start code may run: the calculations' limit, or
+ * without one the default, so that no open of a circuit whose start code
+ * never ends (its instance is created before anyone can cancel it: a
+ * daemon's key load, a Node.js open) runs forever. */
+static double start_limit(const g16_circuit *c)
+{
+    return c->time_limit > 0 ? c->time_limit : G16_WITNESS_TIME_LIMIT;
 }
 
 /* An instance with its start code run (the spare, else a new one), or
@@ -105,11 +117,12 @@ static g16w_instance *instance_new(const g16_circuit *c, uint32_t max_pages, con
         c->obj.api->configure(inst, max_pages, deadline(c), log);
         return inst;
     }
-    inst = c->obj.api->create(max_pages, deadline(c), log, &why);
+    inst = c->obj.api->create(max_pages, deadline_after(start_limit(c)), log, &why);
+    if (inst && !(c->time_limit > 0)) c->obj.api->configure(inst, max_pages, 0, log);
     if (inst) return inst;
     if (why == G16W_TIMEOUT) {
         snprintf(err, errlen, "%s: its start code ran past the time limit of %g s", c->wasm_path,
-                 c->time_limit);
+                 start_limit(c));
         *rc = G16_ERR_TIMEOUT;
     } else if (why == G16W_NOMEM) {
         snprintf(err, errlen, "%s: out of memory for a calculator instance", c->wasm_path);
@@ -125,7 +138,7 @@ static g16w_instance *instance_new(const g16_circuit *c, uint32_t max_pages, con
 static int read_info(g16_circuit *c, char *err, size_t errlen)
 {
     int rc;
-    g16w_instance *inst = instance_new(c, MAX_PAGES, NULL, &rc, err, errlen);
+    g16w_instance *inst = instance_new(c, c->max_pages, NULL, &rc, err, errlen);
     if (!inst) return rc;
     c->start_pages = c->obj.api->pages(inst);
     int why = c->obj.api->info(inst, &c->info);
@@ -145,12 +158,27 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
 int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
                      size_t errlen)
 {
-    return g16_circuit_open_sha256(wasm_path, cache_dir, NULL, out, err, errlen);
+    return g16_circuit_open_checked(wasm_path, cache_dir, NULL, NULL, out, err, errlen);
 }
 
 int g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
                             const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
                             size_t errlen)
+{
+    return g16_circuit_open_checked(wasm_path, cache_dir, NULL, sha256, out, err, errlen);
+}
+
+int g16_circuit_open_limited(const char *wasm_path, const char *cache_dir,
+                             const g16_circuit_limits *limits, g16_circuit **out, char *err,
+                             size_t errlen)
+{
+    return g16_circuit_open_checked(wasm_path, cache_dir, limits, NULL, out, err, errlen);
+}
+
+int g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
+                             const g16_circuit_limits *limits,
+                             const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
+                             size_t errlen)
 {
     *out = NULL;
     g16_circuit *c = calloc(1, sizeof *c);
@@ -160,10 +188,14 @@ int g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
         snprintf(err, errlen, "%s: out of memory", wasm_path);
         return G16_ERR_NOMEM;
     }
+    /* the limits before the first instance, whose start code they bound */
     c->max_pages = MAX_PAGES;
     c->time_limit = G16_WITNESS_TIME_LIMIT;
+    if (limits && limits->memory_limit) g16_circuit_set_memory_limit(c, limits->memory_limit);
+    if (limits) g16_circuit_set_time_limit(c, limits->time_limit);
     int rc = witness_object_load(wasm_path, cache_dir, sha256, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
+    if (!rc && c->max_pages < c->start_pages) c->max_pages = c->start_pages;
     if (rc) {
         g16_circuit_close(c);
         return rc;
@@ -216,6 +248,7 @@ void g16_circuit_set_memory_limit(g16_circuit *c, size_t bytes)
     size_t pages = bytes / PAGE_SIZE;
     if (pages > MAX_PAGES) pages = MAX_PAGES;
     c->max_pages = pages > c->start_pages ? (uint32_t)pages : c->start_pages;
+    if (!c->max_pages) c->max_pages = 1; /* 0 pages would mean no cap to the instance */
 }
 
 double g16_circuit_time_limit(const g16_circuit *c) { return c->time_limit; }

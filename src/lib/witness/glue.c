@@ -86,11 +86,18 @@ static void g16w_advise_huge(const wasm_rt_memory_t *m)
 
 static void g16w_stop_running(int why) __attribute__((noreturn));
 
+static uint32_t g16w_running_cap(uint32_t module_max_pages);
+
 /* The circuit's memory allocation (instantiation calls it, guarded):
- * wasm2c's runtime, which does not check that calloc succeeded (it would
- * then copy the data segments through a null pointer), then the advice. */
+ * capped at the instance's limit from the start, so that the start code
+ * run next cannot grow it beyond (never below the module's initial size,
+ * which its data segments need); wasm2c's runtime, which does not check
+ * that calloc succeeded (it would then copy the data segments through a
+ * null pointer), then the advice. */
 static void g16w_allocate_memory(wasm_rt_memory_t *m, uint32_t initial_pages, uint32_t max_pages)
 {
+    uint32_t cap = g16w_running_cap(max_pages);
+    if (cap && max_pages > cap) max_pages = cap > initial_pages ? cap : initial_pages;
     wasm_rt_allocate_memory(m, initial_pages, max_pages);
     if (!m->data) g16w_stop_running(G16W_NOMEM);
     g16w_advise_huge(m);
@@ -112,6 +119,8 @@ struct g16w_instance {
     g16w_log log;
     jmp_buf *unwind;            /* the entry now running */
     uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
+    uint32_t cap_pages;         /* create's max_pages (0: none), for the allocation */
+    uint32_t module_max_pages;  /* the module's own limit (0: not allocated yet) */
     int stop;                   /* why it stopped (glue_abi.h codes) */
     int spent;                  /* witness was called: no other call runs */
     char error[G16W_ERROR_CAP]; /* printErrorMessage text, '\n' between parts */
@@ -128,6 +137,14 @@ static void g16w_stop(struct g16w_instance *self, int why)
 }
 
 static void g16w_stop_running(int why) { g16w_stop(g16w_running, why); }
+
+/* The running instance's cap, as its memory is allocated with the
+ * module's own limit (kept: configure may raise the cap up to it). */
+static uint32_t g16w_running_cap(uint32_t module_max_pages)
+{
+    g16w_running->module_max_pages = module_max_pages;
+    return g16w_running->cap_pages;
+}
 
 static void g16w_append_error(struct g16w_instance *self, const char *text)
 {
@@ -249,8 +266,14 @@ static void glue_configure(g16w_instance *self, uint32_t max_pages, uint64_t dea
     wasm_rt_memory_t *m = &self->wasm.w2c_memory;
     self->deadline_ns = deadline_ns;
     self->log = log ? *log : (g16w_log){0};
-    if (max_pages && m->max_pages > max_pages)
-        m->max_pages = max_pages < m->pages ? m->pages : max_pages;
+    /* Raised as well as lowered: the instance an open made under a small
+     * cap serves a calculation under the larger one set after it.  Growth
+     * reallocates (no reserved range), so any limit up to the module's is
+     * safe. */
+    if (max_pages && self->module_max_pages) {
+        uint32_t cap = max_pages < self->module_max_pages ? max_pages : self->module_max_pages;
+        m->max_pages = cap < m->pages ? m->pages : cap;
+    }
 }
 
 static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, const g16w_log *log,
@@ -261,6 +284,7 @@ static g16w_instance *glue_create(uint32_t max_pages, uint64_t deadline_ns, cons
     struct g16w_instance *self = calloc(1, sizeof *self);
     if (!self) return NULL;
     self->runtime.self = self;
+    self->cap_pages = max_pages;
     glue_configure(self, 0, deadline_ns, log);
     int stop = g16w_instantiate(self);
     if (stop || !self->wasm.w2c_memory.data) {

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#define G16W_ABI_VERSION 5u
+#define G16W_ABI_VERSION 6u
 #define G16W_MAX_N32     16u /* field elements up to 512 bits */
 #define G16W_TRAP        0x100
 #define G16W_EXCEPTION   0x200
@@ -49,8 +49,8 @@ typedef struct {
 typedef struct {
     uint32_t abi; /* G16W_ABI_VERSION */
     /* A fresh instance with its own linear memory (grows to at most
-     * max_pages of 64 KiB, capped by the module's own limit), its start
-     * code run.  deadline_ns: CLOCK_MONOTONIC time in nanoseconds after
+     * max_pages of 64 KiB, capped by the module's own limit and never
+     * below its initial size; its start code too), its start code run.  deadline_ns: CLOCK_MONOTONIC time in nanoseconds after
      * which its code stops with G16W_TIMEOUT (0: never).  NULL when it
      * could not be made, *why saying why: G16W_NOMEM, or how its start
      * code stopped (a trap, G16W_TIMEOUT). */
@@ -58,7 +58,8 @@ typedef struct {
                              int *why);
     void (*destroy)(g16w_instance *);
     /* Sets what create sets, for the instance's later calls: the memory's
-     * limit (never below its size now), the deadline and the log. */
+     * limit (lower or higher, never below its size now nor above the
+     * module's own), the deadline and the log. */
     void (*configure)(g16w_instance *, uint32_t max_pages, uint64_t deadline_ns,
                       const g16w_log *log);
     int (*info)(g16w_instance *, g16w_info *out);

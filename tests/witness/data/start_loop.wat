@@ -1,7 +1,8 @@
 ;; Every export circom's calculator has, and a start function that counts
-;; to 2^31 (a few seconds): it finishes when the circuit is opened (under
-;; the default time limit) and runs past a short limit when a calculation
-;; instantiates it again (test_timeout.c, cli_errors.sh).
+;; to 2^31 (a few seconds): it finishes when the circuit is opened under
+;; the default time limit, and runs past a short one when a calculation
+;; instantiates it again or when the open is given it (test_timeout.c,
+;; cli_errors.sh).
 (module
   (import "runtime" "exceptionHandler" (func (param i32)))
   (import "runtime" "printErrorMessage" (func))

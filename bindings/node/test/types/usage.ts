@@ -21,7 +21,7 @@ async function readme(vKey: VerificationKey): Promise<boolean> {
 
 async function handles(): Promise<void> {
   const key: Key = await g16.openKey('circuit.zkey', { threads: 2 });
-  const circuit = await g16.openCircuit('circuit.wasm', { cacheDir: '/tmp/g16' });
+  const circuit = await g16.openCircuit('circuit.wasm', { cacheDir: '/tmp/g16', witnessTimeout: 5 });
   const sizes: number[] = [key.nVars, key.nPublic, key.domainSize];
   const file: string = key.file;
   void [sizes, file];
