@@ -25,8 +25,8 @@
 /* Monotonic seconds, for the commands that report their time (main.c). */
 double cli_seconds(void);
 
-/* A byte size: a number with an optional K, M, G or T (binary units,
- * "Ki"/"KiB" accepted); 0 or -1 (not a size) (main.c). */
+/* A byte size as g16d reads them: "512M", "8G", "1.5GiB", "1000000"
+ * (bytes; K, M, G, T binary units); 0, or -1 when not a size (main.c). */
 int cli_parse_size(const char *s, size_t *out);
 
 /* 0 when each output path out[0..nout) names a file of its own: not the

@@ -20,20 +20,17 @@ double cli_seconds(void)
 int cli_parse_size(const char *s, size_t *out)
 {
     char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || !(v >= 0)) return -1;
-    static const char units[] = "KMGT";
-    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
-    double mul = 1;
+    double n = strtod(s, &end), mul = 1;
+    const char *units = "KMGT", *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    if (end == s || !(n >= 0)) return -1;
     if (u) {
-        for (const char *p = units; p <= u; p++) mul *= 1024;
+        for (const char *q = units; q <= u; q++) mul *= 1024;
         end++;
-        if (*end == 'i') end++;
-        if (*end == 'B') end++;
     }
-    if (*end || v * mul > 1e18) return -1;
-    *out = (size_t)(v * mul);
+    if (*end == 'i' || *end == 'I') end++;
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end || n * mul > 1e18) return -1;
+    *out = (size_t)(n * mul);
     return 0;
 }
 

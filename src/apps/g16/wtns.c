@@ -5,7 +5,6 @@
  * used.  Both use only the public API (g16.h, g16_witness.h); outputs are
  * written with g16_write_file (temporary file, then rename), and
  * fullprove removes PROOF.json again if PUBLIC.json cannot be written. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,24 +132,6 @@ _Static_assert((int)G16_WITNESS_TIME_LIMIT == 600, "--witness-timeout's default 
  * 64 MiB), far above what a circuit's inputs take. */
 #define WTNS_INPUT_MAX ((size_t)64 << 20)
 
-/* "512M", "8G", "1.5GiB", "1000000" (bytes), as g16d reads sizes. */
-static int parse_size(const char *v, size_t *out)
-{
-    char *end;
-    double n = strtod(v, &end), mul = 1;
-    const char *units = "KMGT", *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
-    if (end == v || !(n >= 0)) return -1;
-    if (u) {
-        for (const char *q = units; q <= u; q++) mul *= 1024;
-        end++;
-    }
-    if (*end == 'i' || *end == 'I') end++;
-    if (*end == 'B' || *end == 'b') end++;
-    if (*end || n * mul > 1e18) return -1;
-    *out = (size_t)(n * mul);
-    return 0;
-}
-
 static int option_value(wtns_args *a, const char *opt, const char *v)
 {
     char *end;
@@ -160,7 +141,8 @@ static int option_value(wtns_args *a, const char *opt, const char *v)
         a->time_limit = secs;
         return 0;
     }
-    if (!strcmp(opt, "--witness-memory") && !parse_size(v, &a->memory) && a->memory > 0) return 0;
+    if (!strcmp(opt, "--witness-memory") && !cli_parse_size(v, &a->memory) && a->memory > 0)
+        return 0;
     t = strtol(v, &end, 10);
     static const char *const devices[] = {"auto", "cpu", "gpu"};
     static const int device_codes[] = {G16_DEVICE_AUTO, G16_DEVICE_CPU, G16_DEVICE_GPU};
