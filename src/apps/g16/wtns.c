@@ -15,6 +15,23 @@
 #include "g16.h"
 #include "g16_witness.h"
 
+/* The options of the witness calculation, in both commands' help. */
+#define WITNESS_OPTIONS_HELP                                                                       \
+    "  --cache-dir DIR  where compiled circuits are kept (default\n"                               \
+    "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16); it and its\n"                     \
+    "                   ancestors must be this user's or root's and writable\n"                    \
+    "                   by no one else (a sticky one like /tmp aside)\n"                           \
+    "  --witness-timeout S\n"                                                                      \
+    "                   stop a witness calculation that runs longer than S\n"                      \
+    "                   seconds (a circuit loop that never ends) with an\n"                        \
+    "                   error (default 600; 0: no limit); the circuit's start\n"                   \
+    "                   code, run as it is opened, too (with no limit: 600)\n"                     \
+    "  --witness-memory SIZE\n"                                                                    \
+    "                   linear memory the circuit's calculator may grow to\n"                      \
+    "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"                          \
+    "                   calculation that needs more fails (default 4x what\n"                      \
+    "                   the circuit starts with, at least 64M, as in g16d)\n"
+
 static const char wtns_usage[] =
     "usage: g16 wtns calculate [options] CIRCUIT.wasm INPUT.json WITNESS.wtns\n"
     "\n"
@@ -29,21 +46,7 @@ static const char wtns_usage[] =
     "log() go to standard output.  INPUT.json must be a regular file of at\n"
     "most 64 MiB (g16d's default --max-body).\n"
     "\n"
-    "options:\n"
-    "  --cache-dir DIR  where compiled circuits are kept (default\n"
-    "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16); it and its\n"
-    "                   ancestors must be this user's or root's and writable\n"
-    "                   by no one else (a sticky one like /tmp aside)\n"
-    "  --witness-timeout S\n"
-    "                   stop a witness calculation that runs longer than S\n"
-    "                   seconds (a circuit loop that never ends) with an\n"
-    "                   error (default 600; 0: no limit); the circuit's start\n"
-    "                   code, run as it is opened, too (with no limit: 600)\n"
-    "  --witness-memory SIZE\n"
-    "                   linear memory the circuit's calculator may grow to\n"
-    "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"
-    "                   calculation that needs more fails (default 4x what\n"
-    "                   the circuit starts with, at least 64M, as in g16d)\n"
+    "options:\n" WITNESS_OPTIONS_HELP
     "  --verbose        print whether the circuit was compiled or cached, and\n"
     "                   the time of each step, on standard error\n"
     "  -h, --help       show this help\n"
@@ -64,21 +67,7 @@ static const char fullprove_usage[] =
     "\n"
     "options:\n"
     "  --threads N      CPU threads for the proof (default: all online CPUs)\n"
-    "  --device D       cpu, gpu or auto, as for g16 prove (default auto)\n"
-    "  --cache-dir DIR  where compiled circuits are kept (default\n"
-    "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16); it and its\n"
-    "                   ancestors must be this user's or root's and writable\n"
-    "                   by no one else (a sticky one like /tmp aside)\n"
-    "  --witness-timeout S\n"
-    "                   stop a witness calculation that runs longer than S\n"
-    "                   seconds (a circuit loop that never ends) with an\n"
-    "                   error (default 600; 0: no limit); the circuit's start\n"
-    "                   code, run as it is opened, too (with no limit: 600)\n"
-    "  --witness-memory SIZE\n"
-    "                   linear memory the circuit's calculator may grow to\n"
-    "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"
-    "                   calculation that needs more fails (default 4x what\n"
-    "                   the circuit starts with, at least 64M, as in g16d)\n"
+    "  --device D       cpu, gpu or auto, as for g16 prove (default auto)\n" WITNESS_OPTIONS_HELP
     "  --verbose        print the compile/cache outcome and the time of each\n"
     "                   step on standard error\n"
     "  -h, --help       show this help\n"
