@@ -101,6 +101,13 @@ static json_t *key_json(const dkey *k)
     json_object_set_new(o, "threads", json_integer(k->threads));
     json_object_set_new(o, "host_pinned_bytes", json_integer((json_int_t)k->host_pinned));
     json_object_set_new(o, "device_charge", json_integer((json_int_t)k->dev_charge));
+    /* how a GPU key holds its points: whole, chunked MSMs or streamed */
+    size_t chunk = 0;
+    const char *mode = k->key && k->on_gpu ? g16_key_gpu_mode(k->key, &chunk) : NULL;
+    if (mode) {
+        json_object_set_new(o, "device_mode", json_string(mode));
+        json_object_set_new(o, "device_chunk", json_integer((json_int_t)chunk));
+    }
     /* the loading thread fills these before it publishes k->key under mu */
     if (k->key && k->gpu_error) json_object_set_new(o, "gpu_error", json_string(k->gpu_error));
     /* a key is listed loaded only once every point passed the load's check */
