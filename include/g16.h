@@ -302,6 +302,15 @@ typedef struct {
  * three types). */
 int g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t errlen);
 
+/* The device memory a Groth16 key of zkey's sizes (g16_file_info_read's)
+ * needs on a GPU, the key and one proof's work buffers, in the plan
+ * g16_key_gpu_load_budget chooses from: needs[0] whole, needs[1] the
+ * least with its MSMs in chunks of points (points resident), needs[2] the
+ * least with its points streamed from host memory; a budget from
+ * needs[0] up runs whole, and so on.  G16_ERR_ARG when zkey is no typed
+ * zkey of a known curve. */
+int g16_gpu_memory_needs(const g16_file_info *zkey, size_t needs[3]);
+
 /* As g16_verify_json, with the names the messages give each input (the
  * paths, for a program).  Returns 1 valid, 0 invalid, -1 malformed. */
 int g16_verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/test.h"
+#include "g16.h"
 #include "gpu/msm_plan.h"
 
 #define GIB ((size_t)1 << 30)
@@ -129,8 +130,34 @@ static void slices(void)
     CHECK(total == count);
 }
 
+/* g16 info's figures from a key's header: the plan's own, in order. */
+static void header_needs(void)
+{
+    g16_file_info f;
+    size_t needs[3], n = (size_t)1 << 25;
+    memset(&f, 0, sizeof f);
+    CHECK(g16_gpu_memory_needs(&f, needs) == G16_ERR_ARG); /* not typed */
+    strcpy(f.type, "zkey");
+    f.typed = 1;
+    f.curve = "bn128";
+    f.n_vars = (uint32_t)n;
+    f.n_public = 1;
+    f.domain_size = (uint32_t)n;
+    f.log2_domain = 25;
+    f.n_coefs = (uint32_t)(4 * n);
+    CHECK(g16_gpu_memory_needs(&f, needs) == G16_OK);
+    gpu_mem_need need = key_need(FORMATS_CURVE_BN128, 25, 0);
+    CHECK(needs[0] == gpu_plan_bytes(&need, n, 0));
+    CHECK(needs[1] == gpu_plan_bytes(&need, GPU_PLAN_MIN_CHUNK, 0));
+    CHECK(needs[2] == gpu_plan_bytes(&need, GPU_PLAN_MIN_CHUNK, 1));
+    CHECK(needs[0] > 75 * GIB && needs[1] < needs[0] && needs[2] < needs[1]);
+    f.curve = "unknown";
+    CHECK(g16_gpu_memory_needs(&f, needs) == G16_ERR_ARG);
+}
+
 int main(void)
 {
+    header_needs();
     seeds_sizes();
     sweep();
     sizes_are_wide();

@@ -11,7 +11,10 @@ static const char info_usage[] =
     "Prints the header of each snarkjs/circom binary file: its type (by\n"
     "magic: zkey, wtns or r1cs), version, curve, sizes (signals, public\n"
     "inputs, domain, coefficients, witness length, wires, constraints)\n"
-    "and its section table (id, offset, size).  The file is fully\n"
+    "and its section table (id, offset, size); for a Groth16 key, the GPU\n"
+    "memory it needs to prove whole, with its MSMs in chunks of points,\n"
+    "and with its points streamed from host memory (the least budget of\n"
+    "each of g16 prove --device-memory-budget's modes).  The file is fully\n"
     "validated; a damaged file is reported on stderr and the exit status\n"
     "is 1.\n";
 
@@ -26,6 +29,17 @@ static void print_sections(const g16_file_info *f)
     }
 }
 
+/* bytes in GiB, MiB or KiB, one decimal, into out */
+static const char *human(size_t bytes, char out[32])
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB"};
+    double v = bytes / 1024.0;
+    int u = 0;
+    while (u < 2 && v >= 1024) v /= 1024, u++;
+    snprintf(out, 32, "%.1f %s", v, unit[u]);
+    return out;
+}
+
 static void print_zkey(const g16_file_info *f)
 {
     printf("curve:        %s\n", f->curve);
@@ -35,6 +49,11 @@ static void print_zkey(const g16_file_info *f)
     printf("nPrivate:     %u\n", f->n_vars - f->n_public - 1);
     printf("domain size:  %u (2^%u)\n", f->domain_size, f->log2_domain);
     printf("nCoefs:       %u\n", f->n_coefs);
+    size_t gpu[3];
+    char h[3][32];
+    if (f->protocol == 1 && g16_gpu_memory_needs(f, gpu) == G16_OK)
+        printf("GPU memory:   %s whole; with chunked MSMs from %s; streamed from %s\n",
+               human(gpu[0], h[0]), human(gpu[1], h[1]), human(gpu[2], h[2]));
 }
 
 static void print_wtns(const g16_file_info *f)

@@ -328,6 +328,23 @@ size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies)
     return points * (size_t)(msm_copies > 1 ? msm_copies : 1) + coefs + v * fr + 3 * n * fr;
 }
 
+int g16_gpu_memory_needs(const g16_file_info *f, size_t needs[3])
+{
+    if (!f->typed || strcmp(f->type, "zkey") || !f->curve || f->n_vars < f->n_public + 1)
+        return G16_ERR_ARG;
+    int curve = !strcmp(f->curve, "bn128")      ? FORMATS_CURVE_BN128
+                : !strcmp(f->curve, "bls12381") ? FORMATS_CURVE_BLS12381
+                                                : -1;
+    if (curve < 0) return G16_ERR_ARG;
+    gpu_mem_need need;
+    gpu_plan_need(curve, (int)f->log2_domain, f->n_vars, f->n_public, f->n_coefs, &need);
+    size_t largest = f->domain_size > f->n_vars ? f->domain_size : f->n_vars;
+    needs[0] = gpu_plan_bytes(&need, largest, 0);
+    needs[1] = gpu_plan_bytes(&need, gpu_plan_min(GPU_PLAN_MIN_CHUNK, largest), 0);
+    needs[2] = gpu_plan_bytes(&need, gpu_plan_min(GPU_PLAN_MIN_CHUNK, largest), 1);
+    return G16_OK;
+}
+
 size_t g16_key_gpu_plan_bytes(const g16_key *key, int msm_copies, size_t budget, const char **mode)
 {
     size_t whole = g16_key_gpu_key_bytes(key, msm_copies) + g16_key_gpu_workspace_bytes(key);
