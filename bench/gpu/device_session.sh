@@ -12,7 +12,10 @@
 #              proofs under those --device-memory-budget values (chunked
 #              or streamed MSMs); G2CPU_REPEAT=0 / CPU_REPEAT=0 skip those
 #              runs; the device's memory in use is sampled every 200 ms
-#              into $OUT/smi-CURVE-N.csv
+#              into $OUT/smi-CURVE-N.csv; SYNTH_ARGS="--no-r1cs -v": passed
+#              to g16 synth (a key too large for the disk beside its .r1cs);
+#              PROVE=0: make the key only (a later call, on the machine
+#              still warm, proves it)
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
 #              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY,
 #              BENCH_PROFILE (each MSM's and NTT's phase times): bench_gpu.c)
@@ -102,10 +105,11 @@ for step in $steps; do
       log "synth 2^$n $c"
       if [ ! -f $d/circuit.zkey ]; then
         t0=$SECONDS
-        "$g16" synth --constraints $(((1 << n) - 2)) --curve $c --setup --out $d > $out/synth-$c-$n.log 2>&1 || {
+        "$g16" synth --constraints $(((1 << n) - 2)) --curve $c --setup ${SYNTH_ARGS:-} --out $d > $out/synth-$c-$n.log 2>&1 || {
           echo "FAIL synth $c $n"; tail -3 $out/synth-$c-$n.log; fail=1; continue; }
         echo "synth+setup 2^$n $c: $((SECONDS - t0)) s"
       fi
+      [ "${PROVE:-1}" = 0 ] && continue
       nvidia-smi --query-gpu=memory.used --format=csv,noheader -lms 200 > $out/smi-$c-$n.csv &
       smi=$!
       prove_verify $d "synth $c 2^$n gpu" --device gpu --repeat ${GPU_REPEAT:-5}
