@@ -59,6 +59,17 @@ typedef enum {
 /* A short lower-case name of the code ("format", "mismatch", ...). */
 const char *g16_status_name(int status);
 
+/* What this libg16 is: its version ("0.9.0"), the git commit it was built
+ * from ("unknown" when built outside a checkout), its SONAME's version
+ * (libg16.so.N) and whether its CUDA backend is compiled in (1) or not
+ * (0; a GPU may still be absent at run time: g16_gpu_available). */
+typedef struct {
+    const char *version, *commit;
+    int soname_version;
+    int cuda;
+} g16_build;
+void g16_build_version(g16_build *out);
+
 enum g16_device { G16_DEVICE_AUTO = 0, G16_DEVICE_CPU = 1, G16_DEVICE_GPU = 2 };
 
 typedef struct {

@@ -78,7 +78,9 @@ static void usage(FILE *out)
           out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fputs("\n`g16 COMMAND --help` describes each command.\n", out);
+    fputs("\n`g16 COMMAND --help` describes each command; `g16 --version` prints the\n"
+          "version, the commit, the library's SONAME and whether the CUDA backend is in.\n",
+          out);
 }
 
 int main(int argc, char **argv)
@@ -89,6 +91,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        g16_build b;
+        g16_build_version(&b);
+        printf("%s %s (commit %s; libg16.so.%d; CUDA backend: %s)\n", "g16", b.version, b.commit,
+               b.soname_version, b.cuda ? "yes" : "no");
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

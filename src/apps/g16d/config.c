@@ -378,7 +378,9 @@ static void usage(FILE *f)
             fprintf(f, "  %-22s %s\n", left, k_opts[i].help);
     }
     fputs(
-        "  --help                 this text\n\n"
+        "  --help                 this text\n"
+        "  --version              the version, the commit, the library's SONAME and\n"
+        "                         whether the CUDA backend is in\n\n"
         "API: POST/GET /v1/keys, DELETE /v1/keys/NAME, POST /v1/proofs,\n"
         "GET /v1/proofs/ID[?wait=S], DELETE /v1/proofs/ID, GET /v1/status, GET /metrics,\n"
         "GET /v1/memory[?since=UNIX_S&format=csv|json].\n\n"
@@ -526,6 +528,14 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
+            *exit_code = 0;
+            return -1;
+        }
+        if (!strcmp(argv[i], "--version")) {
+            g16_build b;
+            g16_build_version(&b);
+            printf("%s %s (commit %s; libg16.so.%d; CUDA backend: %s)\n", "g16d", b.version,
+                   b.commit, b.soname_version, b.cuda ? "yes" : "no");
             *exit_code = 0;
             return -1;
         }

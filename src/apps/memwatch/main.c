@@ -1,5 +1,6 @@
 /* memwatch: record, summarize and plot the memory timeline of a process. */
 #include "cli.h"
+#include "g16.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@ static const char k_usage[] =
     "       memwatch summarize TRACE.csv [--phases markers|auto | --thresholds NAME:GiB,...] "
     "[--json]\n"
     "       memwatch plot TRACE.csv -o TRACE.svg [--phases ... | --thresholds ...]\n"
+    "\n"
+    "       memwatch --version\n"
     "\n"
     "Run 'memwatch SUBCOMMAND --help' for the options of each.\n";
 
@@ -67,6 +70,13 @@ int main(int argc, char **argv)
     if (strcmp(sub, "plot") == 0) return mw_cmd_plot(argc - 1, argv + 1);
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
         fputs(k_usage, stdout);
+        return 0;
+    }
+    if (strcmp(sub, "--version") == 0) {
+        g16_build b;
+        g16_build_version(&b);
+        printf("%s %s (commit %s; libg16.so.%d; CUDA backend: %s)\n", "memwatch", b.version,
+               b.commit, b.soname_version, b.cuda ? "yes" : "no");
         return 0;
     }
     fputs(k_usage, stderr);
