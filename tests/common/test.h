@@ -18,6 +18,16 @@ static int test_failures;
         }                                                                                          \
     } while (0)
 
+/* CHECK with a printf message saying what was seen. */
+#define CHECKF(cond, ...)                                                                          \
+    do {                                                                                           \
+        if (!(cond) && test_failures++ < 20) {                                                     \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);               \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
 static inline int test_finish(const char *name)
 {
     if (test_failures) {

@@ -9,19 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/test.h"
 #include "g16_witness.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static void to_hex(const uint8_t *d, char out[2 * G16_SHA256_BYTES + 1])
 {
@@ -52,16 +41,16 @@ int main(int argc, char **argv)
     rmdir(fresh); /* a failed run's, when empty */
     g16_circuit *c = NULL;
     int rc = g16_circuit_open(wasm, cache, &c, err, sizeof err);
-    CHECK(rc == 0, "open: %s", err);
+    CHECKF(rc == 0, "open: %s", err);
     if (c) {
         g16_circuit_wasm_sha256(c, got);
         to_hex(got, hex);
-        CHECK(!memcmp(got, want, sizeof got), "the circuit's digest is %s, not %s", hex, argv[2]);
+        CHECKF(!memcmp(got, want, sizeof got), "the circuit's digest is %s, not %s", hex, argv[2]);
         g16_circuit_close(c);
     }
     c = NULL;
     rc = g16_circuit_open_sha256(wasm, cache, want, &c, err, sizeof err);
-    CHECK(rc == 0 && c, "open with its own digest: %s", err);
+    CHECKF(rc == 0 && c, "open with its own digest: %s", err);
     g16_circuit_close(c);
 
     memcpy(other, want, sizeof other);
@@ -70,11 +59,11 @@ int main(int argc, char **argv)
     c = NULL;
     err[0] = 0;
     rc = g16_circuit_open_sha256(wasm, fresh, other, &c, err, sizeof err);
-    CHECK(rc == G16_ERR_MISMATCH && !c, "another digest: rc %d, %s", rc, err);
-    CHECK(strstr(err, wasm) && strstr(err, argv[2]) && strstr(err, other_hex) && !strchr(err, '\n'),
-          "the error names the file and both digests on one line: %s", err);
+    CHECKF(rc == G16_ERR_MISMATCH && !c, "another digest: rc %d, %s", rc, err);
+    CHECKF(strstr(err, wasm) && strstr(err, argv[2]) && strstr(err, other_hex) &&
+               !strchr(err, '\n'),
+           "the error names the file and both digests on one line: %s", err);
     struct stat st;
-    CHECK(stat(fresh, &st) != 0, "%s was made: the open went on past the digest", fresh);
-    if (failures) fprintf(stderr, "%d failures\n", failures);
-    return failures ? 1 : 0;
+    CHECKF(stat(fresh, &st) != 0, "%s was made: the open went on past the digest", fresh);
+    return test_finish("test_open_sha256");
 }
