@@ -10,6 +10,8 @@
  * proofs' device part on synthetic keys of 2^16, 2^18, ... up to 2^log_n,
  * one at a time, batched and from two threads (bench_batch below;
  * BENCH_CURVES="bn128 bls12381" picks the curves, bn128 by default);
+ * BENCH_ONLY=h2d times host-to-device copies of 4 GiB from pinned and
+ * from pageable memory (the link a streamed key's points cross);
  * BENCH_COPIES="12 11:24":
  * time_copies (tables of shift copies); BENCH_PROFILE=1 prints each MSM's
  * and NTT's phase times to stderr (gpu_tune.profile). */
@@ -376,6 +378,37 @@ static void bench_batch(int max_log, int reps)
     }
 }
 
+/* Host-to-device bandwidth: a 4 GiB copy from pinned memory (what a
+ * streamed key's chunks use) and from pageable memory, median of reps. */
+static void bench_h2d(int reps)
+{
+    const size_t bytes = (size_t)4 << 30;
+    void *pinned = NULL, *pageable = malloc(bytes), *dev = NULL;
+    if (!pageable || cudaMallocHost(&pinned, bytes) != cudaSuccess ||
+        cudaMalloc(&dev, bytes) != cudaSuccess) {
+        fprintf(stderr, "bench_gpu h2d: cannot allocate 4 GiB on the host and the device\n");
+        exit(1);
+    }
+    memset(pinned, 1, bytes);
+    memset(pageable, 1, bytes);
+    void *src[2] = {pinned, pageable};
+    const char *name[2] = {"pinned", "pageable"};
+    for (int k = 0; k < 2; k++) {
+        double t[16];
+        for (int r = 0; r < reps; r++) {
+            double t0 = now();
+            cudaMemcpy(dev, src[k], bytes, cudaMemcpyHostToDevice);
+            t[r] = now() - t0;
+        }
+        qsort(t, reps, sizeof *t, cmp_double);
+        printf("H2D %-8s 4 GiB: median %.3f s, %.1f GB/s (best %.1f)\n", name[k], t[reps / 2],
+               bytes / t[reps / 2] / 1e9, bytes / t[0] / 1e9);
+    }
+    cudaFree(dev);
+    cudaFreeHost(pinned);
+    free(pageable);
+}
+
 int main(int argc, char **argv)
 {
     int log_n = argc > 1 ? atoi(argv[1]) : 24, reps = argc > 2 ? atoi(argv[2]) : 5;
@@ -390,6 +423,10 @@ int main(int argc, char **argv)
     if (only && strcmp(only, "batch") == 0) {
         printf("bench_gpu batch: up to 2^%d, reps=%d\n", log_n, reps);
         bench_batch(log_n, reps);
+        return 0;
+    }
+    if (only && strcmp(only, "h2d") == 0) {
+        bench_h2d(reps);
         return 0;
     }
     uint8_t *sc = malloc(32 * n);

@@ -16,6 +16,7 @@
 #              to g16 synth (a key too large for the disk beside its .r1cs);
 #              PROVE=0: make the key only (a later call, on the machine
 #              still warm, proves it)
+#   h2d        bench_gpu's BENCH_ONLY=h2d: host-to-device GB/s, pinned and pageable
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
 #              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY,
 #              BENCH_PROFILE (each MSM's and NTT's phase times): bench_gpu.c)
@@ -65,16 +66,25 @@ for d in .devfix/*/* .gpubin/fix/*/*; do
   mkdir -p "$fix/$(basename "$(dirname "$d")")"
   ln -sfn "$PWD/$d" "$fix/$(basename "$(dirname "$d")")/$(basename "$d")"
 done
+# Runs a command and appends its peak resident memory (VmHWM, from the
+# kernel's accounting of the waited-for child) to stderr.
+peak_rss() {
+  python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:])
+kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("host VmHWM (MiB): %d" % (kib // 1024), file=sys.stderr)
+sys.exit(rc)' "$@"
+}
 prove_verify() {   # dir label extra-args...
   local dir=$1 label=$2; shift 2
   local p=/tmp/pv
   rm -f $p.proof $p.public
-  if ! "$g16" prove --verbose "$@" "$dir/circuit.zkey" "$dir/witness.wtns" $p.proof $p.public 2> $p.err; then
+  if ! peak_rss "$g16" prove --verbose "$@" "$dir/circuit.zkey" "$dir/witness.wtns" $p.proof $p.public 2> $p.err; then
     echo "FAIL prove $label: $(tail -1 $p.err)"; fail=1; return
   fi
   local v
   v=$("$g16" verify "$dir/verification_key.json" $p.public $p.proof 2>&1)
-  echo "$label: verify=$v $(grep -o 'g16: .*' $p.err | tail -1)"
+  echo "$label: verify=$v $(grep -o 'g16: .*' $p.err | tail -1); $(grep -o 'host VmHWM.*' $p.err)"
   [ "$v" = OK ] || fail=1
 }
 
@@ -141,6 +151,8 @@ for step in $steps; do
     log "bench_gpu batch up to 2^${BATCH_MAX_LOG:-22}"
     BENCH_ONLY=batch BENCH_CURVES=${BENCH_CURVES:-bn128 bls12381} timeout 400 \
       "$bin/bench_gpu" "${BATCH_MAX_LOG:-22}" 5 0 2>&1 | tee "$out/bench_batch.log" ;;
+  h2d)
+    BENCH_ONLY=h2d "$bin/bench_gpu" 24 5 0 2>&1 | tee "$out/bench_h2d.log" ;;
   bench)
     log "bench_gpu ${BENCH_ARGS:-24 5 1}"
     timeout 400 "$bin/bench_gpu" ${BENCH_ARGS:-24 5 1} 2>&1 | tee "$out/bench_gpu.log" ;;
