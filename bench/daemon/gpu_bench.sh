@@ -11,7 +11,8 @@
 #
 #   usage: bash bench/daemon/gpu_bench.sh [--cpu] [--sizes "20 22"] [--n 20]
 #            [--cap SECONDS] [--sweep "1x1 2x1 4x2"] [--deadline SECONDS] [--bin DIR]
-#            [--latency "24"]
+#            [--latency "24"] [--curve bls12381] [--synth-args "--no-r1cs"]
+#            [--jobs 3] [--budgets "64G 100G"]
 #   --cpu        prove with --device cpu everywhere (a machine without a GPU:
 #                tests this script; e.g. --cpu --sizes "10 12" --n 4)
 #   --sizes      log2 of the domains; synth makes 2^k - 2 constraints (domain
@@ -27,6 +28,19 @@
 #   --bin DIR    g16 and g16d from DIR instead of .gpubin/daemon-bin.tar.xz
 #   --latency    sizes at which to time one proof alone: `g16 prove --repeat`
 #                against one-partition jobs through g16d (latency in lib.sh)
+#   --curve      bn128 (default) or bls12381: the synthetic keys' curve
+#   --synth-args passed to g16 synth (--no-r1cs: a key too large for the
+#                disk beside its .r1cs)
+#   --jobs       jobs of N partitions each, back to back, a row (default 1):
+#                the seeds' "three such jobs" (s/proof over all of them)
+#   --budgets    the sweep's --memory-budget values instead of loose/tight;
+#                each sweep row's memory timeline is kept in
+#                $OUT/memory-SxM-BUDGET.csv (`g16 client memory`), plotted
+#                with `g16 client memory --plot`, and a budget below the key
+#                and one partition is checked to be refused at submission
+#   The seeds' experiment (bench/RESULTS.md, issue 39): --curve bls12381
+#   --sizes 26 --synth-args --no-r1cs --n 10 --jobs 3 --sweep "1x1 2x1 4x1
+#   8x1" --budgets "64G 100G"
 # Binaries and libraries: bench/daemon/gpu_prepare.sh fills .gpubin/ on the
 # development machine; the debs are unpacked here with dpkg -x into
 # /tmp/prefix and put on LD_LIBRARY_PATH.
@@ -34,6 +48,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 DEV=gpu SIZES="20 22" N=20 CAP=60 SWEEP="1x1 2x1 4x2" DEADLINE=360 BIN= LAT=
+CURVE=bn128 SYNTH_ARGS= JOBS=1 BUDGETS=
 while [ $# -gt 0 ]; do
   case $1 in
   --cpu) DEV=cpu; shift ;;
@@ -44,6 +59,10 @@ while [ $# -gt 0 ]; do
   --deadline) DEADLINE=$2; shift 2 ;;
   --bin) BIN=$2; shift 2 ;;
   --latency) LAT=$2; shift 2 ;;
+  --curve) CURVE=$2; shift 2 ;;
+  --synth-args) SYNTH_ARGS=$2; shift 2 ;;
+  --jobs) JOBS=$2; shift 2 ;;
+  --budgets) BUDGETS=$2; shift 2 ;;
   *) echo "gpu_bench: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
   esac
 done
@@ -69,12 +88,13 @@ verify_one() {
   [ "$v" = OK ] || { log "NOT VERIFIED: $3: $v"; FAILED=$((FAILED + 1)); }
 }
 
-# key K: the synthetic BN254 key of domain 2^K (made once).
+# key K: the synthetic key of domain 2^K on $CURVE (made once).
 key() {
-  local d=$W/k$1
+  local d=$W/$CURVE-k$1
   if [ ! -f "$d/circuit.zkey" ]; then
     local t0; t0=$(now)
-    "$G16" synth --constraints $(((1 << $1) - 2)) --curve bn128 --setup --out "$d" >"$T/synth.log" 2>&1 ||
+    # shellcheck disable=SC2086
+    "$G16" synth --constraints $(((1 << $1) - 2)) --curve "$CURVE" --setup $SYNTH_ARGS --out "$d" >"$T/synth.log" 2>&1 ||
       die "synth 2^$1: $(tail -1 "$T/synth.log")"
     log "synth + setup 2^$1: $(since "$t0") s"
   fi
@@ -117,11 +137,18 @@ through() {
   PART=$(( $(num partition_bytes <"$T/key.json") + $(stat -c %s "$d/witness.wtns") ))
   DEVB=$(num device_bytes <"$T/key.json")
   IDLE1=$(rss_mib)
-  rm -rf "$T/dp"
-  S=$(through_job k "$d/witness.wtns" "$N" "$T/dp")
-  for j in $(seq 0 $((N - 1))); do verify_one "$d/verification_key.json" "$T/dp/public-$j.json" "$T/dp/proof-$j.json"; done
+  S=0
+  for _ in $(seq "$JOBS"); do   # back to back; the last job's files are kept
+    rm -rf "$T/dp"
+    S=$(echo "$S $(through_job k "$d/witness.wtns" "$N" "$T/dp")" | awk '{printf "%.2f", $1 + $2}')
+    for j in $(seq 0 $((N - 1))); do verify_one "$d/verification_key.json" "$T/dp/public-$j.json" "$T/dp/proof-$j.json"; done
+  done
   client status >"$T/status.json"
   HWM=$(hwm_mib) HELD=$(max_held)
+  if [ -n "$BUDGETS" ]; then
+    client memory >"$T/memory.csv" && client memory --plot "$T/memory.svg" >/dev/null ||
+      die "g16 client memory failed"
+  fi
   # each stage's busy milliseconds a proof (a GPU batch's time shared
   # out), and the slowest stage's seconds a proof: its busy time over its
   # workers (the MSM workers are GPU lanes sharing one device, so dividing
@@ -147,16 +174,16 @@ through() {
 for k in $SIZES; do
   key "$k" >/dev/null
   through "$k" ""
-  echo "| 2^$k | g16d --device $DEV, key resident, one job of $N partitions | $S | $(per "$S" "$N") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
+  echo "| 2^$k | g16d --device $DEV, key resident, one job of $N partitions | $S | $(per "$S" "$((N * JOBS))") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20))${GPUM:+ ($((GPUM >> 20)) process)} |" >>"$ROWS"
   if [ "$DEV" = gpu ] && [ "$k" -le 18 ]; then   # the keys that batch, without it
     through "$k" "" --gpu-batch 1
-    echo "| 2^$k | g16d --device gpu --gpu-batch 1 (no batching) | $S | $(per "$S" "$N") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
+    echo "| 2^$k | g16d --device gpu --gpu-batch 1 (no batching) | $S | $(per "$S" "$((N * JOBS))") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
     log "2^$k g16d without batching: $N proofs in $S s"
   fi
   log "2^$k g16d: $N proofs in $S s (key load $LOAD_S s, VmHWM $HWM MiB)"
   if [ "$DEV" = gpu ] && [ "$k" = "${SIZES%% *}" ]; then
     through "$k" "" --g2-on-cpu --msm-workers 2
-    echo "| 2^$k | g16d --device gpu --g2-on-cpu --msm-workers 2 | $S | $(per "$S" "$N") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
+    echo "| 2^$k | g16d --device gpu --g2-on-cpu --msm-workers 2 | $S | $(per "$S" "$((N * JOBS))") | $PIPE | $SLOWEST | $VS | $STAGES | $LOAD_S | $HWM daemon VmHWM (idle $IDLE1) | $((DEVB >> 20)) |" >>"$ROWS"
     log "2^$k g16d g2-on-cpu: $N proofs in $S s"
   fi
   [ "$DEV" = gpu ] && separate "$k" gpu
@@ -179,14 +206,20 @@ for cfg in $SWEEP; do
   [ "$rest" != "$mw" ] && g2=(--g2-on-cpu)
   [ "$DEV" = cpu ] && [ ${#g2[@]} -gt 0 ] && { log "sweep $cfg skipped: --g2-on-cpu needs the GPU"; continue; }
   tight=
-  for budget in loose tight; do
+  for budget in ${BUDGETS:-loose tight}; do
+    [ -n "$BUDGETS" ] && tight=$budget
     if [ $((SECONDS - START)) -gt "$DEADLINE" ]; then
       echo "| $sw | $mw | ${g2:+yes} | $budget | skipped (past the ${DEADLINE} s deadline) | | | | |" >>"$SWEEPROWS"
       continue
     fi
     through "$SK" "$tight" --synth-workers "$sw" --msm-workers "$mw" --msm-queue "$sw" "${g2[@]}"
-    echo "| $sw | $mw | ${g2:+yes} | $budget | $BUDGET_MIB | $(per "$S" "$N") | $HWM | $WITHIN | $HELD |" >>"$SWEEPROWS"
-    log "sweep $cfg $budget: $(per "$S" "$N") s/proof, VmHWM $HWM MiB, held <= $HELD"
+    echo "| $sw | $mw | ${g2:+yes} | $budget | $BUDGET_MIB | $(per "$S" "$((N * JOBS))") | $HWM | $WITHIN | $HELD |" >>"$SWEEPROWS"
+    log "sweep $cfg $budget: $(per "$S" "$((N * JOBS))") s/proof, VmHWM $HWM MiB, held <= $HELD"
+    if [ -n "$BUDGETS" ]; then
+      cp "$T/memory.csv" "$OUTD/memory-$cfg-$budget.csv"
+      cp "$T/memory.svg" "$OUTD/memory-$cfg-$budget.svg"
+      continue
+    fi
     # the key + 2.5 partitions of this configuration; on the GPU the key's
     # upload also holds a host copy the size of its file while it runs
     tight=$(( KEYB + 2 * PART + PART / 2 ))
@@ -194,11 +227,27 @@ for cfg in $SWEEP; do
   done
 done
 
+# A budget below the key and one partition: refused when the job is
+# submitted (or the key when loaded), never an out-of-memory later.
+REFUSED=
+if [ -n "$BUDGETS" ] && [ -n "$SWEEP" ]; then
+  d=$(key "$SK")
+  start_daemon --device "$DEV" --memory-budget $(( KEYB + PART / 2 ))
+  if client keys load k "$d/circuit.zkey" >/dev/null 2>"$T/refuse.err" &&
+     client prove --key k "$d/witness.wtns" >/dev/null 2>>"$T/refuse.err"; then
+    REFUSED="NO: a job was accepted under $(( (KEYB + PART / 2) >> 20 )) MiB"; FAILED=$((FAILED + 1))
+  else
+    REFUSED="yes, under $(( (KEYB + PART / 2) >> 20 )) MiB (the key and half a partition): $(tail -1 "$T/refuse.err")"
+  fi
+  stop_daemon
+  log "small budget refused: $REFUSED"
+fi
+
 {
-  echo "### $(date +%F) g16d on $DEV: BN254 synthetic circuits, $N proofs a row"
+  echo "### $(date +%F) g16d on $DEV: $CURVE synthetic circuits, $N proofs a job, $JOBS job(s) a row"
   echo
   echo "- machine: $(uname -srm), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))$(command -v nvidia-smi >/dev/null && echo ", $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)")"
-  echo "- command: \`bash bench/daemon/gpu_bench.sh$([ $DEV = cpu ] && echo " --cpu") --sizes \"$SIZES\" --n $N --cap $CAP --sweep \"$SWEEP\"${LAT:+ --latency \"$LAT\"}\`"
+  echo "- command: \`bash bench/daemon/gpu_bench.sh$([ $DEV = cpu ] && echo " --cpu") --sizes \"$SIZES\" --n $N --cap $CAP --sweep \"$SWEEP\"${LAT:+ --latency \"$LAT\"} --curve $CURVE${SYNTH_ARGS:+ --synth-args \"$SYNTH_ARGS\"} --jobs $JOBS${BUDGETS:+ --budgets \"$BUDGETS\"}\`"
   echo "- every proof checked with \`g16 verify\`: $([ "$FAILED" = 0 ] && echo "all OK" || echo "$FAILED FAILED")"
   echo
   echo "s/proof: the job from submission to the last result (witness upload and proof download included);"
@@ -210,12 +259,13 @@ done
   cat "$ROWS"
   if [ -n "$SWEEP" ]; then
     echo
-    echo "Sweep at 2^$SK ($N proofs each; loose = g16d's default budget, MemAvailable minus 10%;"
+    echo "Sweep at 2^$SK ($((N * JOBS)) proofs each; loose = g16d's default budget, MemAvailable minus 10%;"
     echo "tight = key + 2.5 partitions (+ the key again on the GPU, for its upload copy); \"within\": VmHWM <= budget + resident-besides-the-key after load + 8 MiB):"
     echo
     echo "| synth workers | MSM workers | G2 on CPU | budget | budget MiB | s/proof | VmHWM MiB | within | max partitions holding |"
     echo "|---|---|---|---|---|---|---|---|---|"
     cat "$SWEEPROWS"
+    [ -n "$REFUSED" ] && { echo; echo "A budget below the key and one partition refused: $REFUSED"; }
   fi
   if [ -s "$LATROWS" ]; then
     echo
