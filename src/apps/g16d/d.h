@@ -23,6 +23,7 @@
 
 #include "g16.h"
 #include "g16_witness.h"
+#include "policy.h"
 
 #define D_NAME_MAX  128
 #define D_ERR       512
@@ -283,16 +284,12 @@ void d_key_reap(void);
 size_t d_budget_free(const g16d *d);
 
 /* devbudget.c: the device memory budget's decision, pure so it is
- * testable without a GPU.  A key resident on the GPU as it sees it: */
-typedef struct {
-    size_t bytes; /* its charge: device memory its eviction gives back */
-    int busy;     /* unfinished partitions need it (or it is loading): kept */
-    double last_used;
-} d_dev_key;
+ * testable without a GPU.  A key resident on the GPU as it sees it: its
+ * charge (device memory its eviction gives back), busy when unfinished
+ * partitions need it (or it is loading), its last use. */
+typedef policy_key d_dev_key;
 /* Which of keys[0..n) to evict so that need more bytes fit in budget (0:
- * no budget): 0 with *nvictims indices in victims (idle keys, least
- * recently used first, no more than needed), or -1 when even every idle
- * key evicted would not make room (then *nvictims = 0: evict nothing). */
+ * no budget): policy_evict over the keys' charges. */
 int d_dev_fit(size_t budget, const d_dev_key *keys, int n, size_t need, int *victims,
               int *nvictims);
 

@@ -247,7 +247,7 @@ static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err
     }
     size_t need = k->job_bytes + maxw,
            room = d->cfg.budget > k->bytes ? d->cfg.budget - k->bytes : 0;
-    if (need > room) {
+    if (!policy_part_fits(d->cfg.budget, k->bytes, need)) {
         d_errf(err, errlen, "a partition needs %zu bytes but the budget leaves %zu beside the key",
                need, room);
         return G16_ERR_TOO_LARGE;

@@ -90,22 +90,30 @@ static int evictable(const dkey *k, const dkey *keep)
     return k != keep && k->pending == 0 && k->key;
 }
 
-/* Evicts idle keys (no unfinished partition needs them), oldest use first,
- * until need bytes are free.  0 when they are; -1, evicting nothing, when
- * even every idle key would not make room.  mu held. */
+/* Evicts the idle keys (no unfinished partition needs them) that
+ * policy_evict chooses, oldest use first, until need bytes are free.  0
+ * when they are; -1, evicting nothing, when even every idle key would not
+ * make room (or there is no memory to ask).  mu held. */
 int d_key_make_room(g16d *d, size_t need, const dkey *keep)
 {
-    size_t idle = 0;
-    for (dkey *k = d->keys; k; k = k->next)
-        if (evictable(k, keep)) idle += k->bytes + k->host_pinned;
-    if (d->reserved + d->key_bytes - idle + need > d->cfg.budget) return -1;
-    while (d_budget_free(d) < need) {
-        dkey *victim = NULL;
-        for (dkey *k = d->keys; k; k = k->next)
-            if (evictable(k, keep) && (!victim || k->last_used < victim->last_used)) victim = k;
-        evict(d, victim, "memory");
+    int n = 0, nv = 0, rc = -1;
+    for (dkey *k = d->keys; k; k = k->next) n++;
+    policy_key *pk = calloc((size_t)n + 1, sizeof *pk);
+    dkey **who = calloc((size_t)n + 1, sizeof *who);
+    int *victims = calloc((size_t)n + 1, sizeof *victims);
+    if (pk && who && victims) {
+        n = 0;
+        for (dkey *k = d->keys; k; k = k->next) {
+            pk[n] = (policy_key){k->bytes + k->host_pinned, !evictable(k, keep), k->last_used};
+            who[n++] = k;
+        }
+        rc = policy_evict(d->cfg.budget, d->reserved + d->key_bytes, pk, n, need, victims, &nv);
+        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "memory");
     }
-    return 0;
+    free(pk);
+    free(who);
+    free(victims);
+    return rc;
 }
 
 /* Room in the device budget for self's need bytes (d_dev_fit over the

@@ -50,19 +50,6 @@
 
 #include "d.h"
 
-/* The allocator's free memory (freed partitions' buffers under the mmap
- * threshold, kept in its arenas) that the reaper lets it keep before it
- * gives it back (malloc_trim): a quarter of the budget no partition or
- * key holds, between these bounds.  Trimming costs the next partitions
- * their pages (madvise flushes every core's TLB, the pages fault back
- * in): after each partition it took a tenth of a 2^10 proof's CPU, and
- * every 4 MiB of freed partitions still took 14 madvise calls and 1200
- * page faults a 2^14 proof, for memory the next partitions reuse
- * anyway.  Kept memory is outside the reservations, so it may only use
- * budget nobody reserved; the idle daemon gives it all back. */
-#define TRIM_MIN ((size_t)4 << 20)
-#define TRIM_MAX ((size_t)64 << 20)
-
 /* Seconds between two purges of expired jobs (--result-ttl, --fetched-ttl
  * are counted in seconds: a job lives at most this much longer). */
 #define PURGE_INTERVAL_S 1.0
@@ -164,13 +151,13 @@ static void wake_next(g16d *d)
     if (d->cpu_busy < d->cfg.threads || d->use_gpu) pthread_cond_signal(&d->work);
 }
 
-/* How much free memory the allocator may keep now (TRIM_MIN, TRIM_MAX):
- * none once the daemon goes idle.  mu held. */
+/* How much free memory (freed partitions' buffers under the mmap
+ * threshold, kept in the allocator's arenas) the allocator may keep
+ * before the reaper gives it back (malloc_trim): policy_trim_mark.  mu
+ * held. */
 static size_t trim_mark(const g16d *d)
 {
-    size_t q = d_budget_free(d) / 4;
-    if (!parts_active(d)) return 0;
-    return q < TRIM_MIN ? TRIM_MIN : q > TRIM_MAX ? TRIM_MAX : q;
+    return policy_trim_mark(d_budget_free(d), parts_active(d));
 }
 
 static void *reaper(void *arg)
@@ -222,17 +209,23 @@ void d_part_finish(g16d *d, part *p, part_state st, const char *error)
     pthread_cond_broadcast(&d->changed);
 }
 
-/* Higher priority first, then the older job, then the lower partition:
- * the job list is kept in submission order, so the first best wins. */
+/* The first partition in state want in policy_before's order.  A job
+ * whose first partition could not go before the best so far is skipped
+ * without looking at its partitions. */
 static part *best(g16d *d, part_state want)
 {
     part *b = NULL;
+    policy_rank rb = {0}, r;
     if (!d->nstate[want]) return NULL;
     for (job *j = d->jobs; j; j = j->next) {
-        if (j->nterminal == j->nparts || (b && j->priority <= b->job->priority)) continue;
-        for (int i = 0; i < j->nparts; i++)
-            if (j->parts[i].state == want) {
-                b = &j->parts[i];
+        r = (policy_rank){j->priority, j->seq, 0};
+        if (j->nterminal == j->nparts || (b && !policy_before(&r, &rb))) continue;
+        for (r.idx = 0; r.idx < j->nparts; r.idx++)
+            if (j->parts[r.idx].state == want) {
+                if (!b || policy_before(&r, &rb)) {
+                    b = &j->parts[r.idx];
+                    rb = r;
+                }
                 break;
             }
     }
@@ -241,40 +234,42 @@ static part *best(g16d *d, part_state want)
 
 int d_key_threads(const g16d *d, uint32_t domain_size)
 {
-    int all = d->cfg.threads, msm = d->cfg.workers[ST_MSM] > 0 ? d->cfg.workers[ST_MSM] : 1;
-    int least = (all + msm - 1) / msm;
-    uint32_t want = domain_size / (uint32_t)d->cfg.domain_per_thread;
-    if (want < (uint32_t)least) return least;
-    return want > (uint32_t)all ? all : (int)want;
+    return policy_key_threads(d->cfg.threads, d->cfg.workers[ST_MSM], d->cfg.domain_per_thread,
+                              domain_size);
 }
 
-/* The threads a stage call of p holds: a GPU partition's work is the
- * device's, and a finalize call is one thread. */
+/* The threads a stage call of p holds (policy_call_threads). */
 static int call_threads(const part *p, int stage)
 {
-    if (p->job->k->on_gpu) return 0;
-    return stage == ST_FINAL ? 1 : p->threads;
+    return policy_call_threads(p->job->k->on_gpu, stage == ST_FINAL, p->threads);
 }
 
-static int threads_free(const g16d *d, int n) { return d->cpu_busy + n <= d->cfg.threads; }
+static int threads_free(const g16d *d, int n)
+{
+    return policy_threads_fit(d->cpu_busy, n, d->cfg.threads);
+}
 
-/* The threads p's stage calls get, and *need, its reservation with them:
- * the key's share, or its part of all threads when fewer partitions than
- * threads are active and the budget has room for that now. */
+/* A CPU partition's reservation with t threads: the library's estimate. */
+static size_t cpu_bytes_with(const void *key, int t)
+{
+    return g16_key_job_bytes_on(key, G16_DEVICE_CPU, 0, t);
+}
+
+/* The threads p's stage calls get, and *need, its reservation with them
+ * (policy_part_threads).  mu held. */
 static int part_threads(const g16d *d, const part *p, size_t *need)
 {
     const dkey *k = p->job->k;
-    size_t extra = p->wtns_bytes + p->calc_bytes;
-    int share = d->cfg.threads / parts_active(d);
-    if (share > k->threads && !k->on_gpu) {
-        size_t more = g16_key_job_bytes_on(k->key, G16_DEVICE_CPU, 0, share) + extra;
-        if (more <= d_budget_free(d)) {
-            *need = more;
-            return share;
-        }
-    }
-    *need = k->job_bytes + extra;
-    return k->threads;
+    policy_part in = {.threads = d->cfg.threads,
+                      .active = parts_active(d),
+                      .key_threads = k->threads,
+                      .on_gpu = k->on_gpu,
+                      .key_bytes = k->job_bytes,
+                      .extra = p->wtns_bytes + p->calc_bytes,
+                      .budget_free = d_budget_free(d),
+                      .bytes_with = cpu_bytes_with,
+                      .ctx = k->key};
+    return policy_part_threads(&in, need);
 }
 
 /* Why a partition cannot start: its key (or the key's circuit) is not
@@ -289,24 +284,21 @@ static const char *unrunnable(const part *p)
 }
 
 /* The most partitions one GPU pass takes (--gpu-batch's upper bound). */
-#define GPU_BATCH_MAX 16
+#define GPU_BATCH_MAX POLICY_BATCH_MAX
 
-/* How many of key k's partitions one GPU pass takes: the key's own
- * choice (it knows its size), lowered by --gpu-batch; 1 on the CPU. */
+/* How many of key k's partitions one GPU pass takes (policy_gpu_batch):
+ * the key's own choice (it knows its size), lowered by --gpu-batch. */
 static int key_batch(const g16d *d, const dkey *k)
 {
-    if (!k->on_gpu) return 1;
-    int n = g16_key_gpu_batch(k->key);
-    if (d->cfg.gpu_batch && n > d->cfg.gpu_batch) n = d->cfg.gpu_batch;
-    return n < GPU_BATCH_MAX ? n : GPU_BATCH_MAX;
+    return policy_gpu_batch(k->on_gpu, k->on_gpu ? g16_key_gpu_batch(k->key) : 1, d->cfg.gpu_batch);
 }
 
 /* Partitions that may wait for the MSM stage: --msm-queue, or a GPU
- * batch's worth when p's key batches more (gpu_batch_pick). */
+ * batch's worth when p's key batches more (batch_pick). */
 static int synth_room(const g16d *d, const part *p)
 {
-    int cap = d->cfg.queue_depth[ST_MSM], batch = key_batch(d, p->job->k);
-    return d->nstate[P_SYNTHED] < (batch > cap ? batch : cap);
+    return policy_queue_room(d->nstate[P_SYNTHED], d->cfg.queue_depth[ST_MSM],
+                             key_batch(d, p->job->k));
 }
 
 static part *pick_synth(g16d *d)
@@ -325,65 +317,56 @@ static part *pick_synth(g16d *d)
     return p;
 }
 
-/* Finalize batches: where the self-verification is a notable part of a
- * proof (keys of domain up to FINAL_BATCH_DOMAIN: a tenth of a proof at
- * 2^10, a twenty-fifth at 2^12), one finalize call takes up to
- * FINAL_BATCH partitions of a key and checks their proofs as one equation
- * (g16_verify_batch_json: about half the time a proof).  Larger keys gain
- * too little for the wait of their first proofs.  The
- * partitions waiting for a batch keep what they hold after synthesis,
- * so a batch may take at most a quarter of the budget: under a tight
- * budget memory goes to new partitions, not to waiting ones. */
-#define FINAL_BATCH        8
-#define FINAL_BATCH_DOMAIN (1u << 12)
-
+/* Finalize batches (policy_final_batch): how many of k's partitions one
+ * finalize call takes. */
 static int key_final_batch(const g16d *d, const dkey *k)
 {
-    if (!d->cfg.self_verify || !k->vk_json || !k->key) return 1;
-    size_t held = k->job_bytes > k->abc_bytes ? k->job_bytes - k->abc_bytes : 0;
-    int small = g16_key_domain_size(k->key) <= FINAL_BATCH_DOMAIN;
-    return small && FINAL_BATCH * held <= d->cfg.budget / 4 ? FINAL_BATCH : 1;
+    policy_final_key in = {d->cfg.self_verify && k->vk_json && k->key,
+                           k->key ? g16_key_domain_size(k->key) : 0, k->job_bytes, k->abc_bytes,
+                           d->cfg.budget};
+    return policy_final_batch(&in);
 }
 
-/* Partitions that may wait for finalize when the MSM stage would add one
- * of p's key: --finalize-queue, or a finalize batch's worth. */
-static int final_room(const g16d *d, const part *p)
+/* The finalize batch of the first partition in state s (0: none). */
+static int head_final_batch(g16d *d, part_state s)
 {
-    int cap = d->cfg.queue_depth[ST_FINAL], batch = key_final_batch(d, p->job->k);
-    return d->nstate[P_MSMED] < (batch > cap ? batch : cap);
+    part *p = best(d, s);
+    return p ? key_final_batch(d, p->job->k) : 0;
 }
 
-/* Whether the finalize stage starts now: at once for a key that does not
- * batch, else when a batch's worth waits, or when waiting would cost more
- * than it saves: the next partition waits for the memory the waiting ones
- * hold, no partition is queued or under way before finalize (a lone
- * proof never waits), the MSM stage is held back by the finalize queue
- * (waiting longer would deadlock), or the daemon stops. */
+/* The pipeline's counts for policy_msm_ready and policy_final_ready;
+ * the batches of the first partitions waiting are looked up by the
+ * callers, only where the rule reads them.  mu held. */
+static policy_stages stages_now(const g16d *d)
+{
+    return (policy_stages){.queued = d->nstate[P_QUEUED],
+                           .synth = d->nstate[P_SYNTH],
+                           .synthed = d->nstate[P_SYNTHED],
+                           .msm = d->nstate[P_MSM],
+                           .msmed = d->nstate[P_MSMED],
+                           .stopping = d->stopping,
+                           .waits_memory = d->synth_needs_memory,
+                           .final_depth = d->cfg.queue_depth[ST_FINAL]};
+}
+
+/* Whether the finalize stage starts now (policy_final_ready); without
+ * self-verification no key batches, so no partition is looked up. */
 static int final_ready(g16d *d)
 {
-    if (!d->nstate[P_MSMED]) return 0;
-    if (!d->cfg.self_verify) return 1; /* no key batches: no partition to look up */
-    part *p = best(d, P_MSMED);
-    if (!p) return 0;
-    int want = key_final_batch(d, p->job->k);
-    if (want == 1 || d->stopping || d->nstate[P_MSMED] >= want) return 1;
-    if (d->synth_needs_memory && d->nstate[P_QUEUED]) return 1;
-    if (d->nstate[P_QUEUED] + d->nstate[P_SYNTH] + d->nstate[P_SYNTHED] + d->nstate[P_MSM] == 0)
-        return 1;
-    part *q = best(d, P_SYNTHED);
-    return q && !final_room(d, q);
+    policy_stages s = stages_now(d);
+    if (!s.msmed) return 0;
+    s.head_batch = d->cfg.self_verify ? head_final_batch(d, P_MSMED) : 1;
+    if (s.head_batch > 1) s.next_batch = head_final_batch(d, P_SYNTHED);
+    return policy_final_ready(&s);
 }
 
 /* Whether stage has a partition to start (threads aside). */
 static int stage_ready(g16d *d, int stage)
 {
-    if (stage == ST_MSM) {
-        if (!d->nstate[P_SYNTHED]) return 0;
-        if (d->nstate[P_MSMED] < d->cfg.queue_depth[ST_FINAL]) return 1; /* room for any key */
-        part *p = best(d, P_SYNTHED);
-        return p && final_room(d, p);
-    }
-    return final_ready(d);
+    if (stage != ST_MSM) return final_ready(d);
+    policy_stages s = stages_now(d);
+    if (s.synthed && s.msmed >= s.final_depth) s.next_batch = head_final_batch(d, P_SYNTHED);
+    return policy_msm_ready(&s);
 }
 
 /* Whether a later stage has a partition to start and a worker free to
