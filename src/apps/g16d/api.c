@@ -138,8 +138,7 @@ static void keys_load(g16d *d, const d_request *rq, d_reply *r)
     const char *name, *path, *wasm;
     char err[D_ERR];
     int rc = d_key_request_parse(rq->body, rq->len, &o, &name, &path, &wasm, err, sizeof err);
-    if (rc || (rc = d->fleet ? d_fleet_key_register(d, name, path, wasm, err, sizeof err)
-                             : d_key_load(d, name, path, wasm, 1, err, sizeof err)))
+    if (rc || (rc = d->be->key_load(d, name, path, wasm, err, sizeof err)))
         d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);
@@ -220,81 +219,46 @@ static void status(g16d *d, d_reply *r)
     reply_jansson(r, 200, o);
 }
 
+/* A backend's answer: its job view rendered (jobview.c), or its failure. */
+static void reply_view(d_reply *r, int rc, const char *err, d_job_view *v, int with_results)
+{
+    if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        reply_json(r, 200, d_job_view_json(v, with_results));
+    d_job_view_free(v);
+}
+
 /* The job as it is now.  A long-poll (?wait=S) reaches here once its
  * wait is over: the HTTP layer parks it (d_api_wait) without a thread
- * until the job finishes, expires, the daemon stops or S pass. */
+ * until the job finishes, expires, the daemon stops or S pass; a backend
+ * whose jobs are elsewhere (waitable says 0) waits in job_view itself. */
 static void proof_get(g16d *d, const char *id, double wait, d_reply *r)
 {
-    char err[D_ERR], *text = NULL;
-    int rc;
-    if (d->fleet) { /* the long-poll waits here: a fleet job changes on any host */
-        if ((rc = d_fleet_job(d, id, wait, &text, err, sizeof err)))
-            d_reply_error(r, d_http_status(rc), "%s", err);
-        else
-            reply_json(r, 200, text);
-        return;
-    }
-    pthread_mutex_lock(&d->mu);
-    job *j = d_job_find(d, id);
-    if (!j) {
-        pthread_mutex_unlock(&d->mu);
-        d_reply_error(r, 404, "no job %s (unknown, or its results expired)", id);
-        return;
-    }
-    if (d_job_terminal(j) && j->fetched <= 0) {
-        j->fetched = d_now();
-        d_store_job_state(d, j);
-    }
-    text = d_job_json(d, j, 1);
-    pthread_mutex_unlock(&d->mu);
-    reply_json(r, 200, text);
+    char err[D_ERR];
+    d_job_view v = {0};
+    int rc = d->be->job_view(d, id, wait, &v, err, sizeof err);
+    reply_view(r, rc, err, &v, 1);
 }
 
 static void proof_cancel(g16d *d, const char *id, d_reply *r)
 {
-    char err[D_ERR], *json = NULL;
-    int rc;
-    if (d->fleet) {
-        if ((rc = d_fleet_cancel(d, id, &json, err, sizeof err)))
-            d_reply_error(r, d_http_status(rc), "%s", err);
-        else
-            reply_json(r, 200, json);
-        return;
-    }
-    pthread_mutex_lock(&d->mu);
-    job *j = d_job_find(d, id);
-    rc = j ? d_job_cancel(d, j) : 0;
-    char *text = j ? d_job_json(d, j, 0) : NULL;
-    pthread_mutex_unlock(&d->mu);
-    if (!j)
-        d_reply_error(r, 404, "no job %s", id);
-    else if (rc) {
-        free(text);
-        d_reply_error(r, 409, "job %s has already finished", id);
-    } else
-        reply_json(r, 200, text);
+    char err[D_ERR];
+    d_job_view v = {0};
+    int rc = d->be->cancel(d, id, &v, err, sizeof err);
+    reply_view(r, rc, err, &v, 0);
 }
 
-/* A fleet host lists the fleet's jobs: any host answers any job. */
 static void proofs_list(g16d *d, d_reply *r)
 {
-    if (d->fleet) {
-        char err[D_ERR], *json = NULL;
-        int rc = d_fleet_jobs(d, &json, err, sizeof err);
-        if (rc)
-            d_reply_error(r, d_http_status(rc), "%s", err);
-        else
-            reply_json(r, 200, json);
-        return;
-    }
-    json_t *a = json_array();
-    pthread_mutex_lock(&d->mu);
-    for (job *j = d->jobs; j; j = j->next)
-        json_array_append_new(a, json_pack("{s:s,s:s,s:i,s:s,s:i}", "id", j->id, "key", j->key,
-                                           "priority", j->priority, "state", d_job_state(j),
-                                           "partitions", j->nparts));
-    pthread_mutex_unlock(&d->mu);
-    reply_jansson(r, 200, json_pack("{s:o}", "jobs", a));
+    char err[D_ERR];
+    d_job_list l = {0};
+    int rc = d->be->job_list(d, &l, err, sizeof err);
+    if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        reply_json(r, 200, d_job_list_json(&l));
+    d_job_list_free(&l);
 }
 
 static void proof_submit(g16d *d, const d_request *rq, d_reply *r)
@@ -328,10 +292,8 @@ static void memory(g16d *d, const d_request *rq, d_reply *r)
 static void fleet_get(g16d *d, d_reply *r)
 {
     char err[D_ERR], *json = NULL;
-    int rc = d->fleet ? d_fleet_hosts(d, &json, err, sizeof err) : G16_ERR_NOT_FOUND;
-    if (!d->fleet)
-        d_reply_error(r, 404, "this g16d is no fleet's host (start it with --queue)");
-    else if (rc)
+    int rc = d->be->hosts(d, &json, err, sizeof err);
+    if (rc)
         d_reply_error(r, d_http_status(rc), "%s", err);
     else
         reply_json(r, 200, json);
@@ -343,7 +305,7 @@ static void metrics(g16d *d, d_reply *r)
     r->body = d_metrics_text(d);
     r->status = 200;
     r->content_type = "text/plain; version=0.0.4";
-    char *more = d->fleet && r->body ? d_fleet_metrics(d) : NULL, *both = NULL;
+    char *more = r->body ? d->be->metrics(d) : NULL, *both = NULL;
     if (more && asprintf(&both, "%s%s", r->body, more) >= 0) {
         free(r->body);
         r->body = both;
@@ -368,7 +330,7 @@ static int is(const d_request *rq, const char *m) { return !strcmp(rq->method, m
 int d_api_blocks(const g16d *d, const d_request *rq)
 {
     const char *p = rq->path;
-    if (d->fleet &&
+    if (d->be->remote &&
         (!strncmp(p, "/v1/proofs", 10) || !strcmp(p, "/v1/fleet") || !strcmp(p, "/metrics")))
         return 1;
     return (is(rq, "POST") && (!strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs"))) ||

@@ -6,7 +6,7 @@
  * turns each lease into a local job of one partition (the fleet job's id,
  * the partition's index) whose witness is written to the state directory
  * as an upload is, so sched.c proves it as it proves any other.  When it
- * is final, d_store_part hands it here (d_fleet_part_done, mu held); the
+ * is final, the pipeline hands it here (fleet_part_done, mu held); the
  * claimer posts the result under its lease and the local copy goes at
  * the next purge.  Any host answers any job from the database.
  *
@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "d.h"
+#include "jobtab.h"
 #include "pgqueue.h"
 
 #define POLL_S      0.1  /* an idle claimer looks at the queue this often */
@@ -130,7 +131,7 @@ static dkey *loaded(g16d *d, const char *name)
         d_abs_time(&ts, d_now() + 0.1);
         pthread_cond_timedwait(&d->work, &d->mu, &ts);
     }
-    if (k && k->key) k->pending++;
+    if (k && k->key) jobtab_key_hold(d, k, 1);
     return k && k->key ? k : NULL;
 }
 
@@ -150,7 +151,7 @@ static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, d
         snprintf(reg->wasm_sha256, sizeof reg->wasm_sha256, "%s", k->wasm_sha256);
     }
     pthread_mutex_lock(&d->mu);
-    k->pending--;
+    jobtab_key_hold(d, k, -1);
     k->last_used = d_now();
     pthread_mutex_unlock(&d->mu);
     return G16_OK;
@@ -226,7 +227,7 @@ static int load_registered(g16d *d, const char *name, const d_pgq_key *rk, char 
     return rc;
 }
 
-int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
+static int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
 {
     d_pgq_key rk;
     int rc = d_pgq_key_get(F(d)->api, name, &rk, err, errlen);
@@ -281,8 +282,8 @@ static int registrable(const char *name, const d_pgq_key *k, const d_pgq_key *ol
     return G16_OK;
 }
 
-int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
-                         size_t errlen)
+static int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm,
+                                char *err, size_t errlen)
 {
     uncheck_unloaded(d, name);
     int rc = d_key_load(d, name, path, wasm, 0, err, errlen), fresh = rc == G16_OK;
@@ -332,7 +333,9 @@ static int payloads(const job *j, d_pgq_payload *pl, char *err, size_t errlen)
     return G16_OK;
 }
 
-int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen)
+/* The job's witnesses and inputs go to the fleet's queue; on success the
+ * local copy is discarded (the backend's submit takes j). */
+static int fleet_submit(g16d *d, job *j, char *err, size_t errlen)
 {
     d_pgq_payload *pl = calloc((size_t)j->nparts, sizeof *pl);
     if (!pl) {
@@ -346,11 +349,8 @@ int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen)
     for (int i = 0; i < j->nparts; i++) /* read into pages of their own */
         if (pl[i].data) g16_file_release((uint8_t *)pl[i].data, pl[i].len);
     free(pl);
-    if (!rc) {
-        pthread_mutex_lock(&d->mu);
-        d->jobs_submitted++;
-        pthread_mutex_unlock(&d->mu);
-    }
+    (void)d;
+    if (!rc) jobtab_discard(j);
     return rc;
 }
 
@@ -466,15 +466,10 @@ static void fail_lease(fleet *f, flease *fl, const char *why)
 static void enqueue(g16d *d, fleet *f, flease *fl, job *j)
 {
     fl->j = j;
-    j->seq = d->next_seq++;
-    j->k = d_key_find(d, j->key);
-    if (j->k) j->k->pending++;
+    const dkey *k = d_key_find(d, j->key);
     /* without its circuit here the pipeline fails it, saying why */
-    if (j->parts[0].input_path && j->k && j->k->circuit) d_part_input_bytes(&j->parts[0], j->k);
-    job **pp = &d->jobs;
-    while (*pp) pp = &(*pp)->next;
-    *pp = j;
-    d->nstate[P_QUEUED]++;
+    if (j->parts[0].input_path && k && k->circuit) d_part_input_bytes(&j->parts[0], k);
+    jobtab_add(d, j);
     f->claimed++;
     pthread_cond_broadcast(&d->work);
 }
@@ -496,7 +491,7 @@ static void take(g16d *d, fleet *f, d_pgq_lease *ls, int n)
             enqueue(d, f, fl, j);
         else {
             fail_lease(f, fl, err[0] ? err : "out of memory");
-            d_job_free(j);
+            jobtab_free(j);
         }
     }
 }
@@ -551,7 +546,7 @@ static int load_head(g16d *d, fleet *f)
 
 /* ---- results ---- */
 
-void d_fleet_part_done(g16d *d, const part *p)
+static void fleet_part_done(g16d *d, const part *p)
 {
     fleet *f = F(d);
     for (flease *fl = f->leases; fl; fl = fl->next)
@@ -791,7 +786,7 @@ static int listen_or_poll(g16d *d, fleet *f, char *why, size_t whylen)
     return 0;
 }
 
-int d_fleet_open(g16d *d, char *err, size_t errlen)
+static int d_fleet_open(g16d *d, char *err, size_t errlen)
 {
     char host[200], id[33], name[100] = "host";
     gethostname(name, sizeof name - 1);
@@ -818,7 +813,7 @@ int d_fleet_open(g16d *d, char *err, size_t errlen)
     return 0;
 }
 
-int d_fleet_start(g16d *d)
+static int d_fleet_start(g16d *d)
 {
     fleet *f = F(d);
     if (pthread_create(&f->claimer, NULL, claimer, d)) return -1;
@@ -829,7 +824,7 @@ int d_fleet_start(g16d *d)
 }
 
 /* After the workers stopped: the last results are posted. */
-void d_fleet_stop(g16d *d)
+static void d_fleet_stop(g16d *d)
 {
     fleet *f = F(d);
     if (!f) return;
@@ -842,7 +837,7 @@ void d_fleet_stop(g16d *d)
     f->threads = 0;
 }
 
-void d_fleet_close(g16d *d)
+static void d_fleet_close(g16d *d)
 {
     fleet *f = F(d);
     if (!f) return;
@@ -868,26 +863,37 @@ void d_fleet_close(g16d *d)
 
 /* ---- what requests read ---- */
 
-int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, size_t errlen)
+static int view_final(const d_job_view *v)
+{
+    for (int i = 0; i < v->nparts; i++)
+        if (strcmp(v->parts[i].state, "done") && strcmp(v->parts[i].state, "failed") &&
+            strcmp(v->parts[i].state, "cancelled"))
+            return 0;
+    return 1;
+}
+
+/* The long-poll waits here (fleet_waitable says 0): a fleet job changes
+ * on any host. */
+static int fleet_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
+                          size_t errlen)
 {
     double deadline = d_now() + wait;
     for (;;) {
-        int final = 0;
-        *json = NULL;
-        int rc = d_pgq_job_json(F(d)->api, id, 1, json, &final, err, errlen);
-        if (rc || final || d_now() >= deadline || d->stopping) return queue_rc(rc);
-        free(*json);
+        int rc = d_pgq_job_view(F(d)->api, id, v, err, errlen);
+        if (rc || view_final(v) || d_now() >= deadline || d->stopping) return queue_rc(rc);
+        d_job_view_free(v);
         struct timespec ts = {0, (long)(JOB_POLL_S * 1e9)};
         nanosleep(&ts, NULL);
     }
 }
 
-int d_fleet_jobs(g16d *d, char **json, char *err, size_t errlen)
+/* A fleet host lists the fleet's jobs: any host answers any job. */
+static int fleet_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
 {
-    return queue_rc(d_pgq_jobs_json(F(d)->api, json, err, errlen));
+    return queue_rc(d_pgq_jobs_view(F(d)->api, l, err, errlen));
 }
 
-int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen)
+static int fleet_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen)
 {
     int rc = d_pgq_cancel(F(d)->api, id, err, errlen);
     if (rc == D_PGQ_FINAL) return D_ERR_CONFLICT;
@@ -896,11 +902,10 @@ int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errle
     for (job *j = d->jobs; j; j = j->next)
         if (!strcmp(j->id, id) && !d_job_terminal(j)) d_job_cancel(d, j);
     pthread_mutex_unlock(&d->mu);
-    int final;
-    return queue_rc(d_pgq_job_json(F(d)->api, id, 0, json, &final, err, errlen));
+    return queue_rc(d_pgq_job_view(F(d)->api, id, v, err, errlen));
 }
 
-int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
+static int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
 {
     char *hosts = NULL;
     int64_t queued = 0, running = 0;
@@ -919,7 +924,7 @@ int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
     return *json ? G16_OK : G16_ERR_NOMEM;
 }
 
-char *d_fleet_metrics(g16d *d)
+static char *d_fleet_metrics(g16d *d)
 {
     fleet *f = F(d);
     int64_t queued = -1, running = -1;
@@ -944,3 +949,48 @@ char *d_fleet_metrics(g16d *d)
         return NULL;
     return s;
 }
+
+/* ---- the fleet backend ---- */
+
+static int fleet_restore(g16d *d, char *err, size_t errlen)
+{
+    (void)d, (void)err, (void)errlen; /* the jobs are the database's */
+    return 0;
+}
+
+/* Nothing of a job is kept here but its final partitions' results, which
+ * fleet_part_done hands to the claimer. */
+static void fleet_key_saved(g16d *d, const dkey *k, int present)
+{
+    (void)d, (void)k, (void)present;
+}
+static void fleet_job_noop(g16d *d, const job *j) { (void)d, (void)j; }
+
+static int fleet_waitable(g16d *d, const char *id)
+{
+    (void)d, (void)id;
+    return 0; /* a fleet's long-poll waits on the database, on its own thread */
+}
+
+const d_backend d_backend_fleet = {
+    .name = "fleet",
+    .open = d_fleet_open,
+    .restore = fleet_restore,
+    .start = d_fleet_start,
+    .stop = d_fleet_stop,
+    .close = d_fleet_close,
+    .key_load = d_fleet_key_register,
+    .key_saved = fleet_key_saved,
+    .key_ready = d_fleet_key_ready,
+    .submit = fleet_submit,
+    .part_done = fleet_part_done,
+    .job_changed = fleet_job_noop,
+    .job_deleted = fleet_job_noop,
+    .job_view = fleet_job_view,
+    .job_list = fleet_job_list,
+    .cancel = fleet_cancel,
+    .waitable = fleet_waitable,
+    .hosts = d_fleet_hosts,
+    .metrics = d_fleet_metrics,
+    .remote = 1,
+};

@@ -1,7 +1,8 @@
 /* Jobs: submission (every witness is checked against the key, every
  * input against the key's circuit, before the job is accepted, so bad
  * input is a 4xx now rather than a failure later), their JSON,
- * cancellation and expiry.  An input is journaled in the state directory
+ * cancellation.  The job goes to the backend (d->be: queued here, or in
+ * the fleet's queue); the job table (jobtab.c) keeps the listed ones.  An input is journaled in the state directory
  * (like an uploaded witness) before the job is stored, so an accepted one
  * survives a restart. */
 #define _GNU_SOURCE
@@ -14,40 +15,9 @@
 #include <unistd.h>
 
 #include "d.h"
-
-job *d_job_find(g16d *d, const char *id)
-{
-    for (job *j = d->jobs; j; j = j->next)
-        if (!strcmp(j->id, id)) return j;
-    return NULL;
-}
+#include "jobtab.h"
 
 int d_job_terminal(const job *j) { return j->nterminal == j->nparts; }
-
-const char *d_job_state(const job *j)
-{
-    if (j->nterminal == j->nparts)
-        return j->cancelled ? "cancelled" : j->nfailed ? "failed" : "done";
-    for (int i = 0; i < j->nparts; i++)
-        if (j->parts[i].state != P_QUEUED) return "running";
-    return "queued";
-}
-
-void d_job_free(job *j)
-{
-    if (!j) return;
-    for (int i = 0; i < j->nparts; i++) {
-        part *p = &j->parts[i];
-        free(p->wtns_path);
-        free(p->input_path);
-        free(p->proof);
-        free(p->pub);
-        free(p->error);
-        free(p->timings);
-    }
-    free(j->parts);
-    free(j);
-}
 
 /* A witness named by path: under --allow-dir, a regular file (a FIFO is
  * refused without being waited on), checked against the key by the
@@ -126,12 +96,6 @@ static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, jso
     return G16_ERR_ARG;
 }
 
-void d_part_input_bytes(part *p, const dkey *k)
-{
-    p->wtns_bytes = g16_witness_wtns_bytes(k->circuit);
-    p->calc_bytes = d_key_calc_bytes(k, p->input_bytes);
-}
-
 /* An input object: written to the state directory (where it stays until
  * its job expires), its subtree freed, then read back and checked
  * against the circuit without running it (its values, each signal one
@@ -190,8 +154,7 @@ static int pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size
         rc = G16_ERR_NOT_FOUND;
         d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name);
     } else {
-        k->pending += n;
-        k->last_used = d_now();
+        jobtab_key_hold(d, k, n);
     }
     pthread_mutex_unlock(&d->mu);
     *out = rc ? NULL : k;
@@ -216,14 +179,6 @@ static job *new_job(const char *key, int n, int prio)
         j->parts[i].t_queued = j->created;
     }
     return j;
-}
-
-static void unlink_uploads(job *j)
-{
-    for (int i = 0; i < j->nparts; i++) {
-        if (j->parts[i].uploaded && j->parts[i].wtns_path) unlink(j->parts[i].wtns_path);
-        if (j->parts[i].input_path) unlink(j->parts[i].input_path);
-    }
 }
 
 /* Every witness or input checked, and the largest partition must fit
@@ -255,36 +210,19 @@ static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err
     return G16_OK;
 }
 
-static void enqueue(g16d *d, job *j, dkey *k)
+/* The submission's hold on its key goes once the backend has taken the
+ * job (its partitions pin the key now) or it was refused. */
+static void release(g16d *d, dkey *k, int n)
 {
+    if (!k) return;
     pthread_mutex_lock(&d->mu);
-    j->seq = d->next_seq++;
-    j->k = k;
-    job **pp = &d->jobs;
-    while (*pp) pp = &(*pp)->next;
-    *pp = j;
-    d->nstate[P_QUEUED] += j->nparts;
-    d->jobs_submitted++;
-    d_store_job(d, j);
-    pthread_cond_broadcast(&d->work);
+    jobtab_key_hold(d, k, -n);
     pthread_mutex_unlock(&d->mu);
 }
 
-/* A job that goes no further here: refused, or handed to the fleet. */
-static void drop(g16d *d, dkey *k, int n, job *j)
-{
-    if (k) {
-        pthread_mutex_lock(&d->mu);
-        k->pending -= n;
-        pthread_mutex_unlock(&d->mu);
-    }
-    if (j) unlink_uploads(j);
-    d_job_free(j);
-}
-
-/* In a fleet (--queue) the key is loaded on demand and checked against
- * its registration first, and the checked job goes to the fleet's queue
- * instead of this daemon's. */
+/* The backend first says whether the key is ready (a fleet loads it on
+ * demand and checks it against its registration), and takes the checked
+ * job (queued here, or in the fleet's queue). */
 int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen)
 {
     json_t *root, *ws;
@@ -294,62 +232,73 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
     job *j = NULL;
     int rc = d_proof_request_parse(body, len, &root, &key, &ws, &inputs, &prio, err, errlen);
     int n = rc ? 0 : (int)json_array_size(ws);
-    if (!rc && d->fleet) rc = d_fleet_key_ready(d, key, err, errlen);
+    if (!rc) rc = d->be->key_ready(d, key, err, errlen);
     if (!rc) rc = pin_key(d, key, n, &k, err, errlen);
     if (!rc && !(j = new_job(key, n, prio))) {
         rc = G16_ERR_NOMEM;
         d_errf(err, errlen, "out of memory");
     }
     if (!rc) rc = check_all(d, k, j, ws, inputs, err, errlen);
-    if (!rc && d->fleet) rc = d_fleet_submit(d, j, err, errlen);
     json_decref(root);
     if (!rc &&
         asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0)
         *out = NULL;
-    if (rc || d->fleet) {
-        drop(d, k, n, j);
+    if (!rc) rc = d->be->submit(d, j, err, errlen);
+    release(d, k, n);
+    if (rc) {
+        jobtab_discard(j);
+        if (*out) free(*out);
+        *out = NULL;
         return rc;
     }
-    enqueue(d, j, k);
+    pthread_mutex_lock(&d->mu);
+    d->jobs_submitted++;
+    pthread_mutex_unlock(&d->mu);
     return G16_OK;
 }
 
-int d_job_waitable(g16d *d, const char *id)
+int d_job_waitable(g16d *d, const char *id) { return !d->stopping && d->be->waitable(d, id); }
+
+static void part_view(const part *p, d_part_view *v)
 {
-    if (d->fleet) return 0; /* a fleet's long-poll waits on the database, on its own thread */
-    job *j = d_job_find(d, id);
-    return j && !d_job_terminal(j) && !d->stopping;
+    v->idx = p->idx;
+    snprintf(v->state, sizeof v->state, "%s", d_state_name(p->state));
+    v->error = p->error ? strdup(p->error) : NULL;
+    v->timings = p->timings ? strdup(p->timings) : NULL;
+    v->proof = p->proof ? strdup(p->proof) : NULL;
+    v->pub = p->pub ? strdup(p->pub) : NULL;
 }
 
-static json_t *part_json(const part *p, int with_results)
+/* mu held. */
+int d_job_view_of(const job *j, d_job_view *v)
 {
-    json_t *o = json_pack("{s:i,s:s}", "index", p->idx, "state", d_state_name(p->state));
-    if (p->error) json_object_set_new(o, "error", json_string(p->error));
-    if (p->timings) json_object_set_new(o, "timings", json_loads(p->timings, 0, NULL));
-    if (with_results && p->proof) json_object_set_new(o, "proof", json_loads(p->proof, 0, NULL));
-    if (with_results && p->pub) json_object_set_new(o, "public", json_loads(p->pub, 0, NULL));
-    return o;
+    *v = (d_job_view){0};
+    if (d_job_view_alloc(v, j->nparts)) return -1;
+    snprintf(v->id, sizeof v->id, "%s", j->id);
+    snprintf(v->key, sizeof v->key, "%s", j->key);
+    v->priority = j->priority;
+    v->cancelled = j->cancelled;
+    v->created = j->created;
+    v->finished = j->finished;
+    for (int i = 0; i < j->nparts; i++) part_view(&j->parts[i], &v->parts[i]);
+    return 0;
 }
 
-/* mu held.  Results are included once every partition is terminal. */
-char *d_job_json(g16d *d, job *j, int with_results)
+/* mu held. */
+void d_job_row_of(const job *j, d_job_row *r)
 {
-    (void)d;
-    int done = 0;
-    for (int i = 0; i < j->nparts; i++) done += j->parts[i].state == P_DONE;
-    json_t *o =
-        json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", j->id, "key", j->key, "priority",
-                  j->priority, "state", d_job_state(j), "created", j->created, "partitions_total",
-                  j->nparts, "partitions_done", done, "partitions_failed", j->nfailed);
-    if (j->finished > 0) json_object_set_new(o, "finished", json_real(j->finished));
-    json_t *arr = json_array();
-    int results = with_results && d_job_terminal(j);
-    for (int i = 0; i < j->nparts; i++)
-        json_array_append_new(arr, part_json(&j->parts[i], results));
-    json_object_set_new(o, "partitions", arr);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-    json_decref(o);
-    return s;
+    *r = (d_job_row){0};
+    snprintf(r->id, sizeof r->id, "%s", j->id);
+    snprintf(r->key, sizeof r->key, "%s", j->key);
+    r->priority = j->priority;
+    r->cancelled = j->cancelled;
+    r->nparts = j->nparts;
+    r->nfinal = j->nterminal;
+    r->nfailed = j->nfailed;
+    for (int i = 0; i < j->nparts; i++) {
+        r->nstarted += j->parts[i].state != P_QUEUED;
+        r->ndone += j->parts[i].state == P_DONE;
+    }
 }
 
 /* mu held.  Running partitions are dropped by their worker when it
@@ -368,33 +317,7 @@ int d_job_cancel(g16d *d, job *j)
             d_part_finish(d, p, P_CANCELLED, NULL);
         }
     }
-    d_store_job_state(d, j);
+    d->be->job_changed(d, j);
     pthread_cond_broadcast(&d->work);
     return 0;
-}
-
-static int expired(const g16d *d, const job *j, double now)
-{
-    if (!d_job_terminal(j)) return 0;
-    for (int i = 0; i < j->nparts; i++)
-        if (j->parts[i].reserved || j->parts[i].gj) return 0; /* the reaper still owes memory */
-    if (j->fetched > 0 && now - j->fetched > d->cfg.fetched_ttl) return 1;
-    return now - j->finished > d->cfg.result_ttl;
-}
-
-/* mu held. */
-void d_jobs_purge(g16d *d, double now)
-{
-    for (job **pp = &d->jobs; *pp;) {
-        job *j = *pp;
-        if (!expired(d, j, now)) {
-            pp = &j->next;
-            continue;
-        }
-        *pp = j->next;
-        for (int i = 0; i < j->nparts; i++) d->nstate[j->parts[i].state]--;
-        d_store_job_delete(d, j);
-        unlink_uploads(j);
-        d_job_free(j);
-    }
 }

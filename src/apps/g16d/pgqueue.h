@@ -40,6 +40,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jobview.h"
+
 /* The schema this program writes and reads. */
 #define D_PGQ_SCHEMA 2
 
@@ -150,16 +152,15 @@ int d_pgq_result(d_pgq *q, const d_pgq_lease *c, int ok, const char *proof, cons
 int d_pgq_head_key(d_pgq *q, const char *const *skip, int nskip, char key[128], char *err,
                    size_t errlen);
 
-/* Job id as g16d's job JSON (state, partitions; proof and public of each
- * once every partition is final, when with_results): G16_OK with *json
- * (malloc'd) and *final (every partition final), or G16_ERR_NOT_FOUND. */
-int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
-                   size_t errlen);
+/* Job id as a view (jobview.h: state, partitions, each one's proof and
+ * public inputs once recorded): G16_OK with *v (free with
+ * d_job_view_free), or G16_ERR_NOT_FOUND. */
+int d_pgq_job_view(d_pgq *q, const char *id, d_job_view *v, char *err, size_t errlen);
 
-/* Every job of the fleet in submission order, as GET /v1/proofs lists a
- * single g16d's ({"jobs": [{id, key, priority, state, partitions}]}),
- * with partitions_done and submitted_by (the host it came through). */
-int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen);
+/* Every job of the fleet in submission order, with partitions_done and
+ * submitted_by (the host it came through), as GET /v1/proofs lists them:
+ * G16_OK with *l (free with d_job_list_free). */
+int d_pgq_jobs_view(d_pgq *q, d_job_list *l, char *err, size_t errlen);
 
 /* Cancels job id: its partitions not yet final become cancelled (a
  * running one's result is then discarded).  G16_OK, G16_ERR_NOT_FOUND,

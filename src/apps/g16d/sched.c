@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "d.h"
+#include "jobtab.h"
 
 /* The allocator's free memory (freed partitions' buffers under the mmap
  * threshold, kept in its arenas) that the reaper lets it keep before it
@@ -66,13 +67,6 @@
 /* Seconds between two purges of expired jobs (--result-ttl, --fetched-ttl
  * are counted in seconds: a job lives at most this much longer). */
 #define PURGE_INTERVAL_S 1.0
-
-void d_set_state(g16d *d, part *p, part_state s)
-{
-    d->nstate[p->state]--;
-    d->nstate[s]++;
-    p->state = s;
-}
 
 void d_release(g16d *d, part *p, size_t bytes)
 {
@@ -128,7 +122,7 @@ static void housekeeping(g16d *d, double *next)
 {
     double now = d_now();
     if (now < *next) return;
-    d_jobs_purge(d, now);
+    jobtab_purge(d, now);
     *next = now + PURGE_INTERVAL_S;
 }
 
@@ -202,22 +196,14 @@ static void *reaper(void *arg)
 void d_part_finish(g16d *d, part *p, part_state st, const char *error)
 {
     job *j = p->job;
-    d_set_state(d, p, st);
+    jobtab_set_state(d, p, st);
     if (error && !p->error) p->error = strdup(error);
-    j->nterminal++;
-    if (st == P_FAILED) {
-        j->nfailed++;
-        d->proofs_failed++;
-    }
+    if (st == P_FAILED) d->proofs_failed++;
     if (st == P_DONE) d->proofs_done++;
-    if (j->k) {
-        j->k->pending--;
-        j->k->last_used = d_now();
-    }
-    d_store_part(d, p);
+    d->be->part_done(d, p);
     if (j->nterminal == j->nparts) {
         j->finished = d_now();
-        d_store_job_state(d, j);
+        d->be->job_changed(d, j);
     }
     pthread_cond_broadcast(&d->changed);
 }
@@ -237,15 +223,6 @@ static part *best(g16d *d, part_state want)
             }
     }
     return b;
-}
-
-int d_key_threads(const g16d *d, uint32_t domain_size)
-{
-    int all = d->cfg.threads, msm = d->cfg.workers[ST_MSM] > 0 ? d->cfg.workers[ST_MSM] : 1;
-    int least = (all + msm - 1) / msm;
-    uint32_t want = domain_size / (uint32_t)d->cfg.domain_per_thread;
-    if (want < (uint32_t)least) return least;
-    return want > (uint32_t)all ? all : (int)want;
 }
 
 /* The threads a stage call of p holds: a GPU partition's work is the
@@ -309,7 +286,7 @@ static int synth_room(const g16d *d, const part *p)
     return d->nstate[P_SYNTHED] < (batch > cap ? batch : cap);
 }
 
-static part *pick_synth(g16d *d)
+static part *pick_synth(g16d *d, dkey **evicted)
 {
     if (d->stopping) return NULL;
     part *p;
@@ -319,7 +296,7 @@ static part *pick_synth(g16d *d)
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
-    d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k);
+    d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
     if (d->synth_needs_memory) return NULL;
     reserve(d, p, need);
     return p;
@@ -395,10 +372,10 @@ static int later_stage_ready(g16d *d, int stage)
     return 0;
 }
 
-static part *pick(g16d *d, int stage)
+static part *pick(g16d *d, int stage, dkey **evicted)
 {
     if (later_stage_ready(d, stage)) return NULL;
-    if (stage == ST_SYNTH) return pick_synth(d);
+    if (stage == ST_SYNTH) return pick_synth(d, evicted);
     part *p = stage_ready(d, stage) ? best(d, stage == ST_MSM ? P_SYNTHED : P_MSMED) : NULL;
     return p && threads_free(d, call_threads(p, stage)) ? p : NULL;
 }
@@ -417,11 +394,12 @@ static int in_flight(const g16d *d)
  * can start.  Every worker runs every stage, within each stage's worker
  * count: the one that finished a partition's stage usually runs its next
  * stage itself, so a small proof's stages need no hand-off (a wake-up of
- * another thread on another core) between them. */
-static part *pick_any(g16d *d, int *stage)
+ * another thread on another core) between them.  The keys evicted to
+ * make room go to *evicted, for the worker to free after the lock. */
+static part *pick_any(g16d *d, int *stage, dkey **evicted)
 {
     for (int s = ST_COUNT - 1; s >= 0; s--) {
-        part *p = d->busy[s] < d->cfg.workers[s] ? pick(d, s) : NULL;
+        part *p = d->busy[s] < d->cfg.workers[s] ? pick(d, s, evicted) : NULL;
         if (p) {
             *stage = s;
             return p;
@@ -583,7 +561,7 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
     if (stage == ST_SYNTH) /* a, b, c are freed and the job's witness copy (counted in
                             * job_bytes) is the borrowed buffer: their share goes back */
         d_release(d, p, p->job->k->abc_bytes + p->wtns_bytes + p->calc_bytes);
-    d_set_state(d, p, k_after[stage]);
+    jobtab_set_state(d, p, k_after[stage]);
     p->t_stage = d_now();
 }
 
@@ -605,7 +583,7 @@ static int batch_pick(g16d *d, int stage, part *p, part **batch)
     int n = 1;
     batch[0] = p;
     for (part *q; n < want && (q = best(d, from)) && q->job->k == k; n++) {
-        d_set_state(d, q, k_running[stage]);
+        jobtab_set_state(d, q, k_running[stage]);
         batch[n] = q;
     }
     return n;
@@ -639,7 +617,8 @@ static void *worker(void *arg)
     for (;;) {
         part *p;
         int stage;
-        while (!(p = pick_any(d, &stage))) {
+        dkey *evicted = NULL;
+        while (!(p = pick_any(d, &stage, &evicted))) {
             if (d->stopping && !in_flight(d)) goto out;
             pthread_cond_wait(&d->work, &d->mu);
         }
@@ -650,14 +629,14 @@ static void *worker(void *arg)
         }
         int threads = call_threads(p, stage);
         d->cpu_busy += threads;
-        d_set_state(d, p, k_running[stage]);
+        jobtab_set_state(d, p, k_running[stage]);
         part *batch[GPU_BATCH_MAX];
         int n = batch_pick(d, stage, p, batch), rc[GPU_BATCH_MAX];
         d->busy[stage]++;
         wake_next(d);
         pthread_cond_broadcast(&d->changed);
         pthread_mutex_unlock(&d->mu);
-        d_key_reap(); /* what pick evicted to make room */
+        d_key_reap(&evicted); /* what pick evicted to make room */
         for (int i = 0; i < n; i++) err[i][0] = 0;
         run_batch(d, stage, batch, n, rc, err);
         double secs = d_now() - t0;
