@@ -219,10 +219,8 @@ typedef struct g16d {
     const struct d_backend *be; /* where jobs live: local (store.c) or fleet (fleet.c) */
     void *db;                   /* store.c's sqlite3; NULL in a fleet */
     void *fleet;                /* fleet.c's state under --queue; NULL otherwise */
-    /* telemetry (own lock: the sampler must not wait for the pipeline) */
+    /* telemetry (own lock: a sample never waits for the pipeline's) */
     pthread_mutex_t tmu;
-    pthread_cond_t tcv;
-    int tstop;
     double started;
     d_sample *ring;
     size_t ring_cap, ring_n, ring_pos;
@@ -231,7 +229,12 @@ typedef struct g16d {
     char trace_path[1100];
     pthread_t workers[64];
     int n_workers;
-    pthread_t reaper, sampler;
+    pthread_t reaper;
+    /* cron.c: the thread of the periodic tasks */
+    pthread_mutex_t cron_mu;
+    pthread_cond_t cron_cv;
+    int cron_stop, cron_started;
+    pthread_t cron;
     int lock_fd;
 } g16d;
 
@@ -378,7 +381,12 @@ typedef struct d_backend {
     /* GET /v1/fleet (G16_ERR_NOT_FOUND with why on one host) */
     int (*hosts)(g16d *d, char **json, char *err, size_t errlen);
     char *(*metrics)(g16d *d); /* /metrics lines beyond the daemon's (malloc'd; NULL: none) */
-    int remote;                /* job requests ask a database: served on threads of their own */
+    /* periodic work, run by cron.c (NULL: none in this mode) */
+    void (*heartbeat)(g16d *d); /* this host's leases renewed */
+    void (*purge)(g16d *d);     /* the backend's own expired jobs deleted */
+    void (*poll)(g16d *d);      /* look for work (a fleet's claimer) */
+    void (*tick)(g16d *d);      /* requests waiting on the backend look again */
+    int remote;                 /* job requests ask a database: served on threads of their own */
 } d_backend;
 
 /* store.c */
@@ -386,7 +394,15 @@ extern const d_backend d_backend_local;
 
 /* telemetry.c */
 int d_telemetry_start(g16d *d, char *err, size_t errlen);
+/* One memory sample into the ring and the trace (cron.c's "sample"). */
+void d_telemetry_sample(g16d *d);
 void d_telemetry_stop(g16d *d);
+
+/* cron.c: every periodic task, on one thread (its head comment lists
+ * them).  Started once the workers and the backend run; stopped after
+ * the backend, before the telemetry. */
+int d_cron_start(g16d *d);
+void d_cron_stop(g16d *d);
 void d_histo_init(histo *h);
 void d_histo_add(histo *h, double v);
 char *d_metrics_text(g16d *d);

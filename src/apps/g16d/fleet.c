@@ -18,15 +18,17 @@
  * as for any key) after checking its size and SHA-256 against the
  * registration; a key it cannot load is skipped for a while.
  *
- * Threads: the claimer (claims, key loads, results) and the heartbeat
- * (lease renewal, never held up by a slow claim) have a connection each;
- * requests share a third.  No database call is made with d->mu held.
+ * Threads: the claimer (claims, key loads, results) and cron.c's thread
+ * (the heartbeat: lease renewal, never held up by a slow claim; the
+ * purge of the fleet's expired jobs) have a connection each; requests
+ * share a third.  No database call is made with d->mu held.
  *
- * Idle: the claimer looks at the queue every POLL_S.  Where the database
- * has LISTEN/NOTIFY (PostgreSQL; not YugabyteDB) its connection listens
- * and a submission on any host wakes it at once; it then waits on that
- * connection's socket and on a pipe that stands for f->cv (results to
- * post, stop), never longer than POLL_S: the poll stays the fallback. */
+ * Idle: the claimer waits until it is woken: by cron.c's claim poll
+ * (fleet_poll, every 0.1 s), by a result to post or the stop, and where
+ * the database has LISTEN/NOTIFY (PostgreSQL; not YugabyteDB) by a
+ * submission on any host at once: its connection listens, and it waits
+ * on that connection's socket and on a pipe that stands for f->cv.  The
+ * poll stays the fallback. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -43,9 +45,7 @@
 #include "jobtab.h"
 #include "pgqueue.h"
 
-#define POLL_S      0.1  /* an idle claimer looks at the queue this often */
 #define SKIP_S      10.0 /* a key this host could not load is not tried again for this long */
-#define JOB_POLL_S  0.2  /* a long-poll looks at its job this often */
 #define WTNS_HEADER 256  /* a .wtns beside its n_vars 32-byte values (estimate) */
 #define INPUT_EST   4096 /* an input.json's size when none is known yet */
 
@@ -68,10 +68,11 @@ typedef struct fkey {
 
 typedef struct {
     d_pgq *q, *beat, *api;
-    pthread_t claimer, beater;
-    pthread_cond_t cv; /* with d->mu: a result to post, or stop */
-    int wake[2];       /* a pipe: the same news for a claimer that waits on its socket */
-    int listening;     /* the claimer's connection LISTENs: submissions wake it */
+    pthread_t claimer;
+    pthread_cond_t cv;   /* with d->mu: a result to post, a poll, or stop */
+    pthread_cond_t tick; /* with d->mu: long-polls read their job again (fleet_tick) */
+    int wake[2];         /* a pipe: the same news for a claimer that waits on its socket */
+    int listening;       /* the claimer's connection LISTENs: submissions wake it */
     int stop, threads;
     flease *leases;
     fkey *keys;
@@ -623,13 +624,6 @@ static void post_results(g16d *d, fleet *f)
     }
 }
 
-static void wait_cv(g16d *d, fleet *f, double s)
-{
-    struct timespec ts;
-    d_abs_time(&ts, d_now() + s);
-    pthread_cond_timedwait(&f->cv, &d->mu, &ts);
-}
-
 /* At stop (the workers have stopped): the partitions claimed but never
  * started go back to the queue now rather than when their leases lapse.
  * mu held (dropped). */
@@ -645,29 +639,18 @@ static void release_unstarted(g16d *d, fleet *f)
     }
 }
 
-/* Finished jobs past --result-ttl leave the database, once a minute from
- * each host (deleting twice is harmless).  mu held (dropped). */
-static void purge(g16d *d, fleet *f, double *next)
-{
-    if (d_now() < *next) return;
-    *next = d_now() + 60;
-    char err[D_ERR];
-    pthread_mutex_unlock(&d->mu);
-    if (d_pgq_purge(f->q, d->cfg.result_ttl, err, sizeof err)) fleet_log("purge", err);
-    pthread_mutex_lock(&d->mu);
-}
-
-/* The claimer with nothing to do: until the next poll, news on f->cv or,
- * when listening, a submission's notice.  mu held (dropped). */
+/* The claimer with nothing to do: until news on f->cv (the next poll
+ * among it) or, when listening, a submission's notice.  mu held
+ * (dropped). */
 static void idle(g16d *d, fleet *f)
 {
     if (!f->listening) {
-        wait_cv(d, f, POLL_S);
+        pthread_cond_wait(&f->cv, &d->mu);
         return;
     }
     char buf[64];
     pthread_mutex_unlock(&d->mu);
-    d_pgq_wait(f->q, POLL_S, f->wake[0]);
+    d_pgq_wait(f->q, -1, f->wake[0]);
     while (read(f->wake[0], buf, sizeof buf) > 0) continue; /* what it said is in the state */
     pthread_mutex_lock(&d->mu);
 }
@@ -676,10 +659,8 @@ static void *claimer(void *arg)
 {
     g16d *d = arg;
     fleet *f = F(d);
-    double next_purge = 0;
     pthread_mutex_lock(&d->mu);
     while (!f->stop) {
-        purge(d, f, &next_purge);
         post_results(d, f);
         int got = claim_some(d, f);
         if (got > 0) continue;
@@ -747,21 +728,35 @@ static void beat(g16d *d, fleet *f)
     pthread_mutex_lock(&d->mu);
 }
 
-static void *beater(void *arg)
+/* ---- periodic work (cron.c) ---- */
+
+static void fleet_heartbeat(g16d *d)
 {
-    g16d *d = arg;
-    fleet *f = F(d);
-    double next = 0;
     pthread_mutex_lock(&d->mu);
-    while (!f->stop) { /* f->cv wakes it for results too: it beats on its own time */
-        if (d_now() >= next) {
-            beat(d, f);
-            next = d_now() + d->cfg.lease_s / 3;
-        }
-        wait_cv(d, f, next - d_now());
-    }
+    beat(d, F(d));
     pthread_mutex_unlock(&d->mu);
-    return NULL;
+}
+
+/* Finished jobs past --result-ttl leave the database, from each host
+ * (deleting twice is harmless), on the heartbeat's connection. */
+static void fleet_purge(g16d *d)
+{
+    char err[D_ERR];
+    if (d_pgq_purge(F(d)->beat, d->cfg.result_ttl, err, sizeof err)) fleet_log("purge", err);
+}
+
+static void fleet_poll(g16d *d)
+{
+    pthread_mutex_lock(&d->mu);
+    wake(F(d));
+    pthread_mutex_unlock(&d->mu);
+}
+
+static void fleet_tick(g16d *d)
+{
+    pthread_mutex_lock(&d->mu);
+    pthread_cond_broadcast(&F(d)->tick);
+    pthread_mutex_unlock(&d->mu);
 }
 
 /* ---- lifecycle ---- */
@@ -799,6 +794,7 @@ static int d_fleet_open(g16d *d, char *err, size_t errlen)
     }
     d->fleet = f;
     pthread_cond_init(&f->cv, NULL);
+    pthread_cond_init(&f->tick, NULL);
     f->wake[0] = f->wake[1] = -1;
     if (!(f->q = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->beat = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
@@ -818,8 +814,6 @@ static int d_fleet_start(g16d *d)
     fleet *f = F(d);
     if (pthread_create(&f->claimer, NULL, claimer, d)) return -1;
     f->threads = 1;
-    if (pthread_create(&f->beater, NULL, beater, d)) return -1;
-    f->threads = 2;
     return 0;
 }
 
@@ -831,9 +825,9 @@ static void d_fleet_stop(g16d *d)
     pthread_mutex_lock(&d->mu);
     f->stop = 1;
     wake(f);
+    pthread_cond_broadcast(&f->tick); /* long-polls see d->stopping */
     pthread_mutex_unlock(&d->mu);
     if (f->threads > 0) pthread_join(f->claimer, NULL);
-    if (f->threads > 1) pthread_join(f->beater, NULL);
     f->threads = 0;
 }
 
@@ -857,6 +851,7 @@ static void d_fleet_close(g16d *d)
     for (int i = 0; i < 2; i++)
         if (f->wake[i] >= 0) close(f->wake[i]);
     pthread_cond_destroy(&f->cv);
+    pthread_cond_destroy(&f->tick);
     free(f);
     d->fleet = NULL;
 }
@@ -874,6 +869,16 @@ static int view_final(const d_job_view *v)
 
 /* The long-poll waits here (fleet_waitable says 0): a fleet job changes
  * on any host. */
+/* Until cron.c's next job poll (fleet_tick), the deadline or the stop. */
+static void wait_tick(g16d *d, double deadline)
+{
+    struct timespec ts;
+    d_abs_time(&ts, deadline);
+    pthread_mutex_lock(&d->mu);
+    if (!d->stopping) pthread_cond_timedwait(&F(d)->tick, &d->mu, &ts);
+    pthread_mutex_unlock(&d->mu);
+}
+
 static int fleet_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
                           size_t errlen)
 {
@@ -882,8 +887,7 @@ static int fleet_job_view(g16d *d, const char *id, double wait, d_job_view *v, c
         int rc = d_pgq_job_view(F(d)->api, id, v, err, errlen);
         if (rc || view_final(v) || d_now() >= deadline || d->stopping) return queue_rc(rc);
         d_job_view_free(v);
-        struct timespec ts = {0, (long)(JOB_POLL_S * 1e9)};
-        nanosleep(&ts, NULL);
+        wait_tick(d, deadline);
     }
 }
 
@@ -993,4 +997,8 @@ const d_backend d_backend_fleet = {
     .hosts = d_fleet_hosts,
     .metrics = d_fleet_metrics,
     .remote = 1,
+    .heartbeat = fleet_heartbeat,
+    .purge = fleet_purge,
+    .poll = fleet_poll,
+    .tick = fleet_tick,
 };

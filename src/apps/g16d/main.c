@@ -162,7 +162,8 @@ static void init(g16d *d)
     pthread_cond_init(&d->changed, NULL);
     pthread_cond_init(&d->reap_cv, NULL);
     pthread_mutex_init(&d->tmu, NULL);
-    pthread_cond_init(&d->tcv, NULL);
+    pthread_mutex_init(&d->cron_mu, NULL);
+    pthread_cond_init(&d->cron_cv, NULL);
     for (int i = 0; i <= ST_COUNT; i++) d_histo_init(&d->hist[i]);
     d->started = d_now();
     d->next_seq = 1;
@@ -204,7 +205,8 @@ static int serve(g16d *d)
     }
     resolve_device_budget(d);
     if (lock_state(d, err, sizeof err) || open_jobs(d, err, sizeof err) ||
-        d_telemetry_start(d, err, sizeof err) || d_workers_start(d) || d->be->start(d)) {
+        d_telemetry_start(d, err, sizeof err) || d_workers_start(d) || d->be->start(d) ||
+        d_cron_start(d)) {
         fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");
         return 1;
     }
@@ -213,6 +215,7 @@ static int serve(g16d *d)
         fprintf(stderr, "g16d: %s\n", err);
         d_workers_stop(d);
         d->be->stop(d);
+        d_cron_stop(d);
         d_telemetry_stop(d);
         return 1;
     }
@@ -229,6 +232,7 @@ static int serve(g16d *d)
     d_http_quiesce(h);
     d_workers_stop(d);
     d->be->stop(d); /* after the workers: their last results are posted */
+    d_cron_stop(d); /* after the backend: a fleet renews its leases until then */
     d_http_stop(h);
     d_telemetry_stop(d);
     fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n",

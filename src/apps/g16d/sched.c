@@ -1,6 +1,6 @@
 /* The pipeline: synthesis, MSM and finalize workers, the memory budget and
- * the reaper that frees finished partitions off the critical path and
- * expired jobs once a second.
+ * the reaper that frees finished partitions off the critical path (the
+ * purge of expired jobs is cron.c's).
  *
  * Budget rule (the lesson of the OOM at pw=12 in system.md): a partition
  * reserves its whole footprint before synthesis and keeps it while it waits
@@ -64,10 +64,6 @@
 #define TRIM_MIN ((size_t)4 << 20)
 #define TRIM_MAX ((size_t)64 << 20)
 
-/* Seconds between two purges of expired jobs (--result-ttl, --fetched-ttl
- * are counted in seconds: a job lives at most this much longer). */
-#define PURGE_INTERVAL_S 1.0
-
 void d_release(g16d *d, part *p, size_t bytes)
 {
     if (bytes > p->reserved) bytes = p->reserved;
@@ -112,30 +108,12 @@ void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes)
     pthread_cond_signal(&d->reap_cv);
 }
 
-/* Housekeeping, on the reaper because it is the other half of freeing a
- * finished job: an expired job goes only once the reaper has released
- * its partitions' memory (expired() checks), and deleting it (SQLite, its
- * uploaded witnesses) stays off the workers' and the requests' paths.
- * Every PURGE_INTERVAL_S, between two reaps or when a wait times out.
- * mu held. */
-static void housekeeping(g16d *d, double *next)
-{
-    double now = d_now();
-    if (now < *next) return;
-    jobtab_purge(d, now);
-    *next = now + PURGE_INTERVAL_S;
-}
-
 /* Until the queue is empty and every worker has stopped.  mu held. */
-static reap *next_reap(g16d *d, double *next_purge)
+static reap *next_reap(g16d *d)
 {
-    for (;;) {
-        housekeeping(d, next_purge);
-        if (d->reap_head || d->stopped_workers >= d->n_workers) return d->reap_head;
-        struct timespec ts;
-        d_abs_time(&ts, *next_purge);
-        pthread_cond_timedwait(&d->reap_cv, &d->mu, &ts);
-    }
+    while (!d->reap_head && d->stopped_workers < d->n_workers)
+        pthread_cond_wait(&d->reap_cv, &d->mu);
+    return d->reap_head;
 }
 
 /* Partitions waiting for synthesis or in flight (holding threads or
@@ -170,10 +148,9 @@ static size_t trim_mark(const g16d *d)
 static void *reaper(void *arg)
 {
     g16d *d = arg;
-    double next_purge = d_now() + PURGE_INTERVAL_S;
     pthread_mutex_lock(&d->mu);
     for (;;) {
-        reap *r = next_reap(d, &next_purge);
+        reap *r = next_reap(d);
         if (!r) break;
         d->reap_head = r->next;
         if (!d->reap_head) d->reap_tail = NULL;
