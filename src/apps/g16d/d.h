@@ -126,14 +126,15 @@ typedef struct dkey {
 
 struct job;
 
-/* A partition's .wtns bytes, read from its file or computed from its
- * input (computed: which, so how to free it).  Its job points into them
+/* A partition's .wtns bytes, read from its file, taken from its payload
+ * (owned: malloc'd) or computed from its input (computed): which says how
+ * to free them.  Its job points into them
  * (g16_options.borrow_witness: no copy of the values, at 2^24 512 MB of
  * fresh pages), so they live until the job is freed (d_reap). */
 typedef struct {
     uint8_t *buf;
     size_t len;
-    int computed;
+    int computed, owned;
 } d_wtns;
 
 void d_wtns_free(d_wtns *w);
@@ -147,6 +148,13 @@ typedef struct {
     int uploaded;      /* wtns_path is ours (state dir): delete with the job */
     char *input_path;  /* an input.json (state dir, ours) computed at synthesis instead */
     size_t input_bytes;
+    int input; /* its witness is computed from an input (input_path or payload) */
+    /* the uploaded .wtns or the input's text (NUL-terminated) in memory
+     * rather than in a file: from submission until the backend takes the
+     * job (local: journaled to the state directory; fleet: sent as
+     * bytes), and a fleet's claimed partition until its synthesis */
+    uint8_t *payload;
+    size_t payload_len;
     size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
     size_t reserved;   /* budget bytes held now */
     int threads;       /* its stage calls' threads, chosen with its reservation */

@@ -308,34 +308,10 @@ static int d_fleet_key_register(g16d *d, const char *name, const char *path, con
 
 /* ---- submission ---- */
 
-/* Uploaded witnesses and inputs travel as bytes, witnesses named by path
- * as the path (every host must see it: shared storage). */
-static int payloads(const job *j, d_pgq_payload *pl, char *err, size_t errlen)
-{
-    for (int i = 0; i < j->nparts; i++) {
-        const part *p = &j->parts[i];
-        if (p->input_path) {
-            uint8_t *buf;
-            int rc = g16_file_read(p->input_path, p->input_bytes, &buf, &pl[i].len, err, errlen);
-            if (rc) return rc;
-            pl[i].data = buf;
-            pl[i].kind = "input";
-            continue;
-        }
-        if (!p->uploaded) {
-            pl[i].path = p->wtns_path;
-            continue;
-        }
-        uint8_t *buf;
-        int rc = g16_file_read(p->wtns_path, p->wtns_bytes, &buf, &pl[i].len, err, errlen);
-        if (rc) return rc;
-        pl[i].data = buf;
-    }
-    return G16_OK;
-}
-
-/* The job's witnesses and inputs go to the fleet's queue; on success the
- * local copy is discarded (the backend's submit takes j). */
+/* Uploaded witnesses and inputs travel as the bytes the submission
+ * holds (no file between), witnesses named by path as the path (every
+ * host must see it: shared storage).  On G16_OK the job is taken: the
+ * local copy is discarded. */
 static int fleet_submit(g16d *d, job *j, char *err, size_t errlen)
 {
     d_pgq_payload *pl = calloc((size_t)j->nparts, sizeof *pl);
@@ -343,14 +319,16 @@ static int fleet_submit(g16d *d, job *j, char *err, size_t errlen)
         d_errf(err, errlen, "out of memory");
         return G16_ERR_NOMEM;
     }
-    int rc = payloads(j, pl, err, errlen);
-    if (!rc)
-        rc = queue_rc(
-            d_pgq_submit(F(d)->api, j->id, j->key, j->priority, pl, j->nparts, err, errlen));
-    for (int i = 0; i < j->nparts; i++) /* read into pages of their own */
-        if (pl[i].data) g16_file_release((uint8_t *)pl[i].data, pl[i].len);
+    for (int i = 0; i < j->nparts; i++) {
+        const part *p = &j->parts[i];
+        pl[i].data = p->payload;
+        pl[i].len = p->payload_len;
+        pl[i].path = p->payload ? NULL : p->wtns_path;
+        pl[i].kind = p->input ? "input" : NULL;
+    }
+    int rc =
+        queue_rc(d_pgq_submit(F(d)->api, j->id, j->key, j->priority, pl, j->nparts, err, errlen));
     free(pl);
-    (void)d;
     if (!rc) jobtab_discard(j);
     return rc;
 }
@@ -418,12 +396,13 @@ static void witness_by_path(g16d *d, const d_pgq_lease *l, part *p, char *err, s
     }
 }
 
-/* The local job of one lease (no lock: it writes the witness). */
-static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
+/* The local job of one lease (no lock: a witness named by path is looked
+ * at).  A payload becomes the partition's own (no file between): the
+ * .wtns it proves, or the input text it computes that from. */
+static job *local_job(g16d *d, d_pgq_lease *l, char *err, size_t errlen)
 {
     job *j = calloc(1, sizeof *j);
     part *p = j ? calloc(1, sizeof *p) : NULL;
-    char path[1200];
     if (!p) {
         free(j);
         return NULL;
@@ -437,20 +416,28 @@ static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
     p->job = j;
     p->idx = l->idx;
     int input = !strcmp(l->kind, "input");
-    snprintf(path, sizeof path, "%s/%s/fleet-%s-%d-%d.%s", d->cfg.state_dir,
-             input ? "inputs" : "wtns", l->job, l->idx, l->attempt, input ? "json" : "wtns");
-    if (input && l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
+    if (input && l->payload) {
+        uint8_t *text = realloc(l->payload, l->payload_len + 1); /* NUL-terminated */
+        if (!text) {
+            d_errf(err, errlen, "out of memory");
+            return j;
+        }
+        text[l->payload_len] = 0;
+        l->payload = text;
+        p->input = 1;
         p->input_bytes = l->payload_len;
-        p->input_path = strdup(path);
     } else if (input || strcmp(l->kind, "wtns"))
         d_errf(err, errlen, "partition %d: %s", l->idx,
                input ? "an input without its text" : "a payload of an unknown kind");
-    else if (l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
-        p->uploaded = 1;
+    else if (l->payload)
         p->wtns_bytes = l->payload_len;
-        p->wtns_path = strdup(path);
-    } else if (!l->payload)
+    else
         witness_by_path(d, l, p, err, errlen);
+    if (!err[0] && l->payload) {
+        p->payload = l->payload;
+        p->payload_len = l->payload_len;
+        l->payload = NULL;
+    }
     return j;
 }
 
@@ -469,7 +456,7 @@ static void enqueue(g16d *d, fleet *f, flease *fl, job *j)
     fl->j = j;
     const dkey *k = d_key_find(d, j->key);
     /* without its circuit here the pipeline fails it, saying why */
-    if (j->parts[0].input_path && k && k->circuit) d_part_input_bytes(&j->parts[0], k);
+    if (j->parts[0].input && k && k->circuit) d_part_input_bytes(&j->parts[0], k);
     jobtab_add(d, j);
     f->claimed++;
     pthread_cond_broadcast(&d->work);
@@ -488,7 +475,7 @@ static void take(g16d *d, fleet *f, d_pgq_lease *ls, int n)
         pthread_mutex_lock(&d->mu);
         fl->next = f->leases;
         f->leases = fl;
-        if (j && (j->parts[0].wtns_path || j->parts[0].input_path))
+        if (j && (j->parts[0].wtns_path || j->parts[0].payload))
             enqueue(d, f, fl, j);
         else {
             fail_lease(f, fl, err[0] ? err : "out of memory");

@@ -1,10 +1,10 @@
 /* Jobs: submission (every witness is checked against the key, every
  * input against the key's circuit, before the job is accepted, so bad
- * input is a 4xx now rather than a failure later), their JSON,
- * cancellation.  The job goes to the backend (d->be: queued here, or in
- * the fleet's queue); the job table (jobtab.c) keeps the listed ones.  An input is journaled in the state directory
- * (like an uploaded witness) before the job is stored, so an accepted one
- * survives a restart. */
+ * input is a 4xx now rather than a failure later), a job as a reply's
+ * view, cancellation.  The checked job goes to the backend (d->be) with
+ * its uploaded witnesses and inputs as bytes: the local backend journals
+ * them in the state directory before the job is stored, so an accepted
+ * one survives a restart, and a fleet sends them to its queue. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <jansson.h>
@@ -44,40 +44,33 @@ static int witness_path(g16d *d, const g16_key *key, part *p, const char *path, 
     return G16_OK;
 }
 
-/* An uploaded witness is checked, then kept in the state directory until
- * its job expires.  A failure to store it is the daemon's (G16_ERR_IO). */
-static int witness_upload(g16d *d, const g16_key *key, const char *id, part *p, const char *b64,
-                          char *err, size_t errlen)
+/* An uploaded witness, checked and kept as bytes for the backend (the
+ * local one journals it to the state directory, a fleet sends it). */
+static int witness_upload(const g16_key *key, part *p, const char *b64, char *err, size_t errlen)
 {
     uint8_t *buf;
     size_t len;
-    char e2[D_ERR], path[1200];
+    char e2[D_ERR];
     if (d_base64_decode(b64, strlen(b64), &buf, &len)) {
         d_errf(err, errlen, "witness %d: neither an absolute path nor base64", p->idx);
         return G16_ERR_ARG;
     }
-    snprintf(path, sizeof path, "%s/wtns/%s-%d.wtns", d->cfg.state_dir, id, p->idx);
     int rc = g16_witness_check(key, buf, len, "uploaded witness", e2, sizeof e2);
-    if (!rc && g16_write_file(path, buf, len, e2, sizeof e2)) rc = G16_ERR_IO;
-    free(buf);
     if (rc) {
+        free(buf);
         d_errf(err, errlen, "witness %d: %s", p->idx, e2);
         return rc;
     }
-    p->wtns_bytes = len;
-    p->uploaded = 1;
-    if (!(p->wtns_path = strdup(path))) {
-        d_errf(err, errlen, "out of memory");
-        return G16_ERR_NOMEM;
-    }
+    p->wtns_bytes = p->payload_len = len;
+    p->payload = buf;
     return G16_OK;
 }
 
 /* A string starting with '/' is a path; otherwise base64 of a .wtns.  An
  * object may say which: {"path": ...} or {"base64": ...}. */
-static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, json_t *v, char *err,
-                       size_t errlen)
+static int add_witness(g16d *d, const g16_key *key, part *p, json_t *ws, char *err, size_t errlen)
 {
+    json_t *v = json_array_get(ws, (size_t)p->idx);
     const char *path = NULL, *b64 = NULL;
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
@@ -90,47 +83,44 @@ static int add_witness(g16d *d, const g16_key *key, const char *id, part *p, jso
         b64 = json_string_value(json_object_get(v, "base64"));
     }
     if (path && path[0] == '/') return witness_path(d, key, p, path, err, errlen);
-    if (b64) return witness_upload(d, key, id, p, b64, err, errlen);
+    if (b64) { /* its string goes from the request's tree: the bytes take its place */
+        int rc = witness_upload(key, p, b64, err, errlen);
+        if (!rc) json_array_set_new(ws, (size_t)p->idx, json_null());
+        return rc;
+    }
     d_errf(err, errlen,
            "witness %d: expected an absolute path, base64 or {\"path\"|\"base64\": ...}", p->idx);
     return G16_ERR_ARG;
 }
 
-/* An input object: written to the state directory (where it stays until
- * its job expires), its subtree freed, then read back and checked
- * against the circuit without running it (its values, each signal one
- * of the circuit's inputs with as many values, none missing).  Numbers
- * were read as JavaScript reads them (doubles), and 17 digits write a
- * double back exactly.  Written straight to the file and the request's
- * tree of it freed first: the library's parse of the text never shares
- * memory with it (bodybudget.c's estimate counts one tree). */
-static int add_input(g16d *d, const dkey *k, const char *id, part *p, json_t *ws, char *err,
-                     size_t errlen)
+/* An input object: written back as text, its subtree freed, then the
+ * text checked against the circuit without running it (its values, each
+ * signal one of the circuit's inputs with as many values, none missing)
+ * and kept for the backend (the local one journals it to the state
+ * directory, a fleet sends it).  Numbers were read as JavaScript reads
+ * them (doubles), and 17 digits write a double back exactly.  The
+ * request's tree of it is freed before the check: the library's parse of
+ * the text never shares memory with it (bodybudget.c's estimate counts
+ * one tree and the text). */
+static int add_input(const dkey *k, part *p, json_t *ws, char *err, size_t errlen)
 {
-    char name[64], path[1200], e2[D_ERR];
+    char name[64], e2[D_ERR];
     json_t *v = json_array_get(ws, (size_t)p->idx);
     if (!json_is_object(v)) {
         d_errf(err, errlen, "input %d: expected an object of signal names to values", p->idx);
         return G16_ERR_ARG;
     }
     snprintf(name, sizeof name, "input %d", p->idx);
-    snprintf(path, sizeof path, "%s/inputs/%s-%d.json", d->cfg.state_dir, id, p->idx);
-    if (!(p->input_path = strdup(path))) { /* set first: a refused job unlinks it */
+    char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    if (!text) {
         d_errf(err, errlen, "out of memory");
         return G16_ERR_NOMEM;
     }
-    if (json_dump_file(v, path, JSON_COMPACT | JSON_REAL_PRECISION(17))) {
-        d_errf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        return G16_ERR_IO;
-    }
     json_array_set_new(ws, (size_t)p->idx, json_null());
-    char *text;
-    int rc = g16_file_read_text(path, SIZE_MAX, &text, e2, sizeof e2);
-    if (!rc) {
-        p->input_bytes = strlen(text);
-        rc = g16_witness_check_input(k->circuit, text, p->input_bytes, name, e2, sizeof e2);
-        free(text);
-    }
+    p->input = 1;
+    p->payload = (uint8_t *)text;
+    p->input_bytes = p->payload_len = strlen(text);
+    int rc = g16_witness_check_input(k->circuit, text, p->input_bytes, name, e2, sizeof e2);
     if (rc) {
         d_errf(err, errlen, "%s", e2);
         return rc;
@@ -194,9 +184,8 @@ static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err
     }
     for (int i = 0; i < j->nparts; i++) {
         part *p = &j->parts[i];
-        int rc = inputs
-                     ? add_input(d, k, j->id, p, ws, err, errlen)
-                     : add_witness(d, k->key, j->id, p, json_array_get(ws, (size_t)i), err, errlen);
+        int rc =
+            inputs ? add_input(k, p, ws, err, errlen) : add_witness(d, k->key, p, ws, err, errlen);
         if (rc) return rc;
         if (p->wtns_bytes + p->calc_bytes > maxw) maxw = p->wtns_bytes + p->calc_bytes;
     }

@@ -138,6 +138,7 @@ void jobtab_free(job *j)
         free(p->pub);
         free(p->error);
         free(p->timings);
+        free(p->payload);
     }
     free(j->parts);
     free(j);

@@ -237,7 +237,7 @@ static const char *unrunnable(const part *p)
 {
     const dkey *k = p->job->k;
     if (!k || !k->key) return "the key of this job is not loaded (reload it and resubmit)";
-    if (p->input_path && !k->circuit)
+    if (p->input && !k->circuit)
         return "the key of this job has no circuit to compute its inputs (reload it with its wasm)";
     return NULL;
 }
@@ -389,15 +389,24 @@ static const part_state k_running[ST_COUNT] = {P_SYNTH, P_MSM, P_FINAL};
 static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
 
 /* The partition's witness: computed from its input by the key's circuit,
- * or read from its file.  The calculation's seconds go to the partition's
- * timings. */
+ * or read from its file; a payload in memory (a fleet's claimed
+ * partition) is taken instead of the file.  The calculation's seconds go
+ * to the partition's timings. */
 static int witness_of(part *p, d_wtns *w, char *err, size_t errlen)
 {
-    w->computed = p->input_path != NULL;
+    w->computed = p->input;
+    if (!w->computed && p->payload) { /* the job borrows it; d_wtns_free frees it */
+        w->buf = p->payload;
+        w->len = p->payload_len;
+        w->owned = 1;
+        p->payload = NULL;
+        return G16_OK;
+    }
     if (!w->computed)
         return g16_file_read(p->wtns_path, p->wtns_bytes, &w->buf, &w->len, err, errlen);
-    char *text, name[64];
-    int rc = g16_file_read_text(p->input_path, p->input_bytes, &text, err, errlen);
+    char *text = (char *)p->payload, name[64];
+    p->payload = NULL;
+    int rc = text ? G16_OK : g16_file_read_text(p->input_path, p->input_bytes, &text, err, errlen);
     if (rc) return rc;
     snprintf(name, sizeof name, "%s/%d: input", p->job->id, p->idx);
     double t0 = d_now();
@@ -413,6 +422,8 @@ void d_wtns_free(d_wtns *w)
     if (!w->buf) return;
     if (w->computed)
         g16_witness_free(w->buf);
+    else if (w->owned)
+        free(w->buf);
     else
         g16_file_release(w->buf, w->len);
     *w = (d_wtns){0};

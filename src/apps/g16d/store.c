@@ -250,6 +250,7 @@ static void restore_parts(g16d *d, job *j)
         p->pub = col(st, 7);
         p->timings = col(st, 8);
         p->input_path = col(st, 9);
+        p->input = p->input_path != NULL;
         p->input_bytes = (size_t)sqlite3_column_int64(st, 10);
         p->t_queued = d_now();
     }
@@ -358,10 +359,40 @@ static int local_key_ready(g16d *d, const char *name, char *err, size_t errlen)
     return G16_OK;
 }
 
-/* Durable before the workers see it. */
+/* A partition's bytes into the state directory, where they stay until
+ * its job expires: uploads under wtns/, inputs under inputs/.  A failure
+ * to store them is the daemon's (G16_ERR_IO). */
+static int journal(g16d *d, const job *j, part *p, char *err, size_t errlen)
+{
+    char path[1200], e2[D_ERR];
+    snprintf(path, sizeof path, "%s/%s/%s-%d.%s", d->cfg.state_dir, p->input ? "inputs" : "wtns",
+             j->id, p->idx, p->input ? "json" : "wtns");
+    char *copy = strdup(path);
+    if (!copy || g16_write_file(path, p->payload, p->payload_len, e2, sizeof e2)) {
+        d_errf(err, errlen, "%s %d: %s", p->input ? "input" : "witness", p->idx,
+               copy ? e2 : "out of memory");
+        free(copy);
+        return copy ? G16_ERR_IO : G16_ERR_NOMEM;
+    }
+    if (p->input)
+        p->input_path = copy;
+    else {
+        p->wtns_path = copy;
+        p->uploaded = 1;
+    }
+    free(p->payload);
+    p->payload = NULL;
+    return G16_OK;
+}
+
+/* Durable before the workers see it: its bytes journaled (without the
+ * lock), then the job stored and listed. */
 static int local_submit(g16d *d, job *j, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
+    for (int i = 0; i < j->nparts; i++) {
+        int rc = j->parts[i].payload ? journal(d, j, &j->parts[i], err, errlen) : G16_OK;
+        if (rc) return rc;
+    }
     pthread_mutex_lock(&d->mu);
     jobtab_add(d, j);
     d_store_job(d, j);
