@@ -4,8 +4,8 @@
  *
  * A claimed partition runs through the ordinary pipeline: the claimer
  * turns each lease into a local job of one partition (the fleet job's id,
- * the partition's index) whose witness is written to the state directory
- * as an upload is, so sched.c proves it as it proves any other.  When it
+ * the partition's index) holding the lease's witness or input bytes in
+ * memory (no file), so sched.c proves it as it proves any other.  When it
  * is final, the pipeline hands it here (fleet_part_done, mu held); the
  * claimer posts the result under its lease and the local copy goes at
  * the next purge.  Any host answers any job from the database.
