@@ -14,34 +14,22 @@
  * - seq increases along the list and stays below d->next_seq.
  *
  * A partition's states and the one function that moves it along each
- * edge (jobtab_set_state performs every move and asserts the edge is
- * one of these; jobtab_add lists a partition in whatever state it has):
+ * edge (jobtab_set_state performs every move and, with the checks built
+ * in, aborts on any other; jobtab_add lists a partition in whatever state
+ * it has: submission, a fleet's lease, restore):
  *
- *             jobtab_add (submission, a fleet's lease, restore)
- *                 |
- *                 v
- *   +-------- P_QUEUED ---- worker (sched.c) ----> P_SYNTH --+
- *   |  pick_synth: its key is gone -> P_FAILED         | after_stage
- *   |  d_job_cancel -> P_CANCELLED                     v
- *   |                                            P_SYNTHED --+
- *   |                                                  | worker, batch_pick
- *   |                                                  v
- *   |                                               P_MSM ---+
- *   |                                                  | after_stage
- *   |                                                  v
- *   |                                             P_MSMED ---+
- *   |                                                  | worker, batch_pick
- *   |                                                  v
- *   |                                             P_FINAL ---+
- *   |                                                  | after_stage
- *   v                                                  v
- *  P_CANCELLED      P_FAILED      <-- after_stage --  P_DONE
+ *   P_QUEUED --worker--> P_SYNTH --after_stage--> P_SYNTHED
+ *   P_SYNTHED --worker, batch_pick--> P_MSM --after_stage--> P_MSMED
+ *   P_MSMED --worker, batch_pick--> P_FINAL --after_stage--> P_DONE
  *
- *   P_SYNTH, P_MSM -> P_FAILED (the call failed) or P_CANCELLED (its job
- *   was cancelled meanwhile): after_stage.  P_FINAL -> P_FAILED:
- *   after_stage.  P_SYNTHED, P_MSMED -> P_CANCELLED: d_job_cancel.
- *   P_DONE, P_FAILED, P_CANCELLED are terminal: nothing leaves them, and
- *   entering one is what d_part_finish (sched.c) publishes.
+ *   P_QUEUED --pick_synth (its key or circuit is gone)--> P_FAILED
+ *   P_SYNTH, P_MSM, P_FINAL --after_stage (the call failed)--> P_FAILED
+ *   P_SYNTH, P_MSM --after_stage (the job was cancelled meanwhile)--> P_CANCELLED
+ *   P_QUEUED, P_SYNTHED, P_MSMED --d_job_cancel--> P_CANCELLED
+ *
+ * (worker, batch_pick and after_stage are sched.c's; d_job_cancel is
+ * jobs.c's.)  P_DONE, P_FAILED and P_CANCELLED are terminal: nothing
+ * leaves them, and d_part_finish (sched.c) publishes the move into one.
  *
  * A job's state follows from its partitions' (d_job_state_of): queued
  * until one leaves P_QUEUED, then running until every one is terminal,
