@@ -105,8 +105,9 @@ int d_pgq_submit(d_pgq *q, const char *id, const char *key, int priority,
  * or G16_ERR_IO when the database refused (YugabyteDB has no LISTEN), and
  * then the caller polls only.  d_pgq_wait blocks up to timeout_s until a
  * notice comes (1) or wake_fd (-1: none) is readable or the time passes
- * (0; a negative timeout_s: no limit); without LISTEN it returns 0 at once, and on a broken connection
- * it waits for wake_fd alone (the next call resets the connection).
+ * (0; a negative timeout_s: no limit); without LISTEN it returns 0 at
+ * once, and on a broken connection it waits for wake_fd alone (the next
+ * call resets the connection).
  * Only one thread may wait on a q, and it holds q for as long. */
 int d_pgq_listen(d_pgq *q, char *err, size_t errlen);
 int d_pgq_wait(d_pgq *q, double timeout_s, int wake_fd);
