@@ -403,6 +403,33 @@ static void test_wake(d_pgq *a, d_pgq *b)
     exec_sql("DELETE FROM jobs");
 }
 
+/* The job as g16d replies with it (the view rendered by jobview.c), and
+ * whether every partition is final. */
+static int job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
+                    size_t errlen)
+{
+    d_job_view v;
+    int rc = d_pgq_job_view(q, id, &v, err, errlen);
+    if (rc) return rc;
+    *final = 1;
+    for (int i = 0; i < v.nparts; i++)
+        *final &= !strcmp(v.parts[i].state, "done") || !strcmp(v.parts[i].state, "failed") ||
+                  !strcmp(v.parts[i].state, "cancelled");
+    *json = d_job_view_json(&v, with_results);
+    d_job_view_free(&v);
+    return G16_OK;
+}
+
+static int jobs_json(d_pgq *q, char **json, char *err, size_t errlen)
+{
+    d_job_list l;
+    int rc = d_pgq_jobs_view(q, &l, err, errlen);
+    if (rc) return rc;
+    *json = d_job_list_json(&l);
+    d_job_list_free(&l);
+    return G16_OK;
+}
+
 static void test_views(d_pgq *a, d_pgq *b)
 {
     char err[512], key[128], *json = NULL;
@@ -415,7 +442,7 @@ static void test_views(d_pgq *a, d_pgq *b)
           "head key k3: '%s'", key);
     CHECK(d_pgq_head_key(b, skip, 1, key, err, sizeof err) == G16_OK && !strcmp(key, "k4"),
           "head key past k3: '%s'", key);
-    CHECK(d_pgq_job_json(b, "view", 1, &json, &final, err, sizeof err) == G16_OK && !final &&
+    CHECK(job_json(b, "view", 1, &json, &final, err, sizeof err) == G16_OK && !final &&
               strstr(json, "\"state\":\"queued\"") && strstr(json, "\"partitions_total\":2"),
           "a queued job: %s", json ? json : err);
     free(json);
@@ -423,20 +450,20 @@ static void test_views(d_pgq *a, d_pgq *b)
     d_pgq_result(b, &c[0], 1, "{\"pi_a\":1}", "[\"7\"]", NULL, "{\"msm_s\":0.5}", &accepted, err,
                  sizeof err);
     json = NULL;
-    CHECK(d_pgq_job_json(a, "view", 1, &json, &final, err, sizeof err) == G16_OK && !final &&
+    CHECK(job_json(a, "view", 1, &json, &final, err, sizeof err) == G16_OK && !final &&
               strstr(json, "\"state\":\"running\"") && !strstr(json, "pi_a"),
           "running, results withheld until every partition is final: %s", json ? json : err);
     free(json);
     d_pgq_result(b, &c[1], 0, NULL, NULL, "witness 1: bad", NULL, &accepted, err, sizeof err);
     json = NULL;
-    CHECK(d_pgq_job_json(a, "view", 1, &json, &final, err, sizeof err) == G16_OK && final &&
+    CHECK(job_json(a, "view", 1, &json, &final, err, sizeof err) == G16_OK && final &&
               strstr(json, "\"state\":\"failed\"") && strstr(json, "\"proof\":{\"pi_a\":1}") &&
               strstr(json, "\"public\":[\"7\"]") && strstr(json, "\"msm_s\":0.5") &&
               strstr(json, "witness 1: bad") && strstr(json, "\"finished\""),
           "final, with results: %s", json ? json : err);
     free(json);
     for (int i = 0; i < n; i++) d_pgq_lease_free(&c[i]);
-    CHECK(d_pgq_job_json(a, "nope", 1, &json, &final, err, sizeof err) == G16_ERR_NOT_FOUND,
+    CHECK(job_json(a, "nope", 1, &json, &final, err, sizeof err) == G16_ERR_NOT_FOUND,
           "unknown job");
     CHECK(d_pgq_cancel(a, "view", err, sizeof err) == D_PGQ_FINAL, "a final job: %s", err);
     CHECK(d_pgq_cancel(a, "doomed", err, sizeof err) == G16_OK, "cancel: %s", err);
@@ -444,12 +471,12 @@ static void test_views(d_pgq *a, d_pgq *b)
     CHECK(d_pgq_claim(b, NULL, 0, 2, 30, c, &n, err, sizeof err) == G16_OK && n == 0,
           "a cancelled partition is never claimed");
     json = NULL;
-    CHECK(d_pgq_job_json(a, "doomed", 0, &json, &final, err, sizeof err) == G16_OK && final &&
+    CHECK(job_json(a, "doomed", 0, &json, &final, err, sizeof err) == G16_OK && final &&
               strstr(json, "\"state\":\"cancelled\""),
           "cancelled: %s", json ? json : err);
     free(json);
     json = NULL;
-    CHECK(d_pgq_jobs_json(b, &json, err, sizeof err) == G16_OK &&
+    CHECK(jobs_json(b, &json, err, sizeof err) == G16_OK &&
               strstr(json, "{\"jobs\":[{\"id\":\"view\",\"key\":\"k3\",\"priority\":7,"
                            "\"state\":\"failed\",\"partitions\":2,\"partitions_done\":1,"
                            "\"submitted_by\":\"host-a\"},{\"id\":\"doomed\",\"key\":\"k4\","

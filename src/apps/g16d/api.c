@@ -1,4 +1,5 @@
-/* The HTTP API: routes a request to its handler and renders the reply.
+/* The HTTP API: routes a request to its handler (one table, k_routes:
+ * method, path, handler, whether it blocks) and renders the reply.
  * Every error is {"error": "..."} with a 4xx/5xx status; the key and job
  * logic says what kind of failure it was and d_http_status alone says
  * which HTTP status that kind is. */
@@ -123,8 +124,9 @@ static const char *device_mode(int device)
     return device == G16_DEVICE_GPU ? "gpu" : device == G16_DEVICE_CPU ? "cpu" : "auto";
 }
 
-static void keys_list(g16d *d, d_reply *r)
+static void keys_list(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)rq, (void)id;
     json_t *a = json_array();
     pthread_mutex_lock(&d->mu);
     for (dkey *k = d->keys; k; k = k->next) json_array_append_new(a, key_json(k));
@@ -132,14 +134,14 @@ static void keys_list(g16d *d, d_reply *r)
     reply_jansson(r, 200, json_pack("{s:o}", "keys", a));
 }
 
-static void keys_load(g16d *d, const d_request *rq, d_reply *r)
+static void keys_load(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)id;
     json_t *o;
     const char *name, *path, *wasm;
     char err[D_ERR];
     int rc = d_key_request_parse(rq->body, rq->len, &o, &name, &path, &wasm, err, sizeof err);
-    if (rc || (rc = d->fleet ? d_fleet_key_register(d, name, path, wasm, err, sizeof err)
-                             : d_key_load(d, name, path, wasm, 1, err, sizeof err)))
+    if (rc || (rc = d->be->key_load(d, name, path, wasm, err, sizeof err)))
         d_reply_error(r, d_http_status(rc), "%s", err);
     else {
         pthread_mutex_lock(&d->mu);
@@ -151,10 +153,11 @@ static void keys_load(g16d *d, const d_request *rq, d_reply *r)
     json_decref(o);
 }
 
-static void keys_evict(g16d *d, const char *name, d_reply *r)
+static void keys_evict(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)rq;
     char err[D_ERR];
-    int rc = d_key_evict(d, name, err, sizeof err);
+    int rc = d_key_evict(d, id, err, sizeof err);
     if (rc)
         d_reply_error(r, d_http_status(rc), "%s", err);
     else
@@ -167,8 +170,9 @@ static void stage_json(json_t *o, const char *name, int workers, int busy, int q
         o, name, json_pack("{s:i,s:i,s:i}", "workers", workers, "busy", busy, "queued", queued));
 }
 
-static void status(g16d *d, d_reply *r)
+static void status(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)rq, (void)id;
     d_sample s;
     d_memory_now(d, &s);
     json_t *keys = json_array(), *stages = json_object();
@@ -220,85 +224,54 @@ static void status(g16d *d, d_reply *r)
     reply_jansson(r, 200, o);
 }
 
+/* A backend's answer: its job view rendered (jobview.c), or its failure. */
+static void reply_view(d_reply *r, int rc, const char *err, d_job_view *v, int with_results)
+{
+    if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        reply_json(r, 200, d_job_view_json(v, with_results));
+    d_job_view_free(v);
+}
+
 /* The job as it is now.  A long-poll (?wait=S) reaches here once its
  * wait is over: the HTTP layer parks it (d_api_wait) without a thread
- * until the job finishes, expires, the daemon stops or S pass. */
-static void proof_get(g16d *d, const char *id, double wait, d_reply *r)
+ * until the job finishes, expires, the daemon stops or S pass; a backend
+ * whose jobs are elsewhere (waitable says 0) waits in job_view itself. */
+static void proof_get(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
-    char err[D_ERR], *text = NULL;
-    int rc;
-    if (d->fleet) { /* the long-poll waits here: a fleet job changes on any host */
-        if ((rc = d_fleet_job(d, id, wait, &text, err, sizeof err)))
-            d_reply_error(r, d_http_status(rc), "%s", err);
-        else
-            reply_json(r, 200, text);
-        return;
-    }
-    pthread_mutex_lock(&d->mu);
-    job *j = d_job_find(d, id);
-    if (!j) {
-        pthread_mutex_unlock(&d->mu);
-        d_reply_error(r, 404, "no job %s (unknown, or its results expired)", id);
-        return;
-    }
-    if (d_job_terminal(j) && j->fetched <= 0) {
-        j->fetched = d_now();
-        d_store_job_state(d, j);
-    }
-    text = d_job_json(d, j, 1);
-    pthread_mutex_unlock(&d->mu);
-    reply_json(r, 200, text);
+    char err[D_ERR];
+    const char *same;
+    d_job_view v = {0};
+    int rc = d->be->job_view(d, id, d_api_wait(rq, &same), &v, err, sizeof err);
+    reply_view(r, rc, err, &v, 1);
 }
 
-static void proof_cancel(g16d *d, const char *id, d_reply *r)
+static void proof_cancel(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
-    char err[D_ERR], *json = NULL;
-    int rc;
-    if (d->fleet) {
-        if ((rc = d_fleet_cancel(d, id, &json, err, sizeof err)))
-            d_reply_error(r, d_http_status(rc), "%s", err);
-        else
-            reply_json(r, 200, json);
-        return;
-    }
-    pthread_mutex_lock(&d->mu);
-    job *j = d_job_find(d, id);
-    rc = j ? d_job_cancel(d, j) : 0;
-    char *text = j ? d_job_json(d, j, 0) : NULL;
-    pthread_mutex_unlock(&d->mu);
-    if (!j)
-        d_reply_error(r, 404, "no job %s", id);
-    else if (rc) {
-        free(text);
-        d_reply_error(r, 409, "job %s has already finished", id);
-    } else
-        reply_json(r, 200, text);
+    (void)rq;
+    char err[D_ERR];
+    d_job_view v = {0};
+    int rc = d->be->cancel(d, id, &v, err, sizeof err);
+    reply_view(r, rc, err, &v, 0);
 }
 
-/* A fleet host lists the fleet's jobs: any host answers any job. */
-static void proofs_list(g16d *d, d_reply *r)
+static void proofs_list(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
-    if (d->fleet) {
-        char err[D_ERR], *json = NULL;
-        int rc = d_fleet_jobs(d, &json, err, sizeof err);
-        if (rc)
-            d_reply_error(r, d_http_status(rc), "%s", err);
-        else
-            reply_json(r, 200, json);
-        return;
-    }
-    json_t *a = json_array();
-    pthread_mutex_lock(&d->mu);
-    for (job *j = d->jobs; j; j = j->next)
-        json_array_append_new(a, json_pack("{s:s,s:s,s:i,s:s,s:i}", "id", j->id, "key", j->key,
-                                           "priority", j->priority, "state", d_job_state(j),
-                                           "partitions", j->nparts));
-    pthread_mutex_unlock(&d->mu);
-    reply_jansson(r, 200, json_pack("{s:o}", "jobs", a));
+    (void)rq, (void)id;
+    char err[D_ERR];
+    d_job_list l = {0};
+    int rc = d->be->job_list(d, &l, err, sizeof err);
+    if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        reply_json(r, 200, d_job_list_json(&l));
+    d_job_list_free(&l);
 }
 
-static void proof_submit(g16d *d, const d_request *rq, d_reply *r)
+static void proof_submit(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)id;
     char err[D_ERR], *out = NULL;
     int rc = d_job_submit(d, rq->body, rq->len, &out, err, sizeof err);
     if (rc)
@@ -307,8 +280,9 @@ static void proof_submit(g16d *d, const d_request *rq, d_reply *r)
         reply_json(r, 202, out);
 }
 
-static void memory(g16d *d, const d_request *rq, d_reply *r)
+static void memory(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)id;
     const char *s = rq->query(rq->qctx, "since"), *f = rq->query(rq->qctx, "format");
     double since = s ? strtod(s, NULL) : 0;
     if (f && strcmp(f, "csv") && strcmp(f, "json")) {
@@ -325,25 +299,25 @@ static void memory(g16d *d, const d_request *rq, d_reply *r)
     if (!r->body) d_reply_error(r, 500, "cannot read the memory trace");
 }
 
-static void fleet_get(g16d *d, d_reply *r)
+static void fleet_get(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)rq, (void)id;
     char err[D_ERR], *json = NULL;
-    int rc = d->fleet ? d_fleet_hosts(d, &json, err, sizeof err) : G16_ERR_NOT_FOUND;
-    if (!d->fleet)
-        d_reply_error(r, 404, "this g16d is no fleet's host (start it with --queue)");
-    else if (rc)
+    int rc = d->be->hosts(d, &json, err, sizeof err);
+    if (rc)
         d_reply_error(r, d_http_status(rc), "%s", err);
     else
         reply_json(r, 200, json);
 }
 
 /* Prometheus text, and the fleet's (a database query) in a fleet. */
-static void metrics(g16d *d, d_reply *r)
+static void metrics(g16d *d, const d_request *rq, const char *id, d_reply *r)
 {
+    (void)rq, (void)id;
     r->body = d_metrics_text(d);
     r->status = 200;
     r->content_type = "text/plain; version=0.0.4";
-    char *more = d->fleet && r->body ? d_fleet_metrics(d) : NULL, *both = NULL;
+    char *more = r->body ? d->be->metrics(d) : NULL, *both = NULL;
     if (more && asprintf(&both, "%s%s", r->body, more) >= 0) {
         free(r->body);
         r->body = both;
@@ -361,19 +335,65 @@ static const char *tail(const char *path, const char *prefix)
 
 static int is(const d_request *rq, const char *m) { return !strcmp(rq->method, m); }
 
-/* What reads files (a key, witnesses, the memory trace) or frees a key
- * (munmap of gigabytes, the GPU copy) runs on a thread of its own; the
- * rest only reads or updates state under the lock and is answered on the
- * HTTP thread at once. */
+/* Where a request is served: on the HTTP event thread at once (it only
+ * reads or updates state under the lock), or on a thread of its own
+ * because it reads files (a key, witnesses, the memory trace), frees a
+ * key (munmap of gigabytes, the GPU copy) or, with a remote backend,
+ * asks the fleet's database. */
+enum { RUN_HERE, BLOCKS, BLOCKS_IF_REMOTE };
+
+/* The API, one route a row: a path ending in '/' takes one more segment,
+ * the handler's id.  A path that some row has but not with the request's
+ * method is 405; a path no row has, 404. */
+typedef struct {
+    const char *method, *path;
+    void (*handler)(g16d *d, const d_request *rq, const char *id, d_reply *r);
+    int blocks;
+} route;
+
+static const route k_routes[] = {
+    {"GET", "/v1/status", status, RUN_HERE},
+    {"GET", "/metrics", metrics, BLOCKS_IF_REMOTE},
+    {"GET", "/v1/fleet", fleet_get, BLOCKS_IF_REMOTE},
+    {"GET", "/v1/memory", memory, BLOCKS},
+    {"GET", "/v1/keys", keys_list, RUN_HERE},
+    {"POST", "/v1/keys", keys_load, BLOCKS},
+    {"DELETE", "/v1/keys/", keys_evict, BLOCKS},
+    {"POST", "/v1/proofs", proof_submit, BLOCKS},
+    {"GET", "/v1/proofs", proofs_list, BLOCKS_IF_REMOTE},
+    {"GET", "/v1/proofs/", proof_get, BLOCKS_IF_REMOTE},
+    {"DELETE", "/v1/proofs/", proof_cancel, BLOCKS_IF_REMOTE},
+};
+#define NROUTES ((int)(sizeof k_routes / sizeof k_routes[0]))
+
+/* Whether path is rt's (*id: the segment after a '/'-ended path). */
+static int path_is(const route *rt, const char *path, const char **id)
+{
+    size_t n = strlen(rt->path);
+    *id = NULL;
+    if (rt->path[n - 1] != '/') return !strcmp(path, rt->path);
+    return (*id = tail(path, rt->path)) != NULL;
+}
+
+/* The request's route, or NULL with *path_known when another method's
+ * route has its path. */
+static const route *route_of(const d_request *rq, const char **id, int *path_known)
+{
+    *path_known = 0;
+    for (int i = 0; i < NROUTES; i++) {
+        if (!path_is(&k_routes[i], rq->path, id)) continue;
+        if (is(rq, k_routes[i].method)) return &k_routes[i];
+        *path_known = 1;
+    }
+    return NULL;
+}
+
 int d_api_blocks(const g16d *d, const d_request *rq)
 {
-    const char *p = rq->path;
-    if (d->fleet &&
-        (!strncmp(p, "/v1/proofs", 10) || !strcmp(p, "/v1/fleet") || !strcmp(p, "/metrics")))
-        return 1;
-    return (is(rq, "POST") && (!strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs"))) ||
-           (is(rq, "DELETE") && tail(p, "/v1/keys/")) ||
-           (is(rq, "GET") && !strcmp(p, "/v1/memory"));
+    const char *id;
+    int known;
+    const route *rt = route_of(rq, &id, &known);
+    return rt && (rt->blocks == BLOCKS || (rt->blocks == BLOCKS_IF_REMOTE && d->be->remote));
 }
 
 double d_api_wait(const d_request *rq, const char **id)
@@ -386,35 +406,15 @@ double d_api_wait(const d_request *rq, const char **id)
 
 void d_api(g16d *d, const d_request *rq, d_reply *r)
 {
-    const char *p = rq->path, *id;
+    const char *id;
+    int known;
+    const route *rt = route_of(rq, &id, &known);
     r->body = NULL;
-    if (!strcmp(p, "/v1/status") && is(rq, "GET"))
-        status(d, r);
-    else if (!strcmp(p, "/metrics") && is(rq, "GET"))
-        metrics(d, r);
-    else if (!strcmp(p, "/v1/fleet") && is(rq, "GET"))
-        fleet_get(d, r);
-    else if (!strcmp(p, "/v1/memory") && is(rq, "GET"))
-        memory(d, rq, r);
-    else if (!strcmp(p, "/v1/keys") && is(rq, "GET"))
-        keys_list(d, r);
-    else if (!strcmp(p, "/v1/keys") && is(rq, "POST"))
-        keys_load(d, rq, r);
-    else if ((id = tail(p, "/v1/keys/")) && is(rq, "DELETE"))
-        keys_evict(d, id, r);
-    else if (!strcmp(p, "/v1/proofs") && is(rq, "POST"))
-        proof_submit(d, rq, r);
-    else if (!strcmp(p, "/v1/proofs") && is(rq, "GET"))
-        proofs_list(d, r);
-    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "GET"))
-        proof_get(d, id, d_api_wait(rq, &id), r);
-    else if ((id = tail(p, "/v1/proofs/")) && is(rq, "DELETE"))
-        proof_cancel(d, id, r);
-    else if (!strcmp(p, "/v1/status") || !strcmp(p, "/metrics") || !strcmp(p, "/v1/memory") ||
-             !strcmp(p, "/v1/fleet") || !strcmp(p, "/v1/keys") || !strcmp(p, "/v1/proofs") ||
-             tail(p, "/v1/keys/") || tail(p, "/v1/proofs/"))
-        d_reply_error(r, 405, "method %s not allowed on %s", rq->method, p);
+    if (rt)
+        rt->handler(d, rq, id, r);
+    else if (known)
+        d_reply_error(r, 405, "method %s not allowed on %s", rq->method, rq->path);
     else
-        d_reply_error(r, 404, "no such endpoint: %s", p);
+        d_reply_error(r, 404, "no such endpoint: %s", rq->path);
     if (!r->body) d_reply_error(r, 500, "out of memory");
 }

@@ -7,9 +7,13 @@
  * after startup (keys, jobs, budget, counters, the database handle).
  * Workers take it only to pick work and to publish a stage's result; the
  * proving itself runs unlocked, and so do a key's reading, its point check
- * and its freeing (an evicted key is freed by d_key_reap after the lock).  d->work is broadcast whenever work or
- * budget may have appeared, d->changed whenever a job changed state (the
- * parked long-polls are woken by it).
+ * and its freeing (eviction hands the evicted keys to its caller, which
+ * frees them with d_key_reap after the lock).  d->work is broadcast
+ * whenever work or budget may have appeared, d->changed whenever a job
+ * changed state (the parked long-polls are woken by it).  The job table
+ * and the keys' pending counts are jobtab.c's alone (jobtab.h: their
+ * invariants and the partition's state diagram); where jobs live is the
+ * backend's (d_backend, below).
  *
  * Errors: the key and job logic returns G16_OK, a g16_status code or one
  * of the daemon's own kinds below, with a one-line message; only the API
@@ -23,6 +27,7 @@
 
 #include "g16.h"
 #include "g16_witness.h"
+#include "jobview.h"
 #include "policy.h"
 
 #define D_NAME_MAX  128
@@ -115,20 +120,22 @@ typedef struct dkey {
                                     budget it holds for wasm2c and cc (keys.c) */
     int opening_circuit;   /* listed as compiling meanwhile */
     double last_used;
-    int pending; /* unfinished partitions that need it */
+    int pending; /* unfinished partitions that need it, and holds (jobtab.c) */
+    int holds;   /* pending's share that is no partition: a submission being checked */
     struct dkey *next;
 } dkey;
 
 struct job;
 
-/* A partition's .wtns bytes, read from its file or computed from its
- * input (computed: which, so how to free it).  Its job points into them
+/* A partition's .wtns bytes, read from its file, taken from its payload
+ * (owned: malloc'd) or computed from its input (computed): which says how
+ * to free them.  Its job points into them
  * (g16_options.borrow_witness: no copy of the values, at 2^24 512 MB of
  * fresh pages), so they live until the job is freed (d_reap). */
 typedef struct {
     uint8_t *buf;
     size_t len;
-    int computed;
+    int computed, owned;
 } d_wtns;
 
 void d_wtns_free(d_wtns *w);
@@ -142,6 +149,13 @@ typedef struct {
     int uploaded;      /* wtns_path is ours (state dir): delete with the job */
     char *input_path;  /* an input.json (state dir, ours) computed at synthesis instead */
     size_t input_bytes;
+    int input; /* its witness is computed from an input (input_path or payload) */
+    /* the uploaded .wtns or the input's text (NUL-terminated) in memory
+     * rather than in a file: from submission until the backend takes the
+     * job (local: journaled to the state directory; fleet: sent as
+     * bytes), and a fleet's claimed partition until its synthesis */
+    uint8_t *payload;
+    size_t payload_len;
     size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
     size_t reserved;   /* budget bytes held now */
     int threads;       /* its stage calls' threads, chosen with its reservation */
@@ -188,6 +202,8 @@ typedef struct reap {
     struct reap *next;
 } reap;
 
+struct d_backend;
+
 typedef struct g16d {
     d_config cfg;
     pthread_mutex_t mu;
@@ -201,7 +217,7 @@ typedef struct g16d {
     size_t dev_budget, dev_used; /* device memory budget (0: none) and the GPU keys' charges */
     int held_parts;              /* partitions holding a reservation */
     int synth_needs_memory;      /* the next partition waits for budget (pick_synth) */
-    int nstate[P_CANCELLED + 1]; /* partitions in each state (kept by d_set_state) */
+    int nstate[P_CANCELLED + 1]; /* partitions in each state (kept by jobtab_set_state) */
     int busy[ST_COUNT];
     int cpu_busy;   /* threads the running CPU stage calls hold (<= cfg.threads) */
     int long_polls; /* long-polls parked by the HTTP layer, waiting for a job */
@@ -209,12 +225,11 @@ typedef struct g16d {
     uint64_t proofs_done, proofs_failed, jobs_submitted;
     histo hist[ST_COUNT + 1]; /* + budget wait */
     reap *reap_head, *reap_tail;
-    void *db;    /* sqlite3; NULL in a fleet */
-    void *fleet; /* fleet.c's state under --queue; NULL otherwise */
-    /* telemetry (own lock: the sampler must not wait for the pipeline) */
+    const struct d_backend *be; /* where jobs live: local (store.c) or fleet (fleet.c) */
+    void *db;                   /* store.c's sqlite3; NULL in a fleet */
+    void *fleet;                /* fleet.c's state under --queue; NULL otherwise */
+    /* telemetry (own lock: a sample never waits for the pipeline's) */
     pthread_mutex_t tmu;
-    pthread_cond_t tcv;
-    int tstop;
     double started;
     d_sample *ring;
     size_t ring_cap, ring_n, ring_pos;
@@ -223,7 +238,12 @@ typedef struct g16d {
     char trace_path[1100];
     pthread_t workers[64];
     int n_workers;
-    pthread_t reaper, sampler;
+    pthread_t reaper;
+    /* cron.c: the thread of the periodic tasks */
+    pthread_mutex_t cron_mu;
+    pthread_cond_t cron_cv;
+    int cron_stop, cron_started;
+    pthread_t cron;
     int lock_fd;
 } g16d;
 
@@ -263,6 +283,12 @@ int d_proof_request_parse(const char *body, size_t len, struct json_t **root, co
 
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);
+/* The threads each stage call of a CPU key's partitions gets, from the
+ * key's domain size (the scheduler's policy: see sched.c). */
+int d_key_threads(const g16d *d, uint32_t domain_size);
+/* An input partition's witness and calculation sizes, from its key's
+ * circuit (at submission and when restored). */
+void d_part_input_bytes(part *p, const dkey *k);
 int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
                char *err, size_t errlen);
 /* The same, only with a circuit whose bytes have the SHA-256 wasm_sha256
@@ -277,10 +303,12 @@ size_t d_key_calc_bytes(const dkey *k, size_t input_len);
 void d_key_free(dkey *k);
 int d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
 /* Evicts idle keys until need bytes are free (0), or -1; mu held.  The
- * evicted keys are freed by the caller's d_key_reap once mu is released. */
-int d_key_make_room(g16d *d, size_t need, const dkey *keep);
-/* Frees the keys this thread evicted or dropped under mu; mu not held. */
-void d_key_reap(void);
+ * evicted keys are unlisted and added to *freed, for the caller to free
+ * with d_key_reap once mu is released. */
+int d_key_make_room(g16d *d, size_t need, const dkey *keep, dkey **freed);
+/* Frees the keys of *freed (and empties it); mu not held: freeing
+ * gigabytes (munmap, munlock, the GPU copy) must not hold the lock. */
+void d_key_reap(dkey **freed);
 size_t d_budget_free(const g16d *d);
 
 /* devbudget.c: the device memory budget's decision, pure so it is
@@ -306,45 +334,80 @@ typedef enum { D_BODY_FITS, D_BODY_NOT_NOW, D_BODY_NEVER } d_body_fit_t;
 d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t held, size_t more);
 
 /* sched.c */
-/* The threads each stage call of a CPU key's partitions gets, from the
- * key's domain size (the scheduler's policy: see sched.c). */
-int d_key_threads(const g16d *d, uint32_t domain_size);
 int d_workers_start(g16d *d);
 void d_workers_stop(g16d *d);
 void d_part_finish(g16d *d, part *p, part_state st, const char *error);
 void d_release(g16d *d, part *p, size_t bytes);
 void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes);
-void d_set_state(g16d *d, part *p, part_state s);
 
 /* jobs.c */
-job *d_job_find(g16d *d, const char *id);
 int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
-/* An input partition's witness and calculation sizes, from its key's
- * circuit (at submission and when restored). */
-void d_part_input_bytes(part *p, const dkey *k);
-/* Whether a long-poll for job id has something to wait for (it exists
- * and is unfinished, and the daemon is not stopping).  mu held. */
+/* Whether a long-poll for job id has something to wait for here (the
+ * backend says, and the daemon is not stopping).  mu held. */
 int d_job_waitable(g16d *d, const char *id);
-char *d_job_json(g16d *d, job *j, int with_results);
+/* The job as a reply shows it (mu held; *v freed with d_job_view_free):
+ * 0, or -1 when out of memory. */
+int d_job_view_of(const job *j, d_job_view *v);
+void d_job_row_of(const job *j, d_job_row *r);
 int d_job_cancel(g16d *d, job *j);
 int d_job_terminal(const job *j);
-const char *d_job_state(const job *j);
-void d_jobs_purge(g16d *d, double now);
-void d_job_free(job *j);
 
-/* store.c (all called with d->mu held) */
-int d_store_open(g16d *d, char *err, size_t errlen);
-void d_store_close(g16d *d);
-int d_store_restore(g16d *d, char *err, size_t errlen);
-void d_store_key(g16d *d, const dkey *k, int present);
-void d_store_job(g16d *d, const job *j);
-void d_store_part(g16d *d, const part *p);
-void d_store_job_state(g16d *d, const job *j);
-void d_store_job_delete(g16d *d, const job *j);
+/* The backend: where jobs live, one table of operations for each mode,
+ * so nothing outside store.c (local: SQLite, jobs in this process) and
+ * fleet.c (a fleet's host: PostgreSQL) asks which mode it runs in.
+ * Calls marked "mu held" run under d->mu and must not block on a
+ * database other than the local file; the rest run without it. */
+typedef struct d_backend {
+    const char *name;
+    /* opens what holds the jobs, then restores what it held */
+    int (*open)(g16d *d, char *err, size_t errlen);
+    int (*restore)(g16d *d, char *err, size_t errlen);
+    int (*start)(g16d *d); /* its threads, after the workers' */
+    void (*stop)(g16d *d); /* after the workers stopped */
+    void (*close)(g16d *d);
+    /* POST /v1/keys: loaded here (and registered, in a fleet) */
+    int (*key_load)(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                    size_t errlen);
+    void (*key_saved)(g16d *d, const dkey *k, int present); /* mu held */
+    /* before a submission is checked: the key is here and the right one */
+    int (*key_ready)(g16d *d, const char *name, char *err, size_t errlen);
+    /* a checked job: taken (queued here, or in the fleet's queue, then
+     * discarded here) on G16_OK */
+    int (*submit)(g16d *d, job *j, char *err, size_t errlen);
+    void (*part_done)(g16d *d, const part *p);  /* mu held: p is terminal */
+    void (*job_changed)(g16d *d, const job *j); /* mu held: finished, fetched, cancelled */
+    void (*job_deleted)(g16d *d, const job *j); /* mu held: purged */
+    /* GET /v1/proofs/ID (fetching it), waiting up to wait seconds for
+     * it to finish when the backend waits itself (waitable says 0) */
+    int (*job_view)(g16d *d, const char *id, double wait, d_job_view *v, char *err, size_t errlen);
+    int (*job_list)(g16d *d, d_job_list *l, char *err, size_t errlen);
+    int (*cancel)(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen);
+    int (*waitable)(g16d *d, const char *id); /* mu held: the HTTP layer may park a long-poll */
+    /* GET /v1/fleet (G16_ERR_NOT_FOUND with why on one host) */
+    int (*hosts)(g16d *d, char **json, char *err, size_t errlen);
+    char *(*metrics)(g16d *d); /* /metrics lines beyond the daemon's (malloc'd; NULL: none) */
+    /* periodic work, run by cron.c (NULL: none in this mode) */
+    void (*heartbeat)(g16d *d); /* this host's leases renewed */
+    void (*purge)(g16d *d);     /* the backend's own expired jobs deleted */
+    void (*poll)(g16d *d);      /* look for work (a fleet's claimer) */
+    void (*tick)(g16d *d);      /* requests waiting on the backend look again */
+    int remote;                 /* job requests ask a database: served on threads of their own */
+} d_backend;
+
+/* store.c */
+extern const d_backend d_backend_local;
 
 /* telemetry.c */
 int d_telemetry_start(g16d *d, char *err, size_t errlen);
+/* One memory sample into the ring and the trace (cron.c's "sample"). */
+void d_telemetry_sample(g16d *d);
 void d_telemetry_stop(g16d *d);
+
+/* cron.c: every periodic task, on one thread (its head comment lists
+ * them).  Started once the workers and the backend run; stopped after
+ * the backend, before the telemetry. */
+int d_cron_start(g16d *d);
+void d_cron_stop(g16d *d);
 void d_histo_init(histo *h);
 void d_histo_add(histo *h, double v);
 char *d_metrics_text(g16d *d);
@@ -384,31 +447,7 @@ int d_http_status(int code);
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* fleet.c: this daemon as one host of a fleet (--queue); every call but
- * d_fleet_part_done runs without d->mu.  Errors as the key and job logic's
- * (D_ERR_QUEUE when the database did not answer). */
-int d_fleet_open(g16d *d, char *err, size_t errlen);
-int d_fleet_start(g16d *d);
-void d_fleet_stop(g16d *d);
-void d_fleet_close(g16d *d);
-/* POST /v1/keys: loads the key (and its circuit) here and registers it
- * (size, SHA-256, paths). */
-int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
-                         size_t errlen);
-/* The registered key name loaded here and checked against its SHA-256. */
-int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen);
-/* A checked job (witnesses in its parts) into the fleet's queue. */
-int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen);
-/* A partition of a claimed lease is final (mu held): its result is posted. */
-void d_fleet_part_done(g16d *d, const part *p);
-/* The job's JSON from the database, once final or after wait seconds. */
-int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, size_t errlen);
-/* GET /v1/proofs: the fleet's jobs, not this host's. */
-int d_fleet_jobs(g16d *d, char **json, char *err, size_t errlen);
-int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen);
-/* GET /v1/fleet: this host, every host, the queue's depth. */
-int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen);
-/* /metrics lines of the fleet (malloc'd). */
-char *d_fleet_metrics(g16d *d);
+/* fleet.c: this daemon as one host of a fleet (--queue). */
+extern const d_backend d_backend_fleet;
 
 #endif

@@ -4,9 +4,9 @@
  *
  * A claimed partition runs through the ordinary pipeline: the claimer
  * turns each lease into a local job of one partition (the fleet job's id,
- * the partition's index) whose witness is written to the state directory
- * as an upload is, so sched.c proves it as it proves any other.  When it
- * is final, d_store_part hands it here (d_fleet_part_done, mu held); the
+ * the partition's index) holding the lease's witness or input bytes in
+ * memory (no file), so sched.c proves it as it proves any other.  When it
+ * is final, the pipeline hands it here (fleet_part_done, mu held); the
  * claimer posts the result under its lease and the local copy goes at
  * the next purge.  Any host answers any job from the database.
  *
@@ -18,15 +18,17 @@
  * as for any key) after checking its size and SHA-256 against the
  * registration; a key it cannot load is skipped for a while.
  *
- * Threads: the claimer (claims, key loads, results) and the heartbeat
- * (lease renewal, never held up by a slow claim) have a connection each;
- * requests share a third.  No database call is made with d->mu held.
+ * Threads: the claimer (claims, key loads, results) and cron.c's thread
+ * (the heartbeat: lease renewal, never held up by a slow claim; the
+ * purge of the fleet's expired jobs) have a connection each; requests
+ * share a third.  No database call is made with d->mu held.
  *
- * Idle: the claimer looks at the queue every POLL_S.  Where the database
- * has LISTEN/NOTIFY (PostgreSQL; not YugabyteDB) its connection listens
- * and a submission on any host wakes it at once; it then waits on that
- * connection's socket and on a pipe that stands for f->cv (results to
- * post, stop), never longer than POLL_S: the poll stays the fallback. */
+ * Idle: the claimer waits until it is woken: by cron.c's claim poll
+ * (fleet_poll, every 0.1 s), by a result to post or the stop, and where
+ * the database has LISTEN/NOTIFY (PostgreSQL; not YugabyteDB) by a
+ * submission on any host at once: its connection listens, and it waits
+ * on that connection's socket and on a pipe that stands for f->cv.  The
+ * poll stays the fallback. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -40,11 +42,10 @@
 #include <unistd.h>
 
 #include "d.h"
+#include "jobtab.h"
 #include "pgqueue.h"
 
-#define POLL_S      0.1  /* an idle claimer looks at the queue this often */
 #define SKIP_S      10.0 /* a key this host could not load is not tried again for this long */
-#define JOB_POLL_S  0.2  /* a long-poll looks at its job this often */
 #define WTNS_HEADER 256  /* a .wtns beside its n_vars 32-byte values (estimate) */
 #define INPUT_EST   4096 /* an input.json's size when none is known yet */
 
@@ -67,10 +68,11 @@ typedef struct fkey {
 
 typedef struct {
     d_pgq *q, *beat, *api;
-    pthread_t claimer, beater;
-    pthread_cond_t cv; /* with d->mu: a result to post, or stop */
-    int wake[2];       /* a pipe: the same news for a claimer that waits on its socket */
-    int listening;     /* the claimer's connection LISTENs: submissions wake it */
+    pthread_t claimer;
+    pthread_cond_t cv;   /* with d->mu: a result to post, a poll, or stop */
+    pthread_cond_t tick; /* with d->mu: long-polls read their job again (fleet_tick) */
+    int wake[2];         /* a pipe: the same news for a claimer that waits on its socket */
+    int listening;       /* the claimer's connection LISTENs: submissions wake it */
     int stop, threads;
     flease *leases;
     fkey *keys;
@@ -130,7 +132,7 @@ static dkey *loaded(g16d *d, const char *name)
         d_abs_time(&ts, d_now() + 0.1);
         pthread_cond_timedwait(&d->work, &d->mu, &ts);
     }
-    if (k && k->key) k->pending++;
+    if (k && k->key) jobtab_key_hold(d, k, 1);
     return k && k->key ? k : NULL;
 }
 
@@ -150,7 +152,7 @@ static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, d
         snprintf(reg->wasm_sha256, sizeof reg->wasm_sha256, "%s", k->wasm_sha256);
     }
     pthread_mutex_lock(&d->mu);
-    k->pending--;
+    jobtab_key_hold(d, k, -1);
     k->last_used = d_now();
     pthread_mutex_unlock(&d->mu);
     return G16_OK;
@@ -226,7 +228,7 @@ static int load_registered(g16d *d, const char *name, const d_pgq_key *rk, char 
     return rc;
 }
 
-int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
+static int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
 {
     d_pgq_key rk;
     int rc = d_pgq_key_get(F(d)->api, name, &rk, err, errlen);
@@ -281,8 +283,8 @@ static int registrable(const char *name, const d_pgq_key *k, const d_pgq_key *ol
     return G16_OK;
 }
 
-int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm, char *err,
-                         size_t errlen)
+static int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm,
+                                char *err, size_t errlen)
 {
     uncheck_unloaded(d, name);
     int rc = d_key_load(d, name, path, wasm, 0, err, errlen), fresh = rc == G16_OK;
@@ -306,51 +308,28 @@ int d_fleet_key_register(g16d *d, const char *name, const char *path, const char
 
 /* ---- submission ---- */
 
-/* Uploaded witnesses and inputs travel as bytes, witnesses named by path
- * as the path (every host must see it: shared storage). */
-static int payloads(const job *j, d_pgq_payload *pl, char *err, size_t errlen)
-{
-    for (int i = 0; i < j->nparts; i++) {
-        const part *p = &j->parts[i];
-        if (p->input_path) {
-            uint8_t *buf;
-            int rc = g16_file_read(p->input_path, p->input_bytes, &buf, &pl[i].len, err, errlen);
-            if (rc) return rc;
-            pl[i].data = buf;
-            pl[i].kind = "input";
-            continue;
-        }
-        if (!p->uploaded) {
-            pl[i].path = p->wtns_path;
-            continue;
-        }
-        uint8_t *buf;
-        int rc = g16_file_read(p->wtns_path, p->wtns_bytes, &buf, &pl[i].len, err, errlen);
-        if (rc) return rc;
-        pl[i].data = buf;
-    }
-    return G16_OK;
-}
-
-int d_fleet_submit(g16d *d, const job *j, char *err, size_t errlen)
+/* Uploaded witnesses and inputs travel as the bytes the submission
+ * holds (no file between), witnesses named by path as the path (every
+ * host must see it: shared storage).  On G16_OK the job is taken: the
+ * local copy is discarded. */
+static int fleet_submit(g16d *d, job *j, char *err, size_t errlen)
 {
     d_pgq_payload *pl = calloc((size_t)j->nparts, sizeof *pl);
     if (!pl) {
         d_errf(err, errlen, "out of memory");
         return G16_ERR_NOMEM;
     }
-    int rc = payloads(j, pl, err, errlen);
-    if (!rc)
-        rc = queue_rc(
-            d_pgq_submit(F(d)->api, j->id, j->key, j->priority, pl, j->nparts, err, errlen));
-    for (int i = 0; i < j->nparts; i++) /* read into pages of their own */
-        if (pl[i].data) g16_file_release((uint8_t *)pl[i].data, pl[i].len);
-    free(pl);
-    if (!rc) {
-        pthread_mutex_lock(&d->mu);
-        d->jobs_submitted++;
-        pthread_mutex_unlock(&d->mu);
+    for (int i = 0; i < j->nparts; i++) {
+        const part *p = &j->parts[i];
+        pl[i].data = p->payload;
+        pl[i].len = p->payload_len;
+        pl[i].path = p->payload ? NULL : p->wtns_path;
+        pl[i].kind = p->input ? "input" : NULL;
     }
+    int rc =
+        queue_rc(d_pgq_submit(F(d)->api, j->id, j->key, j->priority, pl, j->nparts, err, errlen));
+    free(pl);
+    if (!rc) jobtab_discard(j);
     return rc;
 }
 
@@ -417,12 +396,13 @@ static void witness_by_path(g16d *d, const d_pgq_lease *l, part *p, char *err, s
     }
 }
 
-/* The local job of one lease (no lock: it writes the witness). */
-static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
+/* The local job of one lease (no lock: a witness named by path is looked
+ * at).  A payload becomes the partition's own (no file between): the
+ * .wtns it proves, or the input text it computes that from. */
+static job *local_job(g16d *d, d_pgq_lease *l, char *err, size_t errlen)
 {
     job *j = calloc(1, sizeof *j);
     part *p = j ? calloc(1, sizeof *p) : NULL;
-    char path[1200];
     if (!p) {
         free(j);
         return NULL;
@@ -436,20 +416,28 @@ static job *local_job(g16d *d, const d_pgq_lease *l, char *err, size_t errlen)
     p->job = j;
     p->idx = l->idx;
     int input = !strcmp(l->kind, "input");
-    snprintf(path, sizeof path, "%s/%s/fleet-%s-%d-%d.%s", d->cfg.state_dir,
-             input ? "inputs" : "wtns", l->job, l->idx, l->attempt, input ? "json" : "wtns");
-    if (input && l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
+    if (input && l->payload) {
+        uint8_t *text = realloc(l->payload, l->payload_len + 1); /* NUL-terminated */
+        if (!text) {
+            d_errf(err, errlen, "out of memory");
+            return j;
+        }
+        text[l->payload_len] = 0;
+        l->payload = text;
+        p->input = 1;
         p->input_bytes = l->payload_len;
-        p->input_path = strdup(path);
     } else if (input || strcmp(l->kind, "wtns"))
         d_errf(err, errlen, "partition %d: %s", l->idx,
                input ? "an input without its text" : "a payload of an unknown kind");
-    else if (l->payload && !g16_write_file(path, l->payload, l->payload_len, err, errlen)) {
-        p->uploaded = 1;
+    else if (l->payload)
         p->wtns_bytes = l->payload_len;
-        p->wtns_path = strdup(path);
-    } else if (!l->payload)
+    else
         witness_by_path(d, l, p, err, errlen);
+    if (!err[0] && l->payload) {
+        p->payload = l->payload;
+        p->payload_len = l->payload_len;
+        l->payload = NULL;
+    }
     return j;
 }
 
@@ -466,15 +454,10 @@ static void fail_lease(fleet *f, flease *fl, const char *why)
 static void enqueue(g16d *d, fleet *f, flease *fl, job *j)
 {
     fl->j = j;
-    j->seq = d->next_seq++;
-    j->k = d_key_find(d, j->key);
-    if (j->k) j->k->pending++;
+    const dkey *k = d_key_find(d, j->key);
     /* without its circuit here the pipeline fails it, saying why */
-    if (j->parts[0].input_path && j->k && j->k->circuit) d_part_input_bytes(&j->parts[0], j->k);
-    job **pp = &d->jobs;
-    while (*pp) pp = &(*pp)->next;
-    *pp = j;
-    d->nstate[P_QUEUED]++;
+    if (j->parts[0].input && k && k->circuit) d_part_input_bytes(&j->parts[0], k);
+    jobtab_add(d, j);
     f->claimed++;
     pthread_cond_broadcast(&d->work);
 }
@@ -492,11 +475,11 @@ static void take(g16d *d, fleet *f, d_pgq_lease *ls, int n)
         pthread_mutex_lock(&d->mu);
         fl->next = f->leases;
         f->leases = fl;
-        if (j && (j->parts[0].wtns_path || j->parts[0].input_path))
+        if (j && (j->parts[0].wtns_path || j->parts[0].payload))
             enqueue(d, f, fl, j);
         else {
             fail_lease(f, fl, err[0] ? err : "out of memory");
-            d_job_free(j);
+            jobtab_free(j);
         }
     }
 }
@@ -551,7 +534,7 @@ static int load_head(g16d *d, fleet *f)
 
 /* ---- results ---- */
 
-void d_fleet_part_done(g16d *d, const part *p)
+static void fleet_part_done(g16d *d, const part *p)
 {
     fleet *f = F(d);
     for (flease *fl = f->leases; fl; fl = fl->next)
@@ -628,13 +611,6 @@ static void post_results(g16d *d, fleet *f)
     }
 }
 
-static void wait_cv(g16d *d, fleet *f, double s)
-{
-    struct timespec ts;
-    d_abs_time(&ts, d_now() + s);
-    pthread_cond_timedwait(&f->cv, &d->mu, &ts);
-}
-
 /* At stop (the workers have stopped): the partitions claimed but never
  * started go back to the queue now rather than when their leases lapse.
  * mu held (dropped). */
@@ -650,29 +626,18 @@ static void release_unstarted(g16d *d, fleet *f)
     }
 }
 
-/* Finished jobs past --result-ttl leave the database, once a minute from
- * each host (deleting twice is harmless).  mu held (dropped). */
-static void purge(g16d *d, fleet *f, double *next)
-{
-    if (d_now() < *next) return;
-    *next = d_now() + 60;
-    char err[D_ERR];
-    pthread_mutex_unlock(&d->mu);
-    if (d_pgq_purge(f->q, d->cfg.result_ttl, err, sizeof err)) fleet_log("purge", err);
-    pthread_mutex_lock(&d->mu);
-}
-
-/* The claimer with nothing to do: until the next poll, news on f->cv or,
- * when listening, a submission's notice.  mu held (dropped). */
+/* The claimer with nothing to do: until news on f->cv (the next poll
+ * among it) or, when listening, a submission's notice.  mu held
+ * (dropped). */
 static void idle(g16d *d, fleet *f)
 {
     if (!f->listening) {
-        wait_cv(d, f, POLL_S);
+        pthread_cond_wait(&f->cv, &d->mu);
         return;
     }
     char buf[64];
     pthread_mutex_unlock(&d->mu);
-    d_pgq_wait(f->q, POLL_S, f->wake[0]);
+    d_pgq_wait(f->q, -1, f->wake[0]);
     while (read(f->wake[0], buf, sizeof buf) > 0) continue; /* what it said is in the state */
     pthread_mutex_lock(&d->mu);
 }
@@ -681,10 +646,8 @@ static void *claimer(void *arg)
 {
     g16d *d = arg;
     fleet *f = F(d);
-    double next_purge = 0;
     pthread_mutex_lock(&d->mu);
     while (!f->stop) {
-        purge(d, f, &next_purge);
         post_results(d, f);
         int got = claim_some(d, f);
         if (got > 0) continue;
@@ -752,21 +715,35 @@ static void beat(g16d *d, fleet *f)
     pthread_mutex_lock(&d->mu);
 }
 
-static void *beater(void *arg)
+/* ---- periodic work (cron.c) ---- */
+
+static void fleet_heartbeat(g16d *d)
 {
-    g16d *d = arg;
-    fleet *f = F(d);
-    double next = 0;
     pthread_mutex_lock(&d->mu);
-    while (!f->stop) { /* f->cv wakes it for results too: it beats on its own time */
-        if (d_now() >= next) {
-            beat(d, f);
-            next = d_now() + d->cfg.lease_s / 3;
-        }
-        wait_cv(d, f, next - d_now());
-    }
+    beat(d, F(d));
     pthread_mutex_unlock(&d->mu);
-    return NULL;
+}
+
+/* Finished jobs past --result-ttl leave the database, from each host
+ * (deleting twice is harmless), on the heartbeat's connection. */
+static void fleet_purge(g16d *d)
+{
+    char err[D_ERR];
+    if (d_pgq_purge(F(d)->beat, d->cfg.result_ttl, err, sizeof err)) fleet_log("purge", err);
+}
+
+static void fleet_poll(g16d *d)
+{
+    pthread_mutex_lock(&d->mu);
+    wake(F(d));
+    pthread_mutex_unlock(&d->mu);
+}
+
+static void fleet_tick(g16d *d)
+{
+    pthread_mutex_lock(&d->mu);
+    pthread_cond_broadcast(&F(d)->tick);
+    pthread_mutex_unlock(&d->mu);
 }
 
 /* ---- lifecycle ---- */
@@ -791,7 +768,7 @@ static int listen_or_poll(g16d *d, fleet *f, char *why, size_t whylen)
     return 0;
 }
 
-int d_fleet_open(g16d *d, char *err, size_t errlen)
+static int d_fleet_open(g16d *d, char *err, size_t errlen)
 {
     char host[200], id[33], name[100] = "host";
     gethostname(name, sizeof name - 1);
@@ -804,6 +781,7 @@ int d_fleet_open(g16d *d, char *err, size_t errlen)
     }
     d->fleet = f;
     pthread_cond_init(&f->cv, NULL);
+    pthread_cond_init(&f->tick, NULL);
     f->wake[0] = f->wake[1] = -1;
     if (!(f->q = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->beat = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
@@ -818,31 +796,29 @@ int d_fleet_open(g16d *d, char *err, size_t errlen)
     return 0;
 }
 
-int d_fleet_start(g16d *d)
+static int d_fleet_start(g16d *d)
 {
     fleet *f = F(d);
     if (pthread_create(&f->claimer, NULL, claimer, d)) return -1;
     f->threads = 1;
-    if (pthread_create(&f->beater, NULL, beater, d)) return -1;
-    f->threads = 2;
     return 0;
 }
 
 /* After the workers stopped: the last results are posted. */
-void d_fleet_stop(g16d *d)
+static void d_fleet_stop(g16d *d)
 {
     fleet *f = F(d);
     if (!f) return;
     pthread_mutex_lock(&d->mu);
     f->stop = 1;
     wake(f);
+    pthread_cond_broadcast(&f->tick); /* long-polls see d->stopping */
     pthread_mutex_unlock(&d->mu);
     if (f->threads > 0) pthread_join(f->claimer, NULL);
-    if (f->threads > 1) pthread_join(f->beater, NULL);
     f->threads = 0;
 }
 
-void d_fleet_close(g16d *d)
+static void d_fleet_close(g16d *d)
 {
     fleet *f = F(d);
     if (!f) return;
@@ -862,32 +838,53 @@ void d_fleet_close(g16d *d)
     for (int i = 0; i < 2; i++)
         if (f->wake[i] >= 0) close(f->wake[i]);
     pthread_cond_destroy(&f->cv);
+    pthread_cond_destroy(&f->tick);
     free(f);
     d->fleet = NULL;
 }
 
 /* ---- what requests read ---- */
 
-int d_fleet_job(g16d *d, const char *id, double wait, char **json, char *err, size_t errlen)
+static int view_final(const d_job_view *v)
+{
+    for (int i = 0; i < v->nparts; i++)
+        if (strcmp(v->parts[i].state, "done") && strcmp(v->parts[i].state, "failed") &&
+            strcmp(v->parts[i].state, "cancelled"))
+            return 0;
+    return 1;
+}
+
+/* The long-poll waits here (fleet_waitable says 0): a fleet job changes
+ * on any host. */
+/* Until cron.c's next job poll (fleet_tick), the deadline or the stop. */
+static void wait_tick(g16d *d, double deadline)
+{
+    struct timespec ts;
+    d_abs_time(&ts, deadline);
+    pthread_mutex_lock(&d->mu);
+    if (!d->stopping) pthread_cond_timedwait(&F(d)->tick, &d->mu, &ts);
+    pthread_mutex_unlock(&d->mu);
+}
+
+static int fleet_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
+                          size_t errlen)
 {
     double deadline = d_now() + wait;
     for (;;) {
-        int final = 0;
-        *json = NULL;
-        int rc = d_pgq_job_json(F(d)->api, id, 1, json, &final, err, errlen);
-        if (rc || final || d_now() >= deadline || d->stopping) return queue_rc(rc);
-        free(*json);
-        struct timespec ts = {0, (long)(JOB_POLL_S * 1e9)};
-        nanosleep(&ts, NULL);
+        int rc = d_pgq_job_view(F(d)->api, id, v, err, errlen);
+        if (rc || view_final(v) || d_now() >= deadline || d->stopping) return queue_rc(rc);
+        d_job_view_free(v);
+        wait_tick(d, deadline);
     }
 }
 
-int d_fleet_jobs(g16d *d, char **json, char *err, size_t errlen)
+/* A fleet host lists the fleet's jobs: any host answers any job. */
+static int fleet_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
 {
-    return queue_rc(d_pgq_jobs_json(F(d)->api, json, err, errlen));
+    return queue_rc(d_pgq_jobs_view(F(d)->api, l, err, errlen));
 }
 
-int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errlen)
+static int fleet_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen)
 {
     int rc = d_pgq_cancel(F(d)->api, id, err, errlen);
     if (rc == D_PGQ_FINAL) return D_ERR_CONFLICT;
@@ -896,11 +893,10 @@ int d_fleet_cancel(g16d *d, const char *id, char **json, char *err, size_t errle
     for (job *j = d->jobs; j; j = j->next)
         if (!strcmp(j->id, id) && !d_job_terminal(j)) d_job_cancel(d, j);
     pthread_mutex_unlock(&d->mu);
-    int final;
-    return queue_rc(d_pgq_job_json(F(d)->api, id, 0, json, &final, err, errlen));
+    return queue_rc(d_pgq_job_view(F(d)->api, id, v, err, errlen));
 }
 
-int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
+static int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
 {
     char *hosts = NULL;
     int64_t queued = 0, running = 0;
@@ -919,7 +915,7 @@ int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
     return *json ? G16_OK : G16_ERR_NOMEM;
 }
 
-char *d_fleet_metrics(g16d *d)
+static char *d_fleet_metrics(g16d *d)
 {
     fleet *f = F(d);
     int64_t queued = -1, running = -1;
@@ -944,3 +940,52 @@ char *d_fleet_metrics(g16d *d)
         return NULL;
     return s;
 }
+
+/* ---- the fleet backend ---- */
+
+static int fleet_restore(g16d *d, char *err, size_t errlen)
+{
+    (void)d, (void)err, (void)errlen; /* the jobs are the database's */
+    return 0;
+}
+
+/* Nothing of a job is kept here but its final partitions' results, which
+ * fleet_part_done hands to the claimer. */
+static void fleet_key_saved(g16d *d, const dkey *k, int present)
+{
+    (void)d, (void)k, (void)present;
+}
+static void fleet_job_noop(g16d *d, const job *j) { (void)d, (void)j; }
+
+static int fleet_waitable(g16d *d, const char *id)
+{
+    (void)d, (void)id;
+    return 0; /* a fleet's long-poll waits on the database, on its own thread */
+}
+
+const d_backend d_backend_fleet = {
+    .name = "fleet",
+    .open = d_fleet_open,
+    .restore = fleet_restore,
+    .start = d_fleet_start,
+    .stop = d_fleet_stop,
+    .close = d_fleet_close,
+    .key_load = d_fleet_key_register,
+    .key_saved = fleet_key_saved,
+    .key_ready = d_fleet_key_ready,
+    .submit = fleet_submit,
+    .part_done = fleet_part_done,
+    .job_changed = fleet_job_noop,
+    .job_deleted = fleet_job_noop,
+    .job_view = fleet_job_view,
+    .job_list = fleet_job_list,
+    .cancel = fleet_cancel,
+    .waitable = fleet_waitable,
+    .hosts = d_fleet_hosts,
+    .metrics = d_fleet_metrics,
+    .remote = 1,
+    .heartbeat = fleet_heartbeat,
+    .purge = fleet_purge,
+    .poll = fleet_poll,
+    .tick = fleet_tick,
+};

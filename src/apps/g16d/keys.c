@@ -50,39 +50,37 @@ static void unlink_key(g16d *d, dkey *k)
         }
     d->key_bytes -= k->bytes + k->host_pinned;
     d->dev_used -= k->dev_charge;
-    d_store_key(d, k, 0);
+    d->be->key_saved(d, k, 0);
 }
 
-/* Keys this thread unlinked under mu and frees once it lets go of it:
+/* Frees the keys unlinked under mu once the caller has let go of it:
  * freeing gigabytes (munmap, munlock, the GPU copy) must not hold the lock
- * every request needs.  Thread-local, so the thread that made room frees
- * the memory itself before it uses that room. */
-static _Thread_local dkey *t_unlinked;
-
-void d_key_reap(void)
+ * every request needs.  The caller that made room frees the memory
+ * itself before it uses that room. */
+void d_key_reap(dkey **freed)
 {
-    while (t_unlinked) {
-        dkey *k = t_unlinked;
-        t_unlinked = k->next;
+    while (*freed) {
+        dkey *k = *freed;
+        *freed = k->next;
         d_key_free(k);
     }
 }
 
-/* Unlinks k for d_key_reap to free once mu is released.  mu held. */
-static void drop(g16d *d, dkey *k)
+/* Unlinks k onto *freed, for d_key_reap once mu is released.  mu held. */
+static void drop(g16d *d, dkey *k, dkey **freed)
 {
     unlink_key(d, k);
-    k->next = t_unlinked;
-    t_unlinked = k;
+    k->next = *freed;
+    *freed = k;
 }
 
-static void evict(g16d *d, dkey *k, const char *budget)
+static void evict(g16d *d, dkey *k, const char *budget, dkey **freed)
 {
     fprintf(stderr,
             "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
             "budget\n",
             k->name, k->bytes, k->dev_charge, budget);
-    drop(d, k);
+    drop(d, k, freed);
 }
 
 static int evictable(const dkey *k, const dkey *keep)
@@ -93,8 +91,9 @@ static int evictable(const dkey *k, const dkey *keep)
 /* Evicts the idle keys (no unfinished partition needs them) that
  * policy_evict chooses, oldest use first, until need bytes are free.  0
  * when they are; -1, evicting nothing, when even every idle key would not
- * make room (or there is no memory to ask).  mu held. */
-int d_key_make_room(g16d *d, size_t need, const dkey *keep)
+ * make room (or there is no memory to ask).  The evicted keys are put on
+ * *freed for the caller to free (d_key_reap) without the lock.  mu held. */
+int d_key_make_room(g16d *d, size_t need, const dkey *keep, dkey **freed)
 {
     int n = 0, nv = 0, rc = -1;
     for (dkey *k = d->keys; k; k = k->next) n++;
@@ -108,7 +107,7 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep)
             who[n++] = k;
         }
         rc = policy_evict(d->cfg.budget, d->reserved + d->key_bytes, pk, n, need, victims, &nv);
-        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "memory");
+        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "memory", freed);
     }
     free(pk);
     free(who);
@@ -120,7 +119,7 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep)
  * keys with a device charge; a loading key counts as busy): evicts the
  * idle GPU keys it names and charges need to self at once, so loads in
  * parallel see it.  0, or -1 with why; mu held. */
-static int device_room(g16d *d, dkey *self, size_t need, char *why, size_t whylen)
+static int device_room(g16d *d, dkey *self, size_t need, dkey **freed, char *why, size_t whylen)
 {
     int n = 0, nv = 0, rc = -1;
     for (dkey *k = d->keys; k; k = k->next) n += k->dev_charge > 0;
@@ -142,7 +141,7 @@ static int device_room(g16d *d, dkey *self, size_t need, char *why, size_t whyle
                    "its estimated %zu bytes of device memory (copy and proof workspace) "
                    "do not fit the %zu-byte device budget, %zu of it held by keys in use",
                    need, d->dev_budget, d->dev_used);
-        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "device memory");
+        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "device memory", freed);
     }
     if (rc == 0) {
         self->dev_charge = need;
@@ -185,8 +184,9 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
      * points within it; that plan is then its whole charge */
     size_t plan = g16_key_gpu_plan_bytes(key, d->cfg.gpu_copies, d->dev_budget, NULL);
     int whole = plan == g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
+    dkey *freed = NULL;
     pthread_mutex_lock(&d->mu);
-    int room = d_key_make_room(d, k->bytes, k) == 0;
+    int room = d_key_make_room(d, k->bytes, k, &freed) == 0;
     if (room && !plan) {
         room = 0;
         d_errf(e2, sizeof e2,
@@ -196,13 +196,13 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
     } else if (!room)
         d_errf(e2, sizeof e2, "%s: no room in the budget for the GPU upload's %zu-byte host copy",
                k->path, k->bytes);
-    else if (device_room(d, k, plan, why, sizeof why)) {
+    else if (device_room(d, k, plan, &freed, why, sizeof why)) {
         room = 0;
         d_errf(e2, sizeof e2, "%s: %s", k->path, why);
     } else
         d->key_bytes += k->bytes;
     pthread_mutex_unlock(&d->mu);
-    d_key_reap();
+    d_key_reap(&freed);
     if (room) {
         rc = g16_key_gpu_load_budget(key, d->cfg.gpu_copies, d->dev_budget ? plan : 0,
                                      &k->device_bytes, e2, sizeof e2);
@@ -265,6 +265,21 @@ static size_t circuit_memory(const g16d *d, const g16_circuit *c)
     if (d->cfg.witness_memory) return d->cfg.witness_memory;
     size_t m = g16_circuit_memory_bytes(c) * CIRCUIT_GROWTH;
     return m > CIRCUIT_MIN_MEMORY ? m : CIRCUIT_MIN_MEMORY;
+}
+
+/* The scheduler's policy (sched.c, Threads): a thread per
+ * --domain-per-thread of the domain, but never so few that the MSM
+ * workers could not use every thread. */
+int d_key_threads(const g16d *d, uint32_t domain_size)
+{
+    return policy_key_threads(d->cfg.threads, d->cfg.workers[ST_MSM], d->cfg.domain_per_thread,
+                              domain_size);
+}
+
+void d_part_input_bytes(part *p, const dkey *k)
+{
+    p->wtns_bytes = g16_witness_wtns_bytes(k->circuit);
+    p->calc_bytes = d_key_calc_bytes(k, p->input_bytes);
 }
 
 size_t d_key_calc_bytes(const dkey *k, size_t input_len)
@@ -408,7 +423,7 @@ static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
 
 /* Charges the key's bytes before reading it, so the budget holds even
  * while the file is being read. */
-static int charge(g16d *d, dkey *k, char *err, size_t errlen)
+static int charge(g16d *d, dkey *k, dkey **freed, char *err, size_t errlen)
 {
     pthread_mutex_lock(&d->mu);
     dkey *old = d_key_find(d, k->name);
@@ -418,7 +433,7 @@ static int charge(g16d *d, dkey *k, char *err, size_t errlen)
                                                                       : D_ERR_EXISTS;
         d_errf(err, errlen, "key %s is already loaded%s", k->name,
                rc == D_ERR_CONFLICT ? " from another path or with another circuit" : "");
-    } else if (d_key_make_room(d, k->bytes, NULL)) {
+    } else if (d_key_make_room(d, k->bytes, NULL, freed)) {
         rc = G16_ERR_TOO_LARGE;
         d_errf(err, errlen,
                "%s: key needs %zu bytes but only %zu of the %zu-byte budget are free "
@@ -478,8 +493,9 @@ int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wa
     int rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
     if (!rc && wasm)
         rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &k->wasm_bytes, err, errlen);
-    if (!rc) rc = charge(d, k, err, errlen);
-    d_key_reap();
+    dkey *freed = NULL;
+    if (!rc) rc = charge(d, k, &freed, err, errlen);
+    d_key_reap(&freed);
     if (rc) {
         free(k);
         return rc;
@@ -487,19 +503,20 @@ int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wa
     rc = open_key(d, k, err, errlen);
     pthread_mutex_lock(&d->mu);
     if (rc) {
-        drop(d, k);
+        drop(d, k, &freed);
     } else {
         k->last_used = d_now();
-        if (persist) d_store_key(d, k, 1);
+        if (persist) d->be->key_saved(d, k, 1);
         pthread_cond_broadcast(&d->work);
     }
     pthread_mutex_unlock(&d->mu);
-    d_key_reap();
+    d_key_reap(&freed);
     return rc;
 }
 
 int d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
 {
+    dkey *freed = NULL;
     pthread_mutex_lock(&d->mu);
     dkey *k = d_key_find(d, name);
     int rc = G16_OK;
@@ -511,8 +528,8 @@ int d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
         d_errf(err, errlen, "key %s is %s", name,
                k->key ? "needed by unfinished partitions" : "still loading");
     } else
-        drop(d, k);
+        drop(d, k, &freed);
     pthread_mutex_unlock(&d->mu);
-    d_key_reap();
+    d_key_reap(&freed);
     return rc;
 }

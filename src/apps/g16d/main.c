@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "d.h"
+#include "jobtab.h"
 #include "g16_memwatch.h"
 
 static size_t mem_available(void)
@@ -150,8 +151,8 @@ static int lock_state(g16d *d, char *err, size_t errlen)
  * directory with what it holds restored. */
 static int open_jobs(g16d *d, char *err, size_t errlen)
 {
-    if (d->cfg.queue[0]) return d_fleet_open(d, err, errlen);
-    return d_store_open(d, err, errlen) || d_store_restore(d, err, errlen) ? -1 : 0;
+    d->be = d->cfg.queue[0] ? &d_backend_fleet : &d_backend_local;
+    return d->be->open(d, err, errlen) || d->be->restore(d, err, errlen) ? -1 : 0;
 }
 
 static void init(g16d *d)
@@ -161,23 +162,20 @@ static void init(g16d *d)
     pthread_cond_init(&d->changed, NULL);
     pthread_cond_init(&d->reap_cv, NULL);
     pthread_mutex_init(&d->tmu, NULL);
-    pthread_cond_init(&d->tcv, NULL);
+    pthread_mutex_init(&d->cron_mu, NULL);
+    pthread_cond_init(&d->cron_cv, NULL);
     for (int i = 0; i <= ST_COUNT; i++) d_histo_init(&d->hist[i]);
     d->started = d_now();
     d->next_seq = 1;
+    d->be = &d_backend_local; /* until open_jobs decides */
     d->lock_fd = -1;
 }
 
 static void teardown(g16d *d)
 {
-    d_fleet_stop(d);
-    d_fleet_close(d);
-    d_store_close(d);
-    while (d->jobs) {
-        job *j = d->jobs;
-        d->jobs = j->next;
-        d_job_free(j);
-    }
+    d->be->stop(d);
+    d->be->close(d);
+    jobtab_clear(d);
     while (d->keys) {
         dkey *k = d->keys;
         d->keys = k->next;
@@ -207,8 +205,8 @@ static int serve(g16d *d)
     }
     resolve_device_budget(d);
     if (lock_state(d, err, sizeof err) || open_jobs(d, err, sizeof err) ||
-        d_telemetry_start(d, err, sizeof err) || d_workers_start(d) ||
-        (d->fleet && d_fleet_start(d))) {
+        d_telemetry_start(d, err, sizeof err) || d_workers_start(d) || d->be->start(d) ||
+        d_cron_start(d)) {
         fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");
         return 1;
     }
@@ -216,7 +214,8 @@ static int serve(g16d *d)
     if (!h) {
         fprintf(stderr, "g16d: %s\n", err);
         d_workers_stop(d);
-        d_fleet_stop(d);
+        d->be->stop(d);
+        d_cron_stop(d);
         d_telemetry_stop(d);
         return 1;
     }
@@ -232,7 +231,8 @@ static int serve(g16d *d)
             strsignal(sig));
     d_http_quiesce(h);
     d_workers_stop(d);
-    d_fleet_stop(d); /* after the workers: their last results are posted */
+    d->be->stop(d); /* after the workers: their last results are posted */
+    d_cron_stop(d); /* after the backend: a fleet renews its leases until then */
     d_http_stop(h);
     d_telemetry_stop(d);
     fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n",

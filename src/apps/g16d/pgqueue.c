@@ -870,69 +870,39 @@ int d_pgq_head_key(d_pgq *q, const char *const *skip, int nskip, char key[128], 
 
 typedef struct {
     const char *id;
-    int with_results;
-    char *json;
-    int final;
+    d_job_view *v;
 } job_args;
 
-static int is_final(const char *state)
+static char *col_or_null(const PGresult *r, int row, int col)
 {
-    return !strcmp(state, "done") || !strcmp(state, "failed") || !strcmp(state, "cancelled");
-}
-
-/* A job's state from its n partitions' counts: as a single g16d says it
- * (queued until one starts, then running until every one is final). */
-static const char *job_state(int n, int nfinal, int failed, int started, int cancelled)
-{
-    return nfinal < n  ? (started ? "running" : "queued")
-           : cancelled ? "cancelled"
-           : failed    ? "failed"
-                       : "done";
+    return PQgetisnull(r, row, col) ? NULL : strdup(PQgetvalue(r, row, col));
 }
 
 /* Columns of the job query: 0 key, 1 priority, 2 created, 3 cancelled,
- * 4 idx, 5 state, 6 error, 7 timings, 8 proof, 9 public, 10 finished. */
-static json_t *part_json(const PGresult *r, int row, int results)
+ * 4 idx, 5 state, 6 error, 7 timings, 8 proof, 9 public, 10 finished.
+ * The job finished when its last result did. */
+static int job_fill(const PGresult *r, const char *id, d_job_view *v)
 {
-    json_t *o = json_pack("{s:i,s:s}", "index", atoi(PQgetvalue(r, row, 4)), "state",
-                          PQgetvalue(r, row, 5));
-    if (!PQgetisnull(r, row, 6))
-        json_object_set_new(o, "error", json_string(PQgetvalue(r, row, 6)));
-    if (!PQgetisnull(r, row, 7))
-        json_object_set_new(o, "timings", json_loads(PQgetvalue(r, row, 7), 0, NULL));
-    if (results && !PQgetisnull(r, row, 8))
-        json_object_set_new(o, "proof", json_loads(PQgetvalue(r, row, 8), 0, NULL));
-    if (results && !PQgetisnull(r, row, 9))
-        json_object_set_new(o, "public", json_loads(PQgetvalue(r, row, 9), 0, NULL));
-    return o;
-}
-
-static char *job_text(const PGresult *r, const char *id, int with_results, int *final)
-{
-    int n = PQntuples(r), done = 0, failed = 0, nfinal = 0, running = 0;
-    double finished = 0;
+    int n = PQntuples(r);
+    if (d_job_view_alloc(v, n)) return -1;
+    snprintf(v->id, sizeof v->id, "%s", id);
+    snprintf(v->key, sizeof v->key, "%s", PQgetvalue(r, 0, 0));
+    v->priority = atoi(PQgetvalue(r, 0, 1));
+    v->created = atof(PQgetvalue(r, 0, 2));
+    v->cancelled = !strcmp(PQgetvalue(r, 0, 3), "t");
+    v->finished = 0;
     for (int i = 0; i < n; i++) {
-        const char *st = PQgetvalue(r, i, 5);
-        done += !strcmp(st, "done");
-        failed += !strcmp(st, "failed");
-        nfinal += is_final(st);
-        running += strcmp(st, "queued") != 0;
-        if (!PQgetisnull(r, i, 10) && atof(PQgetvalue(r, i, 10)) > finished)
-            finished = atof(PQgetvalue(r, i, 10));
+        d_part_view *p = &v->parts[i];
+        p->idx = atoi(PQgetvalue(r, i, 4));
+        snprintf(p->state, sizeof p->state, "%s", PQgetvalue(r, i, 5));
+        p->error = col_or_null(r, i, 6);
+        p->timings = col_or_null(r, i, 7);
+        p->proof = col_or_null(r, i, 8);
+        p->pub = col_or_null(r, i, 9);
+        if (!PQgetisnull(r, i, 10) && atof(PQgetvalue(r, i, 10)) > v->finished)
+            v->finished = atof(PQgetvalue(r, i, 10));
     }
-    *final = nfinal == n;
-    const char *state = job_state(n, nfinal, failed, running, !strcmp(PQgetvalue(r, 0, 3), "t"));
-    json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:f,s:i,s:i,s:i}", "id", id, "key", PQgetvalue(r, 0, 0),
-                          "priority", atoi(PQgetvalue(r, 0, 1)), "state", state, "created",
-                          atof(PQgetvalue(r, 0, 2)), "partitions_total", n, "partitions_done", done,
-                          "partitions_failed", failed);
-    if (*final && finished > 0) json_object_set_new(o, "finished", json_real(finished));
-    json_t *arr = json_array();
-    for (int i = 0; i < n; i++) json_array_append_new(arr, part_json(r, i, with_results && *final));
-    json_object_set_new(o, "partitions", arr);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-    json_decref(o);
-    return s;
+    return 0;
 }
 
 static int job_get(d_pgq *q, void *arg, char *err, size_t errlen)
@@ -949,10 +919,11 @@ static int job_get(d_pgq *q, void *arg, char *err, size_t errlen)
                        1, vals, PGRES_TUPLES_OK, err, errlen);
     if (!r) return G16_ERR_IO;
     int rc = G16_OK;
+    d_job_view_free(a->v); /* a retried call starts afresh */
     if (!PQntuples(r)) {
         errf(err, errlen, "no job %s (unknown, or its results expired)", a->id);
         rc = G16_ERR_NOT_FOUND;
-    } else if (!(a->json = job_text(r, a->id, a->with_results, &a->final))) {
+    } else if (job_fill(r, a->id, a->v)) {
         errf(err, errlen, "out of memory");
         rc = G16_ERR_NOMEM;
     }
@@ -960,67 +931,60 @@ static int job_get(d_pgq *q, void *arg, char *err, size_t errlen)
     return rc;
 }
 
-int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
-                   size_t errlen)
+int d_pgq_job_view(d_pgq *q, const char *id, d_job_view *v, char *err, size_t errlen)
 {
-    job_args a = {id, with_results, NULL, 0};
+    job_args a = {id, v};
+    *v = (d_job_view){0};
     int rc = call(q, job_get, &a, err, errlen);
-    *json = a.json;
-    *final = a.final;
+    if (rc) d_job_view_free(v);
     return rc;
 }
 
 /* Columns: 0 id, 1 key, 2 priority, 3 cancelled, 4 partitions, 5 final,
  * 6 failed, 7 started, 8 done, 9 submitted_by. */
-static json_t *job_row_json(const PGresult *r, int i)
+static void job_row(const PGresult *r, int i, d_job_row *o)
 {
-    int n = atoi(PQgetvalue(r, i, 4));
-    const char *state = job_state(n, atoi(PQgetvalue(r, i, 5)), atoi(PQgetvalue(r, i, 6)),
-                                  atoi(PQgetvalue(r, i, 7)), !strcmp(PQgetvalue(r, i, 3), "t"));
-    return json_pack("{s:s,s:s,s:i,s:s,s:i,s:i,s:s}", "id", PQgetvalue(r, i, 0), "key",
-                     PQgetvalue(r, i, 1), "priority", atoi(PQgetvalue(r, i, 2)), "state", state,
-                     "partitions", n, "partitions_done", atoi(PQgetvalue(r, i, 8)), "submitted_by",
-                     PQgetvalue(r, i, 9));
-}
-
-typedef json_t *(*row_json_fn)(const PGresult *r, int row);
-
-/* The rows of a query without parameters, each as fn makes it, as a JSON
- * array in text (malloc'd) into *out, inside {"wrap": [...]} when wrap is
- * set. */
-static int rows_json(d_pgq *q, const char *sql, row_json_fn fn, const char *wrap, char **out,
-                     char *err, size_t errlen)
-{
-    PGresult *r = exec(q, sql, 0, NULL, PGRES_TUPLES_OK, err, errlen);
-    if (!r) return G16_ERR_IO;
-    json_t *a = json_array();
-    for (int i = 0; i < PQntuples(r); i++) json_array_append_new(a, fn(r, i));
-    PQclear(r);
-    json_t *o = wrap ? json_pack("{s:o}", wrap, a) : a;
-    *out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
-    json_decref(o);
-    if (*out) return G16_OK;
-    errf(err, errlen, "out of memory");
-    return G16_ERR_NOMEM;
+    snprintf(o->id, sizeof o->id, "%s", PQgetvalue(r, i, 0));
+    snprintf(o->key, sizeof o->key, "%s", PQgetvalue(r, i, 1));
+    o->priority = atoi(PQgetvalue(r, i, 2));
+    o->cancelled = !strcmp(PQgetvalue(r, i, 3), "t");
+    o->nparts = atoi(PQgetvalue(r, i, 4));
+    o->nfinal = atoi(PQgetvalue(r, i, 5));
+    o->nfailed = atoi(PQgetvalue(r, i, 6));
+    o->nstarted = atoi(PQgetvalue(r, i, 7));
+    o->ndone = atoi(PQgetvalue(r, i, 8));
+    snprintf(o->submitted_by, sizeof o->submitted_by, "%s", PQgetvalue(r, i, 9));
 }
 
 static int jobs_list(d_pgq *q, void *arg, char *err, size_t errlen)
 {
-    return rows_json(q,
-                     "SELECT j.id, j.key, j.priority, j.cancelled, count(*),"
-                     " count(*) FILTER (WHERE p.state IN ('done', 'failed', 'cancelled')),"
-                     " count(*) FILTER (WHERE p.state = 'failed'),"
-                     " count(*) FILTER (WHERE p.state <> 'queued'),"
-                     " count(*) FILTER (WHERE p.state = 'done'), coalesce(j.submitted_by, '')"
-                     " FROM jobs j JOIN partitions p ON p.job = j.id"
-                     " GROUP BY j.id ORDER BY j.seq",
-                     job_row_json, "jobs", arg, err, errlen);
+    d_job_list *l = arg;
+    PGresult *r = exec(q,
+                       "SELECT j.id, j.key, j.priority, j.cancelled, count(*),"
+                       " count(*) FILTER (WHERE p.state IN ('done', 'failed', 'cancelled')),"
+                       " count(*) FILTER (WHERE p.state = 'failed'),"
+                       " count(*) FILTER (WHERE p.state <> 'queued'),"
+                       " count(*) FILTER (WHERE p.state = 'done'), coalesce(j.submitted_by, '')"
+                       " FROM jobs j JOIN partitions p ON p.job = j.id"
+                       " GROUP BY j.id ORDER BY j.seq",
+                       0, NULL, PGRES_TUPLES_OK, err, errlen);
+    if (!r) return G16_ERR_IO;
+    d_job_list_free(l);
+    int n = PQntuples(r);
+    if (!(l->rows = calloc(n > 0 ? (size_t)n : 1, sizeof *l->rows))) {
+        PQclear(r);
+        errf(err, errlen, "out of memory");
+        return G16_ERR_NOMEM;
+    }
+    for (l->n = 0; l->n < n; l->n++) job_row(r, l->n, &l->rows[l->n]);
+    PQclear(r);
+    return G16_OK;
 }
 
-int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen)
+int d_pgq_jobs_view(d_pgq *q, d_job_list *l, char *err, size_t errlen)
 {
-    *json = NULL;
-    return call(q, jobs_list, json, err, errlen);
+    *l = (d_job_list){0};
+    return call(q, jobs_list, l, err, errlen);
 }
 
 static int cancel(d_pgq *q, void *arg, char *err, size_t errlen)
@@ -1051,6 +1015,25 @@ int d_pgq_cancel(d_pgq *q, const char *id, char *err, size_t errlen)
 }
 
 /* Columns: 0 id, 1 started, 2 heartbeat, 3 age, 4 info, 5 leases. */
+typedef json_t *(*row_json_fn)(const PGresult *r, int row);
+
+/* The rows of a query without parameters, each as fn makes it, as a JSON
+ * array in text (malloc'd) into *out. */
+static int rows_json(d_pgq *q, const char *sql, row_json_fn fn, char **out, char *err,
+                     size_t errlen)
+{
+    PGresult *r = exec(q, sql, 0, NULL, PGRES_TUPLES_OK, err, errlen);
+    if (!r) return G16_ERR_IO;
+    json_t *a = json_array();
+    for (int i = 0; i < PQntuples(r); i++) json_array_append_new(a, fn(r, i));
+    PQclear(r);
+    *out = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(a);
+    if (*out) return G16_OK;
+    errf(err, errlen, "out of memory");
+    return G16_ERR_NOMEM;
+}
+
 static json_t *host_row_json(const PGresult *r, int i)
 {
     json_t *info = json_loads(PQgetvalue(r, i, 4), 0, NULL);
@@ -1068,7 +1051,7 @@ static int hosts(d_pgq *q, void *arg, char *err, size_t errlen)
                      " (SELECT count(*) FROM partitions p WHERE p.lease_owner = h.id"
                      " AND p.state = 'running' AND p.lease_expiry > now())"
                      " FROM hosts h ORDER BY h.id",
-                     host_row_json, NULL, arg, err, errlen);
+                     host_row_json, arg, err, errlen);
 }
 
 int d_pgq_hosts_json(d_pgq *q, char **json, char *err, size_t errlen)

@@ -40,6 +40,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jobview.h"
+
 /* The schema this program writes and reads. */
 #define D_PGQ_SCHEMA 2
 
@@ -103,8 +105,9 @@ int d_pgq_submit(d_pgq *q, const char *id, const char *key, int priority,
  * or G16_ERR_IO when the database refused (YugabyteDB has no LISTEN), and
  * then the caller polls only.  d_pgq_wait blocks up to timeout_s until a
  * notice comes (1) or wake_fd (-1: none) is readable or the time passes
- * (0); without LISTEN it returns 0 at once, and on a broken connection
- * it waits for wake_fd alone (the next call resets the connection).
+ * (0; a negative timeout_s: no limit); without LISTEN it returns 0 at
+ * once, and on a broken connection it waits for wake_fd alone (the next
+ * call resets the connection).
  * Only one thread may wait on a q, and it holds q for as long. */
 int d_pgq_listen(d_pgq *q, char *err, size_t errlen);
 int d_pgq_wait(d_pgq *q, double timeout_s, int wake_fd);
@@ -150,16 +153,15 @@ int d_pgq_result(d_pgq *q, const d_pgq_lease *c, int ok, const char *proof, cons
 int d_pgq_head_key(d_pgq *q, const char *const *skip, int nskip, char key[128], char *err,
                    size_t errlen);
 
-/* Job id as g16d's job JSON (state, partitions; proof and public of each
- * once every partition is final, when with_results): G16_OK with *json
- * (malloc'd) and *final (every partition final), or G16_ERR_NOT_FOUND. */
-int d_pgq_job_json(d_pgq *q, const char *id, int with_results, char **json, int *final, char *err,
-                   size_t errlen);
+/* Job id as a view (jobview.h: state, partitions, each one's proof and
+ * public inputs once recorded): G16_OK with *v (free with
+ * d_job_view_free), or G16_ERR_NOT_FOUND. */
+int d_pgq_job_view(d_pgq *q, const char *id, d_job_view *v, char *err, size_t errlen);
 
-/* Every job of the fleet in submission order, as GET /v1/proofs lists a
- * single g16d's ({"jobs": [{id, key, priority, state, partitions}]}),
- * with partitions_done and submitted_by (the host it came through). */
-int d_pgq_jobs_json(d_pgq *q, char **json, char *err, size_t errlen);
+/* Every job of the fleet in submission order, with partitions_done and
+ * submitted_by (the host it came through), as GET /v1/proofs lists them:
+ * G16_OK with *l (free with d_job_list_free). */
+int d_pgq_jobs_view(d_pgq *q, d_job_list *l, char *err, size_t errlen);
 
 /* Cancels job id: its partitions not yet final become cancelled (a
  * running one's result is then discarded).  G16_OK, G16_ERR_NOT_FOUND,

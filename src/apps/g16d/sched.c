@@ -1,6 +1,6 @@
 /* The pipeline: synthesis, MSM and finalize workers, the memory budget and
- * the reaper that frees finished partitions off the critical path and
- * expired jobs once a second.
+ * the reaper that frees finished partitions off the critical path (the
+ * purge of expired jobs is cron.c's).
  *
  * Budget rule (the lesson of the OOM at pw=12 in system.md): a partition
  * reserves its whole footprint before synthesis and keeps it while it waits
@@ -49,17 +49,8 @@
 #include <string.h>
 
 #include "d.h"
+#include "jobtab.h"
 
-/* Seconds between two purges of expired jobs (--result-ttl, --fetched-ttl
- * are counted in seconds: a job lives at most this much longer). */
-#define PURGE_INTERVAL_S 1.0
-
-void d_set_state(g16d *d, part *p, part_state s)
-{
-    d->nstate[p->state]--;
-    d->nstate[s]++;
-    p->state = s;
-}
 
 void d_release(g16d *d, part *p, size_t bytes)
 {
@@ -105,30 +96,12 @@ void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes)
     pthread_cond_signal(&d->reap_cv);
 }
 
-/* Housekeeping, on the reaper because it is the other half of freeing a
- * finished job: an expired job goes only once the reaper has released
- * its partitions' memory (expired() checks), and deleting it (SQLite, its
- * uploaded witnesses) stays off the workers' and the requests' paths.
- * Every PURGE_INTERVAL_S, between two reaps or when a wait times out.
- * mu held. */
-static void housekeeping(g16d *d, double *next)
-{
-    double now = d_now();
-    if (now < *next) return;
-    d_jobs_purge(d, now);
-    *next = now + PURGE_INTERVAL_S;
-}
-
 /* Until the queue is empty and every worker has stopped.  mu held. */
-static reap *next_reap(g16d *d, double *next_purge)
+static reap *next_reap(g16d *d)
 {
-    for (;;) {
-        housekeeping(d, next_purge);
-        if (d->reap_head || d->stopped_workers >= d->n_workers) return d->reap_head;
-        struct timespec ts;
-        d_abs_time(&ts, *next_purge);
-        pthread_cond_timedwait(&d->reap_cv, &d->mu, &ts);
-    }
+    while (!d->reap_head && d->stopped_workers < d->n_workers)
+        pthread_cond_wait(&d->reap_cv, &d->mu);
+    return d->reap_head;
 }
 
 /* Partitions waiting for synthesis or in flight (holding threads or
@@ -163,10 +136,9 @@ static size_t trim_mark(const g16d *d)
 static void *reaper(void *arg)
 {
     g16d *d = arg;
-    double next_purge = d_now() + PURGE_INTERVAL_S;
     pthread_mutex_lock(&d->mu);
     for (;;) {
-        reap *r = next_reap(d, &next_purge);
+        reap *r = next_reap(d);
         if (!r) break;
         d->reap_head = r->next;
         if (!d->reap_head) d->reap_tail = NULL;
@@ -189,22 +161,14 @@ static void *reaper(void *arg)
 void d_part_finish(g16d *d, part *p, part_state st, const char *error)
 {
     job *j = p->job;
-    d_set_state(d, p, st);
+    jobtab_set_state(d, p, st);
     if (error && !p->error) p->error = strdup(error);
-    j->nterminal++;
-    if (st == P_FAILED) {
-        j->nfailed++;
-        d->proofs_failed++;
-    }
+    if (st == P_FAILED) d->proofs_failed++;
     if (st == P_DONE) d->proofs_done++;
-    if (j->k) {
-        j->k->pending--;
-        j->k->last_used = d_now();
-    }
-    d_store_part(d, p);
+    d->be->part_done(d, p);
     if (j->nterminal == j->nparts) {
         j->finished = d_now();
-        d_store_job_state(d, j);
+        d->be->job_changed(d, j);
     }
     pthread_cond_broadcast(&d->changed);
 }
@@ -230,12 +194,6 @@ static part *best(g16d *d, part_state want)
             }
     }
     return b;
-}
-
-int d_key_threads(const g16d *d, uint32_t domain_size)
-{
-    return policy_key_threads(d->cfg.threads, d->cfg.workers[ST_MSM], d->cfg.domain_per_thread,
-                              domain_size);
 }
 
 /* The threads a stage call of p holds (policy_call_threads). */
@@ -278,7 +236,7 @@ static const char *unrunnable(const part *p)
 {
     const dkey *k = p->job->k;
     if (!k || !k->key) return "the key of this job is not loaded (reload it and resubmit)";
-    if (p->input_path && !k->circuit)
+    if (p->input && !k->circuit)
         return "the key of this job has no circuit to compute its inputs (reload it with its wasm)";
     return NULL;
 }
@@ -301,7 +259,7 @@ static int synth_room(const g16d *d, const part *p)
                              key_batch(d, p->job->k));
 }
 
-static part *pick_synth(g16d *d)
+static part *pick_synth(g16d *d, dkey **evicted)
 {
     if (d->stopping) return NULL;
     part *p;
@@ -311,7 +269,7 @@ static part *pick_synth(g16d *d)
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
-    d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k);
+    d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
     if (d->synth_needs_memory) return NULL;
     reserve(d, p, need);
     return p;
@@ -378,10 +336,10 @@ static int later_stage_ready(g16d *d, int stage)
     return 0;
 }
 
-static part *pick(g16d *d, int stage)
+static part *pick(g16d *d, int stage, dkey **evicted)
 {
     if (later_stage_ready(d, stage)) return NULL;
-    if (stage == ST_SYNTH) return pick_synth(d);
+    if (stage == ST_SYNTH) return pick_synth(d, evicted);
     part *p = stage_ready(d, stage) ? best(d, stage == ST_MSM ? P_SYNTHED : P_MSMED) : NULL;
     return p && threads_free(d, call_threads(p, stage)) ? p : NULL;
 }
@@ -400,11 +358,12 @@ static int in_flight(const g16d *d)
  * can start.  Every worker runs every stage, within each stage's worker
  * count: the one that finished a partition's stage usually runs its next
  * stage itself, so a small proof's stages need no hand-off (a wake-up of
- * another thread on another core) between them. */
-static part *pick_any(g16d *d, int *stage)
+ * another thread on another core) between them.  The keys evicted to
+ * make room go to *evicted, for the worker to free after the lock. */
+static part *pick_any(g16d *d, int *stage, dkey **evicted)
 {
     for (int s = ST_COUNT - 1; s >= 0; s--) {
-        part *p = d->busy[s] < d->cfg.workers[s] ? pick(d, s) : NULL;
+        part *p = d->busy[s] < d->cfg.workers[s] ? pick(d, s, evicted) : NULL;
         if (p) {
             *stage = s;
             return p;
@@ -417,15 +376,24 @@ static const part_state k_running[ST_COUNT] = {P_SYNTH, P_MSM, P_FINAL};
 static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
 
 /* The partition's witness: computed from its input by the key's circuit,
- * or read from its file.  The calculation's seconds go to the partition's
- * timings. */
+ * or read from its file; a payload in memory (a fleet's claimed
+ * partition) is taken instead of the file.  The calculation's seconds go
+ * to the partition's timings. */
 static int witness_of(part *p, d_wtns *w, char *err, size_t errlen)
 {
-    w->computed = p->input_path != NULL;
+    w->computed = p->input;
+    if (!w->computed && p->payload) { /* the job borrows it; d_wtns_free frees it */
+        w->buf = p->payload;
+        w->len = p->payload_len;
+        w->owned = 1;
+        p->payload = NULL;
+        return G16_OK;
+    }
     if (!w->computed)
         return g16_file_read(p->wtns_path, p->wtns_bytes, &w->buf, &w->len, err, errlen);
-    char *text, name[64];
-    int rc = g16_file_read_text(p->input_path, p->input_bytes, &text, err, errlen);
+    char *text = (char *)p->payload, name[64];
+    p->payload = NULL;
+    int rc = text ? G16_OK : g16_file_read_text(p->input_path, p->input_bytes, &text, err, errlen);
     if (rc) return rc;
     snprintf(name, sizeof name, "%s/%d: input", p->job->id, p->idx);
     double t0 = d_now();
@@ -441,6 +409,8 @@ void d_wtns_free(d_wtns *w)
     if (!w->buf) return;
     if (w->computed)
         g16_witness_free(w->buf);
+    else if (w->owned)
+        free(w->buf);
     else
         g16_file_release(w->buf, w->len);
     *w = (d_wtns){0};
@@ -566,7 +536,7 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
     if (stage == ST_SYNTH) /* a, b, c are freed and the job's witness copy (counted in
                             * job_bytes) is the borrowed buffer: their share goes back */
         d_release(d, p, p->job->k->abc_bytes + p->wtns_bytes + p->calc_bytes);
-    d_set_state(d, p, k_after[stage]);
+    jobtab_set_state(d, p, k_after[stage]);
     p->t_stage = d_now();
 }
 
@@ -588,7 +558,7 @@ static int batch_pick(g16d *d, int stage, part *p, part **batch)
     int n = 1;
     batch[0] = p;
     for (part *q; n < want && (q = best(d, from)) && q->job->k == k; n++) {
-        d_set_state(d, q, k_running[stage]);
+        jobtab_set_state(d, q, k_running[stage]);
         batch[n] = q;
     }
     return n;
@@ -622,7 +592,8 @@ static void *worker(void *arg)
     for (;;) {
         part *p;
         int stage;
-        while (!(p = pick_any(d, &stage))) {
+        dkey *evicted = NULL;
+        while (!(p = pick_any(d, &stage, &evicted))) {
             if (d->stopping && !in_flight(d)) goto out;
             pthread_cond_wait(&d->work, &d->mu);
         }
@@ -633,14 +604,14 @@ static void *worker(void *arg)
         }
         int threads = call_threads(p, stage);
         d->cpu_busy += threads;
-        d_set_state(d, p, k_running[stage]);
+        jobtab_set_state(d, p, k_running[stage]);
         part *batch[GPU_BATCH_MAX];
         int n = batch_pick(d, stage, p, batch), rc[GPU_BATCH_MAX];
         d->busy[stage]++;
         wake_next(d);
         pthread_cond_broadcast(&d->changed);
         pthread_mutex_unlock(&d->mu);
-        d_key_reap(); /* what pick evicted to make room */
+        d_key_reap(&evicted); /* what pick evicted to make room */
         for (int i = 0; i < n; i++) err[i][0] = 0;
         run_batch(d, stage, batch, n, rc, err);
         double secs = d_now() - t0;

@@ -2,9 +2,11 @@
  * keys, in SQLite (WAL) in the state directory, so a kill -9 loses no
  * accepted job: anything not finished runs again after a restart.
  * Every function but open/restore runs with d->mu held; a failed write is
- * logged, never fatal (the job still runs, it is just not durable).  In a
- * fleet (--queue) there is no SQLite file: the writes do nothing, but a
- * final partition goes to the fleet (d_fleet_part_done). */
+ * logged, never fatal (the job still runs, it is just not durable).
+ *
+ * This is the local backend (d_backend_local, at the end): jobs live in
+ * this process's job table (jobtab.c) and in SQLite; a fleet's host uses
+ * fleet.c's instead. */
 #define _GNU_SOURCE
 #include <sqlite3.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "d.h"
+#include "jobtab.h"
 
 static const char k_schema[] =
     "PRAGMA journal_mode=WAL;"
@@ -60,7 +63,7 @@ static int add_columns(g16d *d, char *err, size_t errlen)
     return 0;
 }
 
-int d_store_open(g16d *d, char *err, size_t errlen)
+static int d_store_open(g16d *d, char *err, size_t errlen)
 {
     char path[1100];
     sqlite3 *db;
@@ -84,7 +87,7 @@ int d_store_open(g16d *d, char *err, size_t errlen)
     return add_columns(d, err, errlen);
 }
 
-void d_store_close(g16d *d)
+static void d_store_close(g16d *d)
 {
     if (d->db) sqlite3_close(DB(d));
     d->db = NULL;
@@ -112,7 +115,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
         sqlite3_bind_null(st, i);
 }
 
-void d_store_key(g16d *d, const dkey *k, int present)
+static void d_store_key(g16d *d, const dkey *k, int present)
 {
     if (!d->db) return;
     sqlite3_stmt *st =
@@ -145,7 +148,7 @@ static void insert_part(g16d *d, const part *p)
 }
 
 /* One transaction: a job is durable with all its partitions or not at all. */
-void d_store_job(g16d *d, const job *j)
+static void d_store_job(g16d *d, const job *j)
 {
     if (!d->db) return;
     sqlite3_exec(DB(d), "BEGIN", NULL, NULL, NULL);
@@ -167,9 +170,8 @@ void d_store_job(g16d *d, const job *j)
     if (sqlite3_exec(DB(d), "COMMIT", NULL, NULL, NULL) != SQLITE_OK) logerr(d, "commit");
 }
 
-void d_store_part(g16d *d, const part *p)
+static void d_store_part(g16d *d, const part *p)
 {
-    if (d->fleet) d_fleet_part_done(d, p);
     if (!d->db) return;
     sqlite3_stmt *st =
         prep(d, "UPDATE parts SET state = ?, error = ?, proof = ?, public = ?, timings = ?"
@@ -185,7 +187,7 @@ void d_store_part(g16d *d, const part *p)
     run(d, st, "update partition");
 }
 
-void d_store_job_state(g16d *d, const job *j)
+static void d_store_job_state(g16d *d, const job *j)
 {
     if (!d->db) return;
     sqlite3_stmt *st =
@@ -198,7 +200,7 @@ void d_store_job_state(g16d *d, const job *j)
     run(d, st, "update job");
 }
 
-void d_store_job_delete(g16d *d, const job *j)
+static void d_store_job_delete(g16d *d, const job *j)
 {
     if (!d->db) return;
     sqlite3_stmt *st = prep(d, "DELETE FROM parts WHERE job = ?");
@@ -248,13 +250,14 @@ static void restore_parts(g16d *d, job *j)
         p->pub = col(st, 7);
         p->timings = col(st, 8);
         p->input_path = col(st, 9);
+        p->input = p->input_path != NULL;
         p->input_bytes = (size_t)sqlite3_column_int64(st, 10);
         p->t_queued = d_now();
     }
     sqlite3_finalize(st);
 }
 
-static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
+static void restore_job(g16d *d, sqlite3_stmt *st)
 {
     int n = 0;
     sqlite3_stmt *c = prep(d, "SELECT COUNT(*) FROM parts WHERE job = ?");
@@ -277,7 +280,7 @@ static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
     j->cancelled = sqlite3_column_int(st, 7);
     j->nparts = n;
     restore_parts(d, j);
-    j->k = d_key_find(d, j->key);
+    const dkey *k = d_key_find(d, j->key);
     for (int i = 0; i < n; i++) {
         part *p = &j->parts[i];
         if (!p->job) {
@@ -287,21 +290,13 @@ static void restore_job(g16d *d, sqlite3_stmt *st, job ***tail)
             p->error = strdup("lost partition");
         }
         if (p->state == P_QUEUED && j->cancelled) p->state = P_CANCELLED;
-        if (p->input_path && j->k && j->k->circuit) d_part_input_bytes(p, j->k);
-        d->nstate[p->state]++;
-        if (p->state >= P_DONE) {
-            j->nterminal++;
-            j->nfailed += p->state == P_FAILED;
-        } else if (j->k)
-            j->k->pending++;
+        if (p->input_path && k && k->circuit) d_part_input_bytes(p, k);
     }
-    if (j->seq >= d->next_seq) d->next_seq = j->seq + 1;
-    **tail = j;
-    *tail = &j->next;
+    jobtab_add(d, j); /* j->seq kept */
 }
 
 /* Keys first (their partitions need them), then jobs in submission order. */
-int d_store_restore(g16d *d, char *err, size_t errlen)
+static int d_store_restore(g16d *d, char *err, size_t errlen)
 {
     sqlite3_stmt *st = prep(d, "SELECT name, path, wasm FROM keys");
     if (!st) {
@@ -320,11 +315,9 @@ int d_store_restore(g16d *d, char *err, size_t errlen)
     st = prep(d, "SELECT id, key, priority, seq, created, finished, fetched, cancelled FROM jobs "
                  "ORDER BY seq");
     if (!st) return -1;
-    job **tail = &d->jobs;
-    while (*tail) tail = &(*tail)->next;
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
-        restore_job(d, st, &tail);
+        restore_job(d, st);
         n++;
     }
     sqlite3_finalize(st);
@@ -332,3 +325,180 @@ int d_store_restore(g16d *d, char *err, size_t errlen)
         fprintf(stderr, "g16d: restored %d jobs (%d partitions to run)\n", n, d->nstate[P_QUEUED]);
     return 0;
 }
+
+/* ---- the local backend ---- */
+
+static int local_open(g16d *d, char *err, size_t errlen)
+{
+    return d_store_open(d, err, errlen) ? -1 : 0;
+}
+
+static int local_restore(g16d *d, char *err, size_t errlen)
+{
+    return d_store_restore(d, err, errlen);
+}
+
+static int local_start(g16d *d)
+{
+    (void)d;
+    return 0;
+}
+
+static void local_stop(g16d *d) { (void)d; }
+
+static int local_key_load(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                          size_t errlen)
+{
+    return d_key_load(d, name, path, wasm, 1, err, errlen);
+}
+
+/* A key loaded here is ready: pin_key says whether it is loaded. */
+static int local_key_ready(g16d *d, const char *name, char *err, size_t errlen)
+{
+    (void)d, (void)name, (void)err, (void)errlen;
+    return G16_OK;
+}
+
+/* A partition's bytes into the state directory, where they stay until
+ * its job expires: uploads under wtns/, inputs under inputs/.  A failure
+ * to store them is the daemon's (G16_ERR_IO). */
+static int journal(g16d *d, const job *j, part *p, char *err, size_t errlen)
+{
+    char path[1200], e2[D_ERR];
+    snprintf(path, sizeof path, "%s/%s/%s-%d.%s", d->cfg.state_dir, p->input ? "inputs" : "wtns",
+             j->id, p->idx, p->input ? "json" : "wtns");
+    char *copy = strdup(path);
+    if (!copy || g16_write_file(path, p->payload, p->payload_len, e2, sizeof e2)) {
+        d_errf(err, errlen, "%s %d: %s", p->input ? "input" : "witness", p->idx,
+               copy ? e2 : "out of memory");
+        free(copy);
+        return copy ? G16_ERR_IO : G16_ERR_NOMEM;
+    }
+    if (p->input)
+        p->input_path = copy;
+    else {
+        p->wtns_path = copy;
+        p->uploaded = 1;
+    }
+    free(p->payload);
+    p->payload = NULL;
+    return G16_OK;
+}
+
+/* Durable before the workers see it: its bytes journaled (without the
+ * lock), then the job stored and listed. */
+static int local_submit(g16d *d, job *j, char *err, size_t errlen)
+{
+    for (int i = 0; i < j->nparts; i++) {
+        int rc = j->parts[i].payload ? journal(d, j, &j->parts[i], err, errlen) : G16_OK;
+        if (rc) return rc;
+    }
+    pthread_mutex_lock(&d->mu);
+    jobtab_add(d, j);
+    d_store_job(d, j);
+    pthread_cond_broadcast(&d->work);
+    pthread_mutex_unlock(&d->mu);
+    return G16_OK;
+}
+
+/* A finished job's first read starts its --fetched-ttl. */
+static int local_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
+                          size_t errlen)
+{
+    (void)wait; /* the HTTP layer parked the long-poll (local_waitable) */
+    pthread_mutex_lock(&d->mu);
+    job *j = jobtab_find(d, id);
+    int rc = G16_OK;
+    if (!j) {
+        rc = G16_ERR_NOT_FOUND;
+        d_errf(err, errlen, "no job %s (unknown, or its results expired)", id);
+    } else {
+        if (d_job_terminal(j) && j->fetched <= 0) {
+            j->fetched = d_now();
+            d_store_job_state(d, j);
+        }
+        if (d_job_view_of(j, v)) {
+            rc = G16_ERR_NOMEM;
+            d_errf(err, errlen, "out of memory");
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+    return rc;
+}
+
+static int local_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
+{
+    int n = 0, rc = G16_OK;
+    pthread_mutex_lock(&d->mu);
+    for (job *j = d->jobs; j; j = j->next) n++;
+    *l = (d_job_list){0};
+    if (!(l->rows = calloc(n > 0 ? (size_t)n : 1, sizeof *l->rows))) {
+        rc = G16_ERR_NOMEM;
+        d_errf(err, errlen, "out of memory");
+    }
+    for (job *j = l->rows ? d->jobs : NULL; j; j = j->next) d_job_row_of(j, &l->rows[l->n++]);
+    pthread_mutex_unlock(&d->mu);
+    return rc;
+}
+
+static int local_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&d->mu);
+    job *j = jobtab_find(d, id);
+    int rc = G16_OK;
+    if (!j) {
+        rc = G16_ERR_NOT_FOUND;
+        d_errf(err, errlen, "no job %s", id);
+    } else if (d_job_cancel(d, j)) {
+        rc = D_ERR_CONFLICT;
+        d_errf(err, errlen, "job %s has already finished", id);
+    } else if (d_job_view_of(j, v)) {
+        rc = G16_ERR_NOMEM;
+        d_errf(err, errlen, "out of memory");
+    }
+    pthread_mutex_unlock(&d->mu);
+    return rc;
+}
+
+static int local_waitable(g16d *d, const char *id)
+{
+    job *j = jobtab_find(d, id);
+    return j && !d_job_terminal(j);
+}
+
+static int local_hosts(g16d *d, char **json, char *err, size_t errlen)
+{
+    (void)d;
+    *json = NULL;
+    d_errf(err, errlen, "this g16d is no fleet's host (start it with --queue)");
+    return G16_ERR_NOT_FOUND;
+}
+
+static char *local_metrics(g16d *d)
+{
+    (void)d;
+    return NULL;
+}
+
+const d_backend d_backend_local = {
+    .name = "local",
+    .open = local_open,
+    .restore = local_restore,
+    .start = local_start,
+    .stop = local_stop,
+    .close = d_store_close,
+    .key_load = local_key_load,
+    .key_saved = d_store_key,
+    .key_ready = local_key_ready,
+    .submit = local_submit,
+    .part_done = d_store_part,
+    .job_changed = d_store_job_state,
+    .job_deleted = d_store_job_delete,
+    .job_view = local_job_view,
+    .job_list = local_job_list,
+    .cancel = local_cancel,
+    .waitable = local_waitable,
+    .hosts = local_hosts,
+    .metrics = local_metrics,
+    .remote = 0,
+};

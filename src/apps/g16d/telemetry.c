@@ -1,5 +1,5 @@
-/* The daemon's own memory, measured rather than guessed: a sampler thread
- * takes a memwatch sample of this process every --sample-interval (100 ms)
+/* The daemon's own memory, measured rather than guessed: a memwatch sample
+ * of this process every --sample-interval (100 ms, cron.c's "sample")
  * with the pipeline's stage counts attached, appends it to a
  * memwatch-format CSV in the state directory (so `memwatch plot` and
  * `memwatch summarize` read it as is) and keeps the last hour in memory
@@ -23,7 +23,6 @@ static const char *const k_extra[] = {"budget_kb", "reserved_kb", "keys_kb", "he
                                       "q_final",   "busy_final"};
 enum { NEXTRA = sizeof k_extra / sizeof k_extra[0] };
 
-static pthread_t g_thread;
 static mw_target *g_target;
 
 static const double k_le[12] = {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300};
@@ -107,43 +106,22 @@ static void open_trace(g16d *d)
     if (!d->mw) fprintf(stderr, "g16d: memory trace disabled: %s\n", err);
 }
 
-static void sleep_until(g16d *d, struct timespec *next)
+/* One sample, with the pipeline's counts; every ROTATE_SAMPLES the trace
+ * starts a fresh file, so it stays bounded.  On cron.c's thread. */
+void d_telemetry_sample(g16d *d)
 {
-    next->tv_nsec += (long)d->cfg.sample_ms * 1000000L;
-    while (next->tv_nsec >= 1000000000L) {
-        next->tv_nsec -= 1000000000L;
-        next->tv_sec++;
-    }
-    pthread_mutex_lock(&d->tmu);
-    while (!d->tstop && pthread_cond_timedwait(&d->tcv, &d->tmu, next) != ETIMEDOUT) {}
-    pthread_mutex_unlock(&d->tmu);
-}
-
-static void *sampler(void *arg)
-{
-    g16d *d = arg;
-    struct timespec next;
-    unsigned long n = 0;
-    clock_gettime(CLOCK_REALTIME, &next);
-    for (;;) {
+    static unsigned long n;
+    mw_sample ms;
+    d_sample s;
+    int64_t keys_kb;
+    snapshot(d, &s, &keys_kb);
+    if (mw_take(g_target, &ms, 0)) record(d, &ms, &s, keys_kb);
+    if (++n % ROTATE_SAMPLES == 0) {
         pthread_mutex_lock(&d->tmu);
-        int stop = d->tstop;
+        mw_writer_close(d->mw);
+        open_trace(d);
         pthread_mutex_unlock(&d->tmu);
-        if (stop) break;
-        mw_sample ms;
-        d_sample s;
-        int64_t keys_kb;
-        snapshot(d, &s, &keys_kb);
-        if (mw_take(g_target, &ms, 0)) record(d, &ms, &s, keys_kb);
-        if (++n % ROTATE_SAMPLES == 0) { /* bound the file: start a fresh one */
-            pthread_mutex_lock(&d->tmu);
-            mw_writer_close(d->mw);
-            open_trace(d);
-            pthread_mutex_unlock(&d->tmu);
-        }
-        sleep_until(d, &next);
     }
-    return NULL;
 }
 
 int d_telemetry_start(g16d *d, char *err, size_t errlen)
@@ -164,20 +142,11 @@ int d_telemetry_start(g16d *d, char *err, size_t errlen)
     }
     snprintf(d->trace_path, sizeof d->trace_path, "%s/memory.csv", d->cfg.state_dir);
     open_trace(d);
-    if (pthread_create(&g_thread, NULL, sampler, d)) {
-        d_errf(err, errlen, "cannot start the sampler");
-        return -1;
-    }
     return 0;
 }
 
 void d_telemetry_stop(g16d *d)
 {
-    pthread_mutex_lock(&d->tmu);
-    d->tstop = 1;
-    pthread_cond_broadcast(&d->tcv);
-    pthread_mutex_unlock(&d->tmu);
-    pthread_join(g_thread, NULL);
     mw_writer_close(d->mw);
     d->mw = NULL;
     mw_close(g_target);
