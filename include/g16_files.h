@@ -16,7 +16,8 @@ extern "C" {
 
 /* Writes data to path atomically (temporary file in the same directory,
  * then rename), so a reader never sees half a file. */
-int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
+g16_status g16_write_file(const char *path, const void *data, size_t len, char *err,
+                          size_t errlen) G16_MUST_USE G16_NONNULL(1);
 
 /* ---- Files, verification, setup and synthetic circuits (the g16 command's
  * needs beyond proving).  Paths name the file in every message. ---- */
@@ -28,21 +29,23 @@ int g16_write_file(const char *path, const void *data, size_t len, char *err, si
 /* Maps a file read-only (MAP_PRIVATE: a multi-GiB key is never copied).
  * An empty file gives *data NULL and *len 0.  G16_ERR_NOT_FOUND when the
  * path does not exist, G16_ERR_IO for any other failure. */
-int g16_file_map(const char *path, const uint8_t **data, size_t *len, char *err, size_t errlen);
+g16_status g16_file_map(const char *path, const uint8_t **data, size_t *len, char *err,
+                        size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 3);
 void g16_file_unmap(const uint8_t *data, size_t len);
 
 /* Reads a whole file of at most max_len bytes (G16_ERR_TOO_LARGE beyond,
  * checked before reading) into pages of its own: an anonymous mapping
  * that no other allocation shares, so mlock of it locks nothing else.
  * Free with g16_file_release(*data, *len). */
-int g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
-                  size_t errlen);
+g16_status g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
+                         size_t errlen) G16_MUST_USE G16_NONNULL(1, 3, 4);
 void g16_file_release(uint8_t *data, size_t len);
 
 /* Reads a whole file of at most max_len bytes as a NUL-terminated text
  * (malloc'd, caller frees).  G16_ERR_TOO_LARGE beyond max_len (checked
  * before reading), G16_ERR_FORMAT when it contains a NUL byte. */
-int g16_file_read_text(const char *path, size_t max_len, char **text, char *err, size_t errlen);
+g16_status g16_file_read_text(const char *path, size_t max_len, char **text, char *err,
+                              size_t errlen) G16_MUST_USE G16_NONNULL(1, 3);
 
 /* Makes sure dir (created 0700, parents too, when missing) can be changed
  * by no one but this user and root, as a directory that code is loaded
@@ -54,7 +57,8 @@ int g16_file_read_text(const char *path, size_t max_len, char **text, char *err,
  * on, since a link on the way may change.  G16_ERR_ARG with one line
  * naming dir, the component at fault, its owner and mode and the fix;
  * G16_ERR_IO when it cannot be created or resolved. */
-int g16_dir_private(const char *dir, char *real, size_t real_cap, char *err, size_t errlen);
+g16_status g16_dir_private(const char *dir, char *real, size_t real_cap, char *err,
+                           size_t errlen) G16_MUST_USE;
 
 /* What the header of an iden3 binary file (.zkey, .wtns, .r1cs) says. */
 #define G16_FILE_MAX_SECTIONS 64
@@ -87,7 +91,8 @@ typedef struct {
  * caller can show what was read before the damage.  G16_ERR_NOT_FOUND,
  * G16_ERR_IO (unreadable) or G16_ERR_FORMAT (damaged, or not one of the
  * three types). */
-int g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t errlen);
+g16_status g16_file_info_read(const char *path, g16_file_info *info, char *err,
+                              size_t errlen) G16_MUST_USE G16_NONNULL(1, 2);
 
 /* An output file that appears whole or not at all: written to a temporary
  * file "<path>.tmp.<pid>.<n>" in the same directory, then renamed over
@@ -95,10 +100,12 @@ int g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t 
  * if it was not committed.  A program that removes temporary files on a
  * signal learns their names from g16_output_temp_path. */
 typedef struct g16_output g16_output;
-int g16_output_open(const char *path, g16_output **out, char *err, size_t errlen);
+g16_status g16_output_open(const char *path, g16_output **out, char *err,
+                           size_t errlen) G16_MUST_USE G16_NONNULL(1, 2);
 const char *g16_output_temp_path(const g16_output *f);
-int g16_output_write(g16_output *f, const void *data, size_t len, char *err, size_t errlen);
-int g16_output_commit(g16_output *f, char *err, size_t errlen);
+g16_status g16_output_write(g16_output *f, const void *data, size_t len, char *err,
+                            size_t errlen) G16_MUST_USE G16_NONNULL(1);
+g16_status g16_output_commit(g16_output *f, char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1);
 void g16_output_free(g16_output *f);
 
 #pragma GCC visibility pop

@@ -64,7 +64,8 @@ int g16_key_gpu_batch(const g16_key *key);
  * least with its points streamed from host memory; a budget from
  * needs[0] up runs whole, and so on.  G16_ERR_ARG when zkey is no typed
  * zkey of a known curve. */
-int g16_gpu_memory_needs(const g16_file_info *zkey, size_t needs[3]);
+g16_status g16_gpu_memory_needs(const g16_file_info *zkey, size_t needs[3]) G16_MUST_USE
+    G16_NONNULL(1, 2);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -21,8 +21,8 @@ enum g16_device { G16_DEVICE_AUTO = 0, G16_DEVICE_CPU = 1, G16_DEVICE_GPU = 2 };
 
 typedef struct {
     int threads;   /* CPU threads; <= 0: all online CPUs */
-    int device;    /* enum g16_device */
-    int gpu_index; /* which GPU when device is GPU */
+    int device;    /* enum g16_device; the GPU is CUDA's device 0 (choose it
+                      with CUDA_VISIBLE_DEVICES) */
     int g2_on_cpu; /* GPU path: run the B2 MSM on the CPU concurrently */
     int verbose;   /* print the time split to stderr */
     /* 1: a job points into the .wtns buffer given to g16_job_new instead of
@@ -52,10 +52,11 @@ typedef struct {
 
 void g16_options_default(g16_options *opt);
 
-int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen);
+g16_status g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 2);
 /* The buffer must outlive the key; it is not copied. */
-int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out, char *err,
-                        size_t errlen);
+g16_status g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out,
+                               char *err, size_t errlen) G16_MUST_USE G16_NONNULL(4);
 void g16_key_free(g16_key *key);
 
 /* 1 when this build has the CUDA backend and a usable GPU (compute
@@ -67,12 +68,14 @@ int g16_gpu_available(void);
  * time so the first proof does not pay for it.  msm_copies as
  * g16_options.gpu_msm_copies (0: the points alone).  *device_bytes (may
  * be NULL) receives the device memory the key holds. */
-int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err, size_t errlen);
+g16_status g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
+                            size_t errlen) G16_MUST_USE G16_NONNULL(1);
 /* g16_key_gpu_load under a device memory budget (as
  * g16_options.gpu_memory_budget; 0: the device's free memory less a
  * margin). */
-int g16_key_gpu_load_budget(g16_key *key, int msm_copies, size_t device_budget,
-                            size_t *device_bytes, char *err, size_t errlen);
+g16_status g16_key_gpu_load_budget(g16_key *key, int msm_copies, size_t device_budget,
+                                   size_t *device_bytes, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1);
 /* How a key loaded on the GPU holds its points: "resident", "resident,
  * chunked MSMs" or "streamed from host", and *chunk (may be NULL) the
  * points an MSM pass takes; NULL when the key is not on the GPU. */
@@ -85,10 +88,11 @@ uint32_t g16_key_domain_size(const g16_key *key);
 
 /* The witness buffer is copied only as far as needed; it may be freed
  * after g16_job_new returns (unless opt->borrow_witness). */
-int g16_job_new(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
-                const g16_options *opt, g16_job **out, char *err, size_t errlen);
-int g16_job_synthesize(g16_job *job, char *err, size_t errlen);
-int g16_job_msm(g16_job *job, char *err, size_t errlen);
+g16_status g16_job_new(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
+                       const g16_options *opt, g16_job **out, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 6);
+g16_status g16_job_synthesize(g16_job *job, char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1);
+g16_status g16_job_msm(g16_job *job, char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1);
 /* g16_job_msm for n synthesized jobs at once.  When all are on the GPU, of
  * one key, without g2_on_cpu, their MSMs run as one batch on the device
  * (each MSM one pass over the key's points for every job's witness: for
@@ -98,16 +102,18 @@ int g16_job_msm(g16_job *job, char *err, size_t errlen);
  * fails the call before any job runs; on a later failure err names the
  * first job of the batch that failed, and the jobs before it may have
  * moved on. */
-int g16_jobs_msm(g16_job *const *jobs, int n, char *err, size_t errlen);
+g16_status g16_jobs_msm(g16_job *const *jobs, int n, char *err, size_t errlen) G16_MUST_USE;
 /* On success *proof_json and *public_json are malloc'd texts (caller frees). */
-int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err, size_t errlen);
+g16_status g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err,
+                          size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 3);
 const g16_timings *g16_job_timings(const g16_job *job);
 void g16_job_free(g16_job *job);
 
 /* All stages in one call. */
-int g16_prove(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
-              const g16_options *opt, char **proof_json, char **public_json, g16_timings *timings,
-              char *err, size_t errlen);
+g16_status g16_prove(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
+                     const g16_options *opt, char **proof_json, char **public_json,
+                     g16_timings *timings, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 6, 7);
 
 /* ---- Checking input before accepting it (a daemon's submissions) ---- */
 
@@ -117,14 +123,14 @@ int g16_prove(const g16_key *key, const uint8_t *wtns, size_t len, const char *n
  * submitted instead of failing it when it is proved.  name labels the
  * message (NULL: "witness").  G16_OK, G16_ERR_FORMAT (not a witness, or
  * corrupt) or G16_ERR_MISMATCH (the witness of another curve or circuit). */
-int g16_witness_check(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
-                      char *err, size_t errlen);
+g16_status g16_witness_check(const g16_key *key, const uint8_t *wtns, size_t len, const char *name,
+                             char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1);
 /* The same for a file (read if small, else mapped).  Anything but a regular
  * file (a FIFO, a device, a directory) is refused without waiting on it:
  * G16_ERR_ARG; also G16_ERR_NOT_FOUND and G16_ERR_IO.  *file_bytes (may
  * be NULL) receives the file's size. */
-int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes, char *err,
-                           size_t errlen);
+g16_status g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes,
+                                  char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1, 2);
 
 /* Checks that every point of the key (A, B1, B2, C, H, IC and the
  * verification key's) is reduced and on its curve, so a damaged key
@@ -134,7 +140,8 @@ int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_by
  * (12 s on one core), several GPU proofs' worth with the key resident, so
  * a long-lived program checks a key once, at load.  G16_ERR_FORMAT with
  * "<key>: <section> point <i> is not on the curve". */
-int g16_key_check_points(const g16_key *key, int threads, char *err, size_t errlen);
+g16_status g16_key_check_points(const g16_key *key, int threads, char *err,
+                                size_t errlen) G16_MUST_USE G16_NONNULL(1);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

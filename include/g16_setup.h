@@ -25,10 +25,12 @@ typedef struct {
 } g16_setup_options;
 
 /* Reads a circom .r1cs and writes a snarkjs Groth16 .zkey (atomically). */
-int g16_setup_insecure_dev(const char *r1cs_path, const char *zkey_path,
-                           const g16_setup_options *opt, char *err, size_t errlen);
+g16_status g16_setup_insecure_dev(const char *r1cs_path, const char *zkey_path,
+                                  const g16_setup_options *opt, char *err,
+                                  size_t errlen) G16_MUST_USE G16_NONNULL(1, 2);
 /* verification_key.json of a .zkey, as snarkjs exports it (atomically). */
-int g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t errlen);
+g16_status g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err,
+                              size_t errlen) G16_MUST_USE G16_NONNULL(1, 2);
 
 /* A satisfied synthetic circuit: .r1cs and .wtns, byte-identical for the
  * same parameters; both or neither are written. */
@@ -41,8 +43,8 @@ typedef struct {
     uint64_t seed;
 } g16_synth_params;
 
-int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
-                    char *err, size_t errlen);
+g16_status g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
+                           char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 3);
 /* The witness and a development key (g16_setup_insecure_dev with opt) of
  * the same circuit, without writing its .r1cs: the circuit is built in
  * memory (~170 bytes a constraint, 11 GiB at 2^26) and handed to the
@@ -51,8 +53,9 @@ int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char
  * .r1cs.  Both or neither are written; G16_ERR_ARG for bad parameters,
  * G16_ERR_IO when the circuit or the witness cannot be written, else the
  * setup's status. */
-int g16_synth_setup(const g16_synth_params *p, const char *wtns_path, const char *zkey_path,
-                    const g16_setup_options *opt, char *err, size_t errlen);
+g16_status g16_synth_setup(const g16_synth_params *p, const char *wtns_path, const char *zkey_path,
+                           const g16_setup_options *opt, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 2, 3);
 
 /* Whether a witness satisfies a circuit: (A.w)(B.w) = C.w for every
  * constraint and w[0] = 1.  Returns G16_OK with the verdict in *res, or a
@@ -65,8 +68,9 @@ typedef struct {
     int bad_one;            /* witness[0] is not 1 */
 } g16_check_result;
 
-int g16_check_files(const char *r1cs_path, const char *wtns_path, int threads,
-                    g16_check_result *res, char *err, size_t errlen);
+g16_status g16_check_files(const char *r1cs_path, const char *wtns_path, int threads,
+                           g16_check_result *res, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 2, 4);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -11,6 +11,18 @@ extern "C" {
 
 #pragma GCC visibility push(default)
 
+/* Every public call that can fail returns a g16_status, which the caller
+ * must look at (G16_MUST_USE: the compiler warns when it is dropped), and
+ * says which of its pointers may not be NULL (G16_NONNULL: the compiler
+ * warns when NULL is passed where it sees it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define G16_MUST_USE     __attribute__((warn_unused_result))
+#define G16_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define G16_MUST_USE
+#define G16_NONNULL(...)
+#endif
+
 /* What kind of failure a call returned.  Values are stable (an ABI). */
 typedef enum {
     G16_OK = 0,

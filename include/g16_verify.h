@@ -3,6 +3,7 @@
 #ifndef G16_PUBLIC_VERIFY_H
 #define G16_PUBLIC_VERIFY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,30 +19,37 @@ typedef struct g16_key g16_key;
 
 /* The key's verification key as `snarkjs zkey export verificationkey`
  * writes it (malloc'd text, caller frees). */
-int g16_key_vk_json(const g16_key *key, char **vk_json, char *err, size_t errlen);
+g16_status g16_key_vk_json(const g16_key *key, char **vk_json, char *err,
+                           size_t errlen) G16_MUST_USE G16_NONNULL(1, 2);
 
 /* Checks a proof against a verification key (snarkjs JSON texts).
- * Returns 1 valid, 0 invalid, -1 malformed input (message in err). */
-int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json, char *err,
-                    size_t errlen);
+ * G16_OK when the inputs were read, with the verdict in *valid (true:
+ * the proof holds; false: it does not, and err says why); G16_ERR_FORMAT
+ * when an input is malformed (message in err; *valid false). */
+g16_status g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
+                           bool *valid, char *err, size_t errlen) G16_MUST_USE G16_NONNULL(4);
 
 /* Checks n proofs of one verification key at once (snarkjs JSON texts:
- * public_json[i] and proof_json[i]): valid[i] gets what g16_verify_json
- * would return for proof i (1 valid, 0 invalid, -1 malformed).  The
+ * public_json[i] and proof_json[i]): valid[i] gets proof i's verdict:
+ * 1 valid, 0 invalid, -1 malformed (what g16_verify_json would say for
+ * it: G16_OK with true or false, or G16_ERR_FORMAT).  The
  * pairing equations of the well-formed proofs are checked as one, with
  * random 128-bit weights from getrandom(): n + 3 pairings and one final
  * exponentiation instead of 4n and n (about a third of the time a proof
  * in batches of 8); when it fails, every proof is checked alone, so valid
- * is exact either way.  Returns 0, or -1 with the message in err when the
- * key is malformed (or memory or randomness run out). */
-int g16_verify_batch_json(const char *vk_json, size_t n, const char *const *public_json,
-                          const char *const *proof_json, int *valid, char *err, size_t errlen);
+ * is exact either way.  G16_OK, or with the message in err G16_ERR_FORMAT
+ * when the key is malformed and G16_ERR_NOMEM when memory or randomness
+ * run out. */
+g16_status g16_verify_batch_json(const char *vk_json, size_t n, const char *const *public_json,
+                                 const char *const *proof_json, int *valid, char *err,
+                                 size_t errlen) G16_MUST_USE;
 
 /* As g16_verify_json, with the names the messages give each input (the
- * paths, for a program).  Returns 1 valid, 0 invalid, -1 malformed. */
-int g16_verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
-                          const char *vk_name, const char *public_name, const char *proof_name,
-                          char *err, size_t errlen);
+ * paths, for a program). */
+g16_status g16_verify_json_named(const char *vk_json, const char *public_json,
+                                 const char *proof_json, const char *vk_name,
+                                 const char *public_name, const char *proof_name, bool *valid,
+                                 char *err, size_t errlen) G16_MUST_USE G16_NONNULL(7);
 
 /* What g16_vk_check_json read of a verification key. */
 typedef struct {
@@ -65,8 +73,8 @@ typedef struct {
  * decimals, other fields as given.  G16_ERR_FORMAT with "<name>: <what>"
  * ("vk.json: IC[2] is not on the curve"), G16_ERR_ARG for a NULL text,
  * G16_ERR_NOMEM. */
-int g16_vk_check_json(const char *text, size_t len, const char *name, g16_vk_info *info,
-                      char **canonical, char *err, size_t errlen);
+g16_status g16_vk_check_json(const char *text, size_t len, const char *name, g16_vk_info *info,
+                             char **canonical, char *err, size_t errlen) G16_MUST_USE;
 
 #pragma GCC visibility pop
 #ifdef __cplusplus
