@@ -49,7 +49,7 @@ extern "C" {
  * is its exported interface. */
 #pragma GCC visibility push(default)
 
-/* What this libg16 is: its version ("0.9.0"), the git commit it was built
+/* What this libg16 is: its version ("1.0.0"), the git commit it was built
  * from ("unknown" when built outside a checkout), its SONAME's version
  * (libg16.so.N) and whether its CUDA backend is compiled in (1) or not
  * (0; a GPU may still be absent at run time: g16_gpu_available). */
