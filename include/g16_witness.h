@@ -11,8 +11,10 @@
  *   runs the object's code, so cache_dir must be one only this user and
  *   root may change (g16_dir_private in g16.h; docs/security.md), and an
  *   entry file must be this user's, single-linked and writable by no one
- *   else, or it is rebuilt.  Compiling needs `wasm2c`
- *   (Debian: wabt) and `cc`; a large circuit takes seconds to minutes.
+ *   else, or it is rebuilt.  Compiling needs `wasm2c` (Debian: wabt) and
+ *   a C compiler, run by the paths CMake found when libg16 was configured
+ *   (g16_circuit_tools_default) or those g16_circuit_limits gives, never
+ *   looked up in PATH; a large circuit takes seconds to minutes.
  * - The circuit's code runs with WebAssembly's memory safety: every load
  *   and store is bounds-checked against its own linear memory, runaway
  *   recursion and traps become errors, never a crash of the caller.
@@ -120,12 +122,22 @@ double g16_circuit_time_limit(const g16_circuit *circuit);
 void g16_circuit_set_time_limit(g16_circuit *circuit, double seconds);
 
 /* The limits above, given before the open's start code runs (the setters
- * come too late for it). */
+ * come too late for it), and the tools a circuit not yet in the cache is
+ * compiled with. */
 typedef struct {
     double time_limit;   /* seconds, as g16_circuit_set_time_limit takes them */
     size_t memory_limit; /* bytes, as g16_circuit_set_memory_limit (never below
                             the wasm's initial memory); 0: 4 GiB */
+    /* The C compiler and wasm2c, as paths (a bare name is refused with
+     * G16_ERR_ARG: nothing is looked up in PATH); NULL: the configured
+     * ones.  They are part of the cache entry's recipe: another compiler
+     * makes (and loads) an entry of its own. */
+    const char *cc, *wasm2c;
 } g16_circuit_limits;
+
+/* The tools libg16 was configured with (paths; static text); either
+ * pointer may be NULL. */
+void g16_circuit_tools_default(const char **cc, const char **wasm2c);
 
 /* g16_circuit_open with limits (NULL: the defaults, as g16_circuit_open):
  * the open's start code runs under them, and calculations after it. */

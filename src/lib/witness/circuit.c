@@ -175,12 +175,39 @@ g16_status g16_circuit_open_limited(const char *wasm_path, const char *cache_dir
     return g16_circuit_open_checked(wasm_path, cache_dir, limits, NULL, out, err, errlen);
 }
 
+void g16_circuit_tools_default(const char **cc, const char **wasm2c)
+{
+    if (cc) *cc = G16_CC;
+    if (wasm2c) *wasm2c = G16_WASM2C;
+}
+
+/* The limits' tools, else the configured ones; a tool given by name alone
+ * is refused: the caller's PATH must not choose what compiles a circuit
+ * whose code this process then loads. */
+static g16_status circuit_tools(const char *wasm_path, const g16_circuit_limits *limits,
+                                witness_tools *tools, char *err, size_t errlen)
+{
+    tools->cc = limits && limits->cc ? limits->cc : G16_CC;
+    tools->wasm2c = limits && limits->wasm2c ? limits->wasm2c : G16_WASM2C;
+    const char *bad = !strchr(tools->cc, '/')       ? tools->cc
+                      : !strchr(tools->wasm2c, '/') ? tools->wasm2c
+                                                    : NULL;
+    if (!bad) return G16_OK;
+    snprintf(err, errlen,
+             "%s: the compiler tool '%s' is no path (tools are never looked up in PATH)", wasm_path,
+             bad);
+    return G16_ERR_ARG;
+}
+
 g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
                                     const g16_circuit_limits *limits,
                                     const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out,
                                     char *err, size_t errlen)
 {
     *out = NULL;
+    witness_tools tools;
+    g16_status st = circuit_tools(wasm_path, limits, &tools, err, errlen);
+    if (st) return st;
     g16_circuit *c = calloc(1, sizeof *c);
     if (c) c->wasm_path = strdup(wasm_path);
     if (!c || !c->wasm_path) {
@@ -193,7 +220,7 @@ g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir
     c->time_limit = G16_WITNESS_TIME_LIMIT;
     if (limits && limits->memory_limit) g16_circuit_set_memory_limit(c, limits->memory_limit);
     if (limits) g16_circuit_set_time_limit(c, limits->time_limit);
-    int rc = witness_object_load(wasm_path, cache_dir, sha256, &c->obj, err, errlen);
+    int rc = witness_object_load(wasm_path, cache_dir, sha256, &tools, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
     if (!rc && c->max_pages < c->start_pages) c->max_pages = c->start_pages;
     if (rc) {
