@@ -49,6 +49,9 @@ extern "C" {
  * is its exported interface. */
 #pragma GCC visibility push(default)
 
+/* A short lower-case name of the code ("format", "mismatch", ...). */
+const char *g16_status_name(int status);
+
 /* What this libg16 is: its version ("1.0.0"), the git commit it was built
  * from ("unknown" when built outside a checkout), its SONAME's version
  * (libg16.so.N) and whether its CUDA backend is compiled in (1) or not

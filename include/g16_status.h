@@ -1,5 +1,6 @@
-/* g16_status.h: what kind of failure a libg16 call returned, shared by every g16 header
- * (included by g16.h; see its head comment for the contract). */
+/* g16_status.h: what kind of failure a call returned, shared by every g16
+ * header (libg16's, libg16_memwatch's, libg16_client's); declarations
+ * only, so it needs no library (g16_status_name is libg16's, in g16.h). */
 #ifndef G16_PUBLIC_STATUS_H
 #define G16_PUBLIC_STATUS_H
 
@@ -38,9 +39,6 @@ typedef enum {
     G16_ERR_INTERNAL = 10,   /* a bug: please report it */
     G16_ERR_TIMEOUT = 11     /* ran past a time limit */
 } g16_status;
-
-/* A short lower-case name of the code ("format", "mismatch", ...). */
-const char *g16_status_name(int status);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus
