@@ -8,8 +8,9 @@
 #   make asan     deps + ASan/UBSan build in build-asan + the same tests
 #   make fuzz     deps + clang libFuzzer build in build-fuzz + ctest -L fuzz
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
-#   make install  build, then install libg16 (.so and .a), its headers, g16.pc
-#                 and the programs under PREFIX (default /usr/local)
+#   make install  build, then install libg16, libg16_memwatch and libg16_client
+#                 (.so and .a), the headers, their .pc files and the programs
+#                 under PREFIX (default /usr/local)
 #   make node     build, then the Node.js package in bindings/node (npm install,
 #                 offline: its addon links build/'s libg16.so)
 #   make format   apply .clang-format to every tracked C/CUDA source

@@ -1,10 +1,17 @@
 /* g16_client: a minimal HTTP/1.1 client for talking to g16d over its Unix
  * socket (or loopback TCP with a bearer token).  One request per
- * connection (Connection: close), the whole reply in memory. */
+ * connection (Connection: close), the whole reply in memory.  The
+ * library is libg16_client (pkg-config g16_client), apart from libg16. */
 #ifndef G16_HTTPC_H
 #define G16_HTTPC_H
 
 #include <stddef.h>
+
+#include "g16_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The library is built with hidden visibility: what this header declares
  * is its exported interface. */
@@ -22,13 +29,19 @@ typedef struct {
     size_t len;
 } g16_client_response;
 
-/* 0 when a reply came (any status); -1 with one line in err otherwise.
+/* G16_OK when a reply came (any HTTP status: r->status); else one line
+ * in err and G16_ERR_IO (no connection, or no reply: timed out or the
+ * connection lost) or G16_ERR_FORMAT (a reply that is not HTTP).
  * timeout_s bounds each read (the server's long-polls need more than it). */
-int g16_client_request(const g16_client_target *t, const char *method, const char *path,
-                       const char *body, size_t len, double timeout_s, g16_client_response *r,
-                       char *err, size_t errlen);
+g16_status g16_client_request(const g16_client_target *t, const char *method, const char *path,
+                              const char *body, size_t len, double timeout_s,
+                              g16_client_response *r, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 2, 3, 7);
 void g16_client_response_free(g16_client_response *r);
 
 #pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
 
 #endif

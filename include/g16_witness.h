@@ -11,8 +11,10 @@
  *   runs the object's code, so cache_dir must be one only this user and
  *   root may change (g16_dir_private in g16.h; docs/security.md), and an
  *   entry file must be this user's, single-linked and writable by no one
- *   else, or it is rebuilt.  Compiling needs `wasm2c`
- *   (Debian: wabt) and `cc`; a large circuit takes seconds to minutes.
+ *   else, or it is rebuilt.  Compiling needs `wasm2c` (Debian: wabt) and
+ *   a C compiler, run by the paths CMake found when libg16 was configured
+ *   (g16_circuit_tools_default) or those g16_circuit_limits gives, never
+ *   looked up in PATH; a large circuit takes seconds to minutes.
  * - The circuit's code runs with WebAssembly's memory safety: every load
  *   and store is bounds-checked against its own linear memory, runaway
  *   recursion and traps become errors, never a crash of the caller.
@@ -81,8 +83,8 @@ typedef struct g16_circuit g16_circuit;
  * compiled objects cached in cache_dir (created 0700 if missing).  A
  * cache_dir that others may change (g16_dir_private's rule) is refused
  * before anything in it is read: G16_ERR_ARG, the message naming it. */
-int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
-                     size_t errlen);
+g16_status g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out,
+                            char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 3);
 
 /* The same, only when the file's bytes have the SHA-256 sha256 (NULL:
  * any): else G16_ERR_MISMATCH, naming the file and both digests, before
@@ -90,9 +92,9 @@ int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit *
  * bytes the circuit is compiled from (and its cache entry named by), so a
  * file replaced meanwhile is never the circuit opened. */
 #define G16_SHA256_BYTES 32
-int g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
-                            const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
-                            size_t errlen);
+g16_status g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
+                                   const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out,
+                                   char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 4);
 void g16_circuit_close(g16_circuit *circuit);
 
 /* 1 when this open compiled the circuit, 0 when it loaded a cached one. */
@@ -120,24 +122,34 @@ double g16_circuit_time_limit(const g16_circuit *circuit);
 void g16_circuit_set_time_limit(g16_circuit *circuit, double seconds);
 
 /* The limits above, given before the open's start code runs (the setters
- * come too late for it). */
+ * come too late for it), and the tools a circuit not yet in the cache is
+ * compiled with. */
 typedef struct {
     double time_limit;   /* seconds, as g16_circuit_set_time_limit takes them */
     size_t memory_limit; /* bytes, as g16_circuit_set_memory_limit (never below
                             the wasm's initial memory); 0: 4 GiB */
+    /* The C compiler and wasm2c, as paths (a bare name is refused with
+     * G16_ERR_ARG: nothing is looked up in PATH); NULL: the configured
+     * ones.  They are part of the cache entry's recipe: another compiler
+     * makes (and loads) an entry of its own. */
+    const char *cc, *wasm2c;
 } g16_circuit_limits;
+
+/* The tools libg16 was configured with (paths; static text); either
+ * pointer may be NULL. */
+void g16_circuit_tools_default(const char **cc, const char **wasm2c);
 
 /* g16_circuit_open with limits (NULL: the defaults, as g16_circuit_open):
  * the open's start code runs under them, and calculations after it. */
-int g16_circuit_open_limited(const char *wasm_path, const char *cache_dir,
-                             const g16_circuit_limits *limits, g16_circuit **out, char *err,
-                             size_t errlen);
+g16_status g16_circuit_open_limited(const char *wasm_path, const char *cache_dir,
+                                    const g16_circuit_limits *limits, g16_circuit **out, char *err,
+                                    size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 4);
 /* Both: the limits (NULL: the defaults) and the bytes' SHA-256 (NULL:
  * any), as g16_circuit_open_limited and g16_circuit_open_sha256. */
-int g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
-                             const g16_circuit_limits *limits,
-                             const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
-                             size_t errlen);
+g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
+                                    const g16_circuit_limits *limits,
+                                    const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out,
+                                    char *err, size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 5);
 
 /* Receives each line the circuit prints with circom's log() (without the
  * newline); NULL drops them. */
@@ -146,32 +158,35 @@ typedef void (*g16_witness_log_fn)(void *ctx, const char *line);
 /* Computes the witness for the input.json text input (len bytes; input_name
  * names it in errors) and returns the .wtns bytes in *wtns (malloc'd: free
  * with g16_witness_free) and their length in *wtns_len. */
-int g16_witness_calculate(const g16_circuit *circuit, const char *input, size_t len,
-                          const char *input_name, g16_witness_log_fn log, void *log_ctx,
-                          uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen);
+g16_status g16_witness_calculate(const g16_circuit *circuit, const char *input, size_t len,
+                                 const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                                 uint8_t **wtns, size_t *wtns_len, char *err,
+                                 size_t errlen) G16_MUST_USE G16_NONNULL(1, 7, 8);
 void g16_witness_free(uint8_t *wtns);
 
 /* The same into caller memory: wtns has room for capacity bytes, at least
  * g16_witness_wtns_bytes (else G16_ERR_ARG before anything runs); the
  * .wtns length goes to *wtns_len.  A service reuses one buffer per worker. */
-int g16_witness_calculate_into(const g16_circuit *circuit, const char *input, size_t len,
-                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
-                               uint8_t *wtns, size_t capacity, size_t *wtns_len, char *err,
-                               size_t errlen);
+g16_status g16_witness_calculate_into(const g16_circuit *circuit, const char *input, size_t len,
+                                      const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                                      uint8_t *wtns, size_t capacity, size_t *wtns_len, char *err,
+                                      size_t errlen) G16_MUST_USE G16_NONNULL(1, 7, 9);
 
 /* The same written to the file wtns_path (atomically: no file is left on
  * an error) a piece at a time: no memory for the whole witness. */
-int g16_witness_calculate_file(const g16_circuit *circuit, const char *input, size_t len,
-                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
-                               const char *wtns_path, char *err, size_t errlen);
+g16_status g16_witness_calculate_file(const g16_circuit *circuit, const char *input, size_t len,
+                                      const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                                      const char *wtns_path, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 7);
 
 /* Proves from inputs: the witness of the input.json text (as
  * g16_witness_calculate computes it), then g16_prove with key and opt
  * (NULL: defaults); the circuit must be the key's.  The proof and public
  * signals are malloc'd texts as g16_prove returns them. */
-int g16_prove_input(const g16_key *key, const g16_circuit *circuit, const char *input, size_t len,
-                    const char *input_name, const g16_options *opt, char **proof_json,
-                    char **public_json, g16_timings *timings, char *err, size_t errlen);
+g16_status g16_prove_input(const g16_key *key, const g16_circuit *circuit, const char *input,
+                           size_t len, const char *input_name, const g16_options *opt,
+                           char **proof_json, char **public_json, g16_timings *timings, char *err,
+                           size_t errlen) G16_MUST_USE G16_NONNULL(1, 2, 7, 8);
 
 /* The size of every .wtns the circuit's calculations return. */
 size_t g16_witness_wtns_bytes(const g16_circuit *circuit);
@@ -181,8 +196,9 @@ size_t g16_witness_wtns_bytes(const g16_circuit *circuit);
  * missing) without running the circuit, so a service can refuse bad
  * input when it is submitted.  Same errors; an instance's starting
  * memory for the call's duration. */
-int g16_witness_check_input(const g16_circuit *circuit, const char *input, size_t len,
-                            const char *input_name, char *err, size_t errlen);
+g16_status g16_witness_check_input(const g16_circuit *circuit, const char *input, size_t len,
+                                   const char *input_name, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

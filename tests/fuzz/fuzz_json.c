@@ -22,8 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     part[0] = copy;
     part[1] = part[0] + strlen(part[0]) + (part[0] + strlen(part[0]) < copy + size);
     part[2] = part[1] + strlen(part[1]) + (part[1] + strlen(part[1]) < copy + size);
+    bool valid_one;
     sink ^= g16_verify_json_named(part[0], part[1], part[2], "vk.json", "public.json", "proof.json",
-                                  err, sizeof err);
+                                  &valid_one, err, sizeof err);
+    sink ^= valid_one;
     const char *pubs[3] = {part[1], part[1], ""}, *proofs[3] = {part[2], part[2], ""};
     int valid[3];
     sink ^= g16_verify_batch_json(part[0], 3, pubs, proofs, valid, err, sizeof err);

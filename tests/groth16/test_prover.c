@@ -10,6 +10,7 @@
 
 #include "g16.h"
 #include "../common/test.h"
+#include "../common/verdict.h"
 #include "files.h"
 
 /* The last stage of a job whose MSMs ran: its public signals are
@@ -22,7 +23,7 @@ static void finish_and_check(g16_job *job, int on_gpu, const char *want_public, 
     CHECK(g16_job_timings(job)->on_gpu == on_gpu);
     CHECK(strcmp(q, want_public) == 0);
 #ifdef G16_TEST_VERIFY
-    CHECK(g16_verify_json(vk, q, p, err, sizeof err) == 1);
+    CHECK(test_verdict(vk, q, p, err, sizeof err) == 1);
 #else
     (void)vk;
 #endif
@@ -90,7 +91,7 @@ static void check_fixture(const char *fixtures, const char *curve, const char *c
         CHECK(strstr(proof[i], "\"protocol\": \"groth16\"") != NULL);
         CHECK(t.total > 0);
 #ifdef G16_TEST_VERIFY
-        CHECK(g16_verify_json(vk, pub[i], proof[i], err, sizeof err) == 1);
+        CHECK(test_verdict(vk, pub[i], proof[i], err, sizeof err) == 1);
 #endif
     }
     CHECK(strcmp(proof[0], proof[1]) != 0); /* r and s are fresh each time */

@@ -3,8 +3,12 @@
 # prefix, then examples/embed/embed.c built with nothing but
 # `pkg-config --cflags --libs g16` (shared, and static with --static), run on
 # fixtures of both curves; each proof is checked with the installed
-# `g16 verify` and with snarkjs.  Also: the installed programs start, and
-# libg16.so exports the public API and nothing of the internals.
+# `g16 verify` and with snarkjs.  Also: the installed programs start,
+# libg16.so exports the public API and nothing of the internals, the
+# profiler and the daemon's client are libraries of their own
+# (libg16_memwatch, libg16_client: pkg-config files, own exports, a
+# program on them alone), and the headers' contract holds: a dropped
+# g16_status or a NULL where a pointer is required fails a -Werror build.
 set -euo pipefail
 : "${G16_BUILD:?}" "${G16_SOURCE:?}" "${G16_FIXTURES:?}" "${G16_SNARKJS:?}"
 tmp=$(mktemp -d)
@@ -14,16 +18,31 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cmake --install "$G16_BUILD" --prefix "$tmp/prefix" >/dev/null
 export PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig
 libdir=$(pkg-config --variable=libdir g16) || fail "pkg-config does not find g16.pc"
-[ -f "$libdir/libg16.so.0" ] || fail "no libg16.so.0 (SONAME) in $libdir"
-soname=$(objdump -p "$libdir/libg16.so" | awk '$1 == "SONAME" {print $2}')
-[ "$soname" = libg16.so.0 ] || fail "SONAME is '$soname', expected libg16.so.0"
+# Version 1: the error contract of g16_status.h changed the ABI.
+for lib in g16 g16_memwatch g16_client; do
+  pkg-config --exists $lib || fail "pkg-config does not find $lib.pc"
+  [ -f "$libdir/lib$lib.so.1" ] || fail "no lib$lib.so.1 (SONAME) in $libdir"
+  soname=$(objdump -p "$libdir/lib$lib.so" | awk '$1 == "SONAME" {print $2}')
+  [ "$soname" = lib$lib.so.1 ] || fail "SONAME is '$soname', expected lib$lib.so.1"
+done
+exports_of() { nm -D --defined-only "$libdir/lib$1.so" | awk '$2 ~ /^[TDB]$/ {print $3}'; }
 
-# Exported: g16_* and the public memwatch / client calls; never a module's
-# internal functions (formats_, zkey_, msm_, ...).
-exports=$(nm -D --defined-only "$libdir/libg16.so" | awk '$2 ~ /^[TDB]$/ {print $3}')
+# libg16 exports g16_* and nothing else: never a module's internal
+# functions (formats_, zkey_, msm_, ...), nor the profiler's (mw_) or the
+# client's, which are in libraries of their own, exporting only theirs.
+exports=$(exports_of g16)
 grep -qx g16_prove <<<"$exports" || fail "g16_prove not exported"
-bad=$(echo "$exports" | grep -Ev '^(g16_|mw_|hc_)' || true)
-[ -z "$bad" ] || fail "internal symbols exported: $(echo $bad | head -c 300)"
+bad=$(echo "$exports" | grep -Ev '^g16_' || true)
+bad+=$(echo "$exports" | grep -E '^g16_client_' || true)
+[ -z "$bad" ] || fail "libg16 exports what is not its own: $(echo $bad | head -c 300)"
+exports=$(exports_of g16_memwatch)
+grep -qx mw_open <<<"$exports" || fail "mw_open not exported by libg16_memwatch"
+bad=$(echo "$exports" | grep -Ev '^mw_' || true)
+[ -z "$bad" ] || fail "libg16_memwatch exports: $(echo $bad | head -c 300)"
+exports=$(exports_of g16_client)
+grep -qx g16_client_request <<<"$exports" || fail "g16_client_request not exported by libg16_client"
+bad=$(echo "$exports" | grep -Ev '^g16_client_' || true)
+[ -z "$bad" ] || fail "libg16_client exports: $(echo $bad | head -c 300)"
 
 # A sanitized build's library needs the sanitizer runtime in the program too.
 san=()
@@ -34,7 +53,7 @@ cc=${CC:-cc}
 # (ldd's output is captured first: grep -q would close the pipe early and
 # pipefail would count ldd's SIGPIPE as a failure.)
 deps=$(ldd "$tmp/embed")
-grep -q "$libdir/libg16.so.0" <<<"$deps" || fail "embed does not use the installed libg16.so"
+grep -q "$libdir/libg16.so.1" <<<"$deps" || fail "embed does not use the installed libg16.so"
 if [ "${G16_SANITIZED:-0}" != 1 ]; then
   "$cc" -Wall -Wextra -Werror "$G16_SOURCE/examples/embed/embed.c" $(pkg-config --cflags g16) \
     $(pkg-config --static --libs-only-L g16) -Wl,-Bstatic -lg16 -Wl,-Bdynamic \
@@ -42,6 +61,26 @@ if [ "${G16_SANITIZED:-0}" != 1 ]; then
   deps=$(ldd "$tmp/embed-static")
   ! grep -q libg16 <<<"$deps" || fail "embed-static still needs libg16.so"
 fi
+
+# The profiler and the client alone: built without libg16, and working.
+"$cc" -Wall -Wextra -Werror "${san[@]}" "$G16_SOURCE/tests/install/side_libs.c" \
+  $(pkg-config --cflags --libs g16_memwatch g16_client) -Wl,-rpath,"$libdir" -o "$tmp/side_libs"
+deps=$(ldd "$tmp/side_libs")
+! grep -q "libg16\.so" <<<"$deps" || fail "side_libs needs libg16.so"
+"$tmp/side_libs" "$tmp/no-daemon.sock" >/dev/null || fail "side_libs failed"
+
+# The headers' contract, as a -Werror build sees it: case 0 keeps it and
+# compiles; each other case drops a g16_status or passes NULL for a
+# required pointer, and the compiler refuses it for that reason.
+contract() {
+  "$cc" -Wall -Wextra -Werror -DCASE="$1" -c "$G16_SOURCE/tests/install/drop_status.c" \
+    $(pkg-config --cflags g16 g16_memwatch g16_client) -o "$tmp/drop_status.o" 2>&1
+}
+out=$(contract 0) || fail "drop_status.c case 0 does not compile: $out"
+for case in 1 2 3 4 5 6; do
+  if out=$(contract $case); then fail "drop_status.c case $case compiled: the contract is not enforced"; fi
+  grep -Eq 'unused-result|nonnull' <<<"$out" || fail "drop_status.c case $case failed for another reason: $out"
+done
 
 "$tmp/prefix/bin/g16" --help >/dev/null || fail "installed g16 does not start"
 "$tmp/prefix/bin/g16d" --help >/dev/null || fail "installed g16d does not start"

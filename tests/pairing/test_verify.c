@@ -15,6 +15,7 @@
 #include "pairing/pairing.h"
 #include "verify/verify.h"
 #include "../common/test.h"
+#include "../common/verdict.h"
 
 typedef struct {
     char dir[4096];
@@ -45,7 +46,7 @@ static int verify_edited(const fixture *f, int which, edit_fn edit, char *err, s
     edit(root, f);
     char *s = json_dumps(root, 0);
     t[which] = s;
-    int rc = g16_verify_json(t[0], t[1], t[2], err, errlen);
+    int rc = test_verdict(t[0], t[1], t[2], err, errlen);
     free(s);
     json_decref(root);
     return rc;
@@ -251,12 +252,12 @@ static void test_malformed(const fixture *f)
     size_t n = strlen(f->proof);
     char *cut = strdup(f->proof);
     cut[n / 2] = 0;
-    CHECK(g16_verify_json(f->vk, f->pub, cut, err, sizeof err) == -1);
+    CHECK(test_verdict(f->vk, f->pub, cut, err, sizeof err) == -1);
     CHECK(strncmp(err, "proof: invalid JSON", 19) == 0);
-    CHECK(g16_verify_json(f->vk, f->proof, f->proof, err, sizeof err) == -1);
-    CHECK(g16_verify_json(f->pub, f->pub, f->proof, err, sizeof err) == -1);
-    CHECK(g16_verify_json("", f->pub, f->proof, err, sizeof err) == -1);
-    CHECK(g16_verify_json(f->vk, f->pub, NULL, err, sizeof err) == -1);
+    CHECK(test_verdict(f->vk, f->proof, f->proof, err, sizeof err) == -1);
+    CHECK(test_verdict(f->pub, f->pub, f->proof, err, sizeof err) == -1);
+    CHECK(test_verdict("", f->pub, f->proof, err, sizeof err) == -1);
+    CHECK(test_verdict(f->vk, f->pub, NULL, err, sizeof err) == -1);
     free(cut);
 }
 
@@ -303,7 +304,7 @@ static void test_batch(const fixture *f)
     char err[512];
     for (int i = 0; i < N; i++) pub[i] = f->pub, proof[i] = f->proof, want[i] = 1;
     double t0 = now();
-    CHECK(g16_verify_batch_json(f->vk, N, pub, proof, valid, err, sizeof err) == 0);
+    CHECK(g16_verify_batch_json(f->vk, N, pub, proof, valid, err, sizeof err) == G16_OK);
     printf("  %-48s batch of %d: %.2f ms a proof\n", "", N, (now() - t0) * 1e3 / N);
     for (int i = 0; i < N; i++) CHECK(valid[i] == 1);
 
@@ -314,16 +315,16 @@ static void test_batch(const fixture *f)
     proof[3] = cut, want[3] = -1;
     proof[4] = b_off, want[4] = 0;
     if (bound_signal(f) >= 0) pub[6] = bumped, want[6] = 0;
-    CHECK(g16_verify_batch_json(f->vk, N, pub, proof, valid, err, sizeof err) == 0);
+    CHECK(g16_verify_batch_json(f->vk, N, pub, proof, valid, err, sizeof err) == G16_OK);
     for (int i = 0; i < N; i++) {
-        int one = g16_verify_json(f->vk, pub[i], proof[i], err, sizeof err);
+        int one = test_verdict(f->vk, pub[i], proof[i], err, sizeof err);
         if (valid[i] != want[i] || one != want[i])
             fprintf(stderr, "%s: batch item %d: %d, alone %d, want %d\n", f->dir, i, valid[i], one,
                     want[i]);
         CHECK(valid[i] == want[i] && one == want[i]);
     }
-    CHECK(g16_verify_batch_json(f->vk, 0, pub, proof, valid, err, sizeof err) == 0);
-    CHECK(g16_verify_batch_json(f->pub, N, pub, proof, valid, err, sizeof err) == -1);
+    CHECK(g16_verify_batch_json(f->vk, 0, pub, proof, valid, err, sizeof err) == G16_OK);
+    CHECK(g16_verify_batch_json(f->pub, N, pub, proof, valid, err, sizeof err) == G16_ERR_FORMAT);
     CHECK(err[0] != 0);
     free(swapped);
     free(b_off);
@@ -335,7 +336,7 @@ static void test_fixture(const fixture *f)
 {
     char err[512];
     double t0 = now();
-    int rc = g16_verify_json(f->vk, f->pub, f->proof, err, sizeof err);
+    int rc = test_verdict(f->vk, f->pub, f->proof, err, sizeof err);
     double t1 = now();
     if (rc != 1) fprintf(stderr, "%s: reference proof: %d (%s)\n", f->dir, rc, err);
     CHECK(rc == 1);

@@ -161,7 +161,7 @@ static void start_code_limited(const char *start_wasm, const char *cache_dir)
 {
     char err[512] = "", want[600];
     g16_circuit *c = NULL;
-    g16_circuit_limits limits = {0.1, 0};
+    g16_circuit_limits limits = {.time_limit = 0.1};
     double t0 = now();
     int rc = g16_circuit_open_limited(start_wasm, cache_dir, &limits, &c, err, sizeof err);
     double took = now() - t0;

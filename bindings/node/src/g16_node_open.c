@@ -24,7 +24,7 @@ static void gn_open_run(gn_work *w)
 {
     gn_open_work *o = (gn_open_work *)w;
     if (o->kind == GN_CIRCUIT) {
-        g16_circuit_limits limits = {o->time_limit, 0};
+        g16_circuit_limits limits = {.time_limit = o->time_limit};
         w->status = g16_circuit_open_limited(o->path, o->cache_dir, &limits,
                                              (g16_circuit **)&o->obj, w->err, sizeof w->err);
         return;

@@ -173,16 +173,15 @@ napi_value gn_full_prove(napi_env env, napi_callback_info info)
 typedef struct {
     gn_work base;
     char *vk, *pub, *proof;
-    int valid;
+    bool valid;
 } gn_verify_work;
 
 static void gn_verify_run(gn_work *w)
 {
     gn_verify_work *v = (gn_verify_work *)w;
-    int rc = g16_verify_json(v->vk, v->pub, v->proof, w->err, sizeof w->err);
-    v->valid = rc == 1;
-    /* -1: an input is malformed (an invalid proof is 0, a plain false) */
-    w->status = rc < 0 ? G16_ERR_FORMAT : G16_OK;
+    /* an invalid proof is G16_OK with valid false, a plain false; a
+     * malformed input is G16_ERR_FORMAT, thrown */
+    w->status = g16_verify_json(v->vk, v->pub, v->proof, &v->valid, w->err, sizeof w->err);
 }
 
 static napi_value gn_verify_value(napi_env env, gn_work *w)

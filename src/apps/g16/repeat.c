@@ -54,7 +54,10 @@ static int check_proof(const repeat_run *r, const char *proof, const char *pub, 
                        size_t errlen)
 {
     char verr[400];
-    if (!r->vk_json || g16_verify_json(r->vk_json, pub, proof, verr, sizeof verr) == 1) return 0;
+    bool valid = false;
+    if (!r->vk_json ||
+        (g16_verify_json(r->vk_json, pub, proof, &valid, verr, sizeof verr) == G16_OK && valid))
+        return 0;
     snprintf(err, errlen,
              "%s: the proof of %s does not verify with this key's own verification key (%s)",
              r->key_path, r->name, verr);

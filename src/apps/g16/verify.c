@@ -90,22 +90,24 @@ static int positional(int argc, char **argv, const char *usage, int n, char **po
 int cli_verify(int argc, char **argv)
 {
     char *pos[3], *text[3] = {NULL, NULL, NULL}, err[512] = "";
-    int timing = 0, rc = -1;
+    int timing = 0;
+    g16_status rc = G16_ERR_IO;
+    bool valid = false;
     int p = positional(argc, argv, verify_usage, 3, pos, &timing);
     if (p) return p > 0 ? 0 : 2;
     double t0 = cli_seconds();
     if ((text[0] = read_text(pos[0], vk_public_max_bytes, err, sizeof err)) &&
         (text[1] = read_text(pos[1], vk_public_max_bytes, err, sizeof err)) &&
         (text[2] = read_text(pos[2], proof_max_bytes, err, sizeof err)))
-        rc = g16_verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], err,
+        rc = g16_verify_json_named(text[0], text[1], text[2], pos[0], pos[1], pos[2], &valid, err,
                                    sizeof err);
     if (timing) fprintf(stderr, "g16 verify: %.3f ms\n", (cli_seconds() - t0) * 1e3);
     for (int i = 0; i < 3; i++) free(text[i]);
-    if (rc == 1) {
+    if (rc == G16_OK && valid) {
         puts("OK");
         return 0;
     }
-    if (rc == 0) {
+    if (rc == G16_OK) {
         puts("INVALID");
         fprintf(stderr, "g16 verify: %s\n", err);
         return 1;

@@ -21,6 +21,11 @@
     "                   $XDG_CACHE_HOME/g16, else ~/.cache/g16); it and its\n"                     \
     "                   ancestors must be this user's or root's and writable\n"                    \
     "                   by no one else (a sticky one like /tmp aside)\n"                           \
+    "  --cc PATH, --wasm2c PATH\n"                                                                 \
+    "                   the C compiler and wasm2c a circuit not yet in the\n"                      \
+    "                   cache is compiled with, as paths (never looked up in\n"                    \
+    "                   PATH; default: those found when libg16 was built,\n"                       \
+    "                   --verbose prints them)\n"                                                  \
     "  --witness-timeout S\n"                                                                      \
     "                   stop a witness calculation that runs longer than S\n"                      \
     "                   seconds (a circuit loop that never ends) with an\n"                        \
@@ -81,9 +86,10 @@ typedef struct {
     const char *usage;
     const char *pos[5];
     int npos, want;
-    char *cache_dir;   /* malloc'd */
-    double time_limit; /* --witness-timeout */
-    size_t memory;     /* --witness-memory; 0: WTNS_MEMORY_GROWTH times the start */
+    char *cache_dir;         /* malloc'd */
+    double time_limit;       /* --witness-timeout */
+    size_t memory;           /* --witness-memory; 0: WTNS_MEMORY_GROWTH times the start */
+    const char *cc, *wasm2c; /* --cc, --wasm2c; NULL: the library's */
     int verbose;
     g16_options prove;
 } wtns_args;
@@ -135,6 +141,14 @@ static int option_value(wtns_args *a, const char *opt, const char *v)
     t = strtol(v, &end, 10);
     static const char *const devices[] = {"auto", "cpu", "gpu"};
     static const int device_codes[] = {G16_DEVICE_AUTO, G16_DEVICE_CPU, G16_DEVICE_GPU};
+    if (!strcmp(opt, "--cc") && *v) {
+        a->cc = v;
+        return 0;
+    }
+    if (!strcmp(opt, "--wasm2c") && *v) {
+        a->wasm2c = v;
+        return 0;
+    }
     if (!strcmp(opt, "--cache-dir")) {
         free(a->cache_dir);
         return (a->cache_dir = strdup(v)) ? 0 : -1;
@@ -165,8 +179,8 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
             a->verbose = 1;
             continue;
         }
-        int takes = !strcmp(s, "--cache-dir") || !strcmp(s, "--witness-timeout") ||
-                    !strcmp(s, "--witness-memory") ||
+        int takes = !strcmp(s, "--cache-dir") || !strcmp(s, "--cc") || !strcmp(s, "--wasm2c") ||
+                    !strcmp(s, "--witness-timeout") || !strcmp(s, "--witness-memory") ||
                     (prove_options && (!strcmp(s, "--threads") || !strcmp(s, "--device")));
         if (takes && i + 1 < argc) {
             if (option_value(a, s, argv[++i])) return -1;
@@ -216,7 +230,10 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
     int rc = g16_file_read_text(input_path, WTNS_INPUT_MAX, &input, err, errlen);
     size_t len = input ? strlen(input) : 0;
     /* the limits bound the start code the open runs, so they go with it */
-    g16_circuit_limits limits = {a->time_limit, a->memory ? a->memory : WTNS_MEMORY_MIN};
+    g16_circuit_limits limits = {.time_limit = a->time_limit,
+                                 .memory_limit = a->memory ? a->memory : WTNS_MEMORY_MIN,
+                                 .cc = a->cc,
+                                 .wasm2c = a->wasm2c};
     if (!rc) rc = g16_circuit_open_limited(wasm_path, a->cache_dir, &limits, &c, err, errlen);
     double t1 = now();
     if (!rc && !a->memory) {
@@ -230,10 +247,15 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
         rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns, wtns_len,
                                    err, errlen);
     fflush(stdout);
-    if (!rc && a->verbose)
-        fprintf(stderr, "%s: circuit %s in %.3f s (%s), witness of %u values in %.3f s\n", a->cmd,
-                g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
-                a->cache_dir, g16_circuit_witness_size(c), now() - t1);
+    if (!rc && a->verbose) {
+        const char *cc, *wasm2c;
+        g16_circuit_tools_default(&cc, &wasm2c);
+        fprintf(stderr,
+                "%s: circuit %s in %.3f s (%s; tools %s, %s), witness of %u values in %.3f s\n",
+                a->cmd, g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
+                a->cache_dir, a->cc ? a->cc : cc, a->wasm2c ? a->wasm2c : wasm2c,
+                g16_circuit_witness_size(c), now() - t1);
+    }
     g16_circuit_close(c);
     free(input);
     return rc;

@@ -357,8 +357,9 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
      * the memory cap (the least of the default's, its start unknown yet),
      * so a start that never ends fails the load instead of leaving the
      * key loading, unremovable, with a core spinning. */
-    g16_circuit_limits limits = {
-        d->cfg.witness_timeout, d->cfg.witness_memory ? d->cfg.witness_memory : CIRCUIT_MIN_MEMORY};
+    g16_circuit_limits limits = {.time_limit = d->cfg.witness_timeout,
+                                 .memory_limit = d->cfg.witness_memory ? d->cfg.witness_memory
+                                                                       : CIRCUIT_MIN_MEMORY};
     compile_charge(d, k, 1);
     int rc = g16_circuit_open_checked(k->wasm, cache, &limits, k->wasm_sha256[0] ? want : NULL,
                                       &k->circuit, err, errlen);

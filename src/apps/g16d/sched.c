@@ -435,7 +435,7 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
     rc = g16_job_new(p->job->k->key, p->wtns.buf, p->wtns.len, name, &opt, &p->gj, err, errlen);
     if (rc) d_wtns_free(&p->wtns);
-    return rc ? rc : g16_job_synthesize(p->gj, err, errlen);
+    return rc ? rc : (int)g16_job_synthesize(p->gj, err, errlen);
 }
 
 static char *timings_json(const part *p)
@@ -461,9 +461,11 @@ static int self_check(part *p, char *err, size_t errlen)
 {
     double t0 = d_now();
     char verr[D_ERR];
-    int ok = g16_verify_json(p->job->k->vk_json, p->pub, p->proof, verr, sizeof verr);
+    bool valid = false;
+    g16_status rc =
+        g16_verify_json(p->job->k->vk_json, p->pub, p->proof, &valid, verr, sizeof verr);
     p->verify_s = d_now() - t0;
-    if (ok == 1) return 0;
+    if (rc == G16_OK && valid) return 0;
     d_errf(err, errlen, "%s/%d: self-verification failed: %s", p->job->id, p->idx, verr);
     return -1;
 }

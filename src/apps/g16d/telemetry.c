@@ -89,7 +89,7 @@ static void record(g16d *d, const mw_sample *ms, d_sample *s, int64_t keys_kb)
     pthread_mutex_lock(&d->tmu);
     if (d->mw && mw_writer_sample(d->mw, ms, phase_of(s), extra)) {
         fprintf(stderr, "g16d: %s\n", mw_writer_error(d->mw));
-        mw_writer_close(d->mw);
+        if (mw_writer_close(d->mw)) fprintf(stderr, "g16d: %s: close failed\n", d->trace_path);
         d->mw = NULL; /* the in-memory timeline goes on */
     }
     d->ring[d->ring_pos] = *s;
@@ -102,8 +102,10 @@ static void record(g16d *d, const mw_sample *ms, d_sample *s, int64_t keys_kb)
 static void open_trace(g16d *d)
 {
     char err[MW_ERRLEN];
-    d->mw = mw_writer_open(d->trace_path, 0, k_extra, NEXTRA, err, sizeof err);
-    if (!d->mw) fprintf(stderr, "g16d: memory trace disabled: %s\n", err);
+    mw_writer *w = NULL;
+    if (mw_writer_open(d->trace_path, 0, k_extra, NEXTRA, &w, err, sizeof err))
+        fprintf(stderr, "g16d: memory trace disabled: %s\n", err);
+    d->mw = w;
 }
 
 /* One sample, with the pipeline's counts; every ROTATE_SAMPLES the trace
@@ -118,7 +120,7 @@ void d_telemetry_sample(g16d *d)
     if (mw_take(g_target, &ms, 0)) record(d, &ms, &s, keys_kb);
     if (++n % ROTATE_SAMPLES == 0) {
         pthread_mutex_lock(&d->tmu);
-        mw_writer_close(d->mw);
+        if (mw_writer_close(d->mw)) fprintf(stderr, "g16d: %s: close failed\n", d->trace_path);
         open_trace(d);
         pthread_mutex_unlock(&d->tmu);
     }
@@ -128,8 +130,7 @@ int d_telemetry_start(g16d *d, char *err, size_t errlen)
 {
     pid_t me = getpid();
     char e2[MW_ERRLEN];
-    g_target = mw_open(&me, 1, 0, e2, sizeof e2);
-    if (!g_target) {
+    if (mw_open(&me, 1, 0, &g_target, e2, sizeof e2)) {
         d_errf(err, errlen, "memwatch: %s", e2);
         return -1;
     }
@@ -147,7 +148,7 @@ int d_telemetry_start(g16d *d, char *err, size_t errlen)
 
 void d_telemetry_stop(g16d *d)
 {
-    mw_writer_close(d->mw);
+    if (mw_writer_close(d->mw)) fprintf(stderr, "g16d: %s: close failed\n", d->trace_path);
     d->mw = NULL;
     mw_close(g_target);
     free(d->ring);

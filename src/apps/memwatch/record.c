@@ -251,8 +251,8 @@ static int find_roots(rec *r, const char *mark_abs, pid_t **roots, int *n)
 static int open_target(rec *r, const pid_t *roots, int n)
 {
     char err[MW_ERRLEN];
-    r->t = mw_open(roots, n, r->o.no_gpu ? MW_OPEN_NO_GPU : 0, err, sizeof err);
-    if (!r->t) return mw_fail("record: %s", err);
+    if (mw_open(roots, n, r->o.no_gpu ? MW_OPEN_NO_GPU : 0, &r->t, err, sizeof err))
+        return mw_fail("record: %s", err);
     if (r->o.no_reset)
         mw_disable_reset(r->t);
     else if (!r->o.cmd && mw_reset_peaks(r->t, err, sizeof err) != 0)
@@ -270,8 +270,8 @@ static int setup(rec *r)
     if (!rc) rc = open_target(r, roots, n);
     free(roots);
     if (rc) return rc;
-    r->w = mw_writer_open(r->o.out, r->o.per_process, NULL, 0, err, sizeof err);
-    if (!r->w) return mw_fail("record: %s", err);
+    if (mw_writer_open(r->o.out, r->o.per_process, NULL, 0, &r->w, err, sizeof err))
+        return mw_fail("record: %s", err);
     snprintf(r->phase, sizeof r->phase, "start");
     r->t0 = r->next_pss = mw_now_mono();
     r->tty = isatty(2);

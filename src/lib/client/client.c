@@ -107,14 +107,14 @@ static int parse(char *raw, size_t n, g16_client_response *r)
     return r->status >= 100 ? 0 : -1;
 }
 
-int g16_client_request(const g16_client_target *t, const char *method, const char *path,
-                       const char *body, size_t len, double timeout_s, g16_client_response *r,
-                       char *err, size_t errlen)
+g16_status g16_client_request(const g16_client_target *t, const char *method, const char *path,
+                              const char *body, size_t len, double timeout_s,
+                              g16_client_response *r, char *err, size_t errlen)
 {
     char head[1024], auth[300] = "";
     memset(r, 0, sizeof *r);
     int fd = dial(t, timeout_s, err, errlen);
-    if (fd < 0) return -1;
+    if (fd < 0) return G16_ERR_IO;
     if (t->token[0]) snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", t->token);
     int h = snprintf(head, sizeof head,
                      "%s %s HTTP/1.1\r\nHost: g16d\r\nConnection: close\r\n%s"
@@ -129,12 +129,13 @@ int g16_client_request(const g16_client_target *t, const char *method, const cha
         errf(err, errlen, "%s %s: %s", method, path,
              raw ? "malformed reply from g16d"
                  : "no reply from g16d (timed out or connection lost)");
+        g16_status rc = raw ? G16_ERR_FORMAT : G16_ERR_IO;
         free(raw);
         g16_client_response_free(r);
-        return -1;
+        return rc;
     }
     free(raw);
-    return 0;
+    return G16_OK;
 }
 
 void g16_client_response_free(g16_client_response *r)

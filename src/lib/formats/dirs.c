@@ -98,7 +98,7 @@ static int check_path(const char *dir, const char *real, char *err, size_t errle
     }
 }
 
-int g16_dir_private(const char *dir, char *real, size_t real_cap, char *err, size_t errlen)
+g16_status g16_dir_private(const char *dir, char *real, size_t real_cap, char *err, size_t errlen)
 {
     if (!dir || !*dir) {
         snprintf(err, errlen, "no directory given");

@@ -13,7 +13,8 @@
 /* Buffers from this size on ask for huge pages (pages_alloc). */
 #define HUGE_PAGE_MIN ((size_t)4 << 20)
 
-int g16_file_map(const char *path, const uint8_t **data, size_t *len, char *err, size_t errlen)
+g16_status g16_file_map(const char *path, const uint8_t **data, size_t *len, char *err,
+                        size_t errlen)
 {
     formats_mapping m;
     *data = NULL;
@@ -105,8 +106,8 @@ static int read_whole(const char *path, size_t max_len, size_t room, int pages, 
     return G16_OK;
 }
 
-int g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
-                  size_t errlen)
+g16_status g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
+                         size_t errlen)
 {
     return read_whole(path, max_len, 1, 1, data, len, err, errlen);
 }
@@ -119,7 +120,8 @@ int formats_read_file(const char *path, size_t max_len, uint8_t **data, size_t *
     return read_whole(path, max_len, 1, 0, data, len, err, errlen);
 }
 
-int g16_file_read_text(const char *path, size_t max_len, char **text, char *err, size_t errlen)
+g16_status g16_file_read_text(const char *path, size_t max_len, char **text, char *err,
+                              size_t errlen)
 {
     uint8_t *buf;
     size_t len;
@@ -140,7 +142,7 @@ struct g16_output {
     atomic_file f;
 };
 
-int g16_output_open(const char *path, g16_output **out, char *err, size_t errlen)
+g16_status g16_output_open(const char *path, g16_output **out, char *err, size_t errlen)
 {
     g16_output *o = malloc(sizeof *o);
     *out = NULL;
@@ -159,12 +161,12 @@ int g16_output_open(const char *path, g16_output **out, char *err, size_t errlen
 
 const char *g16_output_temp_path(const g16_output *f) { return f->f.tmp_path; }
 
-int g16_output_write(g16_output *f, const void *data, size_t len, char *err, size_t errlen)
+g16_status g16_output_write(g16_output *f, const void *data, size_t len, char *err, size_t errlen)
 {
     return atomic_file_write(&f->f, data, len, err, errlen) ? G16_ERR_IO : G16_OK;
 }
 
-int g16_output_commit(g16_output *f, char *err, size_t errlen)
+g16_status g16_output_commit(g16_output *f, char *err, size_t errlen)
 {
     return atomic_file_commit(&f->f, err, errlen) ? G16_ERR_IO : G16_OK;
 }

@@ -110,7 +110,7 @@ static int fill_typed(const formats_mapping *m, const char *path, g16_file_info 
     return 0;
 }
 
-int g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t errlen)
+g16_status g16_file_info_read(const char *path, g16_file_info *info, char *err, size_t errlen)
 {
     formats_mapping m;
     binfile bf;

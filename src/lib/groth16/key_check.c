@@ -52,7 +52,7 @@ static int scan_run(const groth16_curve *curve, const point_run *run, int thread
     return 0;
 }
 
-int g16_key_check_points(const g16_key *key, int threads, char *err, size_t errlen)
+g16_status g16_key_check_points(const g16_key *key, int threads, char *err, size_t errlen)
 {
     const char *name;
     const zkey *z = groth16_key_zkey(key, &name);

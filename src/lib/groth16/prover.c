@@ -78,7 +78,7 @@ static int key_finish_open(g16_key *key, char *err, size_t errlen)
 
 /* The file mapped, then opened as a buffer: each step returns its own
  * status (not found, I/O, format, unsupported). */
-int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
+g16_status g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
 {
     const uint8_t *data = NULL;
     size_t len = 0;
@@ -94,8 +94,8 @@ int g16_key_open(const char *zkey_path, g16_key **out, char *err, size_t errlen)
     return G16_OK;
 }
 
-int g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out, char *err,
-                        size_t errlen)
+g16_status g16_key_open_buffer(const uint8_t *buf, size_t len, const char *name, g16_key **out,
+                               char *err, size_t errlen)
 {
     g16_key *key = calloc(1, sizeof *key);
     *out = NULL;
@@ -133,7 +133,8 @@ int g16_gpu_available(void)
     return groth16_gpu_present(why, sizeof why);
 }
 
-int g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err, size_t errlen)
+g16_status g16_key_gpu_load(g16_key *key, int msm_copies, size_t *device_bytes, char *err,
+                            size_t errlen)
 {
     return g16_key_gpu_load_budget(key, msm_copies, 0, device_bytes, err, errlen);
 }
@@ -146,8 +147,8 @@ const char *g16_key_gpu_mode(const g16_key *key, size_t *chunk)
     return mode;
 }
 
-int g16_key_gpu_load_budget(g16_key *key, int msm_copies, size_t device_budget,
-                            size_t *device_bytes, char *err, size_t errlen)
+g16_status g16_key_gpu_load_budget(g16_key *key, int msm_copies, size_t device_budget,
+                                   size_t *device_bytes, char *err, size_t errlen)
 {
     char why[256] = "";
     int rc = 0;
@@ -328,7 +329,7 @@ size_t g16_key_gpu_key_bytes(const g16_key *key, int msm_copies)
     return points * (size_t)(msm_copies > 1 ? msm_copies : 1) + coefs + v * fr + 3 * n * fr;
 }
 
-int g16_gpu_memory_needs(const g16_file_info *f, size_t needs[3])
+g16_status g16_gpu_memory_needs(const g16_file_info *f, size_t needs[3])
 {
     if (!f->typed || strcmp(f->type, "zkey") || !f->curve || f->n_vars < f->n_public + 1)
         return G16_ERR_ARG;
@@ -382,8 +383,8 @@ static int check_witness(const g16_key *key, const wtns *w, const char *name, ch
     return G16_OK;
 }
 
-int g16_witness_check(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
-                      char *err, size_t errlen)
+g16_status g16_witness_check(const g16_key *key, const uint8_t *wtns_buf, size_t len,
+                             const char *name, char *err, size_t errlen)
 {
     wtns w;
     if (!name) name = "witness";
@@ -407,8 +408,8 @@ static int witness_open_status(void)
     return errno == EINVAL || errno == EISDIR ? G16_ERR_ARG : G16_ERR_IO;
 }
 
-int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes, char *err,
-                           size_t errlen)
+g16_status g16_witness_check_file(const g16_key *key, const char *path, size_t *file_bytes,
+                                  char *err, size_t errlen)
 {
     uint8_t *buf;
     size_t len;
@@ -429,8 +430,8 @@ int g16_witness_check_file(const g16_key *key, const char *path, size_t *file_by
     return rc;
 }
 
-int g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *name,
-                const g16_options *opt, g16_job **out, char *err, size_t errlen)
+g16_status g16_job_new(const g16_key *key, const uint8_t *buf, size_t len, const char *name,
+                       const g16_options *opt, g16_job **out, char *err, size_t errlen)
 {
     wtns w;
     double t0 = groth16_now();
@@ -481,7 +482,7 @@ static int require_stage(g16_job *job, enum job_stage want, char *err, size_t er
     return G16_ERR_ARG;
 }
 
-int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
+g16_status g16_job_synthesize(g16_job *job, char *err, size_t errlen)
 {
     const g16_key *key = job->key;
     size_t fr = key->curve->fr_bytes, n = key->z.domain_size;
@@ -509,7 +510,7 @@ int g16_job_synthesize(g16_job *job, char *err, size_t errlen)
     return 0;
 }
 
-int g16_job_msm(g16_job *job, char *err, size_t errlen)
+g16_status g16_job_msm(g16_job *job, char *err, size_t errlen)
 {
     const g16_key *key = job->key;
     const zkey *z = &key->z;
@@ -564,7 +565,7 @@ static int jobs_batchable(g16_job *const *jobs, int n)
 
 #define JOBS_BATCH_MAX 64
 
-int g16_jobs_msm(g16_job *const *jobs, int n, char *err, size_t errlen)
+g16_status g16_jobs_msm(g16_job *const *jobs, int n, char *err, size_t errlen)
 {
     for (int j = 0; j < n; j++) { /* all synthesized, or none runs */
         int rc = require_stage(jobs[j], STAGE_SYNTHESIZED, err, errlen);
@@ -617,7 +618,8 @@ static int random_scalar(uint8_t *out, const uint8_t *modulus, size_t len)
     return -1;
 }
 
-int g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err, size_t errlen)
+g16_status g16_job_finish(g16_job *job, char **proof_json, char **public_json, char *err,
+                          size_t errlen)
 {
     const g16_key *key = job->key;
     const groth16_curve *c = key->curve;
@@ -670,9 +672,9 @@ static void print_timings(const g16_timings *t, const g16_options *opt)
             t->msm_b2, t->msm_c, t->msm_h, t->finish, t->total);
 }
 
-int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
-              const g16_options *opt, char **proof_json, char **public_json, g16_timings *timings,
-              char *err, size_t errlen)
+g16_status g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const char *name,
+                     const g16_options *opt, char **proof_json, char **public_json,
+                     g16_timings *timings, char *err, size_t errlen)
 {
     g16_job *job;
     double t0 = groth16_now();
@@ -689,7 +691,7 @@ int g16_prove(const g16_key *key, const uint8_t *wtns_buf, size_t len, const cha
     return rc;
 }
 
-int g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
+g16_status g16_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     return atomic_write_file(path, data, len, err, errlen);
 }

@@ -40,18 +40,22 @@ static int write_all(mw_writer *w, const char *buf, size_t len)
     return 0;
 }
 
-mw_writer *mw_writer_open(const char *path, int per_process, const char *const *extra, int nextra,
-                          char *err, size_t errlen)
+g16_status mw_writer_open(const char *path, int per_process, const char *const *extra, int nextra,
+                          mw_writer **out, char *err, size_t errlen)
 {
+    *out = NULL;
     mw_writer *w = calloc(1, sizeof *w);
-    if (!w) return NULL;
+    if (!w) {
+        mw_errf(err, errlen, "%s: out of memory", path);
+        return G16_ERR_NOMEM;
+    }
     w->path = strcmp(path, "-") == 0 ? "<stdout>" : path;
     w->fd = strcmp(path, "-") == 0 ? dup(1)
                                    : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (w->fd < 0) {
         mw_errf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno));
         free(w);
-        return NULL;
+        return G16_ERR_IO;
     }
     w->per_process = per_process;
     w->nextra = nextra;
@@ -62,10 +66,12 @@ mw_writer *mw_writer_open(const char *path, int per_process, const char *const *
                               i < NCOLS ? k_cols[i] : extra[i - NCOLS]);
     if (n + 2 > sizeof hdr || write_all(w, hdr, n) || write_all(w, "\n", 1)) {
         mw_errf(err, errlen, "%s: cannot write the header", path);
-        mw_writer_close(w);
-        return NULL;
+        close(w->fd);
+        free(w);
+        return G16_ERR_IO;
     }
-    return w;
+    *out = w;
+    return G16_OK;
 }
 
 typedef struct {
@@ -119,7 +125,8 @@ static void put_pss(rowbuf *r, int64_t kb, double ms)
         put(r, ",");
 }
 
-int mw_writer_sample(mw_writer *w, const mw_sample *s, const char *phase, const int64_t *extra)
+g16_status mw_writer_sample(mw_writer *w, const mw_sample *s, const char *phase,
+                            const int64_t *extra)
 {
     rowbuf r = {.n = 0};
     const char *kind = mw_peak_kind_name(s->peak_kind);
@@ -129,7 +136,7 @@ int mw_writer_sample(mw_writer *w, const mw_sample *s, const char *phase, const 
     put_i(&r, s->cg_current_kb), put_i(&r, s->cg_peak_kb);
     put_i(&r, s->gpu_kb), put_i(&r, s->gpu_dev_kb);
     put_pss(&r, s->pss_kb, s->pss_ms);
-    if (finish(w, &r, extra) != 0) return -1;
+    if (finish(w, &r, extra) != 0) return G16_ERR_IO;
     for (int i = 0; w->per_process && i < s->nproc; i++) {
         const mw_proc *p = &s->procs[i];
         r.n = 0;
@@ -138,28 +145,28 @@ int mw_writer_sample(mw_writer *w, const mw_sample *s, const char *phase, const 
         put(&r, ",,");
         put_i(&r, s->gpu_kb >= 0 ? p->gpu_kb : -1), put(&r, ",");
         put_pss(&r, p->pss_kb, p->pss_ms);
-        if (finish(w, &r, NULL) != 0) return -1;
+        if (finish(w, &r, NULL) != 0) return G16_ERR_IO;
     }
-    return 0;
+    return G16_OK;
 }
 
-int mw_writer_exit(mw_writer *w, double unix_s, double mono_s, pid_t pid, const char *phase,
-                   int64_t hwm_kb, mw_peak_kind kind)
+g16_status mw_writer_exit(mw_writer *w, double unix_s, double mono_s, pid_t pid, const char *phase,
+                          int64_t hwm_kb, mw_peak_kind kind)
 {
     rowbuf r = {.n = 0};
     put(&r, "%.6f,%.6f,exit,%s,%d,,0,,,,", unix_s, mono_s, phase, (int)pid);
     put_i(&r, hwm_kb);
     put(&r, ",%s,,,,,,,,,,", mw_peak_kind_name(kind));
-    return finish(w, &r, NULL);
+    return finish(w, &r, NULL) ? G16_ERR_IO : G16_OK;
 }
 
 const char *mw_writer_error(const mw_writer *w) { return w->err; }
 
-int mw_writer_close(mw_writer *w)
+g16_status mw_writer_close(mw_writer *w)
 {
-    if (!w) return 0;
+    if (!w) return G16_OK;
     int rc = close(w->fd);
     if (rc != 0) mw_errf(w->err, sizeof w->err, "%s: close failed: %s", w->path, strerror(errno));
     free(w);
-    return rc;
+    return rc ? G16_ERR_IO : G16_OK;
 }

@@ -100,19 +100,20 @@ mw_nvml *mw_nvml_open(char *why, size_t whylen)
     return n;
 }
 
-int mw_gpu_free_memory(unsigned int index, size_t *free_bytes, char *err, size_t errlen)
+g16_status mw_gpu_free_memory(unsigned int index, size_t *free_bytes, char *err, size_t errlen)
 {
     mw_nvml *n = mw_nvml_open(err, errlen);
     nv_meminfo mi;
-    int rc = -1;
-    if (!n) return -1;
-    if (index >= n->ndev)
+    g16_status rc = G16_ERR_DEVICE;
+    if (!n) return G16_ERR_UNSUPPORTED;
+    if (index >= n->ndev) {
         mw_errf(err, errlen, "NVML sees no GPU %u (%u present)", index, n->ndev);
-    else if (n->meminfo(n->dev[index], &mi) != NV_SUCCESS)
+        rc = G16_ERR_ARG;
+    } else if (n->meminfo(n->dev[index], &mi) != NV_SUCCESS)
         mw_errf(err, errlen, "NVML cannot read GPU %u's memory", index);
     else {
         *free_bytes = (size_t)mi.free;
-        rc = 0;
+        rc = G16_OK;
     }
     mw_nvml_close(n);
     return rc;

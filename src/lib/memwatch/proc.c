@@ -48,17 +48,17 @@ void mw_errf(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-int mw_grow(void *buf, int *cap, int want, size_t sz)
+g16_status mw_grow(void *buf, int *cap, int want, size_t sz)
 {
     void **p = buf;
-    if (want <= *cap) return 0;
+    if (want <= *cap) return G16_OK;
     int ncap = *cap ? *cap * 2 : 16;
     while (ncap < want) ncap *= 2;
     void *q = realloc(*p, (size_t)ncap * sz);
-    if (!q) return -1;
+    if (!q) return G16_ERR_NOMEM;
     *p = q;
     *cap = ncap;
-    return 0;
+    return G16_OK;
 }
 
 static double clock_s(clockid_t c)
@@ -125,15 +125,15 @@ static int read_fd_at0(int fd, char *buf, size_t len)
     return 0;
 }
 
-int mw_read_status(pid_t pid, mw_mem *m, char comm[17])
+g16_status mw_read_status(pid_t pid, mw_mem *m, char comm[17])
 {
     char path[64], buf[4096];
     snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
+    if (fd < 0) return G16_ERR_NOT_FOUND;
     int rc = read_fd_at0(fd, buf, sizeof buf);
     close(fd);
-    return rc == 0 ? parse_status(buf, m, comm) : -1;
+    return rc == 0 && parse_status(buf, m, comm) == 0 ? G16_OK : G16_ERR_NOT_FOUND;
 }
 
 /* Keeping status files open saves an open(2) per process per sample; an fd
@@ -361,14 +361,14 @@ static void read_tree(mw_target *t)
     drop_unseen_fds(t);
 }
 
-int mw_take(mw_target *t, mw_sample *s, int want_pss)
+bool mw_take(mw_target *t, mw_sample *s, int want_pss)
 {
     memset(s, 0, sizeof *s);
     s->unix_s = mw_now_unix();
     s->mono_s = mw_now_mono();
     collect_tree(t);
     read_tree(t);
-    if (t->nprocs == 0) return 0;
+    if (t->nprocs == 0) return false;
     s->root = t->procs[0].pid;
     memcpy(s->root_comm, t->procs[0].comm, sizeof s->root_comm);
     s->nproc = t->nprocs;
@@ -388,7 +388,7 @@ int mw_take(mw_target *t, mw_sample *s, int want_pss)
                    : t->nprocs == 1                       ? MW_PEAK_EXACT
                                                           : MW_PEAK_SUMMED;
     s->procs = t->procs;
-    return 1;
+    return true;
 }
 
 /* ---- peaks ---- */
@@ -411,15 +411,15 @@ static int reset_one(pid_t pid, char *err, size_t errlen)
     return 0;
 }
 
-int mw_reset_peaks(mw_target *t, char *err, size_t errlen)
+g16_status mw_reset_peaks(mw_target *t, char *err, size_t errlen)
 {
-    if (t->reset_disabled) return 0;
+    if (t->reset_disabled) return G16_OK;
     collect_tree(t);
     int rc = 0;
     for (int i = 0; i < t->ntree; i++)
         if (reset_one(t->tree[i], err, errlen) != 0) rc = -1;
     t->reset_failed = rc != 0;
-    return rc;
+    return rc ? G16_ERR_IO : G16_OK;
 }
 
 void mw_disable_reset(mw_target *t) { t->reset_disabled = 1; }
@@ -435,21 +435,23 @@ static int has_children_api(void)
     return access(path, R_OK) == 0;
 }
 
-mw_target *mw_open(const pid_t *roots, int nroots, unsigned flags, char *err, size_t errlen)
+g16_status mw_open(const pid_t *roots, int nroots, unsigned flags, mw_target **out, char *err,
+                   size_t errlen)
 {
     char path[64];
+    *out = NULL;
     for (int i = 0; i < nroots; i++) {
         snprintf(path, sizeof path, "/proc/%d", (int)roots[i]);
         if (roots[i] <= 0 || access(path, F_OK) != 0) {
             mw_errf(err, errlen, "%s: no process with PID %d", path, (int)roots[i]);
-            return NULL;
+            return G16_ERR_NOT_FOUND;
         }
     }
     mw_target *t = calloc(1, sizeof *t);
     if (!t || !(t->roots = malloc((size_t)nroots * sizeof *roots))) {
         free(t);
         mw_errf(err, errlen, "memwatch: out of memory");
-        return NULL;
+        return G16_ERR_NOMEM;
     }
     memcpy(t->roots, roots, (size_t)nroots * sizeof *roots);
     t->nroots = nroots;
@@ -460,7 +462,8 @@ mw_target *mw_open(const pid_t *roots, int nroots, unsigned flags, char *err, si
         char why[MW_ERRLEN];
         t->nvml = mw_nvml_open(why, sizeof why); /* without: GPU columns empty */
     }
-    return t;
+    *out = t;
+    return G16_OK;
 }
 
 void mw_close(mw_target *t)

@@ -182,13 +182,14 @@ static int load_lines(parser *p, FILE *f, mw_trace *tr)
     return rc;
 }
 
-int mw_trace_load(const char *path, mw_trace *tr, char *err, size_t errlen)
+g16_status mw_trace_load(const char *path, mw_trace *tr, char *err, size_t errlen)
 {
     memset(tr, 0, sizeof *tr);
     FILE *f = fopen(path, "re");
     if (!f) {
-        mw_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+        int e = errno;
+        mw_errf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+        return e == ENOENT ? G16_ERR_NOT_FOUND : G16_ERR_IO;
     }
     parser p = {.path = path, .err = err, .errlen = errlen};
     int rc = load_lines(&p, f, tr);
@@ -198,7 +199,7 @@ int mw_trace_load(const char *path, mw_trace *tr, char *err, size_t errlen)
         rc = -1;
     }
     if (rc != 0) mw_trace_free(tr);
-    return rc;
+    return rc ? G16_ERR_FORMAT : G16_OK;
 }
 
 void mw_trace_free(mw_trace *tr)

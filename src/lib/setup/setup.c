@@ -206,8 +206,8 @@ int setup_write_zkey(const char *r1cs_path, const char *zkey_path, const setup_o
     return rc;
 }
 
-int g16_setup_insecure_dev(const char *r1cs_path, const char *zkey_path,
-                           const g16_setup_options *opt, char *err, size_t errlen)
+g16_status g16_setup_insecure_dev(const char *r1cs_path, const char *zkey_path,
+                                  const g16_setup_options *opt, char *err, size_t errlen)
 {
     return setup_write_zkey(r1cs_path, zkey_path, opt, err, errlen);
 }

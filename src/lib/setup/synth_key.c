@@ -36,8 +36,8 @@ static int setup_from_fd(int fd, const char *zkey_path, const g16_setup_options 
     return rc;
 }
 
-int g16_synth_setup(const g16_synth_params *p, const char *wtns_path, const char *zkey_path,
-                    const g16_setup_options *opt, char *err, size_t errlen)
+g16_status g16_synth_setup(const g16_synth_params *p, const char *wtns_path, const char *zkey_path,
+                           const g16_setup_options *opt, char *err, size_t errlen)
 {
     synth_params sp;
     int fd, rc = synth_params_of(p, &sp, err, errlen);

@@ -33,7 +33,7 @@ int setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t
 #endif
 }
 
-int g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t errlen)
+g16_status g16_setup_write_vk(const char *zkey_path, const char *vk_path, char *err, size_t errlen)
 {
     return setup_write_vk(zkey_path, vk_path, err, errlen);
 }

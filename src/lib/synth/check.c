@@ -170,8 +170,8 @@ out:
     return rc;
 }
 
-int g16_check_files(const char *r1cs_path, const char *wtns_path, int threads,
-                    g16_check_result *res, char *err, size_t errlen)
+g16_status g16_check_files(const char *r1cs_path, const char *wtns_path, int threads,
+                           g16_check_result *res, char *err, size_t errlen)
 {
     return check_files(r1cs_path, wtns_path, threads, res, err, errlen);
 }

@@ -480,8 +480,8 @@ int synth_params_of(const g16_synth_params *p, synth_params *sp, char *err, size
     return sizes_ok(sp, err, errlen) ? G16_OK : G16_ERR_ARG;
 }
 
-int g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
-                    char *err, size_t errlen)
+g16_status g16_synth_write(const g16_synth_params *p, const char *r1cs_path, const char *wtns_path,
+                           char *err, size_t errlen)
 {
     synth_params sp;
     int rc = synth_params_of(p, &sp, err, errlen);

@@ -154,7 +154,7 @@ int vk_export_json(const zkey *z, const char *name, char **out, char *err, size_
     return 0;
 }
 
-int g16_key_vk_json(const g16_key *key, char **vk_json, char *err, size_t errlen)
+g16_status g16_key_vk_json(const g16_key *key, char **vk_json, char *err, size_t errlen)
 {
     const char *name;
     const zkey *z = groth16_key_zkey(key, &name);

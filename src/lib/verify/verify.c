@@ -2,6 +2,7 @@
  * The curve-specific work is stamped out of verify_template.h; this file
  * holds the JSON plumbing and the checks that do not depend on the curve. */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,15 +149,12 @@ static int verify_parsed(json_t *vk, json_t *pub, json_t *proof, const vctx c[3]
                                        : bls12_381_verify(vk, pub, proof, c);
 }
 
-int g16_verify_json_named(const char *vk_json, const char *public_json, const char *proof_json,
-                          const char *vk_name, const char *public_name, const char *proof_name,
-                          char *err, size_t errlen)
+/* 1 valid, 0 invalid, -1 malformed (the templates' verdict). */
+static int verify_texts(const char *vk_json, const char *public_json, const char *proof_json,
+                        const vctx c[3])
 {
-    const vctx c[3] = {
-        {vk_name, err, errlen}, {public_name, err, errlen}, {proof_name, err, errlen}};
     json_t *vk = NULL, *pub = NULL, *proof = NULL;
     int rc = -1;
-    if (err && errlen) err[0] = 0;
     if ((vk = load_text(vk_json, JSON_OBJECT, &c[0])) &&
         (pub = load_text(public_json, JSON_ARRAY, &c[1])) &&
         (proof = load_text(proof_json, JSON_OBJECT, &c[2])))
@@ -167,11 +165,24 @@ int g16_verify_json_named(const char *vk_json, const char *public_json, const ch
     return rc;
 }
 
-int g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json, char *err,
-                    size_t errlen)
+g16_status g16_verify_json_named(const char *vk_json, const char *public_json,
+                                 const char *proof_json, const char *vk_name,
+                                 const char *public_name, const char *proof_name, bool *valid,
+                                 char *err, size_t errlen)
+{
+    const vctx c[3] = {
+        {vk_name, err, errlen}, {public_name, err, errlen}, {proof_name, err, errlen}};
+    if (err && errlen) err[0] = 0;
+    int rc = verify_texts(vk_json, public_json, proof_json, c);
+    *valid = rc == 1;
+    return rc < 0 ? G16_ERR_FORMAT : G16_OK;
+}
+
+g16_status g16_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
+                           bool *valid, char *err, size_t errlen)
 {
     return g16_verify_json_named(vk_json, public_json, proof_json, "verification key",
-                                 "public signals", "proof", err, errlen);
+                                 "public signals", "proof", valid, err, errlen);
 }
 
 /* Proof i's public signals and proof parsed and shaped, or NULL in both
@@ -190,8 +201,9 @@ static void load_item(json_t *vk, const char *curve, const char *pub_json, const
     *valid = -1;
 }
 
-int g16_verify_batch_json(const char *vk_json, size_t n, const char *const *public_json,
-                          const char *const *proof_json, int *valid, char *err, size_t errlen)
+g16_status g16_verify_batch_json(const char *vk_json, size_t n, const char *const *public_json,
+                                 const char *const *proof_json, int *valid, char *err,
+                                 size_t errlen)
 {
     char scratch[256];
     const vctx kc = {"verification key", err, errlen};
@@ -203,7 +215,9 @@ int g16_verify_batch_json(const char *vk_json, size_t n, const char *const *publ
     json_t *vk = load_text(vk_json, JSON_OBJECT, &kc);
     json_t **pub = calloc(n ? n : 1, sizeof *pub), **proof = calloc(n ? n : 1, sizeof *proof);
     int rc = -1;
+    g16_status st = G16_ERR_FORMAT;
     if (!pub || !proof) {
+        st = G16_ERR_NOMEM;
         vfail(&kc, "out of memory");
         goto out;
     }
@@ -213,7 +227,7 @@ int g16_verify_batch_json(const char *vk_json, size_t n, const char *const *publ
     rc = strcmp(curve, "bn128") == 0 ? bn254_verify_batch(vk, pub, proof, n, valid, &kc, c)
                                      : bls12_381_verify_batch(vk, pub, proof, n, valid, &kc, c);
     if (rc == -2) vfail(&kc, "out of memory or randomness");
-    rc = rc ? -1 : 0;
+    st = rc == 0 ? G16_OK : rc == -2 ? G16_ERR_NOMEM : G16_ERR_FORMAT;
 out:
     for (size_t i = 0; pub && proof && i < n; i++) {
         json_decref(pub[i]);
@@ -222,7 +236,7 @@ out:
     free(pub);
     free(proof);
     json_decref(vk);
-    return rc;
+    return st;
 }
 
 /* The key's points checked and made canonical in place (see g16.h). */
@@ -241,8 +255,8 @@ static g16_status vk_check_parsed(json_t *vk, g16_vk_info *info, char **canonica
     return G16_OK;
 }
 
-int g16_vk_check_json(const char *text, size_t len, const char *name, g16_vk_info *info,
-                      char **canonical, char *err, size_t errlen)
+g16_status g16_vk_check_json(const char *text, size_t len, const char *name, g16_vk_info *info,
+                             char **canonical, char *err, size_t errlen)
 {
     const vctx c = {name ? name : "verification key", err, errlen};
     if (err && errlen) err[0] = 0;

@@ -93,14 +93,15 @@ static void sha256(const void *data, size_t len, uint8_t digest[SHA256_DIGEST_SI
     sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
 }
 
-/* The digests of the wasm and of the recipe. */
-static void entry_id(const void *wasm, size_t len, witness_entry_id *id)
+/* The digests of the wasm and of the recipe (the tools' paths in it: an
+ * object another compiler made is another entry). */
+static void entry_id(const void *wasm, size_t len, const witness_tools *tools, witness_entry_id *id)
 {
     sha256(wasm, len, id->wasm);
     struct sha256_ctx ctx;
     sha256_init(&ctx);
-    const char *parts[] = {witness_glue_abi_h, witness_glue_c, witness_tick_recipe, CC_FLAGS_TEXT,
-                           G16_WASM2C};
+    const char *parts[] = {witness_glue_abi_h, witness_glue_c, witness_tick_recipe,
+                           CC_FLAGS_TEXT,      tools->wasm2c,  tools->cc};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
     sha256_update(&ctx, strlen(witness_native_fr_h) + 1, (const uint8_t *)witness_native_fr_h);
@@ -191,6 +192,7 @@ static int entry_open(const char *path, const witness_entry_id *id, const char *
 typedef struct {
     char dir[PATH_MAX + 16]; /* private build directory */
     const char *wasm_path;   /* for messages */
+    const witness_tools *tools;
     char *err;
     size_t errlen;
 } build;
@@ -225,7 +227,7 @@ static void first_line(const build *b, char *out, size_t cap)
     out[strcspn(out, "\n")] = 0;
 }
 
-/* Runs argv (a program in PATH or an absolute path) in the build
+/* Runs argv (argv[0] a path: nothing is looked up in PATH) in the build
  * directory with its output in log.txt; returns its exit status, or -1
  * when it could not run. */
 static int run_tool(const build *b, char *const argv[])
@@ -238,7 +240,7 @@ static int run_tool(const build *b, char *const argv[])
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc) {
         errno = rc;
@@ -250,13 +252,17 @@ static int run_tool(const build *b, char *const argv[])
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int tool_failed(const build *b, const char *tool, int status, int code, const char *what)
+/* tool: the path run; debian: the package that has it. */
+static int tool_failed(const build *b, const char *tool, const char *debian, int status, int code,
+                       const char *what)
 {
+    int e = errno; /* run_tool's, before first_line's calls */
     char line[512];
     first_line(b, line, sizeof line);
     if (status < 0)
-        snprintf(b->err, b->errlen, "%s: cannot run %s (needed to compile circuits; Debian: %s)",
-                 b->wasm_path, tool, !strcmp(tool, "cc") ? "build-essential" : "wabt");
+        snprintf(b->err, b->errlen,
+                 "%s: cannot run %s: %s (needed to compile circuits; Debian: %s)", b->wasm_path,
+                 tool, strerror(e), debian);
     else
         snprintf(b->err, b->errlen, "%s: %s (%s: %s)", b->wasm_path, what, tool,
                  line[0] ? line : "no message");
@@ -309,10 +315,11 @@ static int translate(const build *b, const void *wasm, size_t len)
     char in[4200], out[4200];
     build_path(b, "module.wasm", in, sizeof in);
     build_path(b, "circuit.c", out, sizeof out);
-    char *argv[] = {G16_WASM2C, in, "-n", "circuit", "-o", out, NULL};
+    char *argv[] = {(char *)b->tools->wasm2c, in, "-n", "circuit", "-o", out, NULL};
     int status = run_tool(b, argv);
     if (status)
-        return tool_failed(b, "wasm2c", status, G16_ERR_FORMAT, "not a valid WebAssembly module");
+        return tool_failed(b, b->tools->wasm2c, "wabt", status, G16_ERR_FORMAT,
+                           "not a valid WebAssembly module");
     /* the interface first: a module that is no calculator (one without
      * functions, say) is the caller's error, not a rewrite's failure */
     char hpath[4200];
@@ -345,13 +352,14 @@ static int compile(const build *b)
     build_path(b, "glue.c", src, sizeof src);
     build_path(b, "circuit.so", out, sizeof out);
     snprintf(inc, sizeof inc, "-I%s", b->dir);
-    char *argv[] = {"cc", CC_FLAGS, "-I" G16_WASM2C_RUNTIME, inc, src, "-o", out, NULL};
+    char *argv[] = {
+        (char *)b->tools->cc, CC_FLAGS, "-I" G16_WASM2C_RUNTIME, inc, src, "-o", out, NULL};
     int status = run_tool(b, argv);
     /* the interface check passed by name, so C that does not compile
      * means exports of other kinds or types than a calculator's (a
      * global named getVersion, say): the module's fault, as wasm2c's
      * refusals are */
-    return status ? tool_failed(b, "cc", status, G16_ERR_FORMAT,
+    return status ? tool_failed(b, b->tools->cc, "build-essential", status, G16_ERR_FORMAT,
                                 "not a circom witness calculator (the C made of it does not "
                                 "compile against the calculator's interface)")
                   : 0;
@@ -391,9 +399,10 @@ static void build_cleanup(const build *b)
 }
 
 static int build_entry(const char *cache_dir, const char *wasm_path, const void *wasm, size_t len,
-                       const witness_entry_id *id, const char *entry, char *err, size_t errlen)
+                       const witness_tools *tools, const witness_entry_id *id, const char *entry,
+                       char *err, size_t errlen)
 {
-    build b = {.wasm_path = wasm_path, .err = err, .errlen = errlen};
+    build b = {.wasm_path = wasm_path, .tools = tools, .err = err, .errlen = errlen};
     snprintf(b.dir, sizeof b.dir, "%s/.build-XXXXXX", cache_dir);
     if (!mkdtemp(b.dir)) {
         snprintf(err, errlen, "%s: cannot create a build directory: %s", cache_dir,
@@ -417,7 +426,7 @@ static int wasm_read(const char *wasm_path, formats_mapping *m, char *err, size_
 }
 
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
-                        witness_object *out, char *err, size_t errlen)
+                        const witness_tools *tools, witness_object *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     formats_mapping m;
@@ -425,7 +434,7 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, const uint
     if (!rc) rc = wasm_digest(wasm_path, &m, expect, out->wasm_sha256, err, errlen);
     if (rc) return rc;
     witness_entry_id id;
-    entry_id(m.addr, m.len, &id);
+    entry_id(m.addr, m.len, tools, &id);
     char dir[PATH_MAX], name[96], entry[PATH_MAX + 100];
     entry_name(&id, name);
     /* the directory's real path from here on: a link on the way may change */
@@ -439,7 +448,7 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, const uint
         rc = entry_open(entry, &id, wasm_path, out, err, errlen);
     }
     if (rc == ENTRY_TO_BUILD) {
-        rc = build_entry(dir, wasm_path, m.addr, m.len, &id, entry, err, errlen);
+        rc = build_entry(dir, wasm_path, m.addr, m.len, tools, &id, entry, err, errlen);
         out->compiled = 1;
         if (!rc) rc = entry_open(entry, &id, wasm_path, out, err, errlen);
         if (rc == ENTRY_TO_BUILD) {

@@ -155,32 +155,59 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
     return rc;
 }
 
-int g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out, char *err,
-                     size_t errlen)
+g16_status g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out,
+                            char *err, size_t errlen)
 {
     return g16_circuit_open_checked(wasm_path, cache_dir, NULL, NULL, out, err, errlen);
 }
 
-int g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
-                            const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
-                            size_t errlen)
+g16_status g16_circuit_open_sha256(const char *wasm_path, const char *cache_dir,
+                                   const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out,
+                                   char *err, size_t errlen)
 {
     return g16_circuit_open_checked(wasm_path, cache_dir, NULL, sha256, out, err, errlen);
 }
 
-int g16_circuit_open_limited(const char *wasm_path, const char *cache_dir,
-                             const g16_circuit_limits *limits, g16_circuit **out, char *err,
-                             size_t errlen)
+g16_status g16_circuit_open_limited(const char *wasm_path, const char *cache_dir,
+                                    const g16_circuit_limits *limits, g16_circuit **out, char *err,
+                                    size_t errlen)
 {
     return g16_circuit_open_checked(wasm_path, cache_dir, limits, NULL, out, err, errlen);
 }
 
-int g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
-                             const g16_circuit_limits *limits,
-                             const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out, char *err,
-                             size_t errlen)
+void g16_circuit_tools_default(const char **cc, const char **wasm2c)
+{
+    if (cc) *cc = G16_CC;
+    if (wasm2c) *wasm2c = G16_WASM2C;
+}
+
+/* The limits' tools, else the configured ones; a tool given by name alone
+ * is refused: the caller's PATH must not choose what compiles a circuit
+ * whose code this process then loads. */
+static g16_status circuit_tools(const char *wasm_path, const g16_circuit_limits *limits,
+                                witness_tools *tools, char *err, size_t errlen)
+{
+    tools->cc = limits && limits->cc ? limits->cc : G16_CC;
+    tools->wasm2c = limits && limits->wasm2c ? limits->wasm2c : G16_WASM2C;
+    const char *bad = !strchr(tools->cc, '/')       ? tools->cc
+                      : !strchr(tools->wasm2c, '/') ? tools->wasm2c
+                                                    : NULL;
+    if (!bad) return G16_OK;
+    snprintf(err, errlen,
+             "%s: the compiler tool '%s' is no path (tools are never looked up in PATH)", wasm_path,
+             bad);
+    return G16_ERR_ARG;
+}
+
+g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
+                                    const g16_circuit_limits *limits,
+                                    const uint8_t sha256[G16_SHA256_BYTES], g16_circuit **out,
+                                    char *err, size_t errlen)
 {
     *out = NULL;
+    witness_tools tools;
+    g16_status st = circuit_tools(wasm_path, limits, &tools, err, errlen);
+    if (st) return st;
     g16_circuit *c = calloc(1, sizeof *c);
     if (c) c->wasm_path = strdup(wasm_path);
     if (!c || !c->wasm_path) {
@@ -193,7 +220,7 @@ int g16_circuit_open_checked(const char *wasm_path, const char *cache_dir,
     c->time_limit = G16_WITNESS_TIME_LIMIT;
     if (limits && limits->memory_limit) g16_circuit_set_memory_limit(c, limits->memory_limit);
     if (limits) g16_circuit_set_time_limit(c, limits->time_limit);
-    int rc = witness_object_load(wasm_path, cache_dir, sha256, &c->obj, err, errlen);
+    int rc = witness_object_load(wasm_path, cache_dir, sha256, &tools, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
     if (!rc && c->max_pages < c->start_pages) c->max_pages = c->start_pages;
     if (rc) {
@@ -506,9 +533,9 @@ static int calculate_to_file(const run *r, const witness_inputs *in, void *arg)
     return rc ? rc : stream_witness(r, arg);
 }
 
-int g16_witness_calculate_file(const g16_circuit *c, const char *input, size_t len,
-                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
-                               const char *wtns_path, char *err, size_t errlen)
+g16_status g16_witness_calculate_file(const g16_circuit *c, const char *input, size_t len,
+                                      const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                                      const char *wtns_path, char *err, size_t errlen)
 {
     log_lines lines = {.fn = log, .ctx = log_ctx};
     g16w_log hooks = {&lines, log_text, log_value};
@@ -526,9 +553,9 @@ static int calculate_logged(const g16_circuit *c, const char *input, size_t len,
     return with_instance(c, input, len, input_name, &hooks, calculate, o, err, errlen);
 }
 
-int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
-                          const char *input_name, g16_witness_log_fn log, void *log_ctx,
-                          uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen)
+g16_status g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
+                                 const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                                 uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen)
 {
     *wtns = NULL;
     *wtns_len = 0;
@@ -536,10 +563,10 @@ int g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
     return calculate_logged(c, input, len, input_name, log, log_ctx, &o, err, errlen);
 }
 
-int g16_witness_calculate_into(const g16_circuit *c, const char *input, size_t len,
-                               const char *input_name, g16_witness_log_fn log, void *log_ctx,
-                               uint8_t *wtns, size_t capacity, size_t *wtns_len, char *err,
-                               size_t errlen)
+g16_status g16_witness_calculate_into(const g16_circuit *c, const char *input, size_t len,
+                                      const char *input_name, g16_witness_log_fn log, void *log_ctx,
+                                      uint8_t *wtns, size_t capacity, size_t *wtns_len, char *err,
+                                      size_t errlen)
 {
     *wtns_len = 0;
     if (capacity < g16_witness_wtns_bytes(c)) {
@@ -551,9 +578,9 @@ int g16_witness_calculate_into(const g16_circuit *c, const char *input, size_t l
     return calculate_logged(c, input, len, input_name, log, log_ctx, &o, err, errlen);
 }
 
-int g16_prove_input(const g16_key *key, const g16_circuit *c, const char *input, size_t len,
-                    const char *input_name, const g16_options *opt, char **proof_json,
-                    char **public_json, g16_timings *timings, char *err, size_t errlen)
+g16_status g16_prove_input(const g16_key *key, const g16_circuit *c, const char *input, size_t len,
+                           const char *input_name, const g16_options *opt, char **proof_json,
+                           char **public_json, g16_timings *timings, char *err, size_t errlen)
 {
     uint8_t *wtns;
     size_t wtns_len;
@@ -579,8 +606,8 @@ static int check_only(const run *r, const witness_inputs *in, void *arg)
     return each_signal(r, in, check_signal);
 }
 
-int g16_witness_check_input(const g16_circuit *c, const char *input, size_t len,
-                            const char *input_name, char *err, size_t errlen)
+g16_status g16_witness_check_input(const g16_circuit *c, const char *input, size_t len,
+                                   const char *input_name, char *err, size_t errlen)
 {
     return with_instance(c, input, len, input_name, NULL, check_only, NULL, err, errlen);
 }

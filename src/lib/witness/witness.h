@@ -63,12 +63,18 @@ typedef struct {
     uint8_t wasm_sha256[SHA256_DIGEST_SIZE]; /* of the bytes it was compiled from */
 } witness_object;
 
+/* The programs a circuit is compiled with, as paths (run as given, never
+ * looked up in PATH). */
+typedef struct {
+    const char *cc, *wasm2c;
+} witness_tools;
+
 /* Loads the compiled form of wasm_path from cache_dir, compiling and
- * caching it first when it is missing or damaged.  expect (NULL: any):
- * the SHA-256 the wasm's bytes must have, else G16_ERR_MISMATCH before
- * anything is compiled or loaded. */
+ * caching it first (with tools) when it is missing or damaged.  expect
+ * (NULL: any): the SHA-256 the wasm's bytes must have, else
+ * G16_ERR_MISMATCH before anything is compiled or loaded. */
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
-                        witness_object *out, char *err, size_t errlen);
+                        const witness_tools *tools, witness_object *out, char *err, size_t errlen);
 void witness_object_unload(witness_object *obj);
 
 /* What binds a cache entry to its circuit (entry.c): the SHA-256 of the
