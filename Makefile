@@ -9,7 +9,8 @@
 #   make fuzz     deps + clang libFuzzer build in build-fuzz + ctest -L fuzz
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
 #   make install  build, then install libg16 (.so and .a), its headers, g16.pc
-#                 and the programs under PREFIX (default /usr/local)
+#                 and the programs with their man pages under PREFIX (default
+#                 /usr/local)
 #   make package  build, then the Debian packages g16 and g16-dev (CPack) in
 #                 build/: programs, libg16, man pages, the systemd units and
 #                 /etc/g16d.conf; headers, libg16.a/.so and g16.pc
