@@ -5,8 +5,9 @@
 # host's; maintainer scripts run chrootless with DPKG_ROOT, as for any
 # root but the running system), and the installed programs, with the
 # installed libg16, print their version and prove the demo (examples/
-# multiplier-bn128: `g16 prove` and through g16d started on the installed
-# /etc/g16d.conf), each proof checked with the installed `g16 verify`.
+# multiplier-bn128: `g16 prove` from its witness, and g16d started on the
+# installed /etc/g16d.conf from its input.json, as `make demo` does), each
+# proof checked with the installed `g16 verify`.
 # dpkg -r then leaves nothing but /etc/g16d.conf; dpkg -P removes it and
 # the daemon's state.
 source "$(dirname "$0")/lib.sh"
@@ -61,11 +62,15 @@ ldd "$R/usr/bin/g16" | grep -q "libg16.so.0 => $R/usr/bin/../lib/libg16.so.0" ||
 PID=$!
 client() { "$R/usr/bin/g16" client --socket "$T/s" "$@"; }
 for _ in $(seq 100); do client status >/dev/null 2>&1 && break; kill -0 "$PID" || fail "g16d: $(cat "$T/g16d.log")"; sleep 0.1; done
-client keys load multiplier "$EX/circuit.zkey" >/dev/null
-id=$(client prove --key multiplier "$EX/witness.wtns")
-client wait "$id" --timeout 60 --out "$T/d" >/dev/null || fail "the installed g16d's proof failed"
+# As the demo does: the key with its circuit (compiled here with the
+# packaged library's wasm2c runtime path), proved from input.json.
+client keys load multiplier "$EX/circuit.zkey" --wasm "$EX/circuit.wasm" >/dev/null ||
+  fail "the installed g16d cannot load the key with its circuit: $(tail -3 "$T/g16d.log")"
+client prove --key multiplier --wait --out "$T/d" --input "$EX/input.json" >/dev/null ||
+  fail "the installed g16d's proof from input.json failed"
 "$R/usr/bin/g16" verify "$EX/verification_key.json" "$T/d/public-0.json" "$T/d/proof-0.json" | grep -qx OK ||
   fail "the installed g16d's proof does not verify"
+cmp -s "$T/d/public-0.json" "$T/public.json" || fail "g16d's public signals differ from g16 prove's"
 kill -TERM "$PID"; wait "$PID" || fail "g16d exited with $? after SIGTERM"; PID=
 note "proved with the installed g16 and g16d"
 
