@@ -70,8 +70,6 @@ typedef struct {
     char queue[1024];       /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
     double lease_s;         /* --lease: seconds a claimed partition is this host's unrenewed */
     int queue_listen;       /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
-    int socket_activated; /* listen_fd came from systemd (g16d.socket): never bound nor unlinked */
-    int listen_fd;        /* with socket_activated: the Unix socket to serve */
 } d_config;
 
 typedef enum {
@@ -226,6 +224,8 @@ typedef struct g16d {
     int n_workers;
     pthread_t reaper, sampler;
     int lock_fd;
+    int listen_fd; /* a socket systemd passed (g16d.socket): served, never bound nor unlinked;
+                      -1: bind --socket */
 } g16d;
 
 /* config.c */
@@ -234,10 +234,11 @@ int d_parse_size(const char *s, size_t *out);
 void d_default_socket(char *buf, size_t len);
 
 /* sd.c: systemd's notify protocol and socket activation (no-ops without
- * libsystemd).  d_sd_listen: 1 with the passed socket in c, 0 with none,
- * -1 with err.  d_sd_watchdog_interval: seconds between WATCHDOG=1 pings,
- * 0 without a watchdog. */
-int d_sd_listen(d_config *c, char *err, size_t errlen);
+ * libsystemd).  d_sd_listen: 1 with the passed socket in d->listen_fd (its
+ * path in cfg.socket_path), 0 with none, -1 with err.
+ * d_sd_watchdog_interval: seconds between WATCHDOG=1 pings, 0 without a
+ * watchdog. */
+int d_sd_listen(g16d *d, char *err, size_t errlen);
 void d_sd_notify(const char *state);
 double d_sd_watchdog_interval(void);
 

@@ -263,8 +263,9 @@ int main(int argc, char **argv)
     static g16d d;
     int code;
     char err[D_ERR];
+    d.listen_fd = -1;
     if (d_config_load(&d.cfg, argc, argv, &code)) return code;
-    if (d_sd_listen(&d.cfg, err, sizeof err) < 0) {
+    if (d_sd_listen(&d, err, sizeof err) < 0) {
         fprintf(stderr, "g16d: %s\n", err);
         return 1;
     }

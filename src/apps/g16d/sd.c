@@ -16,9 +16,10 @@
 #include <systemd/sd-daemon.h>
 
 /* 0 with nothing passed; 1 with the one Unix stream socket passed, its
- * descriptor and path in the config; -1 with err set for anything else
- * (several sockets, or one g16d cannot serve HTTP on). */
-int d_sd_listen(d_config *c, char *err, size_t errlen)
+ * descriptor in d->listen_fd and its path in --socket's place (for the
+ * log); -1 with err set for anything else (several sockets, or one g16d
+ * cannot serve HTTP on). */
+int d_sd_listen(g16d *d, char *err, size_t errlen)
 {
     int n = sd_listen_fds(1); /* 1: children (witness calculators) do not see them */
     if (n == 0) return 0;
@@ -38,9 +39,8 @@ int d_sd_listen(d_config *c, char *err, size_t errlen)
     socklen_t len = sizeof a;
     memset(&a, 0, sizeof a);
     if (getsockname(fd, (struct sockaddr *)&a, &len) == 0 && a.sun_path[0])
-        snprintf(c->socket_path, sizeof c->socket_path, "%s", a.sun_path);
-    c->listen_fd = fd;
-    c->socket_activated = 1;
+        snprintf(d->cfg.socket_path, sizeof d->cfg.socket_path, "%s", a.sun_path);
+    d->listen_fd = fd;
     return 1;
 }
 
@@ -53,9 +53,9 @@ double d_sd_watchdog_interval(void)
     return (double)usec / 2e6; /* half the limit: a late ping still lands in time */
 }
 #else
-int d_sd_listen(d_config *c, char *err, size_t errlen)
+int d_sd_listen(g16d *d, char *err, size_t errlen)
 {
-    (void)c;
+    (void)d;
     (void)err;
     (void)errlen;
     return 0;
