@@ -7,7 +7,8 @@
 # installed libg16, print their version and prove the demo (examples/
 # multiplier-bn128: `g16 prove` from its witness, and g16d started on the
 # installed /etc/g16d.conf from its input.json, as `make demo` does), each
-# proof checked with the installed `g16 verify`.
+# proof checked with the installed `g16 verify`; examples/embed builds on
+# g16-dev (pkg-config) and proves it as well.
 # dpkg -r then leaves nothing but /etc/g16d.conf; dpkg -P removes it and
 # the daemon's state.
 source "$(dirname "$0")/lib.sh"
@@ -15,6 +16,8 @@ source "$(dirname "$0")/lib.sh"
 EX=$G16_SOURCE/examples/multiplier-bn128
 R=$T/root
 if [ "$(id -u)" = 0 ]; then sudo=(); else sudo=(sudo -n); fi
+# dpkg (through sudo when not root) owns the root's files.
+trap '[ -n "$PID" ] && kill -9 "$PID" 2>/dev/null; "${sudo[@]}" rm -rf "$T"' EXIT
 
 (cd "$G16_BUILD" && cpack -G DEB -B "$T/out" >"$T/cpack.log" 2>&1) || fail "cpack: $(tail "$T/cpack.log")"
 deb=$T/out/g16_${G16_VERSION}_amd64.deb dev=$T/out/g16-dev_${G16_VERSION}_amd64.deb
@@ -73,6 +76,19 @@ client prove --key multiplier --wait --out "$T/d" --input "$EX/input.json" >/dev
 cmp -s "$T/d/public-0.json" "$T/public.json" || fail "g16d's public signals differ from g16 prove's"
 kill -TERM "$PID"; wait "$PID" || fail "g16d exited with $? after SIGTERM"; PID=
 note "proved with the installed g16 and g16d"
+
+# g16-dev: a program built with the installed headers, g16.pc and
+# libg16.so (examples/embed) proves the demo too.
+san=()
+[ "${G16_SANITIZED:-0}" = 1 ] && san=(-fsanitize=address,undefined)
+flags=$(PKG_CONFIG_PATH=$R/usr/lib/pkgconfig pkg-config --cflags --libs g16) ||
+  fail "pkg-config does not find the installed g16.pc"
+[[ $flags == *"-I$R/"* ]] || fail "g16.pc does not point into the installed root: $flags"
+"${CC:-cc}" -Wall -Wextra -Werror "${san[@]}" "$G16_SOURCE/examples/embed/embed.c" $flags \
+  -Wl,-rpath,"$R/usr/lib" -o "$T/embed" || fail "examples/embed does not build with g16-dev"
+"$T/embed" "$EX/circuit.zkey" "$EX/witness.wtns" "$T/embed.public.json" >"$T/embed.proof.json"
+"$R/usr/bin/g16" verify "$EX/verification_key.json" "$T/embed.public.json" "$T/embed.proof.json" |
+  grep -qx OK || fail "the proof of the program built on g16-dev does not verify"
 
 # The man pages are the programs' --help; the config lists every option.
 zcat "$R/usr/share/man/man8/g16d.8.gz" | grep -q 'memory\\-budget' || fail "g16d.8 lacks --memory-budget"
