@@ -46,6 +46,10 @@ dpkg_r() { "${sudo[@]}" dpkg --root="$R" --force-depends --force-script-chrootle
 dpkg_r -i "$deb" "$dev"
 [ "$(dpkg-query --root="$R" -W -f='${Status}' g16)" = "install ok installed" ] || fail "g16 not installed"
 
+# The installed unit is the one package.units verifies.
+cmp -s "$R/usr/lib/systemd/system/g16d.service" "$G16_BUILD/deploy/g16d.service" ||
+  fail "the installed g16d.service differs from $G16_BUILD/deploy/g16d.service"
+
 # The installed programs on the installed library.
 for p in g16 g16d memwatch; do
   v=$("$R/usr/bin/$p" --version) || fail "$p --version failed"
