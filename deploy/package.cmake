@@ -14,8 +14,10 @@ if(NOT G16_HELP2MAN)
   g16_missing_dependency("help2man" "the man pages of the Debian package")
   return()
 endif()
-if(NOT TARGET g16d)
-  return() # g16d_missing already said why; a package without the daemon is no use
+if(NOT TARGET g16 OR NOT TARGET g16d OR NOT TARGET memwatch)
+  # their CMakeLists.txt said why; a package without a program is no use
+  message(STATUS "no Debian package (make package): a program is not built")
+  return()
 endif()
 
 set(g16_man_dir ${CMAKE_BINARY_DIR}/man)
