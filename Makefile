@@ -10,7 +10,10 @@
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
 #   make install  build, then install libg16, libg16_memwatch and libg16_client
 #                 (.so and .a), the headers, their .pc files and the programs
-#                 under PREFIX (default /usr/local)
+#                 with their man pages under PREFIX (default /usr/local)
+#   make package  build, then the Debian packages g16 and g16-dev (CPack) in
+#                 build/: programs, the libraries, man pages, the systemd units
+#                 and /etc/g16d.conf; headers, the .a/.so links and .pc files
 #   make node     build, then the Node.js package in bindings/node (npm install,
 #                 offline: its addon links build/'s libg16.so)
 #   make format   apply .clang-format to every tracked C/CUDA source
@@ -41,7 +44,7 @@ ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
 export PATH := /usr/local/cuda/bin:$(PATH)
 endif
 
-.PHONY: all build configure deps test test-large asan fuzz demo install node format clean
+.PHONY: all build configure deps test test-large asan fuzz demo install package node format clean
 
 all: build
 
@@ -95,6 +98,9 @@ demo: deps
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+package: build
+	cmake --build $(BUILD) --target package
 
 node: build
 	cd bindings/node && npm install --offline --no-audit --no-fund

@@ -18,10 +18,16 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # nettle-dev (SHA-256 of the cached circuits).  g16d's fleet queue needs
 # libpq-dev, and its tests a throwaway server (postgresql; openssl makes
 # the TLS test's certificate).  strace slows a prove's renames for the test
-# of a signal at its commit (e2e.signal_commit).
+# of a signal at its commit (e2e.signal_commit).  g16d tells systemd it is
+# ready through libsystemd-dev; systemd brings systemd-analyze (the units'
+# check) and systemd-socket-activate (the socket activation test).  The
+# Debian packages (make package) need help2man (the man pages), dpkg-dev
+# and file (CPack's dependency list); man-db lets systemd-analyze find the
+# unit's man page, and python3-yaml reads the Prometheus rules' YAML.
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
       libjansson-dev libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql openssl
-      zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format strace)
+      zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format strace
+      libsystemd-dev systemd help2man dpkg-dev file man-db python3-yaml)
 missing=()
 for p in "${debs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then

@@ -391,6 +391,15 @@ static void usage(FILE *f)
         "  MEMWATCH_NO_NVML       when set, NVML (libnvidia-ml) is never loaded: no GPU memory in\n"
         "                         the memory trace and no default --device-memory-budget\n",
         f);
+#ifdef G16D_HAVE_SYSTEMD
+    fputs(
+        "  NOTIFY_SOCKET          set by systemd (Type=notify): READY=1 is sent once the keys and\n"
+        "                         jobs of --state-dir are loaded and the socket answers\n"
+        "  WATCHDOG_USEC          set by systemd (WatchdogSec=): WATCHDOG=1 every half of it\n"
+        "  LISTEN_FDS, LISTEN_PID set by systemd's socket activation (g16d.socket): the one\n"
+        "                         Unix socket passed is served instead of --socket\n",
+        f);
+#endif
 }
 
 static const option *find(const char *name)

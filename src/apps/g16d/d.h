@@ -245,12 +245,23 @@ typedef struct g16d {
     int cron_stop, cron_started;
     pthread_t cron;
     int lock_fd;
+    int listen_fd; /* a socket systemd passed (g16d.socket): served, never bound nor unlinked;
+                      -1: bind --socket */
 } g16d;
 
 /* config.c */
 int d_config_load(d_config *c, int argc, char **argv, int *exit_code);
 int d_parse_size(const char *s, size_t *out);
 void d_default_socket(char *buf, size_t len);
+
+/* sd.c: systemd's notify protocol and socket activation (no-ops without
+ * libsystemd).  d_sd_listen: 1 with the passed socket in d->listen_fd (its
+ * path in cfg.socket_path), 0 with none, -1 with err.
+ * d_sd_watchdog_interval: seconds between WATCHDOG=1 pings, 0 without a
+ * watchdog. */
+int d_sd_listen(g16d *d, char *err, size_t errlen);
+void d_sd_notify(const char *state);
+double d_sd_watchdog_interval(void);
 
 /* util.c */
 double d_now(void);

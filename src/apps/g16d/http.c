@@ -499,7 +499,7 @@ d_http *d_http_start(g16d *d, char *err, size_t errlen)
     h->tf = (front){h, 1};
     pthread_mutex_init(&h->tmu, NULL);
     pthread_cond_init(&h->tcv, NULL);
-    h->ufd = bind_unix(d->cfg.socket_path, err, errlen);
+    h->ufd = d->listen_fd >= 0 ? d->listen_fd : bind_unix(d->cfg.socket_path, err, errlen);
     if (h->ufd < 0) {
         d_http_stop(h);
         return NULL;
@@ -530,7 +530,7 @@ void d_http_quiesce(d_http *h)
         MHD_socket fd = MHD_quiesce_daemon(h->ud);
         if (fd != MHD_INVALID_SOCKET) close(fd);
         h->ufd = -1;
-        unlink(h->d->cfg.socket_path);
+        if (h->d->listen_fd < 0) unlink(h->d->cfg.socket_path); /* else systemd's to keep */
     }
     if (h->td) {
         MHD_socket fd = MHD_quiesce_daemon(h->td);
@@ -564,7 +564,7 @@ void d_http_stop(d_http *h)
     else if (h->ufd >= 0)
         close(h->ufd);
     if (h->td) MHD_stop_daemon(h->td);
-    if (h->ufd >= 0) unlink(h->d->cfg.socket_path);
+    if (h->ufd >= 0 && h->d->listen_fd < 0) unlink(h->d->cfg.socket_path);
     pthread_mutex_destroy(&h->tmu);
     pthread_cond_destroy(&h->tcv);
     free(h);

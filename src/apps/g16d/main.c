@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "d.h"
@@ -184,14 +185,28 @@ static void teardown(g16d *d)
     if (d->lock_fd >= 0) close(d->lock_fd);
 }
 
-static int wait_signal(void)
+/* Waits for SIGTERM or SIGINT.  Under a systemd watchdog (WatchdogSec=)
+ * the wait wakes every half of its limit to ping it, after taking the
+ * pipeline's lock: a daemon whose lock is stuck stops pinging and systemd
+ * restarts it. */
+static int wait_signal(g16d *d)
 {
     sigset_t set;
     int sig = 0;
+    double every = d_sd_watchdog_interval();
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
-    sigwait(&set, &sig);
+    if (every <= 0) {
+        sigwait(&set, &sig);
+        return sig;
+    }
+    struct timespec ts = {(time_t)every, (long)((every - (double)(time_t)every) * 1e9)};
+    while ((sig = sigtimedwait(&set, NULL, &ts)) < 0) {
+        pthread_mutex_lock(&d->mu);
+        pthread_mutex_unlock(&d->mu);
+        d_sd_notify("WATCHDOG=1");
+    }
     return sig;
 }
 
@@ -226,7 +241,10 @@ static int serve(g16d *d)
             d->cfg.workers[ST_MSM], d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
             d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.pin_keys ? "on" : "off",
             d->cfg.state_dir);
-    int sig = wait_signal();
+    /* Only now: the keys and jobs are restored and the socket answers. */
+    d_sd_notify("READY=1");
+    int sig = wait_signal(d);
+    d_sd_notify("STOPPING=1");
     fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n",
             strsignal(sig));
     d_http_quiesce(h);
@@ -244,7 +262,13 @@ int main(int argc, char **argv)
 {
     static g16d d;
     int code;
+    char err[D_ERR];
+    d.listen_fd = -1;
     if (d_config_load(&d.cfg, argc, argv, &code)) return code;
+    if (d_sd_listen(&d, err, sizeof err) < 0) {
+        fprintf(stderr, "g16d: %s\n", err);
+        return 1;
+    }
     resolve_budget(&d.cfg);
     resolve_pinning(&d.cfg);
     fit_connections(&d.cfg);
