@@ -51,7 +51,6 @@
 #include "d.h"
 #include "jobtab.h"
 
-
 void d_release(g16d *d, part *p, size_t bytes)
 {
     if (bytes > p->reserved) bytes = p->reserved;
