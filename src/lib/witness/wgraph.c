@@ -1,0 +1,243 @@
+/* wgraph: the graph's evaluator and its file format (wgraph.h). */
+#define G16_HOT_PATH 1
+#include "witness/wgraph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "field/field.h"
+#include "g16.h"
+
+/* The bit operations on canonical values: four 64-bit limbs. */
+static void limbs_shr(uint64_t r[4], const uint64_t a[4], unsigned k)
+{
+    unsigned w = k / 64, s = k % 64;
+    for (unsigned i = 0; i < 4; i++) {
+        uint64_t lo = i + w < 4 ? a[i + w] : 0, hi = i + w + 1 < 4 ? a[i + w + 1] : 0;
+        r[i] = s ? (lo >> s) | (hi << (64 - s)) : lo;
+    }
+}
+
+static void limbs_shl(uint64_t r[4], const uint64_t a[4], unsigned k)
+{
+    unsigned w = k / 64, s = k % 64;
+    for (int i = 3; i >= 0; i--) {
+        uint64_t hi = i >= (int)w ? a[i - w] : 0, lo = i >= (int)w + 1 ? a[i - w - 1] : 0;
+        r[i] = s ? (hi << s) | (lo >> (64 - s)) : hi;
+    }
+}
+
+/* circom's adjustment of a bit operation's result: keep the prime's bit
+ * length, then subtract p once if it is not below it. */
+static void limbs_adjust(uint64_t r[4], const uint64_t p[4], unsigned bits)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned lo = 64 * i;
+        if (bits <= lo)
+            r[i] = 0;
+        else if (bits < lo + 64)
+            r[i] &= ((uint64_t)1 << (bits - lo)) - 1;
+    }
+    int ge = 1;
+    for (int i = 3; i >= 0; i--)
+        if (r[i] != p[i]) {
+            ge = r[i] > p[i];
+            break;
+        }
+    if (!ge) return;
+    unsigned char c = 0;
+    for (int i = 0; i < 4; i++) c = g16_subb(c, r[i], p[i], &r[i]);
+}
+
+/* A small canonical value's size, or UINT32_MAX when it is 2^32 or more. */
+static uint32_t limbs_small(const uint64_t a[4])
+{
+    return a[1] || a[2] || a[3] || a[0] > 0xffffffffu ? UINT32_MAX : (uint32_t)a[0];
+}
+
+#define WGRAPH_FIELD bn254_fr
+#define WGRAPH_BITS  254u
+#include "witness/wgraph_eval.h"
+
+#define WGRAPH_FIELD bls12_381_fr
+#define WGRAPH_BITS  255u
+#include "witness/wgraph_eval.h"
+
+uint32_t wgraph_field_of_prime(const uint32_t *prime, uint32_t n32)
+{
+    if (n32 != 8) return 0;
+    uint64_t p[4];
+    for (int i = 0; i < 4; i++) p[i] = prime[2 * i] | (uint64_t)prime[2 * i + 1] << 32;
+    if (!memcmp(p, bn254_fr_modulus.v, sizeof p)) return WGRAPH_BN254;
+    if (!memcmp(p, bls12_381_fr_modulus.v, sizeof p)) return WGRAPH_BLS12_381;
+    return 0;
+}
+
+size_t wgraph_scratch_bytes(const wgraph *g) { return (size_t)32 * g->n_nodes; }
+
+int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch, uint32_t *why)
+{
+    if (g->field == WGRAPH_BN254) return wgraph_eval_bn254_fr(g, inputs, out, scratch, why);
+    return wgraph_eval_bls12_381_fr(g, inputs, out, scratch, why);
+}
+
+/* ------------------------------------------------------------------ */
+/* The file format: "g16wgr01", seven u32 (field, nodes, consts, signals,
+ * outputs, inputs, 0), then the signals (u64 hash, u32 count), the
+ * constants (32 bytes each, Montgomery form), the nodes (three u32 each)
+ * and the outputs (u32 each); little-endian, no padding. */
+
+static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '1'};
+#define HEADER_BYTES (8 + 7 * 4)
+
+static size_t body_bytes(const wgraph *g)
+{
+    return (size_t)12 * g->n_signals + (size_t)32 * g->n_consts + (size_t)12 * g->n_nodes +
+           (size_t)4 * g->n_outputs;
+}
+
+static void put(uint8_t **p, const void *v, size_t n)
+{
+    memcpy(*p, v, n);
+    *p += n;
+}
+
+int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len)
+{
+    *len = HEADER_BYTES + body_bytes(g);
+    uint8_t *buf = malloc(*len), *p = buf;
+    if (!buf) return G16_ERR_NOMEM;
+    uint32_t head[7] = {g->field,    g->n_nodes, g->n_consts, g->n_signals, g->n_outputs,
+                        g->n_inputs, 0};
+    put(&p, wgraph_magic, 8);
+    put(&p, head, sizeof head);
+    for (uint32_t i = 0; i < g->n_signals; i++) {
+        put(&p, &g->signals[i].hash, 8);
+        put(&p, &g->signals[i].count, 4);
+    }
+    put(&p, g->consts, (size_t)32 * g->n_consts);
+    for (uint32_t i = 0; i < g->n_nodes; i++) put(&p, &g->nodes[i], 12);
+    put(&p, g->outputs, (size_t)4 * g->n_outputs);
+    *out = buf;
+    return 0;
+}
+
+void wgraph_free(wgraph *g)
+{
+    free(g->nodes);
+    free(g->consts);
+    free(g->signals);
+    free(g->outputs);
+    memset(g, 0, sizeof *g);
+}
+
+static int bad(char *err, size_t errlen, const char *what, uint32_t i)
+{
+    snprintf(err, errlen, "%s (at %u)", what, i);
+    return G16_ERR_FORMAT;
+}
+
+/* Node i's operands exist before it, and name what its op needs. */
+static int node_ok(const wgraph *g, uint32_t i, char *err, size_t errlen)
+{
+    const wgraph_node *n = &g->nodes[i];
+    switch (n->op) {
+    case WGRAPH_INPUT:
+        return n->a < g->n_inputs ? 0 : bad(err, errlen, "an input beyond the signature", i);
+    case WGRAPH_CONST:
+        return n->a < g->n_consts ? 0 : bad(err, errlen, "a constant beyond the table", i);
+    case WGRAPH_NEG:
+        return n->a < i ? 0 : bad(err, errlen, "an operand that does not precede its node", i);
+    case WGRAPH_GUARD_NZ:
+        return n->a < i && n->b <= 1 ? 0 : bad(err, errlen, "a malformed guard", i);
+    case WGRAPH_SHR:
+    case WGRAPH_SHL:
+        if (n->b < i && g->nodes[n->b].op != WGRAPH_CONST)
+            return bad(err, errlen, "a shift by a value that is not a constant", i);
+        /* fall through */
+    default:
+        if (n->op == 0 || n->op >= WGRAPH_OP_END)
+            return bad(err, errlen, "an unknown operation", i);
+        return n->a < i && n->b < i
+                   ? 0
+                   : bad(err, errlen, "an operand that does not precede its node", i);
+    }
+}
+
+static int parse_checks(const wgraph *g, char *err, size_t errlen)
+{
+    const uint64_t *p = g->field == WGRAPH_BN254 ? bn254_fr_modulus.v : bls12_381_fr_modulus.v;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < g->n_signals; i++) total += g->signals[i].count;
+    if (total != g->n_inputs)
+        return bad(err, errlen, "signals that do not add up to the inputs", 0);
+    for (uint32_t i = 0; i < g->n_consts; i++) {
+        int below = 0;
+        for (int j = 3; j >= 0; j--)
+            if (g->consts[i][j] != p[j]) {
+                below = g->consts[i][j] < p[j];
+                break;
+            }
+        if (!below) return bad(err, errlen, "a constant not below the prime", i);
+    }
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        int rc = node_ok(g, i, err, errlen);
+        if (rc) return rc;
+    }
+    for (uint32_t i = 0; i < g->n_outputs; i++)
+        if (g->outputs[i] >= g->n_nodes) return bad(err, errlen, "an output beyond the nodes", i);
+    return 0;
+}
+
+static void take(const uint8_t **p, void *v, size_t n)
+{
+    memcpy(v, *p, n);
+    *p += n;
+}
+
+int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t head[7];
+    if (len < HEADER_BYTES || memcmp(bytes, wgraph_magic, 8)) {
+        snprintf(err, errlen, "not a witness graph (no header)");
+        return G16_ERR_FORMAT;
+    }
+    const uint8_t *p = bytes + 8;
+    take(&p, head, sizeof head);
+    wgraph g = {.field = head[0],
+                .n_nodes = head[1],
+                .n_consts = head[2],
+                .n_signals = head[3],
+                .n_outputs = head[4],
+                .n_inputs = head[5]};
+    if ((g.field != WGRAPH_BN254 && g.field != WGRAPH_BLS12_381) || head[6] || !g.n_nodes ||
+        HEADER_BYTES + body_bytes(&g) != len) {
+        snprintf(err, errlen, "a witness graph with a bad header or size");
+        return G16_ERR_FORMAT;
+    }
+    g.signals = malloc(sizeof *g.signals * (g.n_signals + 1));
+    g.consts = malloc(32 * ((size_t)g.n_consts + 1));
+    g.nodes = malloc(sizeof *g.nodes * g.n_nodes);
+    g.outputs = malloc(4 * ((size_t)g.n_outputs + 1));
+    if (!g.signals || !g.consts || !g.nodes || !g.outputs) {
+        wgraph_free(&g);
+        snprintf(err, errlen, "out of memory for a witness graph");
+        return G16_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < g.n_signals; i++) {
+        take(&p, &g.signals[i].hash, 8);
+        take(&p, &g.signals[i].count, 4);
+    }
+    take(&p, g.consts, (size_t)32 * g.n_consts);
+    for (uint32_t i = 0; i < g.n_nodes; i++) take(&p, &g.nodes[i], 12);
+    take(&p, g.outputs, (size_t)4 * g.n_outputs);
+    int rc = parse_checks(&g, err, errlen);
+    if (rc) {
+        wgraph_free(&g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}

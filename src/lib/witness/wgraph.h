@@ -1,0 +1,90 @@
+/* wgraph: a circuit's witness as a graph of field operations (issue 40;
+ * docs/witness-graph.md).
+ *
+ * A graph is built once from one traced calculation of the circuit's wasm
+ * (wgraph_build.c, from the trace trace_glue.c records) and evaluated
+ * natively with the field module's Montgomery code for every later input
+ * of the same shape.  It is only ever a shortcut: an evaluation that meets
+ * a guard the input takes the other way, or an operation whose result the
+ * graph cannot give (a division by zero), answers WGRAPH_FALLBACK and the
+ * caller computes the witness with the compiled wasm instead.
+ *
+ * Nodes are in evaluation order (every operand precedes its user); node i
+ * holds one field element.  Operands a and b are node indices. */
+#ifndef G16_WITNESS_WGRAPH_H
+#define G16_WITNESS_WGRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    WGRAPH_INPUT = 1, /* a: the input value's ordinal (in the input signature's order) */
+    WGRAPH_CONST,     /* a: index into consts */
+    WGRAPH_ADD,
+    WGRAPH_SUB,
+    WGRAPH_MUL,
+    WGRAPH_NEG,  /* a only */
+    WGRAPH_DIV,  /* a * b^-1; b = 0 falls back (the wasm decides) */
+    WGRAPH_EQ,   /* 1 if a = b else 0 */
+    WGRAPH_NEQ,  /* 1 if a != b else 0 */
+    WGRAPH_SHR,  /* a >> b, b a constant below the prime's bit length */
+    WGRAPH_SHL,  /* (a << b) masked to the prime's bit length, less p once */
+    WGRAPH_BAND, /* a & b of the canonical values */
+    WGRAPH_BOR,  /* a | b, masked and reduced as SHL */
+    WGRAPH_BXOR, /* a ^ b, masked and reduced as SHL */
+    /* Guards: checked where they stand; a failed one falls back.  Their
+     * own value is unused. */
+    WGRAPH_GUARD_NZ, /* (a != 0) must equal b (0 or 1) */
+    WGRAPH_GUARD_EQ, /* a must equal node b (a constant) */
+    WGRAPH_OP_END
+} wgraph_op;
+
+typedef enum { WGRAPH_BN254 = 1, WGRAPH_BLS12_381 = 2 } wgraph_field;
+
+typedef struct {
+    uint32_t op; /* wgraph_op */
+    uint32_t a, b;
+} wgraph_node;
+
+/* One input signal as the trace received it: the calculation it models
+ * set exactly these signals, in this order, with this many values. */
+typedef struct {
+    uint64_t hash;
+    uint32_t count;
+} wgraph_signal;
+
+typedef struct {
+    uint32_t field; /* wgraph_field */
+    uint32_t n_nodes, n_consts, n_signals, n_outputs, n_inputs;
+    wgraph_node *nodes;
+    uint64_t (*consts)[4];  /* Montgomery form, < p */
+    wgraph_signal *signals; /* the input signature */
+    uint32_t *outputs;      /* witness value i: node outputs[i] */
+} wgraph;
+
+#define WGRAPH_FALLBACK 1 /* wgraph_eval's answer when the wasm must decide */
+
+/* The field of a circuit whose prime is prime[0..n32) (32-bit words, least
+ * significant first), or 0 when the graph does not model it. */
+uint32_t wgraph_field_of_prime(const uint32_t *prime, uint32_t n32);
+
+/* Evaluates g on the input values (n_inputs canonical values of 32 bytes
+ * each, little-endian, in signature order, each < p) and writes witness
+ * values [0, n_outputs) to out as a .wtns holds them (32 bytes each,
+ * canonical, little-endian).  scratch: 32 * n_nodes bytes, 32-byte aligned
+ * (wgraph_scratch_bytes).  Returns 0, or WGRAPH_FALLBACK with *why set to
+ * the node that could not be evaluated as traced (a guard, a division by
+ * zero); out is then partly written. */
+int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch, uint32_t *why);
+size_t wgraph_scratch_bytes(const wgraph *g);
+
+/* The graph as bytes (wgraph_parse's format: docs/witness-graph.md) and
+ * back.  wgraph_parse checks everything an evaluation relies on (every
+ * operand precedes its node, indices in range, constants below p, a known
+ * field, sizes that fit len) and returns G16_ERR_FORMAT with a message
+ * naming what otherwise; it never reads past len. */
+int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len);
+int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_t errlen);
+void wgraph_free(wgraph *g);
+
+#endif
