@@ -47,8 +47,10 @@ static const char wtns_usage[] =
     "most 64 MiB (g16d's default --max-body).\n"
     "\n"
     "options:\n" WITNESS_OPTIONS_HELP
-    "  --verbose        print whether the circuit was compiled or cached, and\n"
-    "                   the time of each step, on standard error\n"
+    "  --verbose        print whether the circuit was compiled or cached, the\n"
+    "                   time of each step, and whether the circuit's witness\n"
+    "                   graph or its wasm gave the witness (and why not the\n"
+    "                   graph), on standard error\n"
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
@@ -230,10 +232,12 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
         rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns, wtns_len,
                                    err, errlen);
     fflush(stdout);
-    if (!rc && a->verbose)
-        fprintf(stderr, "%s: circuit %s in %.3f s (%s), witness of %u values in %.3f s\n", a->cmd,
-                g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
-                a->cache_dir, g16_circuit_witness_size(c), now() - t1);
+    char path[320];
+    if (!rc && a->verbose && !g16_circuit_witness_path(c, path, sizeof path))
+        fprintf(stderr,
+                "%s: circuit %s in %.3f s (%s), witness of %u values in %.3f s, by the %s\n",
+                a->cmd, g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
+                a->cache_dir, g16_circuit_witness_size(c), now() - t1, path);
     g16_circuit_close(c);
     free(input);
     return rc;
