@@ -69,7 +69,16 @@ static void build(wgraph *g, uint32_t field, const mpz_t p, const mpz_t c, unsig
     };
     memcpy(nodes, n, sizeof n);
     for (uint32_t i = 0; i < N; i++) outputs[i] = i;
-    *g = (wgraph){field, N, 2, 1, N, 2, nodes, consts, sig, outputs};
+    *g = (wgraph){field, N, 2, 1, N, 2, nodes, consts, sig, outputs, NULL, 0, NULL, NULL};
+    CHECK(wgraph_prepare(g) == 0);
+}
+
+/* What build's graph holds besides its static parts. */
+static void unprepare(wgraph *g)
+{
+    free(g->steps);
+    free(g->next_out);
+    free(g->consts_plain);
 }
 
 /* What node i must hold, as circom computes it. */
@@ -140,10 +149,12 @@ static void one_field(int f)
             CHECKF(!mpz_cmp(r, got), "field %d round %d node %d", f, round, i);
         }
         /* the guard expecting zero fails at G1; a zero divisor at DIV */
+        unprepare(&g);
         build(&g, g.field, p, c, k, 0);
         CHECK(wgraph_eval(&g, in, out, scratch, &why) == WGRAPH_FALLBACK && why == G1);
         memset(in + 32, 0, 32);
         CHECK(wgraph_eval(&g, in, out, scratch, &why) == WGRAPH_FALLBACK && why == DIV);
+        unprepare(&g);
         free(scratch);
     }
     mpz_clears(p, x, y, c, r, got, NULL);
@@ -162,6 +173,7 @@ static void file_format(void)
     size_t len;
     char err[256];
     CHECK(wgraph_serialize(&g, &bytes, &len) == 0);
+    unprepare(&g);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == 0);
     CHECK(back.n_nodes == N && !memcmp(back.nodes, g.nodes, sizeof(wgraph_node) * N) &&
           !memcmp(back.consts, g.consts, 64) && back.signals[0].hash == 0x1234);

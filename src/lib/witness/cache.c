@@ -121,13 +121,15 @@ static void entry_id(const void *wasm, size_t len, int trace, witness_entry_id *
     sha256_digest(&ctx, sizeof id->recipe, id->recipe);
 }
 
-/* "<wasm sha256>-<first 16 hex digits of the recipe's sha256>.so" */
-static void entry_name(const witness_entry_id *id, char out[64 + 1 + 16 + 4])
+/* "<wasm sha256>-<first 16 hex digits of the recipe's sha256><suffix>":
+ * ".so" for the calculator, ".trace.so" for the tracing object,
+ * ".wgraph" for the graph. */
+static void entry_name(const witness_entry_id *id, const char *suffix, char out[96])
 {
     hex(id->wasm, sizeof id->wasm, out);
     out[64] = '-';
     hex(id->recipe, 8, out + 65);
-    strcpy(out + 81, ".so");
+    snprintf(out + 81, 96 - 81, "%s", suffix);
 }
 
 /* Whether fd may be loaded: a regular file of this user's, with no other
@@ -457,7 +459,7 @@ static int object_load(const char *wasm_path, const char *cache_dir, const uint8
     witness_entry_id id;
     entry_id(m.addr, m.len, trace, &id);
     char dir[PATH_MAX], name[96], entry[PATH_MAX + 100];
-    entry_name(&id, name);
+    entry_name(&id, trace ? ".trace.so" : ".so", name);
     /* the directory's real path from here on: a link on the way may change */
     rc = g16_dir_private(cache_dir, dir, sizeof dir, err, errlen);
     if (rc) {
@@ -530,8 +532,7 @@ static int graph_path(const char *cache_dir, const witness_entry_id *id, char *o
     char dir[PATH_MAX], name[96];
     int rc = g16_dir_private(cache_dir, dir, sizeof dir, err, errlen);
     if (rc) return rc;
-    entry_name(id, name);
-    strcpy(name + 81, ".wgraph");
+    entry_name(id, ".wgraph", name);
     snprintf(out, cap, "%s/%s", dir, name);
     return 0;
 }

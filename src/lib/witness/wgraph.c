@@ -74,7 +74,88 @@ uint32_t wgraph_field_of_prime(const uint32_t *prime, uint32_t n32)
     return 0;
 }
 
-size_t wgraph_scratch_bytes(const wgraph *g) { return (size_t)32 * g->n_nodes; }
+size_t wgraph_scratch_bytes(const wgraph *g) { return (size_t)32 * (g->n_slots + 1); }
+
+static int has_b(uint32_t op)
+{
+    return op != WGRAPH_INPUT && op != WGRAPH_CONST && op != WGRAPH_NEG && op != WGRAPH_GUARD_NZ;
+}
+
+/* The constants' plain values (bit operations read them so). */
+static void plain_consts(wgraph *g)
+{
+    for (uint32_t i = 0; i < g->n_consts; i++)
+        if (g->field == WGRAPH_BN254) {
+            bn254_fr x;
+            memcpy(x.v, g->consts[i], 32);
+            bn254_fr_to_plain(&x, &x);
+            memcpy(g->consts_plain[i], x.v, 32);
+        } else {
+            bls12_381_fr x;
+            memcpy(x.v, g->consts[i], 32);
+            bls12_381_fr_to_plain(&x, &x);
+            memcpy(g->consts_plain[i], x.v, 32);
+        }
+}
+
+/* Slots: a node's slot is taken from the free ones as it runs, and its
+ * operands' slots are freed when it is their last user (after it took its
+ * own: a result never overwrites an operand it is still reading). */
+static void plan_slots(wgraph *g, const uint32_t *last, uint32_t *slot, uint32_t *free_slots)
+{
+    uint32_t n_free = 0;
+    g->n_slots = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const wgraph_node *n = &g->nodes[i];
+        wgraph_step *s = &g->steps[i];
+        slot[i] = n_free ? free_slots[--n_free] : g->n_slots++;
+        int leaf = n->op == WGRAPH_INPUT || n->op == WGRAPH_CONST;
+        *s = (wgraph_step){n->op,      leaf ? n->a : slot[n->a], has_b(n->op) ? slot[n->b] : n->b,
+                           slot[i],    leaf ? 0 : n->a,          WGRAPH_NONE,
+                           WGRAPH_NONE};
+        if (has_b(n->op) && g->nodes[n->b].op == WGRAPH_CONST) s->plain = g->nodes[n->b].a;
+        if (!leaf && last[n->a] == i) free_slots[n_free++] = slot[n->a];
+        if (has_b(n->op) && n->b != n->a && last[n->b] == i) free_slots[n_free++] = slot[n->b];
+        if (last[i] == WGRAPH_NONE) free_slots[n_free++] = slot[i]; /* an output or a guard */
+    }
+}
+
+int wgraph_prepare(wgraph *g)
+{
+    free(g->steps);
+    free(g->next_out);
+    free(g->consts_plain);
+    g->steps = malloc(sizeof *g->steps * (g->n_nodes + 1));
+    g->next_out = malloc(4 * ((size_t)g->n_outputs + 1));
+    g->consts_plain = malloc(32 * ((size_t)g->n_consts + 1));
+    uint32_t *last = malloc(4 * ((size_t)g->n_nodes + 1));
+    uint32_t *slot = malloc(4 * ((size_t)g->n_nodes + 1));
+    uint32_t *free_slots = malloc(4 * ((size_t)g->n_nodes + 1));
+    int rc = g->steps && g->next_out && g->consts_plain && last && slot && free_slots
+                 ? 0
+                 : G16_ERR_NOMEM;
+    if (!rc) {
+        for (uint32_t i = 0; i < g->n_nodes; i++) last[i] = WGRAPH_NONE;
+        for (uint32_t i = 0; i < g->n_nodes; i++) {
+            const wgraph_node *n = &g->nodes[i];
+            if (n->op == WGRAPH_INPUT || n->op == WGRAPH_CONST) continue;
+            last[n->a] = i;
+            if (has_b(n->op)) last[n->b] = i;
+        }
+        plan_slots(g, last, slot, free_slots);
+        for (uint32_t i = 0; i < g->n_nodes; i++) g->steps[i].out = WGRAPH_NONE;
+        for (uint32_t o = g->n_outputs; o-- > 0;) {
+            wgraph_step *s = &g->steps[g->outputs[o]];
+            g->next_out[o] = s->out;
+            s->out = o;
+        }
+        plain_consts(g);
+    }
+    free(last);
+    free(slot);
+    free(free_slots);
+    return rc;
+}
 
 int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch, uint32_t *why)
 {
@@ -125,6 +206,9 @@ int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len)
 
 void wgraph_free(wgraph *g)
 {
+    free(g->steps);
+    free(g->next_out);
+    free(g->consts_plain);
     free(g->nodes);
     free(g->consts);
     free(g->signals);
@@ -234,6 +318,10 @@ int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_
     for (uint32_t i = 0; i < g.n_nodes; i++) take(&p, &g.nodes[i], 12);
     take(&p, g.outputs, (size_t)4 * g.n_outputs);
     int rc = parse_checks(&g, err, errlen);
+    if (!rc && wgraph_prepare(&g)) {
+        snprintf(err, errlen, "out of memory for a witness graph");
+        rc = G16_ERR_NOMEM;
+    }
     if (rc) {
         wgraph_free(&g);
         return rc;

@@ -53,6 +53,20 @@ typedef struct {
     uint32_t count;
 } wgraph_signal;
 
+/* How an evaluation runs node i (wgraph_prepare): its operands' and its
+ * own value slots (a value's slot is reused once its last user ran, so an
+ * evaluation holds only the values still needed), the plain operand
+ * where the node needs one known before (a shift's amount, a bit
+ * operation's constant), and the first witness value it is. */
+typedef struct {
+    uint32_t op, a, b, r;
+    uint32_t na;    /* node a (the plain value's cache key of a shift) */
+    uint32_t plain; /* a constant's plain value for b (index into consts_plain), or none */
+    uint32_t out;   /* first witness value this node is, or none */
+} wgraph_step;
+
+#define WGRAPH_NONE UINT32_MAX
+
 typedef struct {
     uint32_t field; /* wgraph_field */
     uint32_t n_nodes, n_consts, n_signals, n_outputs, n_inputs;
@@ -60,6 +74,11 @@ typedef struct {
     uint64_t (*consts)[4];  /* Montgomery form, < p */
     wgraph_signal *signals; /* the input signature */
     uint32_t *outputs;      /* witness value i: node outputs[i] */
+    /* made by wgraph_prepare, not part of the file */
+    wgraph_step *steps;
+    uint32_t n_slots;
+    uint32_t *next_out;          /* per witness value: the next one of the same node */
+    uint64_t (*consts_plain)[4]; /* the constants' plain values */
 } wgraph;
 
 #define WGRAPH_FALLBACK 1 /* wgraph_eval's answer when the wasm must decide */
@@ -68,11 +87,15 @@ typedef struct {
  * significant first), or 0 when the graph does not model it. */
 uint32_t wgraph_field_of_prime(const uint32_t *prime, uint32_t n32);
 
-/* Evaluates g on the input values (n_inputs canonical values of 32 bytes
+/* Plans g's evaluation (its steps); wgraph_parse and the builder do it.
+ * 0, or G16_ERR_NOMEM. */
+int wgraph_prepare(wgraph *g);
+
+/* Evaluates g (prepared) on the input values (n_inputs canonical values of 32 bytes
  * each, little-endian, in signature order, each < p) and writes witness
  * values [0, n_outputs) to out as a .wtns holds them (32 bytes each,
- * canonical, little-endian).  scratch: 32 * n_nodes bytes, 32-byte aligned
- * (wgraph_scratch_bytes).  Returns 0, or WGRAPH_FALLBACK with *why set to
+ * canonical, little-endian).  scratch: wgraph_scratch_bytes bytes,
+ * 32-byte aligned.  Returns 0, or WGRAPH_FALLBACK with *why set to
  * the node that could not be evaluated as traced (a guard, a division by
  * zero); out is then partly written. */
 int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch, uint32_t *why);

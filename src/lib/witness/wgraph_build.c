@@ -288,6 +288,7 @@ static int build_nodes(builder *b, uint32_t n_inputs)
     }
     if (!rc && b->g.n_nodes == 0) rc = refuse(b, "an empty graph", 0);
     if (!rc) rc = drop_dead(b);
+    if (!rc) rc = wgraph_prepare(&b->g);
     table_free(&b->nodes);
     table_free(&b->consts);
     return rc;
