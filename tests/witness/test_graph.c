@@ -178,7 +178,7 @@ static void fixture(const char *dir, const char *name)
         if (r && strcmp(name, "merkle"))
             agree(c, r, "graph");
         else if (r)
-            CHECK(agree(c, r, "wasm (a branch guard") == G16_ERR_FORMAT);
+            CHECK(agree(c, r, "wasm (a guard") == G16_ERR_FORMAT);
         free(r);
     }
     if (c && !strcmp(name, "pubmany")) /* the signals in another order */
@@ -204,10 +204,10 @@ static void branch(const char *data)
         snprintf(in, sizeof in, "{\"x\":\"%d\",\"y\":\"%s\"}", 1 + (int)(next() % 1000), y);
         agree(c, in, "graph");
     }
-    agree(c, "{\"x\":\"0\",\"y\":\"5\"}", "wasm (a branch guard");
+    agree(c, "{\"x\":\"0\",\"y\":\"5\"}", "wasm (a guard");
     snprintf(in, sizeof in, "{\"x\":\"%s\",\"y\":\"5\"}", p_minus_1);
     agree(c, in, "wasm (a division by zero");
-    CHECK(agree(c, "{\"x\":\"3\",\"y\":\"7\"}", "wasm (a branch guard") == G16_ERR_FORMAT);
+    CHECK(agree(c, "{\"x\":\"3\",\"y\":\"7\"}", "wasm (a guard") == G16_ERR_FORMAT);
     g16_circuit_close(c);
 
     forget_graphs();
@@ -215,7 +215,7 @@ static void branch(const char *data)
     if (!c) return;
     agree(c, "{\"x\":\"0\",\"y\":\"9\"}", "wasm"); /* traced: x = 0 */
     agree(c, "{\"x\":\"0\",\"y\":\"12345\"}", "graph");
-    agree(c, "{\"x\":\"4\",\"y\":\"9\"}", "wasm (a branch guard");
+    agree(c, "{\"x\":\"4\",\"y\":\"9\"}", "wasm (a guard");
     g16_circuit_close(c);
 }
 

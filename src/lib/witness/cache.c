@@ -516,7 +516,8 @@ static void graph_id(const uint8_t *wasm_sha256, witness_entry_id *id)
     memcpy(id->wasm, wasm_sha256, sizeof id->wasm);
     struct sha256_ctx ctx;
     sha256_init(&ctx);
-    const char *parts[] = {"g16wgr01", witness_trace_glue_c, witness_trace_hooks_h,
+    /* the format, and the builder that made the graph (its passes) */
+    const char *parts[] = {"g16wgr01 builder 2", witness_trace_glue_c, witness_trace_hooks_h,
                            witness_trace_abi_h, G16_WASM2C};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
@@ -551,7 +552,7 @@ int witness_graph_read(const char *cache_dir, const uint8_t *wasm_sha256, uint8_
     int rc = G16_ERR_NOT_FOUND;
     if (!fstat(fd, &st) && entry_owned(&st) && st.st_size > WITNESS_TRAILER_SIZE) {
         size_t n = (size_t)st.st_size;
-        uint8_t *buf = malloc(n);
+        uint8_t *buf = wgraph_alloc(n);
         size_t got = 0;
         for (ssize_t r; buf && got < n && (r = read(fd, buf + got, n - got)) > 0;) got += (size_t)r;
         if (buf && got == n && witness_entry_check(buf, n, &id) == WITNESS_ENTRY_OK) {

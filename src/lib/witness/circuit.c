@@ -602,10 +602,9 @@ static uint8_t *graph_inputs(const wgraph *g, const witness_inputs *in, char *wh
 
 static const char *graph_op_name(uint32_t op)
 {
-    return op == WGRAPH_GUARD_NZ   ? "a branch guard"
-           : op == WGRAPH_GUARD_EQ ? "a value guard"
-           : op == WGRAPH_DIV      ? "a division by zero"
-                                   : "a shift by too much";
+    return op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ ? "a guard"
+           : op == WGRAPH_DIV                             ? "a division by zero"
+                                                          : "a shift by too much";
 }
 
 /* The witness values of in by c's graph into values (32 bytes each): 0,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "field/field.h"
 #include "g16.h"
@@ -74,6 +75,18 @@ uint32_t wgraph_field_of_prime(const uint32_t *prime, uint32_t n32)
     return 0;
 }
 
+void *wgraph_alloc(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < huge) return malloc(bytes ? bytes : 1);
+    void *p;
+    if (posix_memalign(&p, huge, bytes)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes & ~(huge - 1), MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 size_t wgraph_scratch_bytes(const wgraph *g) { return (size_t)32 * (g->n_slots + 1); }
 
 static int has_b(uint32_t op)
@@ -125,12 +138,12 @@ int wgraph_prepare(wgraph *g)
     free(g->steps);
     free(g->next_out);
     free(g->consts_plain);
-    g->steps = malloc(sizeof *g->steps * (g->n_nodes + 1));
+    g->steps = wgraph_alloc(sizeof *g->steps * (g->n_nodes + 1));
     g->next_out = malloc(4 * ((size_t)g->n_outputs + 1));
     g->consts_plain = malloc(32 * ((size_t)g->n_consts + 1));
-    uint32_t *last = malloc(4 * ((size_t)g->n_nodes + 1));
-    uint32_t *slot = malloc(4 * ((size_t)g->n_nodes + 1));
-    uint32_t *free_slots = malloc(4 * ((size_t)g->n_nodes + 1));
+    uint32_t *last = wgraph_alloc(4 * ((size_t)g->n_nodes + 1));
+    uint32_t *slot = wgraph_alloc(4 * ((size_t)g->n_nodes + 1));
+    uint32_t *free_slots = wgraph_alloc(4 * ((size_t)g->n_nodes + 1));
     int rc = g->steps && g->next_out && g->consts_plain && last && slot && free_slots
                  ? 0
                  : G16_ERR_NOMEM;
@@ -237,6 +250,7 @@ static int node_ok(const wgraph *g, uint32_t i, char *err, size_t errlen)
         return n->a < i && n->b <= 1 ? 0 : bad(err, errlen, "a malformed guard", i);
     case WGRAPH_SHR:
     case WGRAPH_SHL:
+    case WGRAPH_BIT:
         if (n->b < i && g->nodes[n->b].op != WGRAPH_CONST)
             return bad(err, errlen, "a shift by a value that is not a constant", i);
         /* fall through */
@@ -303,7 +317,7 @@ int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_
     }
     g.signals = malloc(sizeof *g.signals * (g.n_signals + 1));
     g.consts = malloc(32 * ((size_t)g.n_consts + 1));
-    g.nodes = malloc(sizeof *g.nodes * g.n_nodes);
+    g.nodes = wgraph_alloc(sizeof *g.nodes * g.n_nodes);
     g.outputs = malloc(4 * ((size_t)g.n_outputs + 1));
     if (!g.signals || !g.consts || !g.nodes || !g.outputs) {
         wgraph_free(&g);

@@ -35,7 +35,9 @@ typedef enum {
     /* Guards: checked where they stand; a failed one falls back.  Their
      * own value is unused. */
     WGRAPH_GUARD_NZ, /* (a != 0) must equal b (0 or 1) */
-    WGRAPH_GUARD_EQ, /* a must equal node b (a constant) */
+    WGRAPH_GUARD_EQ, /* a must equal node b */
+    /* Made by the builder, never traced: */
+    WGRAPH_BIT, /* bit b of a's canonical value (b a constant below the bit length): (a >> b) & 1 */
     WGRAPH_OP_END
 } wgraph_op;
 
@@ -100,6 +102,9 @@ int wgraph_prepare(wgraph *g);
  * zero); out is then partly written. */
 int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch, uint32_t *why);
 size_t wgraph_scratch_bytes(const wgraph *g);
+/* Memory for a graph's large arrays (free() frees it): huge pages from
+ * 2 MiB on, a 2^20 graph's 100 MB being 25000 page faults otherwise. */
+void *wgraph_alloc(size_t bytes);
 
 /* The graph as bytes (wgraph_parse's format: docs/witness-graph.md) and
  * back.  wgraph_parse checks everything an evaluation relies on (every

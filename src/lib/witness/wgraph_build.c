@@ -186,9 +186,79 @@ static int is_bit_op(uint32_t op)
            op == WGRAPH_BXOR;
 }
 
+static int const_is(const builder *b, uint32_t n, int one)
+{
+    if (b->g.nodes[n].op != WGRAPH_CONST) return 0;
+    const uint64_t *v = b->g.consts[b->g.nodes[n].a];
+    const uint64_t *m = b->field == WGRAPH_BN254 ? bn254_fr_mont_one.v : bls12_381_fr_mont_one.v;
+    uint64_t zero[4] = {0};
+    return !memcmp(v, one ? m : zero, 32);
+}
+
+/* Whether node n is 0 or 1 for every input. */
+static int is_bool(const builder *b, uint32_t n)
+{
+    const wgraph_node *x = &b->g.nodes[n];
+    switch (x->op) {
+    case WGRAPH_EQ:
+    case WGRAPH_NEQ:
+    case WGRAPH_BIT: return 1;
+    case WGRAPH_BAND: return is_bool(b, x->a) || is_bool(b, x->b);
+    case WGRAPH_CONST: return const_is(b, n, 0) || const_is(b, n, 1);
+    default: return 0;
+    }
+}
+
+/* Whether p = q for every input: circom's check that a bit is a bit,
+ * t * (t - 1) === 0 (or t * (1 - t)), t 0 or 1. */
+static int always_equal(const builder *b, uint32_t p, uint32_t q)
+{
+    if (p == q) return 1;
+    if (!const_is(b, q, 0) || b->g.nodes[p].op != WGRAPH_MUL) return 0;
+    const wgraph_node *m = &b->g.nodes[p];
+    for (int side = 0; side < 2; side++) {
+        uint32_t t = side ? m->b : m->a, u = side ? m->a : m->b;
+        const wgraph_node *d = &b->g.nodes[u];
+        if (d->op == WGRAPH_SUB && is_bool(b, t) &&
+            ((d->a == t && const_is(b, d->b, 1)) || (d->b == t && const_is(b, d->a, 1))))
+            return 1;
+    }
+    return 0;
+}
+
+/* The simpler form of an operation: a bit of a shifted value is one BIT,
+ * a guard on an EQ a guard of equality, a guard that always holds none
+ * (0: *op set to 0). */
+static void simplify(const builder *b, uint32_t *op, uint32_t *x, uint32_t *y)
+{
+    if (*op == WGRAPH_BAND && const_is(b, *x, 1)) {
+        uint32_t t = *x;
+        *x = *y;
+        *y = t;
+    }
+    if (*op == WGRAPH_BAND && const_is(b, *y, 1) && b->g.nodes[*x].op == WGRAPH_SHR) {
+        const wgraph_node *s = &b->g.nodes[*x];
+        *op = WGRAPH_BIT;
+        *y = s->b;
+        *x = s->a;
+    }
+    if (*op == WGRAPH_GUARD_NZ && *y == 1 && b->g.nodes[*x].op == WGRAPH_EQ) {
+        const wgraph_node *e = &b->g.nodes[*x];
+        *op = WGRAPH_GUARD_EQ;
+        *x = e->a;
+        *y = e->b;
+    }
+    if (*op == WGRAPH_GUARD_EQ && (always_equal(b, *x, *y) || always_equal(b, *y, *x))) *op = 0;
+}
+
 /* The graph node of an operation on graph nodes x and y (CSE). */
 static int add_op(builder *b, uint32_t op, uint32_t x, uint32_t y, uint32_t *out)
 {
+    simplify(b, &op, &x, &y);
+    if (!op) { /* a guard that always holds: no node (no one uses a guard's value) */
+        *out = x;
+        return 0;
+    }
     if (commutes(op) && x > y) {
         uint32_t t = x;
         x = y;

@@ -17,7 +17,7 @@ static int WE_(bitop)(const wgraph *g, const wgraph_step *s, WGRAPH_FIELD *v, WE
 {
     WGRAPH_FIELD x, y, z;
     const WGRAPH_FIELD *px = &x;
-    if (s->op == WGRAPH_SHR || s->op == WGRAPH_SHL) {
+    if (s->op == WGRAPH_SHR || s->op == WGRAPH_SHL || s->op == WGRAPH_BIT) {
         if (c->node != s->na) {
             WF_(to_plain)(&c->plain, &v[s->a]);
             c->node = s->na;
@@ -32,6 +32,13 @@ static int WE_(bitop)(const wgraph *g, const wgraph_step *s, WGRAPH_FIELD *v, WE
         WF_(to_plain)(&y, &v[s->b]);
     uint32_t k = limbs_small(y.v);
     switch (s->op) {
+    case WGRAPH_BIT: /* 0 or 1: no conversion back */
+        if (k >= WGRAPH_BITS) return WGRAPH_FALLBACK;
+        if (px->v[k / 64] >> (k % 64) & 1)
+            WF_(one)(&v[s->r]);
+        else
+            WF_(zero)(&v[s->r]);
+        return 0;
     case WGRAPH_SHR:
         if (k >= WGRAPH_BITS) return WGRAPH_FALLBACK;
         limbs_shr(z.v, px->v, k);
@@ -86,6 +93,20 @@ static inline int WE_(step)(const wgraph *g, const wgraph_step *s, const uint8_t
     }
 }
 
+/* A witness value's bytes: 0 and 1 (most of a circuit's bits) without
+ * the conversion's product. */
+static inline void WE_(put)(uint8_t *out, const WGRAPH_FIELD *x)
+{
+    if (WF_(is_zero)(x)) {
+        memset(out, 0, 32);
+    } else if (WF_(eq)(x, &WF_(mont_one))) {
+        memset(out, 0, 32);
+        out[0] = 1;
+    } else {
+        WF_(to_bytes)(out, x);
+    }
+}
+
 static int WE_(eval)(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch,
                      uint32_t *why)
 {
@@ -98,7 +119,7 @@ static int WE_(eval)(const wgraph *g, const uint8_t *inputs, uint8_t *out, void 
             return WGRAPH_FALLBACK;
         }
         for (uint32_t o = s->out; o != WGRAPH_NONE; o = g->next_out[o])
-            WF_(to_bytes)(out + (size_t)32 * o, &v[s->r]);
+            WE_(put)(out + (size_t)32 * o, &v[s->r]);
     }
     return 0;
 }
