@@ -70,8 +70,9 @@ static const char fullprove_usage[] =
     "options:\n"
     "  --threads N      CPU threads for the proof (default: all online CPUs)\n"
     "  --device D       cpu, gpu or auto, as for g16 prove (default auto)\n" WITNESS_OPTIONS_HELP
-    "  --verbose        print the compile/cache outcome and the time of each\n"
-    "                   step on standard error\n"
+    "  --verbose        print the compile/cache outcome, the time of each step\n"
+    "                   and whether the witness graph or the wasm gave the\n"
+    "                   witness (and why not the graph) on standard error\n"
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
