@@ -8,6 +8,8 @@
  *   falls back and the calculation fails as the wasm's).
  * - pubmany: its signals given in another order than the traced input's
  *   fall back (the graph models one order of setInputSignal calls).
+ * - A damaged graph file, or another circuit's renamed to this one's, is
+ *   not used (the wasm calculates, and the graph is made again).
  * - data/branch.wasm (branch.circom): a graph made from x != 0 serves
  *   x != 0 and falls back for x = 0 (the other branch), for x = p - 1 (a
  *   division by zero) and y = 7 (a failed assert, the wasm's error); a
@@ -189,6 +191,53 @@ static void fixture(const char *dir, const char *name)
     free(input);
 }
 
+/* A graph file in the cache other than exclude ("" if none). */
+static void graph_file(char *out, size_t cap, const char *exclude)
+{
+    DIR *d = opendir(cache);
+    out[0] = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", cache, e->d_name);
+        if (n > 7 && !strcmp(e->d_name + n - 7, ".wgraph") && strcmp(path, exclude))
+            snprintf(out, cap, "%s", path);
+    }
+    if (d) closedir(d);
+}
+
+/* Opens wasm and calculates in twice: paths first and second. */
+static void twice(const char *wasm, const char *in, const char *first, const char *second)
+{
+    g16_circuit *c = open_circuit(wasm);
+    if (!c) return;
+    agree(c, in, first);
+    if (second) agree(c, in, second);
+    g16_circuit_close(c);
+}
+
+/* A damaged graph file, or another circuit's under this one's name, is
+ * not used: the circuit calculates with the wasm and makes it again. */
+static void damaged_graph(const char *fixtures)
+{
+    char mul[4400], pub[4400], a[4400], b[4400];
+    const char *in_mul = "{\"a\":\"3\",\"b\":\"11\"}";
+    const char *in_pub = "{\"pub\":[\"1\",\"2\",\"3\",\"4\",\"5\"],\"key\":\"6\"}";
+    snprintf(mul, sizeof mul, "%s/bn128/multiplier/circuit.wasm", fixtures);
+    snprintf(pub, sizeof pub, "%s/bn128/pubmany/circuit.wasm", fixtures);
+    forget_graphs();
+    twice(mul, in_mul, "wasm", "graph");
+    graph_file(a, sizeof a, "");
+    FILE *f = fopen(a, "r+b"); /* one byte flipped */
+    CHECK(f && fseek(f, 40, SEEK_SET) == 0 && fputc(0x5a, f) != EOF);
+    if (f) fclose(f);
+    twice(mul, in_mul, "wasm (no graph yet", "graph");
+    twice(pub, in_pub, "wasm", NULL);
+    graph_file(b, sizeof b, a);
+    CHECK(b[0] && rename(b, a) == 0); /* pubmany's graph as multiplier's */
+    twice(mul, in_mul, "wasm (no graph yet", "graph");
+}
+
 static void branch(const char *data)
 {
     char wasm[4200], in[256], y[80];
@@ -236,6 +285,7 @@ int main(int argc, char **argv)
         snprintf(dir, sizeof dir, "%s/%s", argv[2], f);
         fixture(dir, strchr(f, '/') + 1);
     }
+    if (argc == 4) damaged_graph(argv[2]);
     branch(argv[3]);
     return test_finish("test_graph");
 }

@@ -648,9 +648,13 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
     const wgraph *g = atomic_load(&((g16_circuit *)c)->graph);
     char why[256];
     if (!g) {
-        pthread_mutex_lock(&((g16_circuit *)c)->graph_lock);
-        snprintf(why, sizeof why, "%s", c->graph_why);
-        pthread_mutex_unlock(&((g16_circuit *)c)->graph_lock);
+        /* not waiting while another calculation makes the graph */
+        if (pthread_mutex_trylock(&((g16_circuit *)c)->graph_lock)) {
+            snprintf(why, sizeof why, "the graph is being made");
+        } else {
+            snprintf(why, sizeof why, "%s", c->graph_why);
+            pthread_mutex_unlock(&((g16_circuit *)c)->graph_lock);
+        }
         path_note(c, "wasm (%s)", why);
         return 1;
     }
