@@ -111,26 +111,44 @@ static void plain_consts(wgraph *g)
         }
 }
 
+static int fixed_b(uint32_t op) { return op == WGRAPH_SHR || op == WGRAPH_SHL || op == WGRAPH_BIT; }
+
 /* Slots: a node's slot is taken from the free ones as it runs, and its
  * operands' slots are freed when it is their last user (after it took its
- * own: a result never overwrites an operand it is still reading). */
-static void plan_slots(wgraph *g, const uint32_t *last, uint32_t *slot, uint32_t *free_slots)
+ * own: a result never overwrites an operand it is still reading).  Each
+ * step's out holds its node's last user meanwhile (wgraph_prepare), so
+ * that no array of the graph's size is needed beside the steps. */
+static int plan_slots(wgraph *g)
 {
-    uint32_t n_free = 0;
+    uint32_t n_free = 0, cap = 1024, *free_slots = malloc(4 * cap);
+    int ok = free_slots != NULL;
     g->n_slots = 0;
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
+    for (uint32_t i = 0; ok && i < g->n_nodes; i++) {
         const wgraph_node *n = &g->nodes[i];
         wgraph_step *s = &g->steps[i];
-        slot[i] = n_free ? free_slots[--n_free] : g->n_slots++;
+        uint32_t r = n_free ? free_slots[--n_free] : g->n_slots++;
         int leaf = n->op == WGRAPH_INPUT || n->op == WGRAPH_CONST;
-        *s = (wgraph_step){n->op,      leaf ? n->a : slot[n->a], has_b(n->op) ? slot[n->b] : n->b,
-                           slot[i],    leaf ? 0 : n->a,          WGRAPH_NONE,
-                           WGRAPH_NONE};
-        if (has_b(n->op) && g->nodes[n->b].op == WGRAPH_CONST) s->plain = g->nodes[n->b].a;
-        if (!leaf && last[n->a] == i) free_slots[n_free++] = slot[n->a];
-        if (has_b(n->op) && n->b != n->a && last[n->b] == i) free_slots[n_free++] = slot[n->b];
-        if (last[i] == WGRAPH_NONE) free_slots[n_free++] = slot[i]; /* an output or a guard */
+        s->op = n->op;
+        s->r = r;
+        s->a = leaf ? n->a : g->steps[n->a].r;
+        /* a shift's or a bit's amount: its constant's index (plain values) */
+        s->b = fixed_b(n->op) ? g->nodes[n->b].a : has_b(n->op) ? g->steps[n->b].r : n->b;
+        if (n_free + 3 > cap) {
+            uint32_t *more = realloc(free_slots, 8 * (size_t)cap);
+            if (!more) {
+                ok = 0;
+                break;
+            }
+            free_slots = more;
+            cap *= 2;
+        }
+        if (!leaf && g->steps[n->a].out == i) free_slots[n_free++] = s->a;
+        if (has_b(n->op) && n->b != n->a && g->steps[n->b].out == i)
+            free_slots[n_free++] = g->steps[n->b].r;
+        if (s->out == WGRAPH_NONE) free_slots[n_free++] = r; /* an output or a guard */
     }
+    free(free_slots);
+    return ok ? 0 : G16_ERR_NOMEM;
 }
 
 int wgraph_prepare(wgraph *g)
@@ -141,32 +159,23 @@ int wgraph_prepare(wgraph *g)
     g->steps = wgraph_alloc(sizeof *g->steps * (g->n_nodes + 1));
     g->next_out = malloc(4 * ((size_t)g->n_outputs + 1));
     g->consts_plain = malloc(32 * ((size_t)g->n_consts + 1));
-    uint32_t *last = wgraph_alloc(4 * ((size_t)g->n_nodes + 1));
-    uint32_t *slot = wgraph_alloc(4 * ((size_t)g->n_nodes + 1));
-    uint32_t *free_slots = wgraph_alloc(4 * ((size_t)g->n_nodes + 1));
-    int rc = g->steps && g->next_out && g->consts_plain && last && slot && free_slots
-                 ? 0
-                 : G16_ERR_NOMEM;
-    if (!rc) {
-        for (uint32_t i = 0; i < g->n_nodes; i++) last[i] = WGRAPH_NONE;
-        for (uint32_t i = 0; i < g->n_nodes; i++) {
-            const wgraph_node *n = &g->nodes[i];
-            if (n->op == WGRAPH_INPUT || n->op == WGRAPH_CONST) continue;
-            last[n->a] = i;
-            if (has_b(n->op)) last[n->b] = i;
-        }
-        plan_slots(g, last, slot, free_slots);
-        for (uint32_t i = 0; i < g->n_nodes; i++) g->steps[i].out = WGRAPH_NONE;
-        for (uint32_t o = g->n_outputs; o-- > 0;) {
-            wgraph_step *s = &g->steps[g->outputs[o]];
-            g->next_out[o] = s->out;
-            s->out = o;
-        }
-        plain_consts(g);
+    int rc = g->steps && g->next_out && g->consts_plain ? 0 : G16_ERR_NOMEM;
+    if (rc) return rc;
+    for (uint32_t i = 0; i < g->n_nodes; i++) g->steps[i].out = WGRAPH_NONE; /* last users */
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const wgraph_node *n = &g->nodes[i];
+        if (n->op == WGRAPH_INPUT || n->op == WGRAPH_CONST) continue;
+        g->steps[n->a].out = i;
+        if (has_b(n->op)) g->steps[n->b].out = i;
     }
-    free(last);
-    free(slot);
-    free(free_slots);
+    rc = plan_slots(g);
+    for (uint32_t i = 0; i < g->n_nodes; i++) g->steps[i].out = WGRAPH_NONE;
+    for (uint32_t o = g->n_outputs; o-- > 0;) {
+        wgraph_step *s = &g->steps[g->outputs[o]];
+        g->next_out[o] = s->out;
+        s->out = o;
+    }
+    plain_consts(g);
     return rc;
 }
 

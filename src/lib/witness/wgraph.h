@@ -57,14 +57,12 @@ typedef struct {
 
 /* How an evaluation runs node i (wgraph_prepare): its operands' and its
  * own value slots (a value's slot is reused once its last user ran, so an
- * evaluation holds only the values still needed), the plain operand
- * where the node needs one known before (a shift's amount, a bit
- * operation's constant), and the first witness value it is. */
+ * evaluation holds only the values still needed; a shift's or a bit's b
+ * is its constant's index into consts_plain instead), and the first
+ * witness value it is. */
 typedef struct {
     uint32_t op, a, b, r;
-    uint32_t na;    /* node a (the plain value's cache key of a shift) */
-    uint32_t plain; /* a constant's plain value for b (index into consts_plain), or none */
-    uint32_t out;   /* first witness value this node is, or none */
+    uint32_t out; /* first witness value this node is, or none */
 } wgraph_step;
 
 #define WGRAPH_NONE UINT32_MAX

@@ -4,10 +4,11 @@
 #define WF_(name) G16_CAT(WGRAPH_FIELD, _##name)
 #define WE_(name) G16_CAT(G16_CAT(wgraph_, name##_), WGRAPH_FIELD)
 
-/* The plain value of a shift's operand: the last one kept, as a number's
- * bits are taken one shift after another from the same value. */
+/* The plain value of a shift's operand: the last one kept (by its slot,
+ * forgotten when the slot is written), as a number's bits are taken one
+ * shift after another from the same value. */
 typedef struct {
-    uint32_t node;
+    uint32_t slot;
     WGRAPH_FIELD plain;
 } WE_(cache);
 
@@ -18,18 +19,16 @@ static int WE_(bitop)(const wgraph *g, const wgraph_step *s, WGRAPH_FIELD *v, WE
     WGRAPH_FIELD x, y, z;
     const WGRAPH_FIELD *px = &x;
     if (s->op == WGRAPH_SHR || s->op == WGRAPH_SHL || s->op == WGRAPH_BIT) {
-        if (c->node != s->na) {
+        if (c->slot != s->a) {
             WF_(to_plain)(&c->plain, &v[s->a]);
-            c->node = s->na;
+            c->slot = s->a;
         }
         px = &c->plain;
+        memcpy(y.v, g->consts_plain[s->b], 32);
     } else {
         WF_(to_plain)(&x, &v[s->a]);
-    }
-    if (s->plain != WGRAPH_NONE)
-        memcpy(y.v, g->consts_plain[s->plain], 32);
-    else
         WF_(to_plain)(&y, &v[s->b]);
+    }
     uint32_t k = limbs_small(y.v);
     switch (s->op) {
     case WGRAPH_BIT: /* 0 or 1: no conversion back */
@@ -118,6 +117,7 @@ static int WE_(eval)(const wgraph *g, const uint8_t *inputs, uint8_t *out, void 
             *why = i;
             return WGRAPH_FALLBACK;
         }
+        if (s->r == c.slot) c.slot = WGRAPH_NONE;
         for (uint32_t o = s->out; o != WGRAPH_NONE; o = g->next_out[o])
             WE_(put)(out + (size_t)32 * o, &v[s->r]);
     }
