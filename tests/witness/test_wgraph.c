@@ -69,7 +69,7 @@ static void build(wgraph *g, uint32_t field, const mpz_t p, const mpz_t c, unsig
     };
     memcpy(nodes, n, sizeof n);
     for (uint32_t i = 0; i < N; i++) outputs[i] = i;
-    *g = (wgraph){field, N, 2, 1, N, 2, nodes, consts, sig, outputs, NULL, 0, NULL, NULL};
+    *g = (wgraph){field, N, 2, 1, N, 2, nodes, consts, sig, outputs, NULL, 0, NULL, NULL, 0};
     CHECK(wgraph_prepare(g) == 0);
 }
 
@@ -160,7 +160,8 @@ static void one_field(int f)
     mpz_clears(p, x, y, c, r, got, NULL);
 }
 
-/* Serialize, parse back, and the parser's refusals. */
+/* Serialize, parse back (the plan read in place, evaluating as the
+ * original), and the parser's refusals. */
 static void file_format(void)
 {
     mpz_t p, c;
@@ -169,42 +170,58 @@ static void file_format(void)
     mpz_set_ui(c, 77);
     wgraph g, back;
     build(&g, WGRAPH_BN254, p, c, 3, 1);
-    uint8_t *bytes;
+    uint8_t *bytes, *copy;
     size_t len;
     char err[256];
     CHECK(wgraph_serialize(&g, &bytes, &len) == 0);
-    unprepare(&g);
+    uint8_t in[64] = {5, [32] = 9}, out1[32 * N], out2[32 * N];
+    void *scratch = aligned_alloc(32, 32 * (N + 1));
+    uint32_t why;
+    CHECK(wgraph_eval(&g, in, out1, scratch, &why) == 0);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == 0);
-    CHECK(back.n_nodes == N && !memcmp(back.nodes, g.nodes, sizeof(wgraph_node) * N) &&
-          !memcmp(back.consts, g.consts, 64) && back.signals[0].hash == 0x1234);
+    CHECK(back.n_nodes == N && back.borrowed && !memcmp(back.consts, g.consts, 64) &&
+          back.signals[0].hash == 0x1234);
+    CHECK(wgraph_eval(&back, in, out2, scratch, &why) == 0 && !memcmp(out1, out2, sizeof out1));
     wgraph_free(&back);
-    for (size_t cut = 0; cut < len; cut += 7) /* every truncation */
-        CHECK(wgraph_parse(bytes, cut, &back, err, sizeof err) == G16_ERR_FORMAT);
-    /* a node reading a later one: the nodes start after the header, the
-     * signal and the two constants */
-    size_t nodes_at = 36 + 12 + 64;
-    uint32_t later = N - 1;
-    memcpy(bytes + nodes_at + 12 * ADD + 4, &later, 4);
+    unprepare(&g);
+    for (size_t cut = 0; cut < len; cut += 7) { /* every truncation */
+        copy = malloc(len);
+        memcpy(copy, bytes, cut);
+        CHECK(wgraph_parse(copy, cut, &back, err, sizeof err) == G16_ERR_FORMAT);
+        free(copy);
+    }
+    /* the steps start after the header, the signal and the two constants */
+    size_t steps = 40 + 12 + 64, size = sizeof(wgraph_step);
+    uint32_t saved, bad_slot = N + 7;
+    memcpy(&saved, bytes + steps + size * ADD + 4, 4);
+    memcpy(bytes + steps + size * ADD + 4, &bad_slot, 4); /* a slot beyond them */
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT &&
-          strstr(err, "precede"));
-    memcpy(bytes + nodes_at + 12 * ADD + 4, &(uint32_t){X}, 4);
+          strstr(err, "operand"));
+    memcpy(bytes + steps + size * ADD + 4, &saved, 4);
     /* a constant equal to p */
-    uint8_t saved[32];
-    memcpy(saved, bytes + 48, 32);
-    to_bytes(bytes + 48, p);
+    uint8_t const0[32];
+    memcpy(const0, bytes + 52, 32);
+    to_bytes(bytes + 52, p);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT &&
           strstr(err, "prime"));
-    memcpy(bytes + 48, saved, 32);
-    /* an unknown operation; a shift by a non-constant */
-    memcpy(bytes + nodes_at + 12 * ADD, &(uint32_t){WGRAPH_OP_END}, 4);
+    memcpy(bytes + 52, const0, 32);
+    /* an unknown operation; a shift's constant beyond the table */
+    memcpy(bytes + steps + size * ADD, &(uint32_t){WGRAPH_OP_END}, 4);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT);
-    memcpy(bytes + nodes_at + 12 * ADD, &(uint32_t){WGRAPH_ADD}, 4);
-    memcpy(bytes + nodes_at + 12 * SHR + 8, &(uint32_t){Y}, 4);
+    memcpy(bytes + steps + size * ADD, &(uint32_t){WGRAPH_ADD}, 4);
+    memcpy(&saved, bytes + steps + size * SHR + 8, 4);
+    memcpy(bytes + steps + size * SHR + 8, &(uint32_t){2}, 4);
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT);
+    memcpy(bytes + steps + size * SHR + 8, &saved, 4);
+    /* a witness value written twice (node X's chain made to reach 0 again) */
+    memcpy(&saved, bytes + steps + size * X + 16, 4);
+    memcpy(bytes + steps + size * Y + 16, &saved, 4);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT &&
-          strstr(err, "shift"));
-    memcpy(bytes + nodes_at + 12 * SHR + 8, &(uint32_t){K}, 4);
+          strstr(err, "witness value"));
+    memcpy(bytes + steps + size * Y + 16, &(uint32_t){Y}, 4);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == 0);
     wgraph_free(&back);
+    free(scratch);
     free(bytes);
     mpz_clears(p, c, NULL);
 }

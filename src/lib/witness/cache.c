@@ -517,7 +517,7 @@ static void graph_id(const uint8_t *wasm_sha256, witness_entry_id *id)
     struct sha256_ctx ctx;
     sha256_init(&ctx);
     /* the format, and the builder that made the graph (its passes) */
-    const char *parts[] = {"g16wgr01 builder 2", witness_trace_glue_c, witness_trace_hooks_h,
+    const char *parts[] = {"g16wgr02 builder 2", witness_trace_glue_c, witness_trace_hooks_h,
                            witness_trace_abi_h, G16_WASM2C};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
@@ -538,8 +538,8 @@ static int graph_path(const char *cache_dir, const witness_entry_id *id, char *o
     return 0;
 }
 
-int witness_graph_read(const char *cache_dir, const uint8_t *wasm_sha256, uint8_t **bytes,
-                       size_t *len)
+int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t **bytes,
+                      size_t *len, size_t *map_len)
 {
     witness_entry_id id;
     char path[PATH_MAX + 100], ignored[512];
@@ -552,15 +552,16 @@ int witness_graph_read(const char *cache_dir, const uint8_t *wasm_sha256, uint8_
     int rc = G16_ERR_NOT_FOUND;
     if (!fstat(fd, &st) && entry_owned(&st) && st.st_size > WITNESS_TRAILER_SIZE) {
         size_t n = (size_t)st.st_size;
-        uint8_t *buf = wgraph_alloc(n);
-        size_t got = 0;
-        for (ssize_t r; buf && got < n && (r = read(fd, buf + got, n - got)) > 0;) got += (size_t)r;
-        if (buf && got == n && witness_entry_check(buf, n, &id) == WITNESS_ENTRY_OK) {
-            *bytes = buf;
+        /* private: a writer of the file after this check (only this user
+         * may write it) cannot change what the checks passed */
+        void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (m != MAP_FAILED && witness_entry_check(m, n, &id) == WITNESS_ENTRY_OK) {
+            *bytes = m;
             *len = n - WITNESS_TRAILER_SIZE;
+            *map_len = n;
             rc = 0;
-        } else {
-            free(buf);
+        } else if (m != MAP_FAILED) {
+            munmap(m, n);
         }
     }
     close(fd);

@@ -39,7 +39,9 @@ struct g16_circuit {
     int graph_tried;            /* under graph_lock */
     char graph_why[256];        /* why there is none (under graph_lock) */
     pthread_mutex_t path_lock;
-    char last_path[320]; /* how the last calculation ran (under path_lock) */
+    char last_path[320];      /* how the last calculation ran (under path_lock) */
+    const uint8_t *graph_map; /* the cached graph file the open mapped (its steps) */
+    size_t graph_map_len;
 };
 
 /* Instances' linear memory may grow to the wasm32 limit (4 GiB) unless
@@ -183,13 +185,12 @@ static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t e
         return G16_ERR_NOMEM;
     }
     graph_none(c, "no graph yet (one is made after the first calculation)");
-    uint8_t *bytes;
-    size_t len;
-    if (witness_graph_read(cache_dir, c->obj.wasm_sha256, &bytes, &len)) return 0;
+    const uint8_t *bytes;
+    size_t len, map_len;
+    if (witness_graph_map(cache_dir, c->obj.wasm_sha256, &bytes, &len, &map_len)) return 0;
     wgraph g, *p = malloc(sizeof *p);
     char why[256];
     int rc = p ? wgraph_parse(bytes, len, &g, why, sizeof why) : G16_ERR_NOMEM;
-    free(bytes);
     if (!rc && (g.n_outputs != c->info.witness_size ||
                 g.field != wgraph_field_of_prime(c->info.prime, c->info.n32))) {
         wgraph_free(&g);
@@ -199,8 +200,11 @@ static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t e
         /* a cached graph that does not parse is made again, as a damaged
          * compiled circuit is */
         free(p);
+        munmap((void *)bytes, map_len);
         return 0;
     }
+    c->graph_map = bytes; /* the graph's steps are read from it */
+    c->graph_map_len = map_len;
     *p = g;
     atomic_store(&c->graph, p);
     c->graph_tried = 1;
@@ -268,6 +272,7 @@ void g16_circuit_close(g16_circuit *c)
     wgraph *g = atomic_exchange(&c->graph, NULL);
     if (g) wgraph_free(g);
     free(g);
+    if (c->graph_map) munmap((void *)c->graph_map, c->graph_map_len);
     pthread_mutex_destroy(&c->graph_lock);
     pthread_mutex_destroy(&c->path_lock);
     free(c->cache_dir);
@@ -621,7 +626,7 @@ static int graph_values(const wgraph *g, const witness_inputs *in, uint8_t *valu
         snprintf(why, whylen, "out of memory for the graph's values");
     else if (r)
         snprintf(why, whylen, "%s (graph node %u) went another way than in the traced calculation",
-                 graph_op_name(g->nodes[at].op), at);
+                 graph_op_name(g->steps[at].op), at);
     free(scratch);
     free(inputs);
     return r ? 1 : 0;

@@ -186,17 +186,20 @@ int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scra
 }
 
 /* ------------------------------------------------------------------ */
-/* The file format: "g16wgr01", seven u32 (field, nodes, consts, signals,
- * outputs, inputs, 0), then the signals (u64 hash, u32 count), the
- * constants (32 bytes each, Montgomery form), the nodes (three u32 each)
- * and the outputs (u32 each); little-endian, no padding. */
+/* The file format: the evaluation's plan itself, so that a graph is used
+ * straight from a mapping of its file (no copy, no planning at load).
+ * "g16wgr02", eight u32 (field, steps, consts, signals, outputs, inputs,
+ * slots, 0), then the signals (u64 hash, u32 count), the constants (32
+ * bytes each, Montgomery form), the steps (five u32 each: op, a, b, r,
+ * out) and the outputs' chains (next_out, u32 each); little-endian, no
+ * padding (the steps start at a multiple of 4). */
 
-static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '1'};
-#define HEADER_BYTES (8 + 7 * 4)
+static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '2'};
+#define HEADER_BYTES (8 + 8 * 4)
 
 static size_t body_bytes(const wgraph *g)
 {
-    return (size_t)12 * g->n_signals + (size_t)32 * g->n_consts + (size_t)12 * g->n_nodes +
+    return (size_t)12 * g->n_signals + (size_t)32 * g->n_consts + sizeof(wgraph_step) * g->n_nodes +
            (size_t)4 * g->n_outputs;
 }
 
@@ -211,8 +214,8 @@ int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len)
     *len = HEADER_BYTES + body_bytes(g);
     uint8_t *buf = malloc(*len), *p = buf;
     if (!buf) return G16_ERR_NOMEM;
-    uint32_t head[7] = {g->field,    g->n_nodes, g->n_consts, g->n_signals, g->n_outputs,
-                        g->n_inputs, 0};
+    uint32_t head[8] = {g->field,     g->n_nodes,  g->n_consts, g->n_signals,
+                        g->n_outputs, g->n_inputs, g->n_slots,  0};
     put(&p, wgraph_magic, 8);
     put(&p, head, sizeof head);
     for (uint32_t i = 0; i < g->n_signals; i++) {
@@ -220,16 +223,18 @@ int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len)
         put(&p, &g->signals[i].count, 4);
     }
     put(&p, g->consts, (size_t)32 * g->n_consts);
-    for (uint32_t i = 0; i < g->n_nodes; i++) put(&p, &g->nodes[i], 12);
-    put(&p, g->outputs, (size_t)4 * g->n_outputs);
+    put(&p, g->steps, sizeof(wgraph_step) * g->n_nodes);
+    put(&p, g->next_out, (size_t)4 * g->n_outputs);
     *out = buf;
     return 0;
 }
 
 void wgraph_free(wgraph *g)
 {
-    free(g->steps);
-    free(g->next_out);
+    if (!g->borrowed) {
+        free(g->steps);
+        free(g->next_out);
+    }
     free(g->consts_plain);
     free(g->nodes);
     free(g->consts);
@@ -244,32 +249,44 @@ static int bad(char *err, size_t errlen, const char *what, uint32_t i)
     return G16_ERR_FORMAT;
 }
 
-/* Node i's operands exist before it, and name what its op needs. */
-static int node_ok(const wgraph *g, uint32_t i, char *err, size_t errlen)
+/* Step i's operands and result name what its op needs; every slot it
+ * reads was written by an earlier step (written: one byte a slot). */
+static int step_ok(const wgraph *g, uint32_t i, uint8_t *written, char *err, size_t errlen)
 {
-    const wgraph_node *n = &g->nodes[i];
-    switch (n->op) {
-    case WGRAPH_INPUT:
-        return n->a < g->n_inputs ? 0 : bad(err, errlen, "an input beyond the signature", i);
-    case WGRAPH_CONST:
-        return n->a < g->n_consts ? 0 : bad(err, errlen, "a constant beyond the table", i);
-    case WGRAPH_NEG:
-        return n->a < i ? 0 : bad(err, errlen, "an operand that does not precede its node", i);
-    case WGRAPH_GUARD_NZ:
-        return n->a < i && n->b <= 1 ? 0 : bad(err, errlen, "a malformed guard", i);
+    const wgraph_step *s = &g->steps[i];
+    uint32_t slots = g->n_slots;
+    if (s->op == 0 || s->op >= WGRAPH_OP_END) return bad(err, errlen, "an unknown operation", i);
+    if (s->r >= slots) return bad(err, errlen, "a result beyond the slots", i);
+    if (s->out != WGRAPH_NONE && s->out >= g->n_outputs)
+        return bad(err, errlen, "an output beyond the witness", i);
+    int ok;
+    switch (s->op) {
+    case WGRAPH_INPUT: ok = s->a < g->n_inputs; break;
+    case WGRAPH_CONST: ok = s->a < g->n_consts; break;
+    case WGRAPH_NEG: ok = s->a < slots && written[s->a]; break;
+    case WGRAPH_GUARD_NZ: ok = s->a < slots && written[s->a] && s->b <= 1; break;
     case WGRAPH_SHR:
     case WGRAPH_SHL:
-    case WGRAPH_BIT:
-        if (n->b < i && g->nodes[n->b].op != WGRAPH_CONST)
-            return bad(err, errlen, "a shift by a value that is not a constant", i);
-        /* fall through */
-    default:
-        if (n->op == 0 || n->op >= WGRAPH_OP_END)
-            return bad(err, errlen, "an unknown operation", i);
-        return n->a < i && n->b < i
-                   ? 0
-                   : bad(err, errlen, "an operand that does not precede its node", i);
+    case WGRAPH_BIT: ok = s->a < slots && written[s->a] && s->b < g->n_consts; break;
+    default: ok = s->a < slots && s->b < slots && written[s->a] && written[s->b]; break;
     }
+    if (!ok) return bad(err, errlen, "an operand that is no value written before it", i);
+    written[s->r] = 1;
+    return 0;
+}
+
+/* Every witness value is written exactly once: the steps' chains of
+ * outputs reach each one once (seen: one byte an output). */
+static int outputs_ok(const wgraph *g, uint8_t *seen, char *err, size_t errlen)
+{
+    uint64_t reached = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        for (uint32_t o = g->steps[i].out; o != WGRAPH_NONE; o = g->next_out[o]) {
+            if (o >= g->n_outputs || seen[o]) return bad(err, errlen, "a witness value twice", i);
+            seen[o] = 1;
+            reached++;
+        }
+    return reached == g->n_outputs ? 0 : bad(err, errlen, "a witness value never written", 0);
 }
 
 static int parse_checks(const wgraph *g, char *err, size_t errlen)
@@ -288,13 +305,13 @@ static int parse_checks(const wgraph *g, char *err, size_t errlen)
             }
         if (!below) return bad(err, errlen, "a constant not below the prime", i);
     }
-    for (uint32_t i = 0; i < g->n_nodes; i++) {
-        int rc = node_ok(g, i, err, errlen);
-        if (rc) return rc;
-    }
-    for (uint32_t i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] >= g->n_nodes) return bad(err, errlen, "an output beyond the nodes", i);
-    return 0;
+    uint8_t *marks = calloc((size_t)g->n_slots + g->n_outputs + 1, 1);
+    if (!marks) return bad(err, errlen, "out of memory for the checks", 0);
+    int rc = 0;
+    for (uint32_t i = 0; !rc && i < g->n_nodes; i++) rc = step_ok(g, i, marks, err, errlen);
+    if (!rc) rc = outputs_ok(g, marks + g->n_slots, err, errlen);
+    free(marks);
+    return rc;
 }
 
 static void take(const uint8_t **p, void *v, size_t n)
@@ -306,7 +323,7 @@ static void take(const uint8_t **p, void *v, size_t n)
 int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    uint32_t head[7];
+    uint32_t head[8];
     if (len < HEADER_BYTES || memcmp(bytes, wgraph_magic, 8)) {
         snprintf(err, errlen, "not a witness graph (no header)");
         return G16_ERR_FORMAT;
@@ -318,17 +335,19 @@ int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_
                 .n_consts = head[2],
                 .n_signals = head[3],
                 .n_outputs = head[4],
-                .n_inputs = head[5]};
-    if ((g.field != WGRAPH_BN254 && g.field != WGRAPH_BLS12_381) || head[6] || !g.n_nodes ||
-        HEADER_BYTES + body_bytes(&g) != len) {
+                .n_inputs = head[5],
+                .n_slots = head[6],
+                .borrowed = 1};
+    if ((g.field != WGRAPH_BN254 && g.field != WGRAPH_BLS12_381) || head[7] || !g.n_nodes ||
+        !g.n_slots || g.n_slots > g.n_nodes || HEADER_BYTES + body_bytes(&g) != len ||
+        (uintptr_t)bytes % 4) {
         snprintf(err, errlen, "a witness graph with a bad header or size");
         return G16_ERR_FORMAT;
     }
     g.signals = malloc(sizeof *g.signals * (g.n_signals + 1));
     g.consts = malloc(32 * ((size_t)g.n_consts + 1));
-    g.nodes = wgraph_alloc(sizeof *g.nodes * g.n_nodes);
-    g.outputs = malloc(4 * ((size_t)g.n_outputs + 1));
-    if (!g.signals || !g.consts || !g.nodes || !g.outputs) {
+    g.consts_plain = malloc(32 * ((size_t)g.n_consts + 1));
+    if (!g.signals || !g.consts || !g.consts_plain) {
         wgraph_free(&g);
         snprintf(err, errlen, "out of memory for a witness graph");
         return G16_ERR_NOMEM;
@@ -338,17 +357,15 @@ int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_
         take(&p, &g.signals[i].count, 4);
     }
     take(&p, g.consts, (size_t)32 * g.n_consts);
-    for (uint32_t i = 0; i < g.n_nodes; i++) take(&p, &g.nodes[i], 12);
-    take(&p, g.outputs, (size_t)4 * g.n_outputs);
+    /* the plan in place: 4-aligned (bytes is, and so is every size before) */
+    g.steps = (wgraph_step *)(uintptr_t)p;
+    g.next_out = (uint32_t *)(uintptr_t)(p + sizeof(wgraph_step) * g.n_nodes);
     int rc = parse_checks(&g, err, errlen);
-    if (!rc && wgraph_prepare(&g)) {
-        snprintf(err, errlen, "out of memory for a witness graph");
-        rc = G16_ERR_NOMEM;
-    }
     if (rc) {
         wgraph_free(&g);
         return rc;
     }
+    plain_consts(&g);
     *out = g;
     return 0;
 }

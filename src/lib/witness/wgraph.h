@@ -74,11 +74,12 @@ typedef struct {
     uint64_t (*consts)[4];  /* Montgomery form, < p */
     wgraph_signal *signals; /* the input signature */
     uint32_t *outputs;      /* witness value i: node outputs[i] */
-    /* made by wgraph_prepare, not part of the file */
+    /* the plan (wgraph_prepare; what the file holds besides the above) */
     wgraph_step *steps;
     uint32_t n_slots;
     uint32_t *next_out;          /* per witness value: the next one of the same node */
     uint64_t (*consts_plain)[4]; /* the constants' plain values */
+    int borrowed;                /* steps and next_out point into wgraph_parse's bytes */
 } wgraph;
 
 #define WGRAPH_FALLBACK 1 /* wgraph_eval's answer when the wasm must decide */
@@ -104,11 +105,13 @@ size_t wgraph_scratch_bytes(const wgraph *g);
  * 2 MiB on, a 2^20 graph's 100 MB being 25000 page faults otherwise. */
 void *wgraph_alloc(size_t bytes);
 
-/* The graph as bytes (wgraph_parse's format: docs/witness-graph.md) and
- * back.  wgraph_parse checks everything an evaluation relies on (every
- * operand precedes its node, indices in range, constants below p, a known
- * field, sizes that fit len) and returns G16_ERR_FORMAT with a message
- * naming what otherwise; it never reads past len. */
+/* The graph's plan as bytes (wgraph_parse's format: docs/witness-graph.md)
+ * and back.  wgraph_parse checks everything an evaluation relies on
+ * (indices in range, every slot read written by an earlier step, every
+ * witness value written once, constants below p, a known field, sizes
+ * that fit len) and returns G16_ERR_FORMAT with a message naming what
+ * otherwise; it never reads past len.  The graph it makes has no nodes,
+ * and its steps point into bytes (4-aligned), which must outlive it. */
 int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len);
 int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_t errlen);
 void wgraph_free(wgraph *g);
