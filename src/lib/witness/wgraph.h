@@ -38,6 +38,7 @@ typedef enum {
     WGRAPH_GUARD_EQ, /* a must equal node b */
     /* Made by the builder, never traced: */
     WGRAPH_BIT, /* bit b of a's canonical value (b a constant below the bit length): (a >> b) & 1 */
+    WGRAPH_SEL, /* a * b where a is 0 or 1 for every input: b if a != 0, else 0 */
     WGRAPH_OP_END
 } wgraph_op;
 

@@ -204,6 +204,7 @@ static int is_bool(const builder *b, uint32_t n)
     case WGRAPH_NEQ:
     case WGRAPH_BIT: return 1;
     case WGRAPH_BAND: return is_bool(b, x->a) || is_bool(b, x->b);
+    case WGRAPH_SEL: return is_bool(b, x->b);
     case WGRAPH_CONST: return const_is(b, n, 0) || const_is(b, n, 1);
     default: return 0;
     }
@@ -214,7 +215,8 @@ static int is_bool(const builder *b, uint32_t n)
 static int always_equal(const builder *b, uint32_t p, uint32_t q)
 {
     if (p == q) return 1;
-    if (!const_is(b, q, 0) || b->g.nodes[p].op != WGRAPH_MUL) return 0;
+    if (!const_is(b, q, 0) || (b->g.nodes[p].op != WGRAPH_MUL && b->g.nodes[p].op != WGRAPH_SEL))
+        return 0;
     const wgraph_node *m = &b->g.nodes[p];
     for (int side = 0; side < 2; side++) {
         uint32_t t = side ? m->b : m->a, u = side ? m->a : m->b;
@@ -241,6 +243,16 @@ static void simplify(const builder *b, uint32_t *op, uint32_t *x, uint32_t *y)
         *op = WGRAPH_BIT;
         *y = s->b;
         *x = s->a;
+    }
+    /* a product by a value that is 0 or 1 (a circuit's bits times their
+     * weights, ANDs of bits): a choice, no product */
+    if (*op == WGRAPH_MUL && (is_bool(b, *x) || is_bool(b, *y))) {
+        if (!is_bool(b, *x)) {
+            uint32_t t = *x;
+            *x = *y;
+            *y = t;
+        }
+        *op = WGRAPH_SEL;
     }
     if (*op == WGRAPH_GUARD_NZ && *y == 1 && b->g.nodes[*x].op == WGRAPH_EQ) {
         const wgraph_node *e = &b->g.nodes[*x];

@@ -73,6 +73,12 @@ static inline int WE_(step)(const wgraph *g, const wgraph_step *s, const uint8_t
     case WGRAPH_ADD: WF_(add)(r, &v[s->a], &v[s->b]); return 0;
     case WGRAPH_SUB: WF_(sub)(r, &v[s->a], &v[s->b]); return 0;
     case WGRAPH_MUL: WF_(mul)(r, &v[s->a], &v[s->b]); return 0;
+    case WGRAPH_SEL:
+        if (WF_(is_zero)(&v[s->a]))
+            WF_(zero)(r);
+        else
+            *r = v[s->b];
+        return 0;
     case WGRAPH_NEG: WF_(neg)(r, &v[s->a]); return 0;
     case WGRAPH_DIV:
         if (WF_(is_zero)(&v[s->b])) return WGRAPH_FALLBACK;
