@@ -290,9 +290,11 @@ static u32 g16t_Fr_toInt(Z_circuit_instance_t *inst, u32 x)
     if (!g16t_before(t, &o, 1, x, 0)) return w2c_Fr_toInt(inst, x);
     u32 v = w2c_Fr_toInt(inst, x);
     g16t_after(t, &o, ~0u, 0);
-    if (in_set)
+    if (in_set) {
         t->set_input = 2;
-    else if (o.tainted)
+        t->set_lo = UINT64_MAX;
+        t->set_hi = 0;
+    } else if (o.tainted)
         g16t_emit(t, G16T_GUARD_EQ, o.id[0], g16t_const(t, o.raw[0]));
     return v;
 }
@@ -305,6 +307,9 @@ static u32 g16t_Fr_eqR(Z_circuit_instance_t *inst, u32 a, u32 b)
 {
     g16t_state *t = g16t_now;
     int in_set = t && t->set_input == 2 && b == t->shared - 8;
+    /* what it stored since Fr_toInt lies in the signal it compares */
+    if (in_set && t->set_hi && (t->set_lo < a || t->set_hi > a + 4ull * t->ewords))
+        g16t_fail(t, "setInputSignal stores outside the signal it sets (%llu)", t->set_lo);
     if (in_set) t->set_input = 0;
     g16t_ops o;
     if (!g16t_before(t, &o, 2, a, b)) return w2c_Fr_eqR(inst, a, b);

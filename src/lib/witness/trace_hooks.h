@@ -17,6 +17,7 @@ typedef struct {
     int set_input;   /* setInputSignal's steps (g16t_set_body) */
     int set_done;    /* its Fr_eqR was seen */
     uint32_t input_node, n32, ewords, shared, slot;
+    uint64_t set_lo, set_hi; /* what setInputSignal stored between Fr_toInt and Fr_eqR */
     g16t_trace *out;
     size_t node_cap, const_cap;
     int failed;
@@ -52,6 +53,9 @@ static void g16t_load(wasm_rt_memory_t *mem, uint64_t addr, size_t n)
     g16t_state *t = g16t_now;
     if (!t || t->in_fr || t->failed || mem != t->mem || !g16t_cover(t)) return;
     if (t->set_input == 3) t->set_input = 0;
+    /* between its conversion and its comparison, setInputSignal only
+     * writes the short form (g16t_Fr_eqR checks where) */
+    if (t->set_input == 2) g16t_fail(t, "setInputSignal reads memory (%llu) as it sets", addr);
     for (uint64_t w = addr / 4; w <= (addr + n - 1) / 4 && w < t->words; w++)
         if (t->shadow[w]) {
             g16t_fail(t, "circuit code reads an input-dependent word at address %llu", w * 4);
@@ -65,6 +69,10 @@ static void g16t_store(wasm_rt_memory_t *mem, uint64_t addr, size_t n)
     if (!t || t->failed || mem != t->mem || !g16t_cover(t)) return;
     uint32_t mark = t->in_fr && t->cur_tainted ? G16T_OPAQUE : 0;
     for (uint64_t w = addr / 4; w <= (addr + n - 1) / 4 && w < t->words; w++) t->shadow[w] = mark;
+    if (t->set_input == 2) {
+        if (addr < t->set_lo) t->set_lo = addr;
+        if (addr + n > t->set_hi) t->set_hi = addr + n;
+    }
     if (t->set_input != 3) return;
     /* setInputSignal writing the input's short form into its signal after
      * Fr_eqR found it equal (trace_glue.c, g16t_Fr_eqR): the signal holds
