@@ -771,7 +771,7 @@ static void graph_make(const g16_circuit *c, const char *input, size_t len, cons
     pthread_mutex_unlock(&m->graph_lock);
 }
 
-int g16_circuit_witness_path(const g16_circuit *c, char *out, size_t len)
+g16_status g16_circuit_witness_path(const g16_circuit *c, char *out, size_t len)
 {
     g16_circuit *m = (g16_circuit *)c;
     pthread_mutex_lock(&m->path_lock);
