@@ -99,6 +99,10 @@ void g16_circuit_close(g16_circuit *circuit);
 
 /* 1 when this open compiled the circuit, 0 when it loaded a cached one. */
 int g16_circuit_compiled(const g16_circuit *circuit);
+/* How the last witness calculation on the circuit ran, as one line into
+ * out: "graph" when its witness graph gave the witness
+ * (docs/witness-graph.md), else "wasm (why not the graph)".  G16_OK. */
+g16_status g16_circuit_witness_path(const g16_circuit *circuit, char *out, size_t len);
 /* The SHA-256 of the .wasm bytes the circuit was opened from. */
 void g16_circuit_wasm_sha256(const g16_circuit *circuit, uint8_t out[G16_SHA256_BYTES]);
 /* Values in the circuit's witness, and bytes per value (32 for BN254 and

@@ -52,8 +52,10 @@ static const char wtns_usage[] =
     "most 64 MiB (g16d's default --max-body).\n"
     "\n"
     "options:\n" WITNESS_OPTIONS_HELP
-    "  --verbose        print whether the circuit was compiled or cached, and\n"
-    "                   the time of each step, on standard error\n"
+    "  --verbose        print whether the circuit was compiled or cached, the\n"
+    "                   time of each step, and whether the circuit's witness\n"
+    "                   graph or its wasm gave the witness (and why not the\n"
+    "                   graph), on standard error\n"
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
@@ -73,8 +75,9 @@ static const char fullprove_usage[] =
     "options:\n"
     "  --threads N      CPU threads for the proof (default: all online CPUs)\n"
     "  --device D       cpu, gpu or auto, as for g16 prove (default auto)\n" WITNESS_OPTIONS_HELP
-    "  --verbose        print the compile/cache outcome and the time of each\n"
-    "                   step on standard error\n"
+    "  --verbose        print the compile/cache outcome, the time of each step\n"
+    "                   and whether the witness graph or the wasm gave the\n"
+    "                   witness (and why not the graph) on standard error\n"
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
@@ -247,14 +250,16 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
         rc = g16_witness_calculate(c, input, len, input_path, print_log_line, NULL, wtns, wtns_len,
                                    err, errlen);
     fflush(stdout);
-    if (!rc && a->verbose) {
+    char path[320];
+    if (!rc && a->verbose && !g16_circuit_witness_path(c, path, sizeof path)) {
         const char *cc, *wasm2c;
         g16_circuit_tools_default(&cc, &wasm2c);
         fprintf(stderr,
-                "%s: circuit %s in %.3f s (%s; tools %s, %s), witness of %u values in %.3f s\n",
+                "%s: circuit %s in %.3f s (%s; tools %s, %s), witness of %u values in %.3f s, "
+                "by the %s\n",
                 a->cmd, g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
                 a->cache_dir, a->cc ? a->cc : cc, a->wasm2c ? a->wasm2c : wasm2c,
-                g16_circuit_witness_size(c), now() - t1);
+                g16_circuit_witness_size(c), now() - t1, path);
     }
     g16_circuit_close(c);
     free(input);

@@ -48,6 +48,10 @@ extern char **environ;
  * -march=native: a cache directory may be shared between hosts. */
 #define CC_FLAGS      "-O3", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-w"
 #define CC_FLAGS_TEXT "-O3 -shared -fPIC -fvisibility=hidden -pthread -w"
+/* The tracing object runs once per circuit (a graph is made of its one
+ * calculation): -O1 compiles in a fraction of -O3's time. */
+#define CC_TRACE_FLAGS      "-O1", "-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-w"
+#define CC_TRACE_FLAGS_TEXT "-O1 -shared -fPIC -fvisibility=hidden -pthread -w"
 
 static void hex(const uint8_t *bytes, size_t n, char *out)
 {
@@ -94,8 +98,10 @@ static void sha256(const void *data, size_t len, uint8_t digest[SHA256_DIGEST_SI
 }
 
 /* The digests of the wasm and of the recipe (the tools' paths in it: an
- * object another compiler made is another entry). */
-static void entry_id(const void *wasm, size_t len, const witness_tools *tools, witness_entry_id *id)
+ * object another compiler made is another entry; trace: the tracing
+ * object's). */
+static void entry_id(const void *wasm, size_t len, const witness_tools *tools, int trace,
+                     witness_entry_id *id)
 {
     sha256(wasm, len, id->wasm);
     struct sha256_ctx ctx;
@@ -107,16 +113,25 @@ static void entry_id(const void *wasm, size_t len, const witness_tools *tools, w
     sha256_update(&ctx, strlen(witness_native_fr_h) + 1, (const uint8_t *)witness_native_fr_h);
     sha256_update(&ctx, strlen(witness_field_asm_h) + 1, (const uint8_t *)witness_field_asm_h);
     witness_native_recipe(&ctx);
+    if (trace) {
+        const char *more[] = {witness_trace_glue_c, witness_trace_hooks_h, witness_trace_abi_h,
+                              CC_TRACE_FLAGS_TEXT};
+        for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+            sha256_update(&ctx, strlen(more[i]) + 1, (const uint8_t *)more[i]);
+        witness_trace_recipe(&ctx);
+    }
     sha256_digest(&ctx, sizeof id->recipe, id->recipe);
 }
 
-/* "<wasm sha256>-<first 16 hex digits of the recipe's sha256>.so" */
-static void entry_name(const witness_entry_id *id, char out[64 + 1 + 16 + 4])
+/* "<wasm sha256>-<first 16 hex digits of the recipe's sha256><suffix>":
+ * ".so" for the calculator, ".trace.so" for the tracing object,
+ * ".wgraph" for the graph. */
+static void entry_name(const witness_entry_id *id, const char *suffix, char out[96])
 {
     hex(id->wasm, sizeof id->wasm, out);
     out[64] = '-';
     hex(id->recipe, 8, out + 65);
-    strcpy(out + 81, ".so");
+    snprintf(out + 81, 96 - 81, "%s", suffix);
 }
 
 /* Whether fd may be loaded: a regular file of this user's, with no other
@@ -151,8 +166,8 @@ static int entry_intact(int fd, const witness_entry_id *id)
 /* Opens the entry at path when it is intact: 0 and obj filled,
  * ENTRY_TO_BUILD when missing or not to be loaded, or an error (the object
  * would not load). */
-static int entry_open(const char *path, const witness_entry_id *id, const char *wasm_path,
-                      witness_object *obj, char *err, size_t errlen)
+static int entry_open(const char *path, const witness_entry_id *id, int trace,
+                      const char *wasm_path, witness_object *obj, char *err, size_t errlen)
 {
     /* no link followed, no FIFO waited on: such an entry is rebuilt over */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -175,8 +190,12 @@ static int entry_open(const char *path, const witness_entry_id *id, const char *
                  dlerror());
         return G16_ERR_INTERNAL;
     }
-    obj->api = dlsym(obj->handle, G16W_API_SYMBOL);
-    if (!obj->api || obj->api->abi != G16W_ABI_VERSION) {
+    if (trace)
+        obj->trace = dlsym(obj->handle, G16T_API_SYMBOL);
+    else
+        obj->api = dlsym(obj->handle, G16W_API_SYMBOL);
+    if (trace ? !obj->trace || obj->trace->abi != G16T_ABI_VERSION
+              : !obj->api || obj->api->abi != G16W_ABI_VERSION) {
         snprintf(err, errlen, "%s: its compiled form %s has no g16 glue", wasm_path, path);
         dlclose(obj->handle);
         close(fd);
@@ -193,6 +212,7 @@ typedef struct {
     char dir[PATH_MAX + 16]; /* private build directory */
     const char *wasm_path;   /* for messages */
     const witness_tools *tools;
+    int trace; /* the tracing object */
     char *err;
     size_t errlen;
 } build;
@@ -336,7 +356,10 @@ static int translate(const build *b, const void *wasm, size_t len)
     free(header);
     if (rc) return rc;
     size_t native;
-    rc = witness_add_native(out, b->wasm_path, &native, b->err, b->errlen);
+    if (b->trace)
+        rc = witness_add_trace(out, b->wasm_path, b->err, b->errlen);
+    else
+        rc = witness_add_native(out, b->wasm_path, &native, b->err, b->errlen);
     return rc ? rc : witness_add_ticks(out, b->wasm_path, b->err, b->errlen);
 }
 
@@ -347,14 +370,24 @@ static int compile(const build *b)
     if (!rc) rc = write_text(b, "native_fr.h", witness_native_fr_h, strlen(witness_native_fr_h));
     if (!rc)
         rc = write_text(b, "field_asm_x86.h", witness_field_asm_h, strlen(witness_field_asm_h));
+    if (!rc && b->trace) {
+        rc = write_text(b, "trace_glue.c", witness_trace_glue_c, strlen(witness_trace_glue_c));
+        if (!rc)
+            rc = write_text(b, "trace_hooks.h", witness_trace_hooks_h,
+                            strlen(witness_trace_hooks_h));
+        if (!rc)
+            rc = write_text(b, "trace_abi.h", witness_trace_abi_h, strlen(witness_trace_abi_h));
+    }
     if (rc) return rc;
     char src[4200], out[4200], inc[4300];
-    build_path(b, "glue.c", src, sizeof src);
+    build_path(b, b->trace ? "trace_glue.c" : "glue.c", src, sizeof src);
     build_path(b, "circuit.so", out, sizeof out);
     snprintf(inc, sizeof inc, "-I%s", b->dir);
     char *argv[] = {
         (char *)b->tools->cc, CC_FLAGS, "-I" G16_WASM2C_RUNTIME, inc, src, "-o", out, NULL};
-    int status = run_tool(b, argv);
+    char *trace_argv[] = {
+        (char *)b->tools->cc, CC_TRACE_FLAGS, "-I" G16_WASM2C_RUNTIME, inc, src, "-o", out, NULL};
+    int status = run_tool(b, b->trace ? trace_argv : argv);
     /* the interface check passed by name, so C that does not compile
      * means exports of other kinds or types than a calculator's (a
      * global named getVersion, say): the module's fault, as wasm2c's
@@ -399,10 +432,10 @@ static void build_cleanup(const build *b)
 }
 
 static int build_entry(const char *cache_dir, const char *wasm_path, const void *wasm, size_t len,
-                       const witness_tools *tools, const witness_entry_id *id, const char *entry,
-                       char *err, size_t errlen)
+                       const witness_tools *tools, int trace, const witness_entry_id *id,
+                       const char *entry, char *err, size_t errlen)
 {
-    build b = {.wasm_path = wasm_path, .tools = tools, .err = err, .errlen = errlen};
+    build b = {.wasm_path = wasm_path, .tools = tools, .trace = trace, .err = err, .errlen = errlen};
     snprintf(b.dir, sizeof b.dir, "%s/.build-XXXXXX", cache_dir);
     if (!mkdtemp(b.dir)) {
         snprintf(err, errlen, "%s: cannot create a build directory: %s", cache_dir,
@@ -425,8 +458,9 @@ static int wasm_read(const char *wasm_path, formats_mapping *m, char *err, size_
     return rc;
 }
 
-int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
-                        const witness_tools *tools, witness_object *out, char *err, size_t errlen)
+static int object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
+                       const witness_tools *tools, int trace, witness_object *out, char *err,
+                       size_t errlen)
 {
     memset(out, 0, sizeof *out);
     formats_mapping m;
@@ -434,9 +468,9 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, const uint
     if (!rc) rc = wasm_digest(wasm_path, &m, expect, out->wasm_sha256, err, errlen);
     if (rc) return rc;
     witness_entry_id id;
-    entry_id(m.addr, m.len, tools, &id);
+    entry_id(m.addr, m.len, tools, trace, &id);
     char dir[PATH_MAX], name[96], entry[PATH_MAX + 100];
-    entry_name(&id, name);
+    entry_name(&id, trace ? ".trace.so" : ".so", name);
     /* the directory's real path from here on: a link on the way may change */
     rc = g16_dir_private(cache_dir, dir, sizeof dir, err, errlen);
     if (rc) {
@@ -445,12 +479,12 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, const uint
         snprintf(err, errlen, "%s: cache directory %s", wasm_path, why);
     } else {
         snprintf(entry, sizeof entry, "%s/%s", dir, name);
-        rc = entry_open(entry, &id, wasm_path, out, err, errlen);
+        rc = entry_open(entry, &id, trace, wasm_path, out, err, errlen);
     }
     if (rc == ENTRY_TO_BUILD) {
-        rc = build_entry(dir, wasm_path, m.addr, m.len, tools, &id, entry, err, errlen);
+        rc = build_entry(dir, wasm_path, m.addr, m.len, tools, trace, &id, entry, err, errlen);
         out->compiled = 1;
-        if (!rc) rc = entry_open(entry, &id, wasm_path, out, err, errlen);
+        if (!rc) rc = entry_open(entry, &id, trace, wasm_path, out, err, errlen);
         if (rc == ENTRY_TO_BUILD) {
             snprintf(err, errlen, "%s: the cache entry %s vanished as it was written", wasm_path,
                      entry);
@@ -461,6 +495,18 @@ int witness_object_load(const char *wasm_path, const char *cache_dir, const uint
     return rc;
 }
 
+int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
+                        const witness_tools *tools, witness_object *out, char *err, size_t errlen)
+{
+    return object_load(wasm_path, cache_dir, expect, tools, 0, out, err, errlen);
+}
+
+int witness_trace_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
+                       const witness_tools *tools, witness_object *out, char *err, size_t errlen)
+{
+    return object_load(wasm_path, cache_dir, expect, tools, 1, out, err, errlen);
+}
+
 void witness_object_unload(witness_object *obj)
 {
     if (obj->handle) {
@@ -468,4 +514,88 @@ void witness_object_unload(witness_object *obj)
         close(obj->fd);
     }
     memset(obj, 0, sizeof *obj);
+}
+
+/* ------------------------------------------------------------------ */
+/* Graph files (wgraph.h): data, not code, but read under the objects'
+ * rules all the same (a private directory, an entry of this user's, a
+ * trailer binding it to its wasm and recipe): a graph from elsewhere
+ * would give witnesses of another circuit's. */
+
+static void graph_id(const uint8_t *wasm_sha256, witness_entry_id *id)
+{
+    memcpy(id->wasm, wasm_sha256, sizeof id->wasm);
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    /* the format, and the builder that made the graph (its passes) */
+    const char *parts[] = {"g16wgr02 builder 3", witness_trace_glue_c, witness_trace_hooks_h,
+                           witness_trace_abi_h, G16_WASM2C};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
+    witness_trace_recipe(&ctx);
+    sha256_digest(&ctx, sizeof id->recipe, id->recipe);
+}
+
+/* "<dir>/<wasm sha256>-<recipe's first 16 hex digits>.wgraph" in the
+ * private directory's real path; 0, or an error. */
+static int graph_path(const char *cache_dir, const witness_entry_id *id, char *out, size_t cap,
+                      char *err, size_t errlen)
+{
+    char dir[PATH_MAX], name[96];
+    int rc = g16_dir_private(cache_dir, dir, sizeof dir, err, errlen);
+    if (rc) return rc;
+    entry_name(id, ".wgraph", name);
+    snprintf(out, cap, "%s/%s", dir, name);
+    return 0;
+}
+
+int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t **bytes,
+                      size_t *len, size_t *map_len)
+{
+    witness_entry_id id;
+    char path[PATH_MAX + 100], ignored[512];
+    graph_id(wasm_sha256, &id);
+    if (graph_path(cache_dir, &id, path, sizeof path, ignored, sizeof ignored))
+        return G16_ERR_NOT_FOUND;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return G16_ERR_NOT_FOUND;
+    struct stat st;
+    int rc = G16_ERR_NOT_FOUND;
+    if (!fstat(fd, &st) && entry_owned(&st) && st.st_size > WITNESS_TRAILER_SIZE) {
+        size_t n = (size_t)st.st_size;
+        /* private: a writer of the file after this check (only this user
+         * may write it) cannot change what the checks passed */
+        void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (m != MAP_FAILED && witness_entry_check(m, n, &id) == WITNESS_ENTRY_OK) {
+            *bytes = m;
+            *len = n - WITNESS_TRAILER_SIZE;
+            *map_len = n;
+            rc = 0;
+        } else if (m != MAP_FAILED) {
+            munmap(m, n);
+        }
+    }
+    close(fd);
+    return rc;
+}
+
+int witness_graph_write(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t *bytes,
+                        size_t len, char *err, size_t errlen)
+{
+    witness_entry_id id;
+    char path[PATH_MAX + 100];
+    graph_id(wasm_sha256, &id);
+    int rc = graph_path(cache_dir, &id, path, sizeof path, err, errlen);
+    if (rc) return rc;
+    uint8_t trailer[WITNESS_TRAILER_SIZE];
+    witness_entry_trailer(bytes, len, &id, trailer);
+    atomic_file f;
+    if (atomic_file_open(&f, path, err, errlen)) return G16_ERR_IO;
+    if (atomic_file_write(&f, bytes, len, err, errlen) ||
+        atomic_file_write(&f, trailer, sizeof trailer, err, errlen) ||
+        atomic_file_commit(&f, err, errlen)) {
+        atomic_file_abort(&f);
+        return G16_ERR_IO;
+    }
+    return 0;
 }

@@ -3,6 +3,7 @@
  * init, then each input signal's values in the file's order, then the
  * witness, written as a version-2 .wtns. */
 #include <gmp.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,19 @@ struct g16_circuit {
     uint32_t start_pages; /* an instance's linear memory before it runs */
     uint32_t max_pages;   /* what a calculation's memory may grow to */
     double time_limit;    /* seconds a calculation may run; 0: no limit */
+    /* The witness graph (wgraph.h; docs/witness-graph.md): read from the
+     * cache by the open, else made after the first calculation that the
+     * wasm computed, from a trace of the same input.  Published once. */
+    char *cache_dir;
+    char *cc, *wasm2c; /* the tools the calculator was compiled with, for the tracer */
+    _Atomic(wgraph *) graph;
+    pthread_mutex_t graph_lock; /* the one attempt to make it */
+    int graph_tried;            /* under graph_lock */
+    char graph_why[256];        /* why there is none (under graph_lock) */
+    pthread_mutex_t path_lock;
+    char last_path[320];      /* how the last calculation ran (under path_lock) */
+    const uint8_t *graph_map; /* the cached graph file the open mapped (its steps) */
+    size_t graph_map_len;
 };
 
 /* Instances' linear memory may grow to the wasm32 limit (4 GiB) unless
@@ -155,6 +169,49 @@ static int read_info(g16_circuit *c, char *err, size_t errlen)
     return rc;
 }
 
+/* Notes why the circuit has no graph (under graph_lock). */
+static void graph_none(g16_circuit *c, const char *why)
+{
+    snprintf(c->graph_why, sizeof c->graph_why, "%s", why);
+}
+
+/* The graph from the cache, when it has an intact one that fits the
+ * circuit; without one the first calculation makes it.  Only out of
+ * memory is an error. */
+static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t errlen)
+{
+    c->cache_dir = strdup(cache_dir);
+    if (!c->cache_dir) {
+        snprintf(err, errlen, "%s: out of memory", c->wasm_path);
+        return G16_ERR_NOMEM;
+    }
+    graph_none(c, "no graph yet (one is made after the first calculation)");
+    const uint8_t *bytes;
+    size_t len, map_len;
+    if (witness_graph_map(cache_dir, c->obj.wasm_sha256, &bytes, &len, &map_len)) return 0;
+    wgraph g, *p = malloc(sizeof *p);
+    char why[256];
+    int rc = p ? wgraph_parse(bytes, len, &g, why, sizeof why) : G16_ERR_NOMEM;
+    if (!rc && (g.n_outputs != c->info.witness_size ||
+                g.field != wgraph_field_of_prime(c->info.prime, c->info.n32))) {
+        wgraph_free(&g);
+        rc = G16_ERR_FORMAT;
+    }
+    if (rc) {
+        /* a cached graph that does not parse is made again, as a damaged
+         * compiled circuit is */
+        free(p);
+        munmap((void *)bytes, map_len);
+        return 0;
+    }
+    c->graph_map = bytes; /* the graph's steps are read from it */
+    c->graph_map_len = map_len;
+    *p = g;
+    atomic_store(&c->graph, p);
+    c->graph_tried = 1;
+    return 0;
+}
+
 g16_status g16_circuit_open(const char *wasm_path, const char *cache_dir, g16_circuit **out,
                             char *err, size_t errlen)
 {
@@ -210,7 +267,16 @@ g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir
     if (st) return st;
     g16_circuit *c = calloc(1, sizeof *c);
     if (c) c->wasm_path = strdup(wasm_path);
-    if (!c || !c->wasm_path) {
+    if (c) c->cc = strdup(tools.cc);
+    if (c) c->wasm2c = strdup(tools.wasm2c);
+    if (c) pthread_mutex_init(&c->graph_lock, NULL);
+    if (c) pthread_mutex_init(&c->path_lock, NULL);
+    if (!c || !c->wasm_path || !c->cc || !c->wasm2c) {
+        if (c) {
+            free(c->wasm_path);
+            free(c->cc);
+            free(c->wasm2c);
+        }
         free(c);
         snprintf(err, errlen, "%s: out of memory", wasm_path);
         return G16_ERR_NOMEM;
@@ -223,6 +289,7 @@ g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir
     int rc = witness_object_load(wasm_path, cache_dir, sha256, &tools, &c->obj, err, errlen);
     if (!rc) rc = read_info(c, err, errlen);
     if (!rc && c->max_pages < c->start_pages) c->max_pages = c->start_pages;
+    if (!rc) rc = graph_open(c, cache_dir, err, errlen);
     if (rc) {
         g16_circuit_close(c);
         return rc;
@@ -237,6 +304,15 @@ void g16_circuit_close(g16_circuit *c)
     g16w_instance *spare = atomic_exchange(&c->spare, NULL);
     if (spare) c->obj.api->destroy(spare);
     witness_object_unload(&c->obj);
+    wgraph *g = atomic_exchange(&c->graph, NULL);
+    if (g) wgraph_free(g);
+    free(g);
+    if (c->graph_map) munmap((void *)c->graph_map, c->graph_map_len);
+    pthread_mutex_destroy(&c->graph_lock);
+    pthread_mutex_destroy(&c->path_lock);
+    free(c->cache_dir);
+    free(c->cc);
+    free(c->wasm2c);
     free(c->wasm_path);
     free(c);
 }
@@ -533,14 +609,242 @@ static int calculate_to_file(const run *r, const witness_inputs *in, void *arg)
     return rc ? rc : stream_witness(r, arg);
 }
 
+/* ------------------------------------------------------------------ */
+/* The witness graph (docs/witness-graph.md).                           */
+
+static void path_note(const g16_circuit *c, const char *fmt, const char *why)
+{
+    g16_circuit *m = (g16_circuit *)c;
+    pthread_mutex_lock(&m->path_lock);
+    snprintf(m->last_path, sizeof m->last_path, fmt, why);
+    pthread_mutex_unlock(&m->path_lock);
+}
+
+/* The input values of in, 32 bytes each in the graph's order, when in
+ * has the shape of the traced calculation's inputs; NULL (why set) when
+ * not, or when out of memory. */
+static uint8_t *graph_inputs(const wgraph *g, const witness_inputs *in, char *why, size_t whylen)
+{
+    int same = in->count == g->n_signals;
+    for (size_t i = 0; same && i < in->count; i++)
+        same = in->signals[i].hash == g->signals[i].hash &&
+               in->signals[i].count == g->signals[i].count;
+    if (!same) {
+        snprintf(why, whylen, "the input's signals are not those of the traced calculation");
+        return NULL;
+    }
+    uint8_t *vals = malloc((size_t)32 * g->n_inputs + 32), *p = vals;
+    for (size_t i = 0; vals && i < in->count; i++) {
+        memcpy(p, in->signals[i].values, 32 * in->signals[i].count);
+        p += 32 * in->signals[i].count;
+    }
+    if (!vals) snprintf(why, whylen, "out of memory for the graph's inputs");
+    return vals;
+}
+
+static const char *graph_op_name(uint32_t op)
+{
+    return op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ ? "a guard"
+           : op == WGRAPH_DIV                             ? "a division by zero"
+                                                          : "a shift by too much";
+}
+
+/* The witness values of in by c's graph into values (32 bytes each): 0,
+ * or 1 with why when the wasm must compute them. */
+static int graph_values(const wgraph *g, const witness_inputs *in, uint8_t *values, char *why,
+                        size_t whylen)
+{
+    uint8_t *inputs = graph_inputs(g, in, why, whylen);
+    if (!inputs) return 1;
+    void *scratch = wtns_alloc(wgraph_scratch_bytes(g));
+    uint32_t at = 0;
+    int r = scratch ? wgraph_eval(g, inputs, values, scratch, &at) : 1;
+    if (!scratch)
+        snprintf(why, whylen, "out of memory for the graph's values");
+    else if (r)
+        snprintf(why, whylen, "%s (graph node %u) went another way than in the traced calculation",
+                 graph_op_name(g->steps[at].op), at);
+    free(scratch);
+    free(inputs);
+    return r ? 1 : 0;
+}
+
+static int write_whole(const char *path, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+    atomic_file f;
+    if (atomic_file_open(&f, path, err, errlen)) return G16_ERR_IO;
+    if (atomic_file_write(&f, buf, len, err, errlen) || atomic_file_commit(&f, err, errlen)) {
+        atomic_file_abort(&f);
+        return G16_ERR_IO;
+    }
+    return 0;
+}
+
+/* The witness by the graph, as o says or to path: 0, 1 when the wasm must
+ * compute it (last_path says why), or an error of the input (the wasm
+ * path's own: the same parser). */
+static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
+                           const char *input_name, const wtns_out *o, const char *path, char *err,
+                           size_t errlen)
+{
+    const wgraph *g = atomic_load(&((g16_circuit *)c)->graph);
+    char why[256];
+    if (!g) {
+        /* not waiting while another calculation makes the graph */
+        if (pthread_mutex_trylock(&((g16_circuit *)c)->graph_lock)) {
+            snprintf(why, sizeof why, "the graph is being made");
+        } else {
+            snprintf(why, sizeof why, "%s", c->graph_why);
+            pthread_mutex_unlock(&((g16_circuit *)c)->graph_lock);
+        }
+        path_note(c, "wasm (%s)", why);
+        return 1;
+    }
+    witness_inputs in;
+    int rc =
+        witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
+    if (rc) return rc;
+    size_t bytes = g16_witness_wtns_bytes(c);
+    uint8_t *buf = o && o->into ? o->into : wtns_alloc(bytes);
+    int r = 1;
+    if (buf)
+        r = graph_values(g, &in, buf + wtns_header(buf, &c->info), why, sizeof why);
+    else
+        snprintf(why, sizeof why, "out of memory for the witness");
+    witness_inputs_free(&in);
+    if (r) {
+        if (buf != (o ? o->into : NULL)) free(buf);
+        path_note(c, "wasm (%s)", why);
+        return 1;
+    }
+    path_note(c, "graph%s", "");
+    if (path) {
+        rc = write_whole(path, buf, bytes, err, errlen);
+        free(buf);
+        return rc;
+    }
+    if (o->wtns) *o->wtns = buf;
+    *o->wtns_len = bytes;
+    return 0;
+}
+
+/* The graph of the calculation of input, traced; 0 with *out, or why
+ * there is none (G16_ERR_NOMEM aside, no error: the wasm computes). */
+static int graph_trace(const g16_circuit *c, const witness_inputs *in, wgraph *out, char *why,
+                       size_t whylen)
+{
+    witness_object t;
+    char err[512];
+    witness_tools tools = {c->cc, c->wasm2c};
+    if (witness_trace_load(c->wasm_path, c->cache_dir, c->obj.wasm_sha256, &tools, &t, err,
+                           sizeof err)) {
+        snprintf(why, whylen, "no tracing object: %.200s", err);
+        return 1;
+    }
+    g16t_signal *sig = malloc(sizeof *sig * (in->count + 1));
+    for (size_t i = 0; sig && i < in->count; i++)
+        sig[i] = (g16t_signal){in->signals[i].hash, (uint32_t)in->signals[i].count,
+                               in->signals[i].values};
+    g16t_trace tr;
+    int stop =
+        sig ? t.trace->trace(sig, (uint32_t)in->count, c->max_pages, deadline(c), &tr) : G16W_NOMEM;
+    int rc = 1;
+    if (stop)
+        snprintf(why, whylen, "the traced calculation stopped (code 0x%x)", (unsigned)stop);
+    else {
+        rc = wgraph_from_trace(&tr, in, c->info.prime, out, why, whylen);
+        t.trace->release(&tr);
+    }
+    free(sig);
+    witness_object_unload(&t);
+    return rc;
+}
+
+/* Makes c's graph from a trace of input, once, after the wasm computed
+ * its witness (values: that witness's values, which the graph must give
+ * on the same input, or it is not used); saved to the cache. */
+static void graph_make(const g16_circuit *c, const char *input, size_t len, const char *input_name,
+                       const uint8_t *values)
+{
+    g16_circuit *m = (g16_circuit *)c;
+    if (atomic_load(&m->graph) || pthread_mutex_trylock(&m->graph_lock)) return;
+    if (m->graph_tried) {
+        pthread_mutex_unlock(&m->graph_lock);
+        return;
+    }
+    m->graph_tried = 1;
+    witness_inputs in;
+    wgraph g;
+    char why[256] = "", err[512];
+    int rc = witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err,
+                                  sizeof err);
+    if (rc) {
+        pthread_mutex_unlock(&m->graph_lock);
+        return;
+    }
+    rc = graph_trace(c, &in, &g, why, sizeof why);
+    size_t bytes = (size_t)32 * c->info.witness_size;
+    uint8_t *own = rc ? NULL : malloc(bytes ? bytes : 1);
+    if (!rc &&
+        (!own || graph_values(&g, &in, own, why, sizeof why) || memcmp(own, values, bytes))) {
+        if (own && !why[0]) snprintf(why, sizeof why, "the graph disagrees with the wasm");
+        wgraph_free(&g);
+        rc = 1;
+    }
+    free(own);
+    witness_inputs_free(&in);
+    wgraph *p = rc ? NULL : malloc(sizeof *p);
+    if (p) {
+        *p = g;
+        uint8_t *file;
+        size_t flen;
+        if (!wgraph_serialize(p, &file, &flen)) {
+            witness_graph_write(c->cache_dir, c->obj.wasm_sha256, file, flen, err, sizeof err);
+            free(file);
+        }
+        atomic_store(&m->graph, p);
+    } else {
+        if (!rc) wgraph_free(&g);
+        graph_none(m, why[0] ? why : "out of memory for the graph");
+    }
+    pthread_mutex_unlock(&m->graph_lock);
+}
+
+g16_status g16_circuit_witness_path(const g16_circuit *c, char *out, size_t len)
+{
+    g16_circuit *m = (g16_circuit *)c;
+    pthread_mutex_lock(&m->path_lock);
+    snprintf(out, len, "%s", c->last_path[0] ? c->last_path : "no calculation yet");
+    pthread_mutex_unlock(&m->path_lock);
+    return G16_OK;
+}
+
+/* The graph for a file: made from the file the wasm wrote. */
+static void graph_make_from_file(const g16_circuit *c, const char *input, size_t len,
+                                 const char *input_name, const char *path)
+{
+    if (atomic_load(&((g16_circuit *)c)->graph)) return;
+    formats_mapping m;
+    char ignored[256];
+    if (formats_map_file(path, &m, ignored, sizeof ignored)) return;
+    size_t head = g16_witness_wtns_bytes(c) - (size_t)32 * c->info.witness_size;
+    if (m.len == g16_witness_wtns_bytes(c) && c->info.n32 == 8)
+        graph_make(c, input, len, input_name, (const uint8_t *)m.addr + head);
+    formats_unmap_file(&m);
+}
+
 g16_status g16_witness_calculate_file(const g16_circuit *c, const char *input, size_t len,
                                       const char *input_name, g16_witness_log_fn log, void *log_ctx,
                                       const char *wtns_path, char *err, size_t errlen)
 {
+    int rc = graph_calculate(c, input, len, input_name, NULL, wtns_path, err, errlen);
+    if (rc != 1) return rc;
     log_lines lines = {.fn = log, .ctx = log_ctx};
     g16w_log hooks = {&lines, log_text, log_value};
-    return with_instance(c, input, len, input_name, &hooks, calculate_to_file, (void *)wtns_path,
-                         err, errlen);
+    rc = with_instance(c, input, len, input_name, &hooks, calculate_to_file, (void *)wtns_path, err,
+                       errlen);
+    if (!rc) graph_make_from_file(c, input, len, input_name, wtns_path);
+    return rc;
 }
 
 /* One calculation with the circuit's log() lines going to log. */
@@ -548,9 +852,15 @@ static int calculate_logged(const g16_circuit *c, const char *input, size_t len,
                             const char *input_name, g16_witness_log_fn log, void *log_ctx,
                             wtns_out *o, char *err, size_t errlen)
 {
+    int rc = graph_calculate(c, input, len, input_name, o, NULL, err, errlen);
+    if (rc != 1) return rc;
     log_lines lines = {.fn = log, .ctx = log_ctx};
     g16w_log hooks = {&lines, log_text, log_value};
-    return with_instance(c, input, len, input_name, &hooks, calculate, o, err, errlen);
+    rc = with_instance(c, input, len, input_name, &hooks, calculate, o, err, errlen);
+    const uint8_t *buf = o->into ? o->into : o->wtns ? *o->wtns : NULL;
+    size_t head = g16_witness_wtns_bytes(c) - (size_t)32 * c->info.witness_size;
+    if (!rc && buf && c->info.n32 == 8) graph_make(c, input, len, input_name, buf + head);
+    return rc;
 }
 
 g16_status g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,
@@ -561,6 +871,15 @@ g16_status g16_witness_calculate(const g16_circuit *c, const char *input, size_t
     *wtns_len = 0;
     wtns_out o = {wtns, wtns_len, NULL};
     return calculate_logged(c, input, len, input_name, log, log_ctx, &o, err, errlen);
+}
+
+int witness_calculate_wasm(const g16_circuit *c, const char *input, size_t len, uint8_t **wtns,
+                           size_t *wtns_len, char *err, size_t errlen)
+{
+    *wtns = NULL;
+    *wtns_len = 0;
+    wtns_out o = {wtns, wtns_len, NULL};
+    return with_instance(c, input, len, "input.json", NULL, calculate, &o, err, errlen);
 }
 
 g16_status g16_witness_calculate_into(const g16_circuit *c, const char *input, size_t len,

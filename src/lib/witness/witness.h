@@ -19,6 +19,10 @@
  * - glue.c    compiled into each circuit's shared object, not into libg16
  *             (see its header); embedded as text with glue_abi.h and
  *             native_fr.h.
+ * - wgraph*.c the witness graph (docs/witness-graph.md): its evaluator
+ *             and file format (wgraph.c), its compiler from a trace
+ *             (wgraph_build.c); the tracing object's glue (trace_glue.c,
+ *             embedded as text like glue.c) and rewrite (wasm_trace.c).
  */
 #ifndef G16_WITNESS_INTERNAL_H
 #define G16_WITNESS_INTERNAL_H
@@ -28,6 +32,7 @@
 #include <stdint.h>
 
 #include "witness/glue_abi.h"
+#include "witness/trace_abi.h"
 
 /* One input signal: its name, the 64-bit FNV-1a hash circom looks it up by,
  * and its values flattened (arrays in row-major order), n32 words each,
@@ -59,7 +64,8 @@ typedef struct {
     void *handle; /* dlopen's */
     int fd;       /* the entry it was opened from, open while it is loaded */
     const g16w_api *api;
-    int compiled;                            /* 1: this load compiled it */
+    const g16t_api *trace; /* instead of api in a tracing object (witness_trace_load) */
+    int compiled;          /* 1: this load compiled it */
     uint8_t wasm_sha256[SHA256_DIGEST_SIZE]; /* of the bytes it was compiled from */
 } witness_object;
 
@@ -76,6 +82,11 @@ typedef struct {
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
                         const witness_tools *tools, witness_object *out, char *err, size_t errlen);
 void witness_object_unload(witness_object *obj);
+/* The same for the circuit's tracing object (trace_glue.c): its own cache
+ * entry beside the calculator's, under the same rules, compiled from the
+ * same translation rewritten by witness_add_trace. */
+int witness_trace_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
+                       const witness_tools *tools, witness_object *out, char *err, size_t errlen);
 
 /* What binds a cache entry to its circuit (entry.c): the SHA-256 of the
  * wasm and of the recipe (everything else that shapes the object). */
@@ -119,11 +130,43 @@ int witness_add_native(const char *c_path, const char *wasm_path, size_t *replac
 /* What that rewrite does, into a cache key. */
 void witness_native_recipe(struct sha256_ctx *ctx);
 
+/* Rewrites wasm2c's output c_path in place for the tracing object
+ * (wasm_trace.c); G16_ERR_UNSUPPORTED when its text is not as expected. */
+int witness_add_trace(const char *c_path, const char *wasm_path, char *err, size_t errlen);
+/* What that rewrite does, into a cache key. */
+void witness_trace_recipe(struct sha256_ctx *ctx);
+/* The texts of trace_glue.c, trace_hooks.h and trace_abi.h. */
+extern const char witness_trace_glue_c[];
+extern const char witness_trace_hooks_h[];
+extern const char witness_trace_abi_h[];
+
 /* The texts of glue.c, glue_abi.h, native_fr.h and the field module's
  * field_asm_x86.h, which native_fr.h includes (generated from the files). */
 extern const char witness_glue_c[];
 extern const char witness_glue_abi_h[];
 extern const char witness_native_fr_h[];
 extern const char witness_field_asm_h[];
+
+/* A graph (wgraph.h) of a traced calculation of the inputs in; why:
+ * the reason when the trace cannot be one (WGRAPH_FALLBACK). */
+#include "witness/wgraph.h"
+int wgraph_from_trace(const g16t_trace *tr, const witness_inputs *in, const uint32_t *prime,
+                      wgraph *out, char *why, size_t whylen);
+
+/* The witness of input by the circuit's wasm alone, never its graph (the
+ * graph's reference in the tests); as g16_witness_calculate. */
+struct g16_circuit;
+int witness_calculate_wasm(const struct g16_circuit *c, const char *input, size_t len,
+                           uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen);
+
+/* The circuit's graph file in the cache (cache.c): beside its compiled
+ * form, named and bound (trailer) to the wasm's SHA-256 and the graph's
+ * recipe, under the same trust rules.  map: G16_ERR_NOT_FOUND when there
+ * is no intact one; else a read-only mapping of it (munmap(*bytes,
+ * *map_len)), *len its bytes before the trailer. */
+int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t **bytes,
+                      size_t *len, size_t *map_len);
+int witness_graph_write(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t *bytes,
+                        size_t len, char *err, size_t errlen);
 
 #endif

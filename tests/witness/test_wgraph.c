@@ -1,0 +1,238 @@
+/* test_wgraph: the witness graph's evaluator and file format (wgraph.h)
+ * on hand-made graphs, against GMP: every operation on random values of
+ * both fields, the guards and the division by zero falling back, and the
+ * parser refusing what an evaluation could not trust. */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "g16.h"
+#include "witness/wgraph.h"
+#include "../common/test.h"
+
+static const char *const primes[] = {
+    "21888242871839275222246405745257275088548364400416034343698204186575808495617",
+    "52435875175126190479447740508185965837690552500527637822603658699938581184513",
+};
+
+static gmp_randstate_t rs;
+
+static void to_bytes(uint8_t out[32], const mpz_t v)
+{
+    memset(out, 0, 32);
+    mpz_export(out, NULL, -1, 1, -1, 0, v);
+}
+
+static void from_bytes(mpz_t v, const uint8_t in[32]) { mpz_import(v, 32, -1, 1, -1, 0, in); }
+
+/* Inputs x (0) and y (1), a constant c (2) and k (3, a shift), then one
+ * node per operation. */
+enum { X, Y, C, K, ADD, SUB, MUL, NEG, DIV, EQ, NEQ, SHR, SHL, BAND, BOR, BXOR, G1, G2, N };
+
+static void build(wgraph *g, uint32_t field, const mpz_t p, const mpz_t c, unsigned k, int nz)
+{
+    static wgraph_node nodes[N];
+    static uint64_t consts[2][4];
+    static wgraph_signal sig[1] = {{0x1234, 2}};
+    static uint32_t outputs[N];
+    mpz_t m, r;
+    mpz_inits(m, r, NULL);
+    /* constants in the Montgomery form: x * 2^256 mod p */
+    mpz_mul_2exp(m, c, 256);
+    mpz_mod(m, m, p);
+    to_bytes((uint8_t *)consts[0], m);
+    mpz_set_ui(m, k);
+    mpz_mul_2exp(m, m, 256);
+    mpz_mod(m, m, p);
+    to_bytes((uint8_t *)consts[1], m);
+    mpz_clears(m, r, NULL);
+    wgraph_node n[N] = {
+        [X] = {WGRAPH_INPUT, 0, 0},
+        [Y] = {WGRAPH_INPUT, 1, 0},
+        [C] = {WGRAPH_CONST, 0, 0},
+        [K] = {WGRAPH_CONST, 1, 0},
+        [ADD] = {WGRAPH_ADD, X, Y},
+        [SUB] = {WGRAPH_SUB, X, C},
+        [MUL] = {WGRAPH_MUL, X, Y},
+        [NEG] = {WGRAPH_NEG, Y, 0},
+        [DIV] = {WGRAPH_DIV, X, Y},
+        [EQ] = {WGRAPH_EQ, X, Y},
+        [NEQ] = {WGRAPH_NEQ, X, C},
+        [SHR] = {WGRAPH_SHR, X, K},
+        [SHL] = {WGRAPH_SHL, X, K},
+        [BAND] = {WGRAPH_BAND, X, Y},
+        [BOR] = {WGRAPH_BOR, X, Y},
+        [BXOR] = {WGRAPH_BXOR, X, Y},
+        [G1] = {WGRAPH_GUARD_NZ, Y, (uint32_t)nz},
+        [G2] = {WGRAPH_GUARD_EQ, C, C},
+    };
+    memcpy(nodes, n, sizeof n);
+    for (uint32_t i = 0; i < N; i++) outputs[i] = i;
+    *g = (wgraph){field, N, 2, 1, N, 2, nodes, consts, sig, outputs, NULL, 0, NULL, NULL, 0};
+    CHECK(wgraph_prepare(g) == 0);
+}
+
+/* What build's graph holds besides its static parts. */
+static void unprepare(wgraph *g)
+{
+    free(g->steps);
+    free(g->next_out);
+    free(g->consts_plain);
+}
+
+/* What node i must hold, as circom computes it. */
+static void expect(mpz_t r, int i, const mpz_t x, const mpz_t y, const mpz_t c, unsigned k,
+                   const mpz_t p, unsigned bits)
+{
+    mpz_t mask;
+    mpz_init(mask);
+    mpz_set_ui(mask, 1);
+    mpz_mul_2exp(mask, mask, bits);
+    mpz_sub_ui(mask, mask, 1);
+    switch (i) {
+    case X: mpz_set(r, x); break;
+    case Y: mpz_set(r, y); break;
+    case C: mpz_set(r, c); break;
+    case K: mpz_set_ui(r, k); break;
+    case ADD: mpz_add(r, x, y); break;
+    case SUB: mpz_sub(r, x, c); break;
+    case MUL: mpz_mul(r, x, y); break;
+    case NEG: mpz_neg(r, y); break;
+    case DIV:
+        mpz_invert(r, y, p);
+        mpz_mul(r, r, x);
+        break;
+    case EQ: mpz_set_ui(r, !mpz_cmp(x, y)); break;
+    case NEQ: mpz_set_ui(r, mpz_cmp(x, c) != 0); break;
+    case SHR: mpz_fdiv_q_2exp(r, x, k); break;
+    case SHL: mpz_mul_2exp(r, x, k); break;
+    case BAND: mpz_and(r, x, y); break;
+    case BOR: mpz_ior(r, x, y); break;
+    case BXOR: mpz_xor(r, x, y); break;
+    default: mpz_set_ui(r, 0); break;
+    }
+    if (i == SHL || i == BOR || i == BXOR) {
+        mpz_and(r, r, mask);
+        if (mpz_cmp(r, p) >= 0) mpz_sub(r, r, p);
+    }
+    mpz_mod(r, r, p);
+    mpz_clear(mask);
+}
+
+static void one_field(int f)
+{
+    mpz_t p, x, y, c, r, got;
+    mpz_inits(p, x, y, c, r, got, NULL);
+    mpz_set_str(p, primes[f], 10);
+    unsigned bits = f ? 255 : 254;
+    for (int round = 0; round < 200; round++) {
+        mpz_urandomm(x, rs, p);
+        mpz_urandomm(y, rs, p);
+        mpz_urandomm(c, rs, p);
+        if (round % 5 == 0) mpz_set(y, x); /* EQ true */
+        if (round % 7 == 0) mpz_set(c, x);
+        if (round % 3 == 0) mpz_urandomb(y, rs, 1 + round % 64); /* small: bit ops */
+        if (mpz_sgn(y) == 0) mpz_set_ui(y, 1);
+        unsigned k = (unsigned)(round % bits);
+        wgraph g;
+        build(&g, f ? WGRAPH_BLS12_381 : WGRAPH_BN254, p, c, k, 1);
+        uint8_t in[64], out[32 * N];
+        void *scratch = aligned_alloc(32, wgraph_scratch_bytes(&g));
+        to_bytes(in, x);
+        to_bytes(in + 32, y);
+        uint32_t why = 0;
+        CHECK(wgraph_eval(&g, in, out, scratch, &why) == 0);
+        for (int i = 0; i < G1; i++) {
+            expect(r, i, x, y, c, k, p, bits);
+            from_bytes(got, out + 32 * i);
+            CHECKF(!mpz_cmp(r, got), "field %d round %d node %d", f, round, i);
+        }
+        /* the guard expecting zero fails at G1; a zero divisor at DIV */
+        unprepare(&g);
+        build(&g, g.field, p, c, k, 0);
+        CHECK(wgraph_eval(&g, in, out, scratch, &why) == WGRAPH_FALLBACK && why == G1);
+        memset(in + 32, 0, 32);
+        CHECK(wgraph_eval(&g, in, out, scratch, &why) == WGRAPH_FALLBACK && why == DIV);
+        unprepare(&g);
+        free(scratch);
+    }
+    mpz_clears(p, x, y, c, r, got, NULL);
+}
+
+/* Serialize, parse back (the plan read in place, evaluating as the
+ * original), and the parser's refusals. */
+static void file_format(void)
+{
+    mpz_t p, c;
+    mpz_inits(p, c, NULL);
+    mpz_set_str(p, primes[0], 10);
+    mpz_set_ui(c, 77);
+    wgraph g, back;
+    build(&g, WGRAPH_BN254, p, c, 3, 1);
+    uint8_t *bytes, *copy;
+    size_t len;
+    char err[256];
+    CHECK(wgraph_serialize(&g, &bytes, &len) == 0);
+    uint8_t in[64] = {5, [32] = 9}, out1[32 * N], out2[32 * N];
+    void *scratch = aligned_alloc(32, 32 * (N + 1));
+    uint32_t why;
+    CHECK(wgraph_eval(&g, in, out1, scratch, &why) == 0);
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == 0);
+    CHECK(back.n_nodes == N && back.borrowed && !memcmp(back.consts, g.consts, 64) &&
+          back.signals[0].hash == 0x1234);
+    CHECK(wgraph_eval(&back, in, out2, scratch, &why) == 0 && !memcmp(out1, out2, sizeof out1));
+    wgraph_free(&back);
+    unprepare(&g);
+    for (size_t cut = 0; cut < len; cut += 7) { /* every truncation */
+        copy = malloc(len);
+        memcpy(copy, bytes, cut);
+        CHECK(wgraph_parse(copy, cut, &back, err, sizeof err) == G16_ERR_FORMAT);
+        free(copy);
+    }
+    /* the steps start after the header, the signal and the two constants */
+    size_t steps = 40 + 12 + 64, size = sizeof(wgraph_step);
+    uint32_t saved, bad_slot = N + 7;
+    memcpy(&saved, bytes + steps + size * ADD + 4, 4);
+    memcpy(bytes + steps + size * ADD + 4, &bad_slot, 4); /* a slot beyond them */
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT &&
+          strstr(err, "operand"));
+    memcpy(bytes + steps + size * ADD + 4, &saved, 4);
+    /* a constant equal to p */
+    uint8_t const0[32];
+    memcpy(const0, bytes + 52, 32);
+    to_bytes(bytes + 52, p);
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT &&
+          strstr(err, "prime"));
+    memcpy(bytes + 52, const0, 32);
+    /* an unknown operation; a shift's constant beyond the table */
+    memcpy(bytes + steps + size * ADD, &(uint32_t){WGRAPH_OP_END}, 4);
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT);
+    memcpy(bytes + steps + size * ADD, &(uint32_t){WGRAPH_ADD}, 4);
+    memcpy(&saved, bytes + steps + size * SHR + 8, 4);
+    memcpy(bytes + steps + size * SHR + 8, &(uint32_t){2}, 4);
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT);
+    memcpy(bytes + steps + size * SHR + 8, &saved, 4);
+    /* a witness value written twice (node X's chain made to reach 0 again) */
+    memcpy(&saved, bytes + steps + size * X + 16, 4);
+    memcpy(bytes + steps + size * Y + 16, &saved, 4);
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT &&
+          strstr(err, "witness value"));
+    memcpy(bytes + steps + size * Y + 16, &(uint32_t){Y}, 4);
+    CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == 0);
+    wgraph_free(&back);
+    free(scratch);
+    free(bytes);
+    mpz_clears(p, c, NULL);
+}
+
+int main(void)
+{
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 40);
+    one_field(0);
+    one_field(1);
+    file_format();
+    gmp_randclear(rs);
+    return test_finish("test_wgraph");
+}
