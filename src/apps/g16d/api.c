@@ -1,8 +1,8 @@
 /* The HTTP API: routes a request to its handler (one table, k_routes:
  * method, path, handler, whether it blocks) and renders the reply.
  * Every error is {"error": "..."} with a 4xx/5xx status; the key and job
- * logic says what kind of failure it was and d_http_status alone says
- * which HTTP status that kind is. */
+ * logic says what kind of failure it was (a d_status) and d_http_status
+ * alone says which HTTP status that kind is. */
 #define _GNU_SOURCE
 #include <jansson.h>
 #include <stdarg.h>
@@ -15,25 +15,31 @@
 
 #define MAX_WAIT_S 600.0
 
-int d_http_status(int code)
+/* No default: the compiler checks that every kind has its status. */
+int d_http_status(d_status code)
 {
     switch (code) {
-    case G16_OK:
+    case D_OK:
     case D_ERR_EXISTS: return 200; /* loading a loaded key again: nothing to do */
-    case G16_ERR_NOT_FOUND: return 404;
+    case D_ERR_NOT_FOUND: return 404;
     case D_ERR_FORBIDDEN: return 403;
     case D_ERR_CONFLICT: return 409;
+    case D_ERR_NEVER_FITS: return 413; /* could never fit the budget: a permanent refusal */
     case D_ERR_STOPPING:
+    case D_ERR_DRAINING:
     case D_ERR_QUEUE: return 503;
-    case G16_ERR_TOO_LARGE:
-    case G16_ERR_NOMEM: return 507; /* beyond the budget or memory */
-    case G16_ERR_ARG:
-    case G16_ERR_FORMAT:
-    case G16_ERR_MISMATCH:
-    case G16_ERR_TIMEOUT: /* an input that keeps its circuit from ending */
-    case G16_ERR_UNSUPPORTED: return 400;
-    default: return 500; /* IO, DEVICE, INTERNAL */
+    case D_ERR_TOO_LARGE:
+    case D_ERR_NOMEM: return 507; /* no room in the budget or memory now */
+    case D_ERR_ARG:
+    case D_ERR_FORMAT:
+    case D_ERR_MISMATCH:
+    case D_ERR_TIMEOUT: /* an input that keeps its circuit from ending */
+    case D_ERR_UNSUPPORTED: return 400;
+    case D_ERR_IO:
+    case D_ERR_DEVICE:
+    case D_ERR_INTERNAL: return 500;
     }
+    return 500; /* a value outside the enum: a bug */
 }
 
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)

@@ -15,9 +15,10 @@
  * invariants and the partition's state diagram); where jobs live is the
  * backend's (d_backend, below).
  *
- * Errors: the key and job logic returns G16_OK, a g16_status code or one
- * of the daemon's own kinds below, with a one-line message; only the API
- * layer (api.c, d_http_status) turns a kind into an HTTP status. */
+ * Errors: the key and job logic returns a d_status (D_OK, a library
+ * kind it passes through, or one of the daemon's own), with a one-line
+ * message; only the API layer (api.c, d_http_status) turns a kind into
+ * an HTTP status. */
 #ifndef G16D_H
 #define G16D_H
 
@@ -34,15 +35,34 @@
 #define D_ERR       512
 #define D_MAX_ALLOW 16
 
-/* Failure kinds of the daemon beyond g16_status's (from 100: never a
- * library code). */
-enum {
-    D_ERR_FORBIDDEN = 100, /* a path outside --allow-dir */
-    D_ERR_CONFLICT,        /* a name taken by another key, a busy key, a finished job */
-    D_ERR_EXISTS,          /* the same key is already loaded: nothing to do */
-    D_ERR_STOPPING,        /* the daemon is shutting down */
-    D_ERR_QUEUE            /* the fleet's database (--queue) did not answer */
-};
+/* What kind of failure a daemon call returned: the library's kinds
+ * (same names, D_ for G16_, same values: d_status_of maps a library
+ * result) and the daemon's own (from 100: never a library code).
+ * d_http_status (api.c) is the one place a kind becomes an HTTP status. */
+typedef enum {
+    D_OK = G16_OK,
+    D_ERR_ARG = G16_ERR_ARG,                 /* a bad request (400) */
+    D_ERR_IO = G16_ERR_IO,                   /* a file could not be read or written */
+    D_ERR_NOT_FOUND = G16_ERR_NOT_FOUND,     /* no such file, key or job */
+    D_ERR_FORMAT = G16_ERR_FORMAT,           /* a malformed key, witness or input */
+    D_ERR_MISMATCH = G16_ERR_MISMATCH,       /* files that do not belong together */
+    D_ERR_UNSUPPORTED = G16_ERR_UNSUPPORTED, /* well-formed but not provable here */
+    D_ERR_TOO_LARGE = G16_ERR_TOO_LARGE,     /* no room in the budget now (507) */
+    D_ERR_NOMEM = G16_ERR_NOMEM,             /* out of host or device memory */
+    D_ERR_DEVICE = G16_ERR_DEVICE,           /* the GPU failed */
+    D_ERR_INTERNAL = G16_ERR_INTERNAL,       /* a bug */
+    D_ERR_TIMEOUT = G16_ERR_TIMEOUT,         /* an input whose circuit ran past its limit */
+    D_ERR_FORBIDDEN = 100,                   /* a path outside --allow-dir */
+    D_ERR_CONFLICT,  /* a name taken by another key, a busy key, a finished job */
+    D_ERR_EXISTS,    /* the same key is already loaded: nothing to do */
+    D_ERR_STOPPING,  /* the daemon is shutting down */
+    D_ERR_DRAINING,  /* draining (SIGTERM or POST /v1/drain): no new work */
+    D_ERR_QUEUE,     /* the fleet's database (--queue) did not answer */
+    D_ERR_NEVER_FITS /* more than the budget could ever hold (413) */
+} d_status;
+
+/* A library result as the daemon's kind (util.c). */
+d_status d_status_of(g16_status s);
 
 enum { ST_SYNTH, ST_MSM, ST_FINAL, ST_COUNT };
 
@@ -257,9 +277,9 @@ double d_now(void);
 /* t (d_now's clock, which pthread_cond_timedwait uses) as a timespec. */
 void d_abs_time(struct timespec *ts, double t);
 void d_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* G16_OK with the resolved path in real, G16_ERR_NOT_FOUND (errno says
+/* D_OK with the resolved path in real, D_ERR_NOT_FOUND (errno says
  * why) or D_ERR_FORBIDDEN. */
-int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
+d_status d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
 int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen);
 void d_random_id(char out[33]);
 int d_mkdirs(const char *path, int mode);
@@ -271,15 +291,16 @@ int d_cap_ipc_lock(void);
 int d_proc_value(const char *path, const char *fmt, unsigned long long *out);
 
 /* request.c: request bodies parsed for shape alone (no state, no files).
- * G16_OK, or G16_ERR_ARG with why; *root (free with json_decref, also on
+ * D_OK, or D_ERR_ARG with why; *root (free with json_decref, also on
  * failure) owns the strings returned. */
 struct json_t;
-int d_key_request_parse(const char *body, size_t len, struct json_t **root, const char **name,
-                        const char **path, const char **wasm, char *err, size_t errlen);
+d_status d_key_request_parse(const char *body, size_t len, struct json_t **root, const char **name,
+                             const char **path, const char **wasm, char *err, size_t errlen);
 /* {"key", "witnesses" | "inputs": [1..1024 entries, not looked into],
  * "priority"}; *inputs says which list *ws is. */
-int d_proof_request_parse(const char *body, size_t len, struct json_t **root, const char **key,
-                          struct json_t **ws, int *inputs, int *prio, char *err, size_t errlen);
+d_status d_proof_request_parse(const char *body, size_t len, struct json_t **root, const char **key,
+                               struct json_t **ws, int *inputs, int *prio, char *err,
+                               size_t errlen);
 
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);
@@ -289,19 +310,19 @@ int d_key_threads(const g16d *d, uint32_t domain_size);
 /* An input partition's witness and calculation sizes, from its key's
  * circuit (at submission and when restored). */
 void d_part_input_bytes(part *p, const dkey *k);
-int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
-               char *err, size_t errlen);
+d_status d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
+                    char *err, size_t errlen);
 /* The same, only with a circuit whose bytes have the SHA-256 wasm_sha256
  * (hex; NULL: any): another file there is refused with G16_ERR_MISMATCH
  * before it is compiled. */
-int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
-                     const char *wasm_sha256, int persist, char *err, size_t errlen);
+d_status d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
+                          const char *wasm_sha256, int persist, char *err, size_t errlen);
 /* What computing one witness from an input of input_len bytes holds
  * beyond the .wtns (the calculator's linear memory at its cap, the
  * parsed inputs and the witness values): reserved with the partition. */
 size_t d_key_calc_bytes(const dkey *k, size_t input_len);
 void d_key_free(dkey *k);
-int d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
+d_status d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
 /* Evicts idle keys until need bytes are free (0), or -1; mu held.  The
  * evicted keys are unlisted and added to *freed, for the caller to free
  * with d_key_reap once mu is released. */
@@ -341,7 +362,7 @@ void d_release(g16d *d, part *p, size_t bytes);
 void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes);
 
 /* jobs.c */
-int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
+d_status d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
 /* Whether a long-poll for job id has something to wait for here (the
  * backend says, and the daemon is not stopping).  mu held. */
 int d_job_waitable(g16d *d, const char *id);
@@ -360,31 +381,32 @@ int d_job_terminal(const job *j);
 typedef struct d_backend {
     const char *name;
     /* opens what holds the jobs, then restores what it held */
-    int (*open)(g16d *d, char *err, size_t errlen);
-    int (*restore)(g16d *d, char *err, size_t errlen);
+    d_status (*open)(g16d *d, char *err, size_t errlen);
+    d_status (*restore)(g16d *d, char *err, size_t errlen);
     int (*start)(g16d *d); /* its threads, after the workers' */
     void (*stop)(g16d *d); /* after the workers stopped */
     void (*close)(g16d *d);
     /* POST /v1/keys: loaded here (and registered, in a fleet) */
-    int (*key_load)(g16d *d, const char *name, const char *path, const char *wasm, char *err,
-                    size_t errlen);
+    d_status (*key_load)(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                         size_t errlen);
     void (*key_saved)(g16d *d, const dkey *k, int present); /* mu held */
     /* before a submission is checked: the key is here and the right one */
-    int (*key_ready)(g16d *d, const char *name, char *err, size_t errlen);
+    d_status (*key_ready)(g16d *d, const char *name, char *err, size_t errlen);
     /* a checked job: taken (queued here, or in the fleet's queue, then
      * discarded here) on G16_OK */
-    int (*submit)(g16d *d, job *j, char *err, size_t errlen);
+    d_status (*submit)(g16d *d, job *j, char *err, size_t errlen);
     void (*part_done)(g16d *d, const part *p);  /* mu held: p is terminal */
     void (*job_changed)(g16d *d, const job *j); /* mu held: finished, fetched, cancelled */
     void (*job_deleted)(g16d *d, const job *j); /* mu held: purged */
     /* GET /v1/proofs/ID (fetching it), waiting up to wait seconds for
      * it to finish when the backend waits itself (waitable says 0) */
-    int (*job_view)(g16d *d, const char *id, double wait, d_job_view *v, char *err, size_t errlen);
-    int (*job_list)(g16d *d, d_job_list *l, char *err, size_t errlen);
-    int (*cancel)(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen);
+    d_status (*job_view)(g16d *d, const char *id, double wait, d_job_view *v, char *err,
+                         size_t errlen);
+    d_status (*job_list)(g16d *d, d_job_list *l, char *err, size_t errlen);
+    d_status (*cancel)(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen);
     int (*waitable)(g16d *d, const char *id); /* mu held: the HTTP layer may park a long-poll */
     /* GET /v1/fleet (G16_ERR_NOT_FOUND with why on one host) */
-    int (*hosts)(g16d *d, char **json, char *err, size_t errlen);
+    d_status (*hosts)(g16d *d, char **json, char *err, size_t errlen);
     char *(*metrics)(g16d *d); /* /metrics lines beyond the daemon's (malloc'd; NULL: none) */
     /* periodic work, run by cron.c (NULL: none in this mode) */
     void (*heartbeat)(g16d *d); /* this host's leases renewed */
@@ -442,8 +464,8 @@ int d_api_blocks(const g16d *d, const d_request *rq);
 /* A long-poll: the seconds GET /v1/proofs/ID?wait=S may wait (capped),
  * with *id; 0 when the request is none. */
 double d_api_wait(const d_request *rq, const char **id);
-/* The HTTP status of a failure kind (g16_status or D_ERR_*). */
-int d_http_status(int code);
+/* The HTTP status of a failure kind. */
+int d_http_status(d_status code);
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
