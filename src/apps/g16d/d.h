@@ -96,6 +96,8 @@ typedef struct {
     char queue[1024];       /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
     double lease_s;         /* --lease: seconds a claimed partition is this host's unrenewed */
     int queue_listen;       /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
+    int log_json;           /* --log-format json */
+    int log_level;          /* --log-level: a d_log_level */
 } d_config;
 
 typedef enum {
@@ -242,6 +244,8 @@ typedef struct g16d {
     int cpu_busy;   /* threads the running CPU stage calls hold (<= cfg.threads) */
     int long_polls; /* long-polls parked by the HTTP layer, waiting for a job */
     int stopping, stopped_workers;
+    int draining;         /* D_DRAIN_API or D_DRAIN_SIGNAL: no new work taken (health.c) */
+    char gpu_lost[D_ERR]; /* why the GPU failed a stage call ("": it has not) */
     uint64_t proofs_done, proofs_failed, jobs_submitted;
     histo hist[ST_COUNT + 1]; /* + budget wait */
     reap *reap_head, *reap_tail;
@@ -271,6 +275,16 @@ typedef struct g16d {
 int d_config_load(d_config *c, int argc, char **argv, int *exit_code);
 int d_parse_size(const char *s, size_t *out);
 void d_default_socket(char *buf, size_t len);
+
+/* log.c: one line per event on stderr, text or JSON (its head comment
+ * says how a call's fields are written). */
+typedef enum { D_LOG_DEBUG, D_LOG_INFO, D_LOG_NOTICE, D_LOG_WARNING, D_LOG_ERR } d_log_level;
+void d_log_setup(int json, d_log_level min);
+/* "debug", "info", "notice", "warning" or "error": 0 with *out, else -1. */
+int d_log_parse_level(const char *s, d_log_level *out);
+/* fmt: "name=%conv name=%conv ...", one conversion a field. */
+void d_log(d_log_level lvl, const char *event, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* util.c */
 double d_now(void);
@@ -408,6 +422,9 @@ typedef struct d_backend {
     /* GET /v1/fleet (G16_ERR_NOT_FOUND with why on one host) */
     d_status (*hosts)(g16d *d, char **json, char *err, size_t errlen);
     char *(*metrics)(g16d *d); /* /metrics lines beyond the daemon's (malloc'd; NULL: none) */
+    /* mu held: 0 while where the jobs live answers, else 1 with why
+     * (GET /v1/health says degraded); NULL: always answers */
+    int (*health)(g16d *d, char *why, size_t whylen);
     /* periodic work, run by cron.c (NULL: none in this mode) */
     void (*heartbeat)(g16d *d); /* this host's leases renewed */
     void (*purge)(g16d *d);     /* the backend's own expired jobs deleted */
@@ -468,6 +485,28 @@ double d_api_wait(const d_request *rq, const char **id);
 int d_http_status(d_status code);
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* health.c: whether this host takes work (GET /v1/health) and the
+ * drain that takes it out of service without losing work. */
+enum { D_DRAIN_API = 1, D_DRAIN_SIGNAL };
+typedef struct {
+    const char *state; /* "ready", "draining" or "degraded" */
+    const char *lost;  /* degraded: "database" or "gpu" */
+    char why[D_ERR];
+} d_health;
+/* mu held. */
+void d_health_of(g16d *d, d_health *h);
+/* Partitions this daemon holds that are not final yet.  mu held. */
+int d_drain_left(const g16d *d);
+/* Drains (how: D_DRAIN_API or D_DRAIN_SIGNAL) or, with 0, resumes; a
+ * drain a signal began cannot be resumed (D_ERR_STOPPING). */
+d_status d_drain_set(g16d *d, int how, char *err, size_t errlen);
+/* A stage call failed with G16_ERR_DEVICE: the GPU is lost.  mu held. */
+void d_health_gpu_failed(g16d *d, const char *why);
+/* main.c's signals until the daemon should stop: SIGTERM drains and
+ * returns once nothing is left, a second SIGTERM or SIGINT at once;
+ * SIGHUP reloads the configuration.  The signal that stopped it. */
+int d_signal_loop(g16d *d);
 
 /* fleet.c: this daemon as one host of a fleet (--queue). */
 extern const d_backend d_backend_fleet;

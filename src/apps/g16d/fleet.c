@@ -77,6 +77,7 @@ typedef struct {
     flease *leases;
     fkey *keys;
     uint64_t claimed, accepted, discarded;
+    char db_error[D_ERR]; /* why the last heartbeat failed ("": it did not) */
 } fleet;
 
 #define F(d) ((fleet *)(d)->fleet)
@@ -367,7 +368,7 @@ static int admissible(g16d *d, char (*names)[D_NAME_MAX], int max, int *n)
     size_t free_b = d_budget_free(d), queued = queued_need(d), per = 0;
     int room = d->cfg.workers[ST_SYNTH] - d->nstate[P_QUEUED], checked = 0;
     *n = 0;
-    if (d->stopping || room <= 0 || free_b <= queued) return -1;
+    if (d->stopping || d->draining || room <= 0 || free_b <= queued) return -1;
     free_b -= queued;
     for (dkey *k = d->keys; k && *n < max; k = k->next) {
         fkey *fk = fkey_get(F(d), k->name, 0);
@@ -684,6 +685,7 @@ static char *host_info(g16d *d)
                   "keys", keys, "keys_refused", refused, "partitions_running", running,
                   "partitions_queued", d->nstate[P_QUEUED], "proofs_done",
                   (json_int_t)d->proofs_done, "device_budget", (json_int_t)d->dev_budget);
+    json_object_set_new(o, "draining", json_boolean(d->draining));
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     return s;
@@ -710,13 +712,27 @@ static void beat(g16d *d, fleet *f)
     const char **held = calloc((size_t)n + 1, sizeof *held);
     for (int i = 0; held && i < n; i++) held[i] = ids[i];
     pthread_mutex_unlock(&d->mu);
-    if (!ids || !held ||
-        d_pgq_heartbeat(f->beat, d->cfg.lease_s, info, held, n, NULL, err, sizeof err))
-        fleet_log("heartbeat", ids && held ? err : "out of memory");
+    int failed = !ids || !held ||
+                 d_pgq_heartbeat(f->beat, d->cfg.lease_s, info, held, n, NULL, err, sizeof err);
+    if (failed) fleet_log("heartbeat", ids && held ? err : "out of memory");
     free(info);
     free(ids);
     free(held);
     pthread_mutex_lock(&d->mu);
+    /* GET /v1/health: degraded while the database does not answer */
+    if (failed && ids && held)
+        snprintf(f->db_error, sizeof f->db_error, "%s", err);
+    else if (!failed && f->db_error[0]) {
+        f->db_error[0] = 0;
+        d_log(D_LOG_NOTICE, "fleet_database_back", "host=%s", d_pgq_host(f->beat));
+    }
+}
+
+static int fleet_health(g16d *d, char *why, size_t whylen)
+{
+    if (!F(d)->db_error[0]) return 0;
+    snprintf(why, whylen, "the fleet's database: %s", F(d)->db_error);
+    return 1;
 }
 
 /* ---- periodic work (cron.c) ---- */
@@ -987,6 +1003,7 @@ const d_backend d_backend_fleet = {
     .waitable = fleet_waitable,
     .hosts = d_fleet_hosts,
     .metrics = d_fleet_metrics,
+    .health = fleet_health,
     .remote = 1,
     .heartbeat = fleet_heartbeat,
     .purge = fleet_purge,

@@ -143,6 +143,10 @@ static d_status pin_key(g16d *d, const char *name, int n, dkey **out, char *err,
     if (d->stopping) {
         rc = D_ERR_STOPPING;
         d_errf(err, errlen, "g16d is shutting down");
+    } else if (d->draining) {
+        rc = D_ERR_DRAINING;
+        d_errf(err, errlen, "g16d is draining (%s): it takes no new jobs; submit to another host",
+               d->draining == D_DRAIN_SIGNAL ? "SIGTERM" : "POST /v1/drain");
     } else if (!k || !k->key) {
         rc = D_ERR_NOT_FOUND;
         d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name);

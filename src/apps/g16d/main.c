@@ -184,17 +184,6 @@ static void teardown(g16d *d)
     if (d->lock_fd >= 0) close(d->lock_fd);
 }
 
-static int wait_signal(void)
-{
-    sigset_t set;
-    int sig = 0;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigwait(&set, &sig);
-    return sig;
-}
-
 static int serve(g16d *d)
 {
     char err[D_ERR];
@@ -226,9 +215,10 @@ static int serve(g16d *d)
             d->cfg.workers[ST_MSM], d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
             d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.pin_keys ? "on" : "off",
             d->cfg.state_dir);
-    int sig = wait_signal();
-    fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n",
-            strsignal(sig));
+    int sig = d_signal_loop(d); /* SIGTERM drains first (health.c) */
+    pthread_mutex_lock(&d->mu);
+    d_log(D_LOG_NOTICE, "stopping", "signal=%s left=%d", strsignal(sig), d_drain_left(d));
+    pthread_mutex_unlock(&d->mu);
     d_http_quiesce(h);
     d_workers_stop(d);
     d->be->stop(d); /* after the workers: their last results are posted */

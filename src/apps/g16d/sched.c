@@ -51,7 +51,6 @@
 #include "d.h"
 #include "jobtab.h"
 
-
 void d_release(g16d *d, part *p, size_t bytes)
 {
     if (bytes > p->reserved) bytes = p->reserved;
@@ -165,6 +164,12 @@ void d_part_finish(g16d *d, part *p, part_state st, const char *error)
     if (error && !p->error) p->error = strdup(error);
     if (st == P_FAILED) d->proofs_failed++;
     if (st == P_DONE) d->proofs_done++;
+    if (st == P_FAILED)
+        d_log(D_LOG_WARNING, "partition_failed", "job=%s index=%d key=%s error=%s", j->id, p->idx,
+              j->key, p->error ? p->error : "");
+    else
+        d_log(D_LOG_INFO, st == P_DONE ? "partition_done" : "partition_cancelled",
+              "job=%s index=%d key=%s seconds=%.3f", j->id, p->idx, j->key, d_now() - p->t_queued);
     d->be->part_done(d, p);
     if (j->nterminal == j->nparts) {
         j->finished = d_now();
@@ -529,7 +534,7 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
             free(p->timings);
             p->timings = timings_json(p);
         }
-        if (rc) fprintf(stderr, "g16d: %s\n", err);
+        if (rc == G16_ERR_DEVICE) d_health_gpu_failed(d, err);
         d_reap(d, p->gj, p, p->reserved);
         p->gj = NULL;
         d_part_finish(d, p, st, rc ? err : NULL);
