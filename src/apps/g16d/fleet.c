@@ -84,7 +84,7 @@ typedef struct {
 
 static void fleet_log(const char *what, const char *err)
 {
-    fprintf(stderr, "g16d: fleet: %s: %s\n", what, err);
+    d_log(D_LOG_WARNING, "fleet_error", "what=%s error=%s", what, err);
 }
 
 /* News for the claimer and the heartbeat.  mu held. */
@@ -464,6 +464,8 @@ static void enqueue(g16d *d, fleet *f, flease *fl, job *j)
     if (j->parts[0].input && k && k->circuit) d_part_input_bytes(&j->parts[0], k);
     jobtab_add(d, j);
     f->claimed++;
+    d_log(D_LOG_INFO, "lease_claimed", "job=%s index=%d attempt=%d key=%s", fl->l.job, fl->l.idx,
+          fl->l.attempt, j->key);
     pthread_cond_broadcast(&d->work);
 }
 
@@ -527,7 +529,7 @@ static int load_head(g16d *d, fleet *f)
     if (!rc && key[0]) rc = d_fleet_key_ready(d, key, err, sizeof err);
     pthread_mutex_lock(&d->mu);
     if (rc && key[0]) {
-        fleet_log(key, err);
+        d_log(D_LOG_WARNING, "fleet_key_refused", "key=%s skip_s=%.0f error=%s", key, SKIP_S, err);
         fkey *fk = fkey_get(f, key, 1);
         if (fk) {
             fk->skip_until = d_now() + SKIP_S;
@@ -586,9 +588,9 @@ static int post(g16d *d, fleet *f, flease *fl)
     else
         f->discarded++;
     pthread_mutex_unlock(&d->mu);
-    if (!accepted)
-        fprintf(stderr, "g16d: fleet: %s/%d: result discarded (the lease had lapsed)\n", fl->l.job,
-                fl->l.idx);
+    d_log(accepted ? D_LOG_INFO : D_LOG_WARNING, accepted ? "lease_posted" : "lease_lapsed",
+          "job=%s index=%d attempt=%d result=%s", fl->l.job, fl->l.idx, fl->l.attempt,
+          accepted ? "accepted" : "discarded (the lease had lapsed)");
     return D_OK;
 }
 
@@ -626,7 +628,10 @@ static void release_unstarted(g16d *d, fleet *f)
         char err[D_ERR];
         fl->done = 1; /* nothing to post: the lease is given back */
         pthread_mutex_unlock(&d->mu);
-        if (d_pgq_release(f->q, &fl->l, err, sizeof err)) fleet_log("release", err);
+        if (d_pgq_release(f->q, &fl->l, err, sizeof err))
+            fleet_log("release", err);
+        else
+            d_log(D_LOG_INFO, "lease_released", "job=%s index=%d", fl->l.job, fl->l.idx);
         pthread_mutex_lock(&d->mu);
     }
 }
@@ -797,7 +802,7 @@ static d_status d_fleet_open(g16d *d, char *err, size_t errlen)
     fleet *f = calloc(1, sizeof *f);
     if (!f) {
         d_errf(err, errlen, "out of memory");
-        return -1;
+        return D_ERR_NOMEM;
     }
     d->fleet = f;
     pthread_cond_init(&f->cv, NULL);
@@ -806,14 +811,16 @@ static d_status d_fleet_open(g16d *d, char *err, size_t errlen)
     if (!(f->q = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->beat = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->api = d_pgq_open(d->cfg.queue, host, err, errlen)))
-        return -1;
+        return D_ERR_QUEUE;
     char why[D_ERR];
     f->listening = listen_or_poll(d, f, why, sizeof why);
-    fprintf(stderr, "g16d: fleet host %s (lease %.1f s; idle: %s%s)\n", host, d->cfg.lease_s,
-            f->listening ? "woken by LISTEN/NOTIFY, polling every 0.1 s as well"
-                         : "polling every 0.1 s, no LISTEN: ",
-            f->listening ? "" : why);
-    return 0;
+    char idle[D_ERR + 64];
+    snprintf(idle, sizeof idle, "%s%s",
+             f->listening ? "woken by LISTEN/NOTIFY, polling every 0.1 s as well"
+                          : "polling every 0.1 s, no LISTEN: ",
+             f->listening ? "" : why);
+    d_log(D_LOG_NOTICE, "fleet_host", "host=%s lease_s=%.1f idle=%s", host, d->cfg.lease_s, idle);
+    return D_OK;
 }
 
 static int d_fleet_start(g16d *d)
@@ -966,7 +973,7 @@ static char *d_fleet_metrics(g16d *d)
 static d_status fleet_restore(g16d *d, char *err, size_t errlen)
 {
     (void)d, (void)err, (void)errlen; /* the jobs are the database's */
-    return 0;
+    return D_OK;
 }
 
 /* Nothing of a job is kept here but its final partitions' results, which

@@ -240,7 +240,12 @@ d_status d_job_submit(g16d *d, const char *body, size_t len, char **out, char *e
     if (!rc &&
         asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0)
         *out = NULL;
-    if (!rc) rc = d->be->submit(d, j, err, errlen);
+    char id[33] = "", kname[D_NAME_MAX] = ""; /* for the log: the backend may free j */
+    if (!rc) {
+        snprintf(id, sizeof id, "%s", j->id);
+        snprintf(kname, sizeof kname, "%s", j->key);
+        rc = d->be->submit(d, j, err, errlen);
+    }
     release(d, k, n);
     if (rc) {
         jobtab_discard(j);
@@ -251,6 +256,8 @@ d_status d_job_submit(g16d *d, const char *body, size_t len, char **out, char *e
     pthread_mutex_lock(&d->mu);
     d->jobs_submitted++;
     pthread_mutex_unlock(&d->mu);
+    d_log(D_LOG_INFO, "job_accepted", "id=%s key=%s partitions=%d priority=%d inputs=%d", id, kname,
+          n, prio, inputs);
     return D_OK;
 }
 

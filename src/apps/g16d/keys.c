@@ -76,10 +76,8 @@ static void drop(g16d *d, dkey *k, dkey **freed)
 
 static void evict(g16d *d, dkey *k, const char *budget, dkey **freed)
 {
-    fprintf(stderr,
-            "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
-            "budget\n",
-            k->name, k->bytes, k->dev_charge, budget);
+    d_log(D_LOG_NOTICE, "key_evicted", "key=%s bytes=%zu device_bytes=%zu why=%s", k->name,
+          k->bytes, k->dev_charge, budget);
     drop(d, k, freed);
 }
 
@@ -107,7 +105,7 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep, dkey **freed)
             who[n++] = k;
         }
         rc = policy_evict(d->cfg.budget, d->reserved + d->key_bytes, pk, n, need, victims, &nv);
-        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "memory", freed);
+        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "room in the memory budget", freed);
     }
     free(pk);
     free(who);
@@ -141,7 +139,8 @@ static int device_room(g16d *d, dkey *self, size_t need, dkey **freed, char *why
                    "its estimated %zu bytes of device memory (copy and proof workspace) "
                    "do not fit the %zu-byte device budget, %zu of it held by keys in use",
                    need, d->dev_budget, d->dev_used);
-        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "device memory", freed);
+        for (int i = 0; i < nv; i++)
+            evict(d, who[victims[i]], "room in the device memory budget", freed);
     }
     if (rc == 0) {
         self->dev_charge = need;
@@ -162,8 +161,8 @@ static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
     k->dev_charge = uploaded ? k->device_bytes + workspace : 0;
     d->dev_used += k->dev_charge;
     if (k->dev_charge > planned)
-        fprintf(stderr, "g16d: key %s holds %zu bytes on the device, more than the %zu planned\n",
-                k->name, k->dev_charge, planned);
+        d_log(D_LOG_WARNING, "key_device_over_plan", "key=%s device_bytes=%zu planned=%zu", k->name,
+              k->dev_charge, planned);
 }
 
 /* Makes the key resident on the GPU.  The upload sorts the coefficients
@@ -223,7 +222,7 @@ static d_status gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errle
         d_errf(err, errlen, "%s (--device gpu)", e2);
         return rc;
     }
-    fprintf(stderr, "g16d: %s; key %s proves on the CPU\n", e2, k->name);
+    d_log(D_LOG_WARNING, "key_on_cpu", "key=%s why=%s", k->name, e2);
     k->gpu_error = strdup(e2);
     return D_OK;
 }
@@ -250,7 +249,7 @@ static void pin(dkey *k)
                k->buf_len, strerror(e), (unsigned long long)rl.rlim_cur);
     else
         d_errf(why, sizeof why, "mlock of %zu bytes: %s", k->buf_len, strerror(e));
-    fprintf(stderr, "g16d: key %s is not pinned: %s\n", k->name, why);
+    d_log(D_LOG_WARNING, "key_unpinned", "key=%s why=%s", k->name, why);
     k->pin_error = strdup(why);
 }
 
@@ -508,6 +507,9 @@ d_status d_key_load_bound(g16d *d, const char *name, const char *path, const cha
         drop(d, k, &freed);
     } else {
         k->last_used = d_now();
+        d_log(D_LOG_INFO, "key_loaded",
+              "key=%s path=%s bytes=%zu device=%s circuit=%s circuit_compiled=%d", k->name, k->path,
+              k->bytes, k->on_gpu ? "gpu" : "cpu", k->wasm, k->wasm_compiled);
         if (persist) d->be->key_saved(d, k, 1);
         pthread_cond_broadcast(&d->work);
     }
@@ -529,8 +531,11 @@ d_status d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
         rc = D_ERR_CONFLICT;
         d_errf(err, errlen, "key %s is %s", name,
                k->key ? "needed by unfinished partitions" : "still loading");
-    } else
+    } else {
+        d_log(D_LOG_NOTICE, "key_evicted", "key=%s bytes=%zu device_bytes=%zu why=%s", k->name,
+              k->bytes, k->dev_charge, "unloaded (DELETE /v1/keys, or not the fleet's key)");
         drop(d, k, &freed);
+    }
     pthread_mutex_unlock(&d->mu);
     d_key_reap(&freed);
     return rc;

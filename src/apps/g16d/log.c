@@ -143,6 +143,7 @@ void d_log(d_log_level lvl, const char *event, const char *fmt, ...)
                             numeric ? json_loads(v, JSON_DECODE_ANY, NULL) : json_string(v));
         if (!json_object_get(o, name)) json_object_set_new(o, name, json_string(v));
         f = pct + n;
+        if (*f && *f != ' ') break; /* one conversion a field: the rest would misread */
         while (*f == ' ') f++;
     }
     va_end(ap);

@@ -46,12 +46,11 @@ static void resolve_pinning(d_config *c)
                  (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= c->budget);
     c->pin_keys = d_cap_ipc_lock() || lim_ok;
     if (!c->pin_keys)
-        fprintf(
-            stderr,
-            "g16d: warning: keys are not pinned in RAM: RLIMIT_MEMLOCK (%llu bytes) is "
-            "below the %zu-byte budget and there is no CAP_IPC_LOCK (raise it with ulimit -l or "
-            "LimitMEMLOCK=; --pin-keys pins what fits, --no-pin-keys silences this)\n",
-            (unsigned long long)rl.rlim_cur, c->budget);
+        d_log(D_LOG_WARNING, "keys_not_pinned", "memlock_limit=%llu budget=%zu why=%s",
+              (unsigned long long)rl.rlim_cur, c->budget,
+              "RLIMIT_MEMLOCK is below the budget and there is no CAP_IPC_LOCK (raise it with "
+              "ulimit -l or LimitMEMLOCK=; --pin-keys pins what fits, --no-pin-keys silences "
+              "this)");
 }
 
 /* Decided once, before any key loads: every key of this daemon then lives
@@ -85,14 +84,15 @@ static void resolve_device_budget(g16d *d)
     size_t avail;
     if (!d->use_gpu) {
         if (d->cfg.device_budget)
-            fprintf(stderr, "g16d: --device-memory-budget ignored: proofs run on the CPU\n");
+            d_log(D_LOG_NOTICE, "option_ignored", "option=%s why=%s", "--device-memory-budget",
+                  "proofs run on the CPU");
         if (d->cfg.gpu_copies)
-            fprintf(stderr, "g16d: --gpu-copies ignored: proofs run on the CPU\n");
+            d_log(D_LOG_NOTICE, "option_ignored", "option=%s why=%s", "--gpu-copies",
+                  "proofs run on the CPU");
     } else if (d->cfg.device_budget) {
         d->dev_budget = d->cfg.device_budget;
     } else if (mw_gpu_free_memory(0, &avail, why, sizeof why)) {
-        fprintf(stderr, "g16d: warning: no device memory budget: %s (set --device-memory-budget)\n",
-                why);
+        d_log(D_LOG_WARNING, "no_device_budget", "why=%s", why);
     } else {
         size_t margin = avail / 10 > ((size_t)512 << 20) ? avail / 10 : (size_t)512 << 20;
         d->dev_budget = avail > margin ? avail - margin : avail / 2;
@@ -112,10 +112,8 @@ static void fit_connections(d_config *c)
     setrlimit(RLIMIT_NOFILE, &rl);
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) return;
     int fit = rl.rlim_cur > own + 4 ? (int)(rl.rlim_cur - own) : 4;
-    fprintf(stderr,
-            "g16d: warning: --max-connections %d lowered to %d: RLIMIT_NOFILE is %llu (raise it "
-            "with ulimit -n or LimitNOFILE=)\n",
-            c->max_connections, fit, (unsigned long long)rl.rlim_cur);
+    d_log(D_LOG_WARNING, "max_connections_lowered", "from=%d to=%d nofile_limit=%llu",
+          c->max_connections, fit, (unsigned long long)rl.rlim_cur);
     c->max_connections = fit;
 }
 
@@ -189,32 +187,31 @@ static int serve(g16d *d)
     char err[D_ERR];
     err[0] = 0;
     if (resolve_device(d, err, sizeof err)) {
-        fprintf(stderr, "g16d: %s\n", err);
+        d_log(D_LOG_ERR, "start_failed", "error=%s", err);
         return 1;
     }
     resolve_device_budget(d);
     if (lock_state(d, err, sizeof err) || open_jobs(d, err, sizeof err) ||
         d_telemetry_start(d, err, sizeof err) || d_workers_start(d) || d->be->start(d) ||
         d_cron_start(d)) {
-        fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");
+        d_log(D_LOG_ERR, "start_failed", "error=%s", err[0] ? err : "cannot start worker threads");
         return 1;
     }
     d_http *h = d_http_start(d, err, sizeof err);
     if (!h) {
-        fprintf(stderr, "g16d: %s\n", err);
+        d_log(D_LOG_ERR, "start_failed", "error=%s", err);
         d_workers_stop(d);
         d->be->stop(d);
         d_cron_stop(d);
         d_telemetry_stop(d);
         return 1;
     }
-    fprintf(stderr,
-            "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, proving on %s%s, "
-            "--pin-keys %s, state %s)\n",
-            d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH],
-            d->cfg.workers[ST_MSM], d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
-            d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.pin_keys ? "on" : "off",
-            d->cfg.state_dir);
+    d_log(D_LOG_NOTICE, "listening",
+          "socket=%s budget=%zu synth_workers=%d msm_workers=%d finalize_workers=%d device=%s "
+          "g2_on_cpu=%d pin_keys=%d state=%s",
+          d->cfg.socket_path, d->cfg.budget, d->cfg.workers[ST_SYNTH], d->cfg.workers[ST_MSM],
+          d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu", d->use_gpu && d->cfg.g2_on_cpu,
+          d->cfg.pin_keys, d->cfg.state_dir);
     int sig = d_signal_loop(d); /* SIGTERM drains first (health.c) */
     pthread_mutex_lock(&d->mu);
     d_log(D_LOG_NOTICE, "stopping", "signal=%s left=%d", strsignal(sig), d_drain_left(d));
@@ -225,8 +222,7 @@ static int serve(g16d *d)
     d_cron_stop(d); /* after the backend: a fleet renews its leases until then */
     d_http_stop(h);
     d_telemetry_stop(d);
-    fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n",
-            d->nstate[P_QUEUED]);
+    d_log(D_LOG_NOTICE, "stopped", "partitions_queued=%d", d->nstate[P_QUEUED]);
     return 0;
 }
 

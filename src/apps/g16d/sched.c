@@ -274,7 +274,11 @@ static part *pick_synth(g16d *d, dkey **evicted)
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
-    d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
+    int waits = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
+    if (waits != d->synth_needs_memory) /* a wait's start and end, not each look */
+        d_log(D_LOG_INFO, waits ? "budget_wait" : "budget_wait_over",
+              "job=%s index=%d need=%zu free=%zu", p->job->id, p->idx, need, d_budget_free(d));
+    d->synth_needs_memory = waits;
     if (d->synth_needs_memory) return NULL;
     reserve(d, p, need);
     return p;

@@ -35,7 +35,8 @@ static const char *const k_added[][2] = {
 
 static void logerr(g16d *d, const char *what)
 {
-    fprintf(stderr, "g16d: %s/jobs.db: %s: %s\n", d->cfg.state_dir, what, sqlite3_errmsg(DB(d)));
+    d_log(D_LOG_ERR, "database_error", "state_dir=%s what=%s error=%s", d->cfg.state_dir, what,
+          sqlite3_errmsg(DB(d)));
 }
 
 static int has_column(sqlite3 *db, const char *table, const char *column)
@@ -57,10 +58,10 @@ static d_status add_columns(g16d *d, char *err, size_t errlen)
         snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s", k_added[i][0], k_added[i][1]);
         if (sqlite3_exec(DB(d), sql, NULL, NULL, NULL) != SQLITE_OK) {
             d_errf(err, errlen, "%s/jobs.db: %s: %s", d->cfg.state_dir, sql, sqlite3_errmsg(DB(d)));
-            return -1;
+            return D_ERR_IO;
         }
     }
-    return 0;
+    return D_OK;
 }
 
 static d_status d_store_open(g16d *d, char *err, size_t errlen)
@@ -73,7 +74,7 @@ static d_status d_store_open(g16d *d, char *err, size_t errlen)
                         NULL) != SQLITE_OK) {
         d_errf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
         sqlite3_close(db);
-        return -1;
+        return D_ERR_IO;
     }
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
@@ -81,7 +82,7 @@ static d_status d_store_open(g16d *d, char *err, size_t errlen)
         d_errf(err, errlen, "%s: %s", path, msg ? msg : "schema failed");
         sqlite3_free(msg);
         sqlite3_close(db);
-        return -1;
+        return D_ERR_IO;
     }
     d->db = db;
     return add_columns(d, err, errlen);
@@ -301,7 +302,7 @@ static d_status d_store_restore(g16d *d, char *err, size_t errlen)
     sqlite3_stmt *st = prep(d, "SELECT name, path, wasm FROM keys");
     if (!st) {
         d_errf(err, errlen, "%s/jobs.db: %s", d->cfg.state_dir, sqlite3_errmsg(DB(d)));
-        return -1;
+        return D_ERR_IO;
     }
     while (sqlite3_step(st) == SQLITE_ROW) {
         char name[D_NAME_MAX], path[1024], e2[D_ERR];
@@ -309,21 +310,20 @@ static d_status d_store_restore(g16d *d, char *err, size_t errlen)
         snprintf(path, sizeof path, "%s", (const char *)sqlite3_column_text(st, 1));
         const char *wasm = (const char *)sqlite3_column_text(st, 2);
         if (d_key_load(d, name, path, wasm, 0, e2, sizeof e2))
-            fprintf(stderr, "g16d: not reloading key %s: %s\n", name, e2);
+            d_log(D_LOG_WARNING, "key_not_restored", "key=%s error=%s", name, e2);
     }
     sqlite3_finalize(st);
     st = prep(d, "SELECT id, key, priority, seq, created, finished, fetched, cancelled FROM jobs "
                  "ORDER BY seq");
-    if (!st) return -1;
+    if (!st) return D_ERR_IO;
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         restore_job(d, st);
         n++;
     }
     sqlite3_finalize(st);
-    if (n)
-        fprintf(stderr, "g16d: restored %d jobs (%d partitions to run)\n", n, d->nstate[P_QUEUED]);
-    return 0;
+    if (n) d_log(D_LOG_NOTICE, "restored", "jobs=%d partitions_queued=%d", n, d->nstate[P_QUEUED]);
+    return D_OK;
 }
 
 /* ---- the local backend ---- */
