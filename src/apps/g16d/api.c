@@ -209,6 +209,13 @@ static void status(g16d *d, const d_request *rq, const char *id, d_reply *r)
     d_health_of(d, &h);
     json_object_set_new(o, "state", json_string(h.state)); /* as GET /v1/health says */
     json_object_set_new(o, "draining", json_boolean(d->draining));
+    /* what a reload (SIGHUP) may change beside the budget and the stages' workers */
+    json_object_set_new(o, "config",
+                        json_pack("{s:f,s:f,s:I,s:i,s:i,s:i}", "result_ttl", d->cfg.result_ttl,
+                                  "fetched_ttl", d->cfg.fetched_ttl, "max_body",
+                                  (json_int_t)d->cfg.max_body, "msm_queue",
+                                  d->cfg.queue_depth[ST_MSM], "finalize_queue",
+                                  d->cfg.queue_depth[ST_FINAL], "reloads", d->reloads));
     /* request bodies being read or parsed (http.c), within "reserved" */
     json_object_set_new(json_object_get(o, "budget"), "requests",
                         json_integer((json_int_t)d->body_reserved));

@@ -368,9 +368,9 @@ static const option k_opts[] = {
      "                         notices). Without LISTEN in the database (YugabyteDB) it polls "
      "anyway"},
     {"log-format", "text|json", set_log_format,
-     "one line per event on stderr (journald): text (g16d: LEVEL EVENT name=value ...)\n"
-     "                         or json (one object: ts, level, event and the fields). Default "
-     "text"},
+     "one line per event on stderr (journald): text (g16d: LEVEL EVENT name=value\n"
+     "                         ...) or json (one object: ts, level, event and the fields).\n"
+     "                         Default text"},
     {"log-level", "LEVEL", set_log_level,
      "the least level written: debug, info (default), notice, warning or error"},
 };
@@ -384,7 +384,9 @@ static void usage(FILE *f)
           "It serves HTTP/1.1 + JSON on a Unix socket (curl --unix-socket, `g16 client`).\n"
           "SIGTERM drains it (no new jobs or claims, 503; what it holds finishes) and\n"
           "then exits 0; a second SIGTERM, or SIGINT, stops at once, leaving queued\n"
-          "partitions for the next start (jobs survive restarts: SQLite in --state-dir).\n\n"
+          "partitions for the next start (jobs survive restarts: SQLite in --state-dir).\n"
+          "SIGHUP reads the config file again: memory-budget, the workers and queues, the\n"
+          "TTLs and the log options change in place; the rest is named in the log and kept.\n\n"
           "options (each may also be set in the config file as `name = value`;\n"
           "flags override the file; # starts a comment):\n"
           "  --config FILE          read options from FILE first\n",
@@ -547,6 +549,8 @@ static void resolve_threads(d_config *c)
 int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
 {
     defaults(c);
+    c->argc = argc;
+    c->argv = argv;
     *exit_code = 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

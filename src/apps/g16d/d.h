@@ -98,6 +98,8 @@ typedef struct {
     int queue_listen;       /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
     int log_json;           /* --log-format json */
     int log_level;          /* --log-level: a d_log_level */
+    int argc;               /* the command line, read again with the file at SIGHUP */
+    char **argv;
 } d_config;
 
 typedef enum {
@@ -269,10 +271,15 @@ typedef struct g16d {
     int cron_stop, cron_started;
     pthread_t cron;
     int lock_fd;
+    int reloads; /* SIGHUPs that changed the configuration (reload.c) */
 } g16d;
 
 /* config.c */
 int d_config_load(d_config *c, int argc, char **argv, int *exit_code);
+/* reload.c: SIGHUP: the --config file (and the flags, which still win)
+ * read again; what can change live does, under mu; the rest is named in
+ * one log line and kept. */
+void d_reload(g16d *d);
 int d_parse_size(const char *s, size_t *out);
 void d_default_socket(char *buf, size_t len);
 
@@ -370,6 +377,10 @@ d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t held, size_t more
 
 /* sched.c */
 int d_workers_start(g16d *d);
+/* Threads up to the stages' worker counts, which a reload may have
+ * raised (fewer: the counts cap the calls, the extra threads idle).
+ * mu held, before d_workers_stop. */
+int d_workers_grow(g16d *d);
 void d_workers_stop(g16d *d);
 void d_part_finish(g16d *d, part *p, part_state st, const char *error);
 void d_release(g16d *d, part *p, size_t bytes);

@@ -91,6 +91,7 @@ int d_signal_loop(g16d *d)
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
     for (;;) {
         pthread_mutex_lock(&d->mu);
         int draining = d->draining == D_DRAIN_SIGNAL, left = d_drain_left(d);
@@ -98,7 +99,9 @@ int d_signal_loop(g16d *d)
         if (draining && !left) return SIGTERM;
         /* while draining, a look every 0.2 s at what is left */
         int sig = next_signal(&set, draining ? 0.2 : -1);
-        if (sig == SIGTERM && !draining) {
+        if (sig == SIGHUP) {
+            d_reload(d);
+        } else if (sig == SIGTERM && !draining) {
             char err[D_ERR];
             (void)d_drain_set(d, D_DRAIN_SIGNAL, err, sizeof err);
         } else if (sig == SIGTERM || sig == SIGINT) {

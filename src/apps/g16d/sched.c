@@ -645,12 +645,18 @@ out:
 
 /* As many workers as the stages' worker counts add up to (each count
  * caps its stage's calls at once). */
-int d_workers_start(g16d *d)
+int d_workers_grow(g16d *d)
 {
     int n = 0;
     for (int s = 0; s < ST_COUNT; s++) n += d->cfg.workers[s];
     for (; d->n_workers < n && d->n_workers < 64; d->n_workers++)
         if (pthread_create(&d->workers[d->n_workers], NULL, worker, d)) return -1;
+    return 0;
+}
+
+int d_workers_start(g16d *d)
+{
+    if (d_workers_grow(d)) return -1;
     /* last: the reaper exits once every worker has (n_workers must be final) */
     return pthread_create(&d->reaper, NULL, reaper, d) ? -1 : 0;
 }
