@@ -25,10 +25,9 @@
 
 #define LINE_MAX_BYTES 4096
 
-static struct {
-    int json;
-    d_log_level min;
-} g_log = {0, D_LOG_INFO};
+/* Set at startup and by a reload (SIGHUP) while other threads log:
+ * atomic, so a line reads one value of each. */
+static _Atomic int g_json = 0, g_min = D_LOG_INFO;
 
 static double wall_now(void)
 {
@@ -51,8 +50,8 @@ int d_log_parse_level(const char *s, d_log_level *out)
 
 void d_log_setup(int json, d_log_level min)
 {
-    g_log.json = json;
-    g_log.min = min;
+    g_json = json;
+    g_min = (int)min;
 }
 
 /* One field's value, formatted from its conversion (spec: "%...X"),
@@ -104,7 +103,7 @@ static void text_field(char *line, size_t *len, const char *name, size_t nlen, c
 
 static void emit(d_log_level lvl, const char *event, json_t *o, char *line, size_t len)
 {
-    if (g_log.json) {
+    if (g_json) {
         json_t *head =
             json_pack("{s:f,s:s,s:s}", "ts", wall_now(), "level", k_level[lvl], "event", event);
         json_object_update(head, o);
@@ -123,7 +122,7 @@ static void emit(d_log_level lvl, const char *event, json_t *o, char *line, size
 
 void d_log(d_log_level lvl, const char *event, const char *fmt, ...)
 {
-    if (lvl < g_log.min) return;
+    if ((int)lvl < g_min) return;
     char line[LINE_MAX_BYTES + 1], v[LINE_MAX_BYTES];
     int w = snprintf(line, sizeof line, "g16d: %s %s", k_level[lvl], event);
     size_t len = w > 0 && w < LINE_MAX_BYTES ? (size_t)w : 0;
