@@ -11,7 +11,11 @@
  * Degraded: where the jobs live does not answer (the fleet's database:
  * the backend's health, from its last heartbeat) or the GPU failed a
  * stage call (G16_ERR_DEVICE: kept until a restart, since a lost CUDA
- * context does not come back in this process). */
+ * context does not come back in this process).
+ *
+ * d_signal_loop is main.c's wait for signals: SIGTERM begins the drain
+ * and a look every 0.2 s ends the loop once nothing is left; a second
+ * SIGTERM or SIGINT ends it at once; SIGHUP reloads (reload.c). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
