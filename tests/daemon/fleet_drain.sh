@@ -56,3 +56,4 @@ host_a_results=$(sql "SELECT count(*) FROM results WHERE host <> '$(host_id b)'"
 note "a proved $host_a_results partitions before it exited, b the rest"
 [ "$host_a_results" -ge 1 ] || fail "a posted nothing before it exited"
 stop_host b
+! grep -qE "Sanitizer|runtime error:" "$T/a.log" "$T/b.log" || fail "sanitizer report in a log"
