@@ -68,13 +68,13 @@ if [ "$PROVING" = cpu ]; then
   echo "device-memory-budget = 2G" >>"$T/c.conf"
   start_daemon --config "$T/c.conf"
   [ "$(client status | js o.device.mode)" = cpu ] || fail "device = cpu in the config file ignored"
-  grep -q "device-memory-budget ignored: proofs run on the CPU" "$LOG" || fail "no note that the device budget is ignored"
+  grep -q "option_ignored option=--device-memory-budget why=\"proofs run on the CPU" "$LOG" || fail "no note that the device budget is ignored"
   [ "$(client status | js o.device.budget.total)" = 0 ] || fail "a CPU daemon reports a device budget"
   api http://d/metrics | grep -qx 'g16d_device_budget_bytes{kind="total"} 0' || fail "metrics: device budget"
   stop_daemon
   rm -rf "$STATE"
   start_daemon --g2-on-cpu --gpu-copies 4
-  grep -q "gpu-copies ignored: proofs run on the CPU" "$LOG" || fail "no note that --gpu-copies is ignored"
+  grep -q "option_ignored option=--gpu-copies why=\"proofs run on the CPU" "$LOG" || fail "no note that --gpu-copies is ignored"
   [ "$(client status | js o.device.gpu_copies)" = 0 ] || fail "gpu_copies reported without a GPU"
   client keys load k "$D/circuit.zkey" >/dev/null
   prove_one cpu
@@ -119,7 +119,7 @@ else
   client keys load a "$D/circuit.zkey" >/dev/null
   client keys load b "$D/circuit.zkey" >/dev/null || fail "no room made on the device for key b"
   [ "$(client keys list | js 'o.keys.map(k=>k.name).join()')" = b ] || fail "idle key a not evicted for b"
-  grep -q "evicting idle key a .*device memory budget" "$LOG" || fail "no eviction line for the device budget"
+  grep -q "key_evicted key=a .*why=\"room in the device memory budget" "$LOG" || fail "no eviction line for the device budget"
   stop_daemon
   rm -rf "$STATE"
   # no room at all: 507 under --device gpu, the CPU (saying why) under auto

@@ -22,8 +22,8 @@ grep -q "carries a password" "$T/x.log" || fail "no word of the password: $(cat 
 start_host a --lease 2 --memory-budget 1G
 # b only polls, as every host would where the database has no LISTEN
 start_host b --lease 2 --memory-budget 1G --no-listen
-grep -q "idle: woken by LISTEN/NOTIFY" "$T/a.log" || fail "a does not listen: $(cat "$T/a.log")"
-grep -q "idle: polling every 0.1 s, no LISTEN" "$T/b.log" || fail "b listens: $(cat "$T/b.log")"
+grep -q "idle=\"woken by LISTEN/NOTIFY" "$T/a.log" || fail "a does not listen: $(cat "$T/a.log")"
+grep -q "idle=\"polling every 0.1 s, no LISTEN" "$T/b.log" || fail "b listens: $(cat "$T/b.log")"
 note "keys registered through a: both curves"
 hc a keys load chain "$FIX/bn128/chain/circuit.zkey" >/dev/null || fail "a: key load"
 hc a keys load mult "$FIX/bls12381/multiplier/circuit.zkey" --wasm "$FIX/bls12381/multiplier/circuit.wasm" \

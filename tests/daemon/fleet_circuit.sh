@@ -58,7 +58,7 @@ id=$(hc a prove --key mult --input "${in[@]}") || fail "a: submit"
 kill -STOP "${HPID[a]}"
 LOG=$T/b.log
 for _ in $(seq 100); do grep -q "not the file registered" "$T/b.log" && break; sleep 0.1; done
-grep -q "mult: key mult: its circuit is not the file registered in the fleet: $D/circuit.wasm: SHA-256 $other_sha, but $reg_sha was expected" "$T/b.log" ||
+grep -q "fleet_key_refused key=mult skip_s=10 error=\"key mult: its circuit is not the file registered in the fleet: $D/circuit.wasm: SHA-256 $other_sha, but $reg_sha was expected" "$T/b.log" ||
   fail "b does not say why it refuses the key"
 refused="o.hosts.find(h => h.id === '$host_b').info.keys_refused.mult || ''"
 for _ in $(seq 100); do

@@ -49,7 +49,8 @@ stop_host a
 note "verify-full against another root, and for a name the certificate lacks"
 pg_cert "$T" other
 refused "certificate verify failed" "$PG_TCP_URL?sslmode=verify-full&sslrootcert=$T/other.crt"
-refused 'does not match host name "localhost"' \
+# (the log line quotes the error as one value: its own quotes are escaped)
+refused 'does not match host name \\"localhost\\"' \
   "postgresql://g16@localhost:$PG_PORT/postgres?hostaddr=127.0.0.1&sslmode=verify-full&sslrootcert=$ROOT"
 
 note "sslmode=require against the same server without TLS"

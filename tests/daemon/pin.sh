@@ -24,7 +24,7 @@ if has_cap_ipc_lock || [ "$lim" = unlimited ] || [ "$lim" -ge $((64 * 1024)) ]; 
 pinned_branch() {
   note "pinning possible (RLIMIT_MEMLOCK $lim KiB$(has_cap_ipc_lock && echo ', CAP_IPC_LOCK')): pinned branch"
   start_daemon --memory-budget "$BUDGET"
-  grep -q "warning: keys are not pinned" "$LOG" && fail "pinning default off although the process may lock"
+  grep -q "warning keys_not_pinned" "$LOG" && fail "pinning default off although the process may lock"
   [ "$(client status | js o.memory.pin_keys)" = true ] || fail "status: pin_keys is not true"
   local before after gone
   before=$(vmlck_kb)
@@ -68,7 +68,7 @@ fallback_branch() {
   chmod +x "$T/g16d-nolock"
   G16D=$T/g16d-nolock
   start_daemon --memory-budget "$BUDGET"
-  [ "$(grep -c "warning: keys are not pinned" "$LOG")" = 1 ] || fail "no single startup warning that keys are not pinned"
+  [ "$(grep -c "warning keys_not_pinned" "$LOG")" = 1 ] || fail "no single startup warning that keys are not pinned"
   [ "$(client status | js o.memory.pin_keys)" = false ] || fail "status: pin_keys is not false"
   client keys load m "$KEY" >"$T/k.json"
   [ "$(js '!o.pinned && !o.pin_error' <"$T/k.json")" = true ] || fail "default fallback: $(cat "$T/k.json")"
@@ -76,7 +76,7 @@ fallback_branch() {
   rm -rf "$STATE"
   : >"$LOG"
   start_daemon --memory-budget "$BUDGET" --pin-keys               # forced: tries, says why not
-  grep -q "warning: keys are not pinned" "$LOG" && fail "warning printed although --pin-keys was given"
+  grep -q "warning keys_not_pinned" "$LOG" && fail "warning printed although --pin-keys was given"
   client keys load m "$KEY" >"$T/k.json"
   [ "$(js o.pinned <"$T/k.json")" = false ] || fail "pinned with a 64 KiB limit and no CAP_IPC_LOCK"
   js o.pin_error <"$T/k.json" | grep -q "RLIMIT_MEMLOCK" || fail "pin_error does not name RLIMIT_MEMLOCK: $(cat "$T/k.json")"

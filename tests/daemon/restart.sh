@@ -1,8 +1,8 @@
 #!/bin/bash
 # Jobs survive: kill -9 in the middle of a run, restart on the same state
 # directory, and every unfinished partition runs again and verifies; the
-# key comes back by itself.  Then SIGTERM mid-run exits 0 and the rest of
-# the job completes after the next start.  Finished results stay
+# key comes back by itself.  Then SIGTERM mid-run drains (the job
+# finishes), exits 0, and the job is there after the next start.  Finished results stay
 # retrievable across restarts.
 source "$(dirname "$0")/lib.sh"
 D=$FIX/bn128/chain
@@ -33,7 +33,8 @@ verify_dir "$D/verification_key.json" "$T/a" 4
 verify_dir "$D/verification_key.json" "$T/b" "$N"
 client get "$early" --out "$T/e" >/dev/null || fail "a finished result was lost in the restart"
 verify_dir "$D/verification_key.json" "$T/e" 1
-# SIGTERM mid-run: exit 0, then the rest runs after the next start.
+# SIGTERM mid-run: it drains (the job finishes first), exits 0, and the
+# result is there after the next start.
 id3=$(client prove --key chain "${ws[@]}")
 sleep 0.3
 stop_daemon

@@ -16,7 +16,7 @@ for _ in $(seq 50); do [ -S "$ACT" ] && break; sleep 0.05; done
 SOCK=$ACT
 wait_socket "$SOCK" "$PID" "socket-activated g16d"
 [ ! -e "$T/own/s" ] || fail "g16d bound --socket although a socket was passed in"
-grep -q "listening on $ACT" "$LOG" || fail "the log does not name the passed socket: $(cat "$LOG")"
+grep -q "listening socket=$ACT " "$LOG" || fail "the log does not name the passed socket: $(cat "$LOG")"
 client keys load chain "$D/circuit.zkey" >/dev/null
 id=$(client prove --key chain "$D/witness.wtns")
 client wait "$id" --timeout 60 --out "$T/out" >/dev/null || fail "the proof through the passed socket failed"

@@ -1,8 +1,8 @@
 /* The HTTP API: routes a request to its handler (one table, k_routes:
  * method, path, handler, whether it blocks) and renders the reply.
  * Every error is {"error": "..."} with a 4xx/5xx status; the key and job
- * logic says what kind of failure it was and d_http_status alone says
- * which HTTP status that kind is. */
+ * logic says what kind of failure it was (a d_status) and d_http_status
+ * alone says which HTTP status that kind is. */
 #define _GNU_SOURCE
 #include <jansson.h>
 #include <stdarg.h>
@@ -15,25 +15,31 @@
 
 #define MAX_WAIT_S 600.0
 
-int d_http_status(int code)
+/* No default: the compiler checks that every kind has its status. */
+int d_http_status(d_status code)
 {
     switch (code) {
-    case G16_OK:
+    case D_OK:
     case D_ERR_EXISTS: return 200; /* loading a loaded key again: nothing to do */
-    case G16_ERR_NOT_FOUND: return 404;
+    case D_ERR_NOT_FOUND: return 404;
     case D_ERR_FORBIDDEN: return 403;
     case D_ERR_CONFLICT: return 409;
+    case D_ERR_NEVER_FITS: return 413; /* could never fit the budget: a permanent refusal */
     case D_ERR_STOPPING:
+    case D_ERR_DRAINING:
     case D_ERR_QUEUE: return 503;
-    case G16_ERR_TOO_LARGE:
-    case G16_ERR_NOMEM: return 507; /* beyond the budget or memory */
-    case G16_ERR_ARG:
-    case G16_ERR_FORMAT:
-    case G16_ERR_MISMATCH:
-    case G16_ERR_TIMEOUT: /* an input that keeps its circuit from ending */
-    case G16_ERR_UNSUPPORTED: return 400;
-    default: return 500; /* IO, DEVICE, INTERNAL */
+    case D_ERR_TOO_LARGE:
+    case D_ERR_NOMEM: return 507; /* no room in the budget or memory now */
+    case D_ERR_ARG:
+    case D_ERR_FORMAT:
+    case D_ERR_MISMATCH:
+    case D_ERR_TIMEOUT: /* an input that keeps its circuit from ending */
+    case D_ERR_UNSUPPORTED: return 400;
+    case D_ERR_IO:
+    case D_ERR_DEVICE:
+    case D_ERR_INTERNAL: return 500;
     }
+    return 500; /* a value outside the enum: a bug */
 }
 
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)
@@ -199,6 +205,17 @@ static void status(g16d *d, const d_request *rq, const char *id, d_reply *r)
         d->held_parts, "stages", stages, "keys", keys, "jobs", "active", active, "total", total,
         "long_polls", d->long_polls, "proofs", "done", (json_int_t)d->proofs_done, "failed",
         (json_int_t)d->proofs_failed, "stopping", d->stopping);
+    d_health h;
+    d_health_of(d, &h);
+    json_object_set_new(o, "state", json_string(h.state)); /* as GET /v1/health says */
+    json_object_set_new(o, "draining", json_boolean(d->draining));
+    /* what a reload (SIGHUP) may change beside the budget and the stages' workers */
+    json_object_set_new(o, "config",
+                        json_pack("{s:f,s:f,s:I,s:i,s:i,s:i}", "result_ttl", d->cfg.result_ttl,
+                                  "fetched_ttl", d->cfg.fetched_ttl, "max_body",
+                                  (json_int_t)d->cfg.max_body, "msm_queue",
+                                  d->cfg.queue_depth[ST_MSM], "finalize_queue",
+                                  d->cfg.queue_depth[ST_FINAL], "reloads", d->reloads));
     /* request bodies being read or parsed (http.c), within "reserved" */
     json_object_set_new(json_object_get(o, "budget"), "requests",
                         json_integer((json_int_t)d->body_reserved));
@@ -222,6 +239,39 @@ static void status(g16d *d, const d_request *rq, const char *id, d_reply *r)
         json_object_set_new(json_object_get(o, "memory"), "gpu",
                             json_integer((json_int_t)s.gpu_kb << 10));
     reply_jansson(r, 200, o);
+}
+
+static int is_method(const d_request *rq, const char *m) { return !strcmp(rq->method, m); }
+
+/* For load balancers: 200 {"state":"ready"} while this host takes
+ * work, else 503 with draining or degraded (and what was lost) and why
+ * (health.c). */
+static void health(g16d *d, const d_request *rq, const char *id, d_reply *r)
+{
+    (void)rq, (void)id;
+    d_health h;
+    pthread_mutex_lock(&d->mu);
+    d_health_of(d, &h);
+    int left = d_drain_left(d);
+    pthread_mutex_unlock(&d->mu);
+    json_t *o = json_pack("{s:s}", "state", h.state);
+    if (h.lost) json_object_set_new(o, "lost", json_string(h.lost));
+    if (h.why[0]) json_object_set_new(o, "why", json_string(h.why));
+    if (strcmp(h.state, "ready")) json_object_set_new(o, "partitions_left", json_integer(left));
+    reply_jansson(r, strcmp(h.state, "ready") ? 503 : 200, o);
+}
+
+/* POST /v1/drain: no new submissions or claims, what is held runs;
+ * DELETE /v1/drain: take work again (not once SIGTERM began the drain). */
+static void drain(g16d *d, const d_request *rq, const char *id, d_reply *r)
+{
+    char err[D_ERR];
+    d_status rc = d_drain_set(d, is_method(rq, "POST") ? D_DRAIN_API : 0, err, sizeof err);
+    if (rc)
+        d_reply_error(r, d_http_status(rc), "%s", err);
+    else
+        health(d, rq, id, r);
+    if (!rc) r->status = 200;
 }
 
 /* A backend's answer: its job view rendered (jobview.c), or its failure. */
@@ -333,8 +383,6 @@ static const char *tail(const char *path, const char *prefix)
     return path + n;
 }
 
-static int is(const d_request *rq, const char *m) { return !strcmp(rq->method, m); }
-
 /* Where a request is served: on the HTTP event thread at once (it only
  * reads or updates state under the lock), or on a thread of its own
  * because it reads files (a key, witnesses, the memory trace), frees a
@@ -353,6 +401,9 @@ typedef struct {
 
 static const route k_routes[] = {
     {"GET", "/v1/status", status, RUN_HERE},
+    {"GET", "/v1/health", health, RUN_HERE},
+    {"POST", "/v1/drain", drain, RUN_HERE},
+    {"DELETE", "/v1/drain", drain, RUN_HERE},
     {"GET", "/metrics", metrics, BLOCKS_IF_REMOTE},
     {"GET", "/v1/fleet", fleet_get, BLOCKS_IF_REMOTE},
     {"GET", "/v1/memory", memory, BLOCKS},
@@ -382,7 +433,7 @@ static const route *route_of(const d_request *rq, const char **id, int *path_kno
     *path_known = 0;
     for (int i = 0; i < NROUTES; i++) {
         if (!path_is(&k_routes[i], rq->path, id)) continue;
-        if (is(rq, k_routes[i].method)) return &k_routes[i];
+        if (is_method(rq, k_routes[i].method)) return &k_routes[i];
         *path_known = 1;
     }
     return NULL;
@@ -398,7 +449,7 @@ int d_api_blocks(const g16d *d, const d_request *rq)
 
 double d_api_wait(const d_request *rq, const char **id)
 {
-    const char *w = is(rq, "GET") ? rq->query(rq->qctx, "wait") : NULL;
+    const char *w = is_method(rq, "GET") ? rq->query(rq->qctx, "wait") : NULL;
     double wait = w ? strtod(w, NULL) : 0;
     if (!(*id = tail(rq->path, "/v1/proofs/")) || !(wait > 0)) return 0; /* NaN too */
     return wait > MAX_WAIT_S ? MAX_WAIT_S : wait;

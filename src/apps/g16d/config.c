@@ -232,6 +232,19 @@ static int set_witness_timeout(d_config *c, const char *v)
     return set_double(&c->witness_timeout, v) || !(c->witness_timeout <= 1e9) ? -1
                                                                               : 0; /* NaN too */
 }
+static int set_log_format(d_config *c, const char *v)
+{
+    if (strcmp(v, "text") && strcmp(v, "json")) return -1;
+    c->log_json = !strcmp(v, "json");
+    return 0;
+}
+static int set_log_level(d_config *c, const char *v)
+{
+    d_log_level l;
+    if (d_log_parse_level(v, &l)) return -1;
+    c->log_level = (int)l;
+    return 0;
+}
 /* The help states the library's default. */
 _Static_assert((int)G16_WITNESS_TIME_LIMIT == 600, "--witness-timeout's default in the help");
 static int set_pin(d_config *c, const char *v)
@@ -354,6 +367,12 @@ static const option k_opts[] = {
      "                         submissions (for a pooler in transaction mode, which drops\n"
      "                         notices). Without LISTEN in the database (YugabyteDB) it polls "
      "anyway"},
+    {"log-format", "text|json", set_log_format,
+     "one line per event on stderr (journald): text (g16d: LEVEL EVENT name=value\n"
+     "                         ...) or json (one object: ts, level, event and the fields).\n"
+     "                         Default text"},
+    {"log-level", "LEVEL", set_log_level,
+     "the least level written: debug, info (default), notice, warning or error"},
 };
 enum { NOPTS = sizeof k_opts / sizeof k_opts[0] };
 
@@ -363,7 +382,11 @@ static void usage(FILE *f)
           "g16d keeps Groth16 proving keys resident and proves witnesses through a\n"
           "pipeline (synthesis -> MSM -> finalize) that never exceeds a memory budget.\n"
           "It serves HTTP/1.1 + JSON on a Unix socket (curl --unix-socket, `g16 client`).\n"
-          "SIGTERM stops it gracefully (exit 0); jobs survive restarts (SQLite in --state-dir).\n\n"
+          "SIGTERM drains it (no new jobs or claims, 503; what it holds finishes) and\n"
+          "then exits 0; a second SIGTERM, or SIGINT, stops at once, leaving queued\n"
+          "partitions for the next start (jobs survive restarts: SQLite in --state-dir).\n"
+          "SIGHUP reads the config file again: memory-budget, the workers and queues, the\n"
+          "TTLs and the log options change in place; the rest is named in the log and kept.\n\n"
           "options (each may also be set in the config file as `name = value`;\n"
           "flags override the file; # starts a comment):\n"
           "  --config FILE          read options from FILE first\n",
@@ -383,7 +406,8 @@ static void usage(FILE *f)
         "                         whether the CUDA backend is in\n\n"
         "API: POST/GET /v1/keys, DELETE /v1/keys/NAME, POST /v1/proofs,\n"
         "GET /v1/proofs/ID[?wait=S], DELETE /v1/proofs/ID, GET /v1/status, GET /metrics,\n"
-        "GET /v1/memory[?since=UNIX_S&format=csv|json].\n\n"
+        "GET /v1/memory[?since=UNIX_S&format=csv|json], GET /v1/health (200 ready, 503\n"
+        "draining or degraded), POST /v1/drain (stop taking work), DELETE /v1/drain (resume).\n\n"
         "environment:\n"
         "  XDG_RUNTIME_DIR        the default socket's directory (else /tmp/g16d-$UID, which must\n"
         "                         belong to this user and be writable by no one else)\n"
@@ -485,6 +509,7 @@ static void defaults(d_config *c)
     c->lease_s = 30;
     c->queue_listen = 1;
     c->witness_timeout = G16_WITNESS_TIME_LIMIT;
+    c->log_level = D_LOG_INFO;
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     if (x && *x)
         snprintf(c->state_dir, sizeof c->state_dir, "%s/g16d", x);
@@ -533,6 +558,8 @@ static void resolve_threads(d_config *c)
 int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
 {
     defaults(c);
+    c->argc = argc;
+    c->argv = argv;
     *exit_code = 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -557,6 +584,7 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code)
         }
     }
     if (parse_flags(c, argc, argv)) return -1;
+    d_log_setup(c->log_json, (d_log_level)c->log_level);
     if (!c->socket_path[0]) d_default_socket(c->socket_path, sizeof c->socket_path);
     if (!c->queue_depth[ST_MSM]) c->queue_depth[ST_MSM] = c->workers[ST_SYNTH];
     resolve_threads(c);

@@ -15,9 +15,10 @@
  * invariants and the partition's state diagram); where jobs live is the
  * backend's (d_backend, below).
  *
- * Errors: the key and job logic returns G16_OK, a g16_status code or one
- * of the daemon's own kinds below, with a one-line message; only the API
- * layer (api.c, d_http_status) turns a kind into an HTTP status. */
+ * Errors: the key and job logic returns a d_status (D_OK, a library
+ * kind it passes through, or one of the daemon's own), with a one-line
+ * message; only the API layer (api.c, d_http_status) turns a kind into
+ * an HTTP status. */
 #ifndef G16D_H
 #define G16D_H
 
@@ -34,15 +35,34 @@
 #define D_ERR       512
 #define D_MAX_ALLOW 16
 
-/* Failure kinds of the daemon beyond g16_status's (from 100: never a
- * library code). */
-enum {
-    D_ERR_FORBIDDEN = 100, /* a path outside --allow-dir */
-    D_ERR_CONFLICT,        /* a name taken by another key, a busy key, a finished job */
-    D_ERR_EXISTS,          /* the same key is already loaded: nothing to do */
-    D_ERR_STOPPING,        /* the daemon is shutting down */
-    D_ERR_QUEUE            /* the fleet's database (--queue) did not answer */
-};
+/* What kind of failure a daemon call returned: the library's kinds
+ * (same names, D_ for G16_, same values: d_status_of maps a library
+ * result) and the daemon's own (from 100: never a library code).
+ * d_http_status (api.c) is the one place a kind becomes an HTTP status. */
+typedef enum {
+    D_OK = G16_OK,
+    D_ERR_ARG = G16_ERR_ARG,                 /* a bad request (400) */
+    D_ERR_IO = G16_ERR_IO,                   /* a file could not be read or written */
+    D_ERR_NOT_FOUND = G16_ERR_NOT_FOUND,     /* no such file, key or job */
+    D_ERR_FORMAT = G16_ERR_FORMAT,           /* a malformed key, witness or input */
+    D_ERR_MISMATCH = G16_ERR_MISMATCH,       /* files that do not belong together */
+    D_ERR_UNSUPPORTED = G16_ERR_UNSUPPORTED, /* well-formed but not provable here */
+    D_ERR_TOO_LARGE = G16_ERR_TOO_LARGE,     /* no room in the budget now (507) */
+    D_ERR_NOMEM = G16_ERR_NOMEM,             /* out of host or device memory */
+    D_ERR_DEVICE = G16_ERR_DEVICE,           /* the GPU failed */
+    D_ERR_INTERNAL = G16_ERR_INTERNAL,       /* a bug */
+    D_ERR_TIMEOUT = G16_ERR_TIMEOUT,         /* an input whose circuit ran past its limit */
+    D_ERR_FORBIDDEN = 100,                   /* a path outside --allow-dir */
+    D_ERR_CONFLICT,  /* a name taken by another key, a busy key, a finished job */
+    D_ERR_EXISTS,    /* the same key is already loaded: nothing to do */
+    D_ERR_STOPPING,  /* the daemon is shutting down */
+    D_ERR_DRAINING,  /* draining (SIGTERM or POST /v1/drain): no new work */
+    D_ERR_QUEUE,     /* the fleet's database (--queue) did not answer */
+    D_ERR_NEVER_FITS /* more than the budget could ever hold (413) */
+} d_status;
+
+/* A library result as the daemon's kind (util.c). */
+d_status d_status_of(g16_status s);
 
 enum { ST_SYNTH, ST_MSM, ST_FINAL, ST_COUNT };
 
@@ -76,6 +96,10 @@ typedef struct {
     char queue[1024];       /* --queue: the fleet's PostgreSQL URL ("": one host, SQLite) */
     double lease_s;         /* --lease: seconds a claimed partition is this host's unrenewed */
     int queue_listen;       /* an idle host is woken by LISTEN/NOTIFY (off: --no-listen) */
+    int log_json;           /* --log-format json */
+    int log_level;          /* --log-level: a d_log_level */
+    int argc;               /* the command line, read again with the file at SIGHUP */
+    char **argv;
 } d_config;
 
 typedef enum {
@@ -222,6 +246,8 @@ typedef struct g16d {
     int cpu_busy;   /* threads the running CPU stage calls hold (<= cfg.threads) */
     int long_polls; /* long-polls parked by the HTTP layer, waiting for a job */
     int stopping, stopped_workers;
+    int draining;         /* D_DRAIN_API or D_DRAIN_SIGNAL: no new work taken (health.c) */
+    char gpu_lost[D_ERR]; /* why the GPU failed a stage call ("": it has not) */
     uint64_t proofs_done, proofs_failed, jobs_submitted;
     histo hist[ST_COUNT + 1]; /* + budget wait */
     reap *reap_head, *reap_tail;
@@ -247,10 +273,15 @@ typedef struct g16d {
     int lock_fd;
     int listen_fd; /* a socket systemd passed (g16d.socket): served, never bound nor unlinked;
                       -1: bind --socket */
+    int reloads;   /* SIGHUPs that changed the configuration (reload.c) */
 } g16d;
 
 /* config.c */
 int d_config_load(d_config *c, int argc, char **argv, int *exit_code);
+/* reload.c: SIGHUP: the --config file (and the flags, which still win)
+ * read again; what can change live does, under mu; the rest is named in
+ * one log line and kept. */
+void d_reload(g16d *d);
 int d_parse_size(const char *s, size_t *out);
 void d_default_socket(char *buf, size_t len);
 
@@ -262,15 +293,24 @@ void d_default_socket(char *buf, size_t len);
 int d_sd_listen(g16d *d, char *err, size_t errlen);
 void d_sd_notify(const char *state);
 double d_sd_watchdog_interval(void);
+/* log.c: one line per event on stderr, text or JSON (its head comment
+ * says how a call's fields are written). */
+typedef enum { D_LOG_DEBUG, D_LOG_INFO, D_LOG_NOTICE, D_LOG_WARNING, D_LOG_ERR } d_log_level;
+void d_log_setup(int json, d_log_level min);
+/* "debug", "info", "notice", "warning" or "error": 0 with *out, else -1. */
+int d_log_parse_level(const char *s, d_log_level *out);
+/* fmt: "name=%conv name=%conv ...", one conversion a field. */
+void d_log(d_log_level lvl, const char *event, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* util.c */
 double d_now(void);
 /* t (d_now's clock, which pthread_cond_timedwait uses) as a timespec. */
 void d_abs_time(struct timespec *ts, double t);
 void d_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* G16_OK with the resolved path in real, G16_ERR_NOT_FOUND (errno says
+/* D_OK with the resolved path in real, D_ERR_NOT_FOUND (errno says
  * why) or D_ERR_FORBIDDEN. */
-int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
+d_status d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen);
 int d_base64_decode(const char *in, size_t inlen, uint8_t **out, size_t *outlen);
 void d_random_id(char out[33]);
 int d_mkdirs(const char *path, int mode);
@@ -282,15 +322,16 @@ int d_cap_ipc_lock(void);
 int d_proc_value(const char *path, const char *fmt, unsigned long long *out);
 
 /* request.c: request bodies parsed for shape alone (no state, no files).
- * G16_OK, or G16_ERR_ARG with why; *root (free with json_decref, also on
+ * D_OK, or D_ERR_ARG with why; *root (free with json_decref, also on
  * failure) owns the strings returned. */
 struct json_t;
-int d_key_request_parse(const char *body, size_t len, struct json_t **root, const char **name,
-                        const char **path, const char **wasm, char *err, size_t errlen);
+d_status d_key_request_parse(const char *body, size_t len, struct json_t **root, const char **name,
+                             const char **path, const char **wasm, char *err, size_t errlen);
 /* {"key", "witnesses" | "inputs": [1..1024 entries, not looked into],
  * "priority"}; *inputs says which list *ws is. */
-int d_proof_request_parse(const char *body, size_t len, struct json_t **root, const char **key,
-                          struct json_t **ws, int *inputs, int *prio, char *err, size_t errlen);
+d_status d_proof_request_parse(const char *body, size_t len, struct json_t **root, const char **key,
+                               struct json_t **ws, int *inputs, int *prio, char *err,
+                               size_t errlen);
 
 /* keys.c */
 dkey *d_key_find(g16d *d, const char *name);
@@ -300,19 +341,19 @@ int d_key_threads(const g16d *d, uint32_t domain_size);
 /* An input partition's witness and calculation sizes, from its key's
  * circuit (at submission and when restored). */
 void d_part_input_bytes(part *p, const dkey *k);
-int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
-               char *err, size_t errlen);
+d_status d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
+                    char *err, size_t errlen);
 /* The same, only with a circuit whose bytes have the SHA-256 wasm_sha256
  * (hex; NULL: any): another file there is refused with G16_ERR_MISMATCH
  * before it is compiled. */
-int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
-                     const char *wasm_sha256, int persist, char *err, size_t errlen);
+d_status d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
+                          const char *wasm_sha256, int persist, char *err, size_t errlen);
 /* What computing one witness from an input of input_len bytes holds
  * beyond the .wtns (the calculator's linear memory at its cap, the
  * parsed inputs and the witness values): reserved with the partition. */
 size_t d_key_calc_bytes(const dkey *k, size_t input_len);
 void d_key_free(dkey *k);
-int d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
+d_status d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
 /* Evicts idle keys until need bytes are free (0), or -1; mu held.  The
  * evicted keys are unlisted and added to *freed, for the caller to free
  * with d_key_reap once mu is released. */
@@ -346,13 +387,17 @@ d_body_fit_t d_body_fit(size_t budget, size_t free_now, size_t held, size_t more
 
 /* sched.c */
 int d_workers_start(g16d *d);
+/* Threads up to the stages' worker counts, which a reload may have
+ * raised (fewer: the counts cap the calls, the extra threads idle).
+ * mu held, before d_workers_stop. */
+int d_workers_grow(g16d *d);
 void d_workers_stop(g16d *d);
 void d_part_finish(g16d *d, part *p, part_state st, const char *error);
 void d_release(g16d *d, part *p, size_t bytes);
 void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes);
 
 /* jobs.c */
-int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
+d_status d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
 /* Whether a long-poll for job id has something to wait for here (the
  * backend says, and the daemon is not stopping).  mu held. */
 int d_job_waitable(g16d *d, const char *id);
@@ -371,32 +416,36 @@ int d_job_terminal(const job *j);
 typedef struct d_backend {
     const char *name;
     /* opens what holds the jobs, then restores what it held */
-    int (*open)(g16d *d, char *err, size_t errlen);
-    int (*restore)(g16d *d, char *err, size_t errlen);
+    d_status (*open)(g16d *d, char *err, size_t errlen);
+    d_status (*restore)(g16d *d, char *err, size_t errlen);
     int (*start)(g16d *d); /* its threads, after the workers' */
     void (*stop)(g16d *d); /* after the workers stopped */
     void (*close)(g16d *d);
     /* POST /v1/keys: loaded here (and registered, in a fleet) */
-    int (*key_load)(g16d *d, const char *name, const char *path, const char *wasm, char *err,
-                    size_t errlen);
+    d_status (*key_load)(g16d *d, const char *name, const char *path, const char *wasm, char *err,
+                         size_t errlen);
     void (*key_saved)(g16d *d, const dkey *k, int present); /* mu held */
     /* before a submission is checked: the key is here and the right one */
-    int (*key_ready)(g16d *d, const char *name, char *err, size_t errlen);
+    d_status (*key_ready)(g16d *d, const char *name, char *err, size_t errlen);
     /* a checked job: taken (queued here, or in the fleet's queue, then
      * discarded here) on G16_OK */
-    int (*submit)(g16d *d, job *j, char *err, size_t errlen);
+    d_status (*submit)(g16d *d, job *j, char *err, size_t errlen);
     void (*part_done)(g16d *d, const part *p);  /* mu held: p is terminal */
     void (*job_changed)(g16d *d, const job *j); /* mu held: finished, fetched, cancelled */
     void (*job_deleted)(g16d *d, const job *j); /* mu held: purged */
     /* GET /v1/proofs/ID (fetching it), waiting up to wait seconds for
      * it to finish when the backend waits itself (waitable says 0) */
-    int (*job_view)(g16d *d, const char *id, double wait, d_job_view *v, char *err, size_t errlen);
-    int (*job_list)(g16d *d, d_job_list *l, char *err, size_t errlen);
-    int (*cancel)(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen);
+    d_status (*job_view)(g16d *d, const char *id, double wait, d_job_view *v, char *err,
+                         size_t errlen);
+    d_status (*job_list)(g16d *d, d_job_list *l, char *err, size_t errlen);
+    d_status (*cancel)(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen);
     int (*waitable)(g16d *d, const char *id); /* mu held: the HTTP layer may park a long-poll */
     /* GET /v1/fleet (G16_ERR_NOT_FOUND with why on one host) */
-    int (*hosts)(g16d *d, char **json, char *err, size_t errlen);
+    d_status (*hosts)(g16d *d, char **json, char *err, size_t errlen);
     char *(*metrics)(g16d *d); /* /metrics lines beyond the daemon's (malloc'd; NULL: none) */
+    /* mu held: 0 while where the jobs live answers, else 1 with why
+     * (GET /v1/health says degraded); NULL: always answers */
+    int (*health)(g16d *d, char *why, size_t whylen);
     /* periodic work, run by cron.c (NULL: none in this mode) */
     void (*heartbeat)(g16d *d); /* this host's leases renewed */
     void (*purge)(g16d *d);     /* the backend's own expired jobs deleted */
@@ -453,10 +502,32 @@ int d_api_blocks(const g16d *d, const d_request *rq);
 /* A long-poll: the seconds GET /v1/proofs/ID?wait=S may wait (capped),
  * with *id; 0 when the request is none. */
 double d_api_wait(const d_request *rq, const char **id);
-/* The HTTP status of a failure kind (g16_status or D_ERR_*). */
-int d_http_status(int code);
+/* The HTTP status of a failure kind. */
+int d_http_status(d_status code);
 void d_reply_error(d_reply *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* health.c: whether this host takes work (GET /v1/health) and the
+ * drain that takes it out of service without losing work. */
+enum { D_DRAIN_API = 1, D_DRAIN_SIGNAL };
+typedef struct {
+    const char *state; /* "ready", "draining" or "degraded" */
+    const char *lost;  /* degraded: "database" or "gpu" */
+    char why[D_ERR];
+} d_health;
+/* mu held. */
+void d_health_of(g16d *d, d_health *h);
+/* Partitions this daemon holds that are not final yet.  mu held. */
+int d_drain_left(const g16d *d);
+/* Drains (how: D_DRAIN_API or D_DRAIN_SIGNAL) or, with 0, resumes; a
+ * drain a signal began cannot be resumed (D_ERR_STOPPING). */
+d_status d_drain_set(g16d *d, int how, char *err, size_t errlen);
+/* A stage call failed with G16_ERR_DEVICE: the GPU is lost.  mu held. */
+void d_health_gpu_failed(g16d *d, const char *why);
+/* main.c's signals until the daemon should stop: SIGTERM drains and
+ * returns once nothing is left, a second SIGTERM or SIGINT at once;
+ * SIGHUP reloads the configuration.  The signal that stopped it. */
+int d_signal_loop(g16d *d);
 
 /* fleet.c: this daemon as one host of a fleet (--queue). */
 extern const d_backend d_backend_fleet;

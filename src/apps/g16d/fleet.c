@@ -77,13 +77,14 @@ typedef struct {
     flease *leases;
     fkey *keys;
     uint64_t claimed, accepted, discarded;
+    char db_error[D_ERR]; /* why the last heartbeat failed ("": it did not) */
 } fleet;
 
 #define F(d) ((fleet *)(d)->fleet)
 
 static void fleet_log(const char *what, const char *err)
 {
-    fprintf(stderr, "g16d: fleet: %s: %s\n", what, err);
+    d_log(D_LOG_WARNING, "fleet_error", "what=%s error=%s", what, err);
 }
 
 /* News for the claimer and the heartbeat.  mu held. */
@@ -94,7 +95,10 @@ static void wake(fleet *f)
 }
 
 /* A queue failure as the daemon's kind: the database is unavailable. */
-static int queue_rc(int rc) { return rc == G16_ERR_IO ? D_ERR_QUEUE : rc; }
+static d_status queue_rc(int rc)
+{
+    return rc == G16_ERR_IO ? D_ERR_QUEUE : d_status_of((g16_status)rc);
+}
 
 static fkey *fkey_get(fleet *f, const char *name, int create)
 {
@@ -136,14 +140,14 @@ static dkey *loaded(g16d *d, const char *name)
     return k && k->key ? k : NULL;
 }
 
-/* The SHA-256 and size of the bytes loaded as name: G16_OK, or
- * G16_ERR_NOT_FOUND when it is not loaded. */
+/* The SHA-256 and size of the bytes loaded as name: D_OK, or
+ * D_ERR_NOT_FOUND when it is not loaded. */
 static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, d_pgq_key *reg)
 {
     pthread_mutex_lock(&d->mu);
     dkey *k = loaded(d, name);
     pthread_mutex_unlock(&d->mu);
-    if (!k) return G16_ERR_NOT_FOUND;
+    if (!k) return D_ERR_NOT_FOUND;
     sha256_hex(k->buf, k->buf_len, sha); /* the bytes never change while loaded */
     *size = (int64_t)k->buf_len;
     if (reg) { /* what a registration names: the files as this host resolved them */
@@ -155,7 +159,7 @@ static int hash_loaded(g16d *d, const char *name, char sha[65], int64_t *size, d
     jobtab_key_hold(d, k, -1);
     k->last_used = d_now();
     pthread_mutex_unlock(&d->mu);
-    return G16_OK;
+    return D_OK;
 }
 
 static void mark_checked(g16d *d, const char *name, const char *sha)
@@ -172,19 +176,19 @@ static void mark_checked(g16d *d, const char *name, const char *sha)
 
 /* Whether the key loaded as name is the registered one (rk), its circuit
  * too: if not it is evicted (when idle) and refused. */
-static int check_key(g16d *d, const char *name, const d_pgq_key *rk, char *err, size_t errlen)
+static d_status check_key(g16d *d, const char *name, const d_pgq_key *rk, char *err, size_t errlen)
 {
     char sha[65];
     int64_t size;
     d_pgq_key got = {0};
     if (hash_loaded(d, name, sha, &size, &got)) {
         d_errf(err, errlen, "key %s: not loaded", name);
-        return G16_ERR_NOT_FOUND;
+        return D_ERR_NOT_FOUND;
     }
     int same_key = size == rk->size && !strcmp(sha, rk->sha256);
     if (same_key && !strcmp(got.wasm_sha256, rk->wasm_sha256)) {
         mark_checked(d, name, sha);
-        return G16_OK;
+        return D_OK;
     }
     char e2[D_ERR];
     d_key_evict(d, name, e2, sizeof e2);
@@ -199,7 +203,7 @@ static int check_key(g16d *d, const char *name, const d_pgq_key *rk, char *err, 
                "key %s: %s has %lld bytes, SHA-256 %.16s..., but the fleet registered %lld bytes, "
                "SHA-256 %.16s...",
                name, rk->path, (long long)size, sha, (long long)rk->size, rk->sha256);
-    return G16_ERR_MISMATCH;
+    return D_ERR_MISMATCH;
 }
 
 /* Whether name is loaded here and checked against rk, its circuit the
@@ -215,12 +219,13 @@ static int ready(g16d *d, const char *name, const d_pgq_key *rk)
 /* Loads the registered key rk here: its circuit only from the bytes the
  * registration names, so a file replaced since is refused, never
  * compiled. */
-static int load_registered(g16d *d, const char *name, const d_pgq_key *rk, char *err, size_t errlen)
+static d_status load_registered(g16d *d, const char *name, const d_pgq_key *rk, char *err,
+                                size_t errlen)
 {
     char e2[D_ERR];
-    int rc = d_key_load_bound(d, name, rk->path, rk->wasm[0] ? rk->wasm : NULL, rk->wasm_sha256, 0,
-                              e2, sizeof e2);
-    if (rc == G16_ERR_MISMATCH)
+    d_status rc = d_key_load_bound(d, name, rk->path, rk->wasm[0] ? rk->wasm : NULL,
+                                   rk->wasm_sha256, 0, e2, sizeof e2);
+    if (rc == D_ERR_MISMATCH)
         d_errf(err, errlen, "key %s: its circuit is not the file registered in the fleet: %s", name,
                e2);
     else if (rc)
@@ -228,10 +233,10 @@ static int load_registered(g16d *d, const char *name, const d_pgq_key *rk, char 
     return rc;
 }
 
-static int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
+static d_status d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen)
 {
     d_pgq_key rk;
-    int rc = d_pgq_key_get(F(d)->api, name, &rk, err, errlen);
+    d_status rc = d_pgq_key_get(F(d)->api, name, &rk, err, errlen);
     if (rc) return queue_rc(rc);
     if (rk.wasm[0] && !rk.wasm_sha256[0]) {
         d_errf(err, errlen,
@@ -243,7 +248,7 @@ static int d_fleet_key_ready(g16d *d, const char *name, char *err, size_t errlen
     pthread_mutex_lock(&d->mu);
     int ok = ready(d, name, &rk), present = d_key_find(d, name) != NULL;
     pthread_mutex_unlock(&d->mu);
-    if (ok) return G16_OK;
+    if (ok) return D_OK;
     if (!present && (rc = load_registered(d, name, &rk, err, errlen)) && rc != D_ERR_EXISTS)
         return rc;
     return check_key(d, name, &rk, err, errlen);
@@ -263,8 +268,8 @@ static void uncheck_unloaded(g16d *d, const char *name)
 /* Whether k (loaded here) may be registered over old: the same key
  * bytes, and the same circuit unless old's was registered without its
  * digest (before schema 2: bound now). */
-static int registrable(const char *name, const d_pgq_key *k, const d_pgq_key *old, char *err,
-                       size_t errlen)
+static d_status registrable(const char *name, const d_pgq_key *k, const d_pgq_key *old, char *err,
+                            size_t errlen)
 {
     if (strcmp(old->sha256, k->sha256)) {
         d_errf(err, errlen,
@@ -280,14 +285,14 @@ static int registrable(const char *name, const d_pgq_key *k, const d_pgq_key *ol
                name, old->wasm[0] ? old->wasm : "none", old->wasm_sha256);
         return D_ERR_CONFLICT;
     }
-    return G16_OK;
+    return D_OK;
 }
 
-static int d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm,
-                                char *err, size_t errlen)
+static d_status d_fleet_key_register(g16d *d, const char *name, const char *path, const char *wasm,
+                                     char *err, size_t errlen)
 {
     uncheck_unloaded(d, name);
-    int rc = d_key_load(d, name, path, wasm, 0, err, errlen), fresh = rc == G16_OK;
+    d_status rc = d_key_load(d, name, path, wasm, 0, err, errlen), fresh = rc == D_OK;
     if (rc && rc != D_ERR_EXISTS) return rc;
     d_pgq_key k = {0}, old;
     if (hash_loaded(d, name, k.sha256, &k.size, &k)) {
@@ -295,29 +300,29 @@ static int d_fleet_key_register(g16d *d, const char *name, const char *path, con
         return D_ERR_CONFLICT;
     }
     rc = d_pgq_key_get(F(d)->api, name, &old, err, errlen);
-    if (rc == G16_OK && (rc = registrable(name, &k, &old, err, errlen))) {
+    if (rc == D_OK && (rc = registrable(name, &k, &old, err, errlen))) {
         char e2[D_ERR];
         if (fresh) d_key_evict(d, name, e2, sizeof e2); /* loaded for this: it goes again */
         return rc;
     }
-    if (rc != G16_OK && rc != G16_ERR_NOT_FOUND) return queue_rc(rc);
+    if (rc != D_OK && rc != D_ERR_NOT_FOUND) return queue_rc(rc);
     if ((rc = d_pgq_key_put(F(d)->api, name, &k, err, errlen))) return queue_rc(rc);
     mark_checked(d, name, k.sha256);
-    return G16_OK;
+    return D_OK;
 }
 
 /* ---- submission ---- */
 
 /* Uploaded witnesses and inputs travel as the bytes the submission
  * holds (no file between), witnesses named by path as the path (every
- * host must see it: shared storage).  On G16_OK the job is taken: the
+ * host must see it: shared storage).  On D_OK the job is taken: the
  * local copy is discarded. */
-static int fleet_submit(g16d *d, job *j, char *err, size_t errlen)
+static d_status fleet_submit(g16d *d, job *j, char *err, size_t errlen)
 {
     d_pgq_payload *pl = calloc((size_t)j->nparts, sizeof *pl);
     if (!pl) {
         d_errf(err, errlen, "out of memory");
-        return G16_ERR_NOMEM;
+        return D_ERR_NOMEM;
     }
     for (int i = 0; i < j->nparts; i++) {
         const part *p = &j->parts[i];
@@ -326,7 +331,7 @@ static int fleet_submit(g16d *d, job *j, char *err, size_t errlen)
         pl[i].path = p->payload ? NULL : p->wtns_path;
         pl[i].kind = p->input ? "input" : NULL;
     }
-    int rc =
+    d_status rc =
         queue_rc(d_pgq_submit(F(d)->api, j->id, j->key, j->priority, pl, j->nparts, err, errlen));
     free(pl);
     if (!rc) jobtab_discard(j);
@@ -363,7 +368,7 @@ static int admissible(g16d *d, char (*names)[D_NAME_MAX], int max, int *n)
     size_t free_b = d_budget_free(d), queued = queued_need(d), per = 0;
     int room = d->cfg.workers[ST_SYNTH] - d->nstate[P_QUEUED], checked = 0;
     *n = 0;
-    if (d->stopping || room <= 0 || free_b <= queued) return -1;
+    if (d->stopping || d->draining || room <= 0 || free_b <= queued) return -1;
     free_b -= queued;
     for (dkey *k = d->keys; k && *n < max; k = k->next) {
         fkey *fk = fkey_get(F(d), k->name, 0);
@@ -459,6 +464,8 @@ static void enqueue(g16d *d, fleet *f, flease *fl, job *j)
     if (j->parts[0].input && k && k->circuit) d_part_input_bytes(&j->parts[0], k);
     jobtab_add(d, j);
     f->claimed++;
+    d_log(D_LOG_INFO, "lease_claimed", "job=%s index=%d attempt=%d key=%s", fl->l.job, fl->l.idx,
+          fl->l.attempt, j->key);
     pthread_cond_broadcast(&d->work);
 }
 
@@ -522,7 +529,7 @@ static int load_head(g16d *d, fleet *f)
     if (!rc && key[0]) rc = d_fleet_key_ready(d, key, err, sizeof err);
     pthread_mutex_lock(&d->mu);
     if (rc && key[0]) {
-        fleet_log(key, err);
+        d_log(D_LOG_WARNING, "fleet_key_refused", "key=%s skip_s=%.0f error=%s", key, SKIP_S, err);
         fkey *fk = fkey_get(f, key, 1);
         if (fk) {
             fk->skip_until = d_now() + SKIP_S;
@@ -564,7 +571,7 @@ static void flease_free(flease *fl)
     free(fl);
 }
 
-/* G16_OK, or the queue's failure (the result is kept to be posted again). */
+/* D_OK, or the queue's failure (the result is kept to be posted again). */
 static int post(g16d *d, fleet *f, flease *fl)
 {
     char err[D_ERR];
@@ -581,10 +588,10 @@ static int post(g16d *d, fleet *f, flease *fl)
     else
         f->discarded++;
     pthread_mutex_unlock(&d->mu);
-    if (!accepted)
-        fprintf(stderr, "g16d: fleet: %s/%d: result discarded (the lease had lapsed)\n", fl->l.job,
-                fl->l.idx);
-    return G16_OK;
+    d_log(accepted ? D_LOG_INFO : D_LOG_WARNING, accepted ? "lease_posted" : "lease_lapsed",
+          "job=%s index=%d attempt=%d result=%s", fl->l.job, fl->l.idx, fl->l.attempt,
+          accepted ? "accepted" : "discarded (the lease had lapsed)");
+    return D_OK;
 }
 
 /* Posts every final lease's result, until the database fails (then the
@@ -599,7 +606,7 @@ static void post_results(g16d *d, fleet *f)
         }
         *pp = fl->next;
         pthread_mutex_unlock(&d->mu);
-        int rc = fl->post ? post(d, f, fl) : G16_OK;
+        int rc = fl->post ? post(d, f, fl) : D_OK;
         if (!rc) flease_free(fl);
         pthread_mutex_lock(&d->mu);
         if (rc) {
@@ -621,7 +628,10 @@ static void release_unstarted(g16d *d, fleet *f)
         char err[D_ERR];
         fl->done = 1; /* nothing to post: the lease is given back */
         pthread_mutex_unlock(&d->mu);
-        if (d_pgq_release(f->q, &fl->l, err, sizeof err)) fleet_log("release", err);
+        if (d_pgq_release(f->q, &fl->l, err, sizeof err))
+            fleet_log("release", err);
+        else
+            d_log(D_LOG_INFO, "lease_released", "job=%s index=%d", fl->l.job, fl->l.idx);
         pthread_mutex_lock(&d->mu);
     }
 }
@@ -680,6 +690,7 @@ static char *host_info(g16d *d)
                   "keys", keys, "keys_refused", refused, "partitions_running", running,
                   "partitions_queued", d->nstate[P_QUEUED], "proofs_done",
                   (json_int_t)d->proofs_done, "device_budget", (json_int_t)d->dev_budget);
+    json_object_set_new(o, "draining", json_boolean(d->draining));
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     return s;
@@ -706,13 +717,27 @@ static void beat(g16d *d, fleet *f)
     const char **held = calloc((size_t)n + 1, sizeof *held);
     for (int i = 0; held && i < n; i++) held[i] = ids[i];
     pthread_mutex_unlock(&d->mu);
-    if (!ids || !held ||
-        d_pgq_heartbeat(f->beat, d->cfg.lease_s, info, held, n, NULL, err, sizeof err))
-        fleet_log("heartbeat", ids && held ? err : "out of memory");
+    int failed = !ids || !held ||
+                 d_pgq_heartbeat(f->beat, d->cfg.lease_s, info, held, n, NULL, err, sizeof err);
+    if (failed) fleet_log("heartbeat", ids && held ? err : "out of memory");
     free(info);
     free(ids);
     free(held);
     pthread_mutex_lock(&d->mu);
+    /* GET /v1/health: degraded while the database does not answer */
+    if (failed && ids && held)
+        snprintf(f->db_error, sizeof f->db_error, "%s", err);
+    else if (!failed && f->db_error[0]) {
+        f->db_error[0] = 0;
+        d_log(D_LOG_NOTICE, "fleet_database_back", "host=%s", d_pgq_host(f->beat));
+    }
+}
+
+static int fleet_health(g16d *d, char *why, size_t whylen)
+{
+    if (!F(d)->db_error[0]) return 0;
+    snprintf(why, whylen, "the fleet's database: %s", F(d)->db_error);
+    return 1;
 }
 
 /* ---- periodic work (cron.c) ---- */
@@ -768,7 +793,7 @@ static int listen_or_poll(g16d *d, fleet *f, char *why, size_t whylen)
     return 0;
 }
 
-static int d_fleet_open(g16d *d, char *err, size_t errlen)
+static d_status d_fleet_open(g16d *d, char *err, size_t errlen)
 {
     char host[200], id[33], name[100] = "host";
     gethostname(name, sizeof name - 1);
@@ -777,7 +802,7 @@ static int d_fleet_open(g16d *d, char *err, size_t errlen)
     fleet *f = calloc(1, sizeof *f);
     if (!f) {
         d_errf(err, errlen, "out of memory");
-        return -1;
+        return D_ERR_NOMEM;
     }
     d->fleet = f;
     pthread_cond_init(&f->cv, NULL);
@@ -786,14 +811,16 @@ static int d_fleet_open(g16d *d, char *err, size_t errlen)
     if (!(f->q = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->beat = d_pgq_open(d->cfg.queue, host, err, errlen)) ||
         !(f->api = d_pgq_open(d->cfg.queue, host, err, errlen)))
-        return -1;
+        return D_ERR_QUEUE;
     char why[D_ERR];
     f->listening = listen_or_poll(d, f, why, sizeof why);
-    fprintf(stderr, "g16d: fleet host %s (lease %.1f s; idle: %s%s)\n", host, d->cfg.lease_s,
-            f->listening ? "woken by LISTEN/NOTIFY, polling every 0.1 s as well"
-                         : "polling every 0.1 s, no LISTEN: ",
-            f->listening ? "" : why);
-    return 0;
+    char idle[D_ERR + 64];
+    snprintf(idle, sizeof idle, "%s%s",
+             f->listening ? "woken by LISTEN/NOTIFY, polling every 0.1 s as well"
+                          : "polling every 0.1 s, no LISTEN: ",
+             f->listening ? "" : why);
+    d_log(D_LOG_NOTICE, "fleet_host", "host=%s lease_s=%.1f idle=%s", host, d->cfg.lease_s, idle);
+    return D_OK;
 }
 
 static int d_fleet_start(g16d *d)
@@ -866,12 +893,12 @@ static void wait_tick(g16d *d, double deadline)
     pthread_mutex_unlock(&d->mu);
 }
 
-static int fleet_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
-                          size_t errlen)
+static d_status fleet_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
+                               size_t errlen)
 {
     double deadline = d_now() + wait;
     for (;;) {
-        int rc = d_pgq_job_view(F(d)->api, id, v, err, errlen);
+        d_status rc = d_pgq_job_view(F(d)->api, id, v, err, errlen);
         if (rc || view_final(v) || d_now() >= deadline || d->stopping) return queue_rc(rc);
         d_job_view_free(v);
         wait_tick(d, deadline);
@@ -879,14 +906,14 @@ static int fleet_job_view(g16d *d, const char *id, double wait, d_job_view *v, c
 }
 
 /* A fleet host lists the fleet's jobs: any host answers any job. */
-static int fleet_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
+static d_status fleet_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
 {
     return queue_rc(d_pgq_jobs_view(F(d)->api, l, err, errlen));
 }
 
-static int fleet_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen)
+static d_status fleet_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen)
 {
-    int rc = d_pgq_cancel(F(d)->api, id, err, errlen);
+    d_status rc = d_pgq_cancel(F(d)->api, id, err, errlen);
     if (rc == D_PGQ_FINAL) return D_ERR_CONFLICT;
     if (rc) return queue_rc(rc);
     pthread_mutex_lock(&d->mu); /* stop what runs here of it */
@@ -896,11 +923,11 @@ static int fleet_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_
     return queue_rc(d_pgq_job_view(F(d)->api, id, v, err, errlen));
 }
 
-static int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
+static d_status d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
 {
     char *hosts = NULL;
     int64_t queued = 0, running = 0;
-    int rc = d_pgq_hosts_json(F(d)->api, &hosts, err, errlen);
+    d_status rc = d_pgq_hosts_json(F(d)->api, &hosts, err, errlen);
     if (!rc) rc = d_pgq_depth(F(d)->api, &queued, &running, err, errlen);
     if (rc) {
         free(hosts);
@@ -912,7 +939,7 @@ static int d_fleet_hosts(g16d *d, char **json, char *err, size_t errlen)
     free(hosts);
     *json = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
     json_decref(o);
-    return *json ? G16_OK : G16_ERR_NOMEM;
+    return *json ? D_OK : D_ERR_NOMEM;
 }
 
 static char *d_fleet_metrics(g16d *d)
@@ -943,10 +970,10 @@ static char *d_fleet_metrics(g16d *d)
 
 /* ---- the fleet backend ---- */
 
-static int fleet_restore(g16d *d, char *err, size_t errlen)
+static d_status fleet_restore(g16d *d, char *err, size_t errlen)
 {
     (void)d, (void)err, (void)errlen; /* the jobs are the database's */
-    return 0;
+    return D_OK;
 }
 
 /* Nothing of a job is kept here but its final partitions' results, which
@@ -983,6 +1010,7 @@ const d_backend d_backend_fleet = {
     .waitable = fleet_waitable,
     .hosts = d_fleet_hosts,
     .metrics = d_fleet_metrics,
+    .health = fleet_health,
     .remote = 1,
     .heartbeat = fleet_heartbeat,
     .purge = fleet_purge,

@@ -115,7 +115,7 @@ static int reserve(g16d *d, req *r, size_t more, const char *what, size_t body_l
              body_len, r->held + more, what,
              fit == D_BODY_NEVER ? "more than the whole budget" : "more than is free: try later",
              free_now, d->cfg.budget);
-    r->refused = fit == D_BODY_NEVER ? 413 : 507;
+    r->refused = d_http_status(fit == D_BODY_NEVER ? D_ERR_NEVER_FITS : D_ERR_TOO_LARGE);
     return r->refused;
 }
 
@@ -162,7 +162,7 @@ static enum MHD_Result on_headers(front *f, struct MHD_Connection *c, void **con
         snprintf(msg, sizeof msg, "request body of %s bytes exceeds --max-body (%zu bytes)", cl,
                  d->cfg.max_body);
         r->answered = 1;
-        return send_error(c, 413, msg);
+        return send_error(c, d_http_status(D_ERR_NEVER_FITS), msg);
     }
     /* the buffer is charged before a byte is read, at its final size */
     r->expect = cl ? strtoull(cl, NULL, 10) : 0;
@@ -355,7 +355,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     if (r->answered) return MHD_YES; /* its 401, 413 or 507 is already queued */
-    if (r->too_big) return send_error(c, 413, "request body exceeds --max-body");
+    if (r->too_big)
+        return send_error(c, d_http_status(D_ERR_NEVER_FITS), "request body exceeds --max-body");
     /* the parse is charged before it starts, and given back with the buffer */
     if (!r->refused && r->len && !r->parse_held &&
         !reserve(d, r, d_body_parse_bytes(r->buf, r->len), "to parse", r->len))

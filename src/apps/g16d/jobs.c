@@ -22,40 +22,41 @@ int d_job_terminal(const job *j) { return j->nterminal == j->nparts; }
 /* A witness named by path: under --allow-dir, a regular file (a FIFO is
  * refused without being waited on), checked against the key by the
  * library as the prover will check it. */
-static int witness_path(g16d *d, const g16_key *key, part *p, const char *path, char *err,
-                        size_t errlen)
+static d_status witness_path(g16d *d, const g16_key *key, part *p, const char *path, char *err,
+                             size_t errlen)
 {
     char real[1024], e2[D_ERR];
-    int rc = d_path_allowed(&d->cfg, path, real, sizeof real);
+    d_status rc = d_path_allowed(&d->cfg, path, real, sizeof real);
     if (rc) {
         d_errf(err, errlen, "witness %d: %s: %s", p->idx, path,
                rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)"
                                      : strerror(errno));
         return rc;
     }
-    if ((rc = g16_witness_check_file(key, real, &p->wtns_bytes, e2, sizeof e2))) {
+    if ((rc = d_status_of(g16_witness_check_file(key, real, &p->wtns_bytes, e2, sizeof e2)))) {
         d_errf(err, errlen, "witness %d: %s", p->idx, e2);
         return rc;
     }
     if (!(p->wtns_path = strdup(real))) {
         d_errf(err, errlen, "out of memory");
-        return G16_ERR_NOMEM;
+        return D_ERR_NOMEM;
     }
-    return G16_OK;
+    return D_OK;
 }
 
 /* An uploaded witness, checked and kept as bytes for the backend (the
  * local one journals it to the state directory, a fleet sends it). */
-static int witness_upload(const g16_key *key, part *p, const char *b64, char *err, size_t errlen)
+static d_status witness_upload(const g16_key *key, part *p, const char *b64, char *err,
+                               size_t errlen)
 {
     uint8_t *buf;
     size_t len;
     char e2[D_ERR];
     if (d_base64_decode(b64, strlen(b64), &buf, &len)) {
         d_errf(err, errlen, "witness %d: neither an absolute path nor base64", p->idx);
-        return G16_ERR_ARG;
+        return D_ERR_ARG;
     }
-    int rc = g16_witness_check(key, buf, len, "uploaded witness", e2, sizeof e2);
+    d_status rc = d_status_of(g16_witness_check(key, buf, len, "uploaded witness", e2, sizeof e2));
     if (rc) {
         free(buf);
         d_errf(err, errlen, "witness %d: %s", p->idx, e2);
@@ -63,12 +64,13 @@ static int witness_upload(const g16_key *key, part *p, const char *b64, char *er
     }
     p->wtns_bytes = p->payload_len = len;
     p->payload = buf;
-    return G16_OK;
+    return D_OK;
 }
 
 /* A string starting with '/' is a path; otherwise base64 of a .wtns.  An
  * object may say which: {"path": ...} or {"base64": ...}. */
-static int add_witness(g16d *d, const g16_key *key, part *p, json_t *ws, char *err, size_t errlen)
+static d_status add_witness(g16d *d, const g16_key *key, part *p, json_t *ws, char *err,
+                            size_t errlen)
 {
     json_t *v = json_array_get(ws, (size_t)p->idx);
     const char *path = NULL, *b64 = NULL;
@@ -84,13 +86,13 @@ static int add_witness(g16d *d, const g16_key *key, part *p, json_t *ws, char *e
     }
     if (path && path[0] == '/') return witness_path(d, key, p, path, err, errlen);
     if (b64) { /* its string goes from the request's tree: the bytes take its place */
-        int rc = witness_upload(key, p, b64, err, errlen);
+        d_status rc = witness_upload(key, p, b64, err, errlen);
         if (!rc) json_array_set_new(ws, (size_t)p->idx, json_null());
         return rc;
     }
     d_errf(err, errlen,
            "witness %d: expected an absolute path, base64 or {\"path\"|\"base64\": ...}", p->idx);
-    return G16_ERR_ARG;
+    return D_ERR_ARG;
 }
 
 /* An input object: written back as text, its subtree freed, then the
@@ -102,46 +104,51 @@ static int add_witness(g16d *d, const g16_key *key, part *p, json_t *ws, char *e
  * request's tree of it is freed before the check: the library's parse of
  * the text never shares memory with it (bodybudget.c's estimate counts
  * one tree and the text). */
-static int add_input(const dkey *k, part *p, json_t *ws, char *err, size_t errlen)
+static d_status add_input(const dkey *k, part *p, json_t *ws, char *err, size_t errlen)
 {
     char name[64], e2[D_ERR];
     json_t *v = json_array_get(ws, (size_t)p->idx);
     if (!json_is_object(v)) {
         d_errf(err, errlen, "input %d: expected an object of signal names to values", p->idx);
-        return G16_ERR_ARG;
+        return D_ERR_ARG;
     }
     snprintf(name, sizeof name, "input %d", p->idx);
     char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
     if (!text) {
         d_errf(err, errlen, "out of memory");
-        return G16_ERR_NOMEM;
+        return D_ERR_NOMEM;
     }
     json_array_set_new(ws, (size_t)p->idx, json_null());
     p->input = 1;
     p->payload = (uint8_t *)text;
     p->input_bytes = p->payload_len = strlen(text);
-    int rc = g16_witness_check_input(k->circuit, text, p->input_bytes, name, e2, sizeof e2);
+    d_status rc =
+        d_status_of(g16_witness_check_input(k->circuit, text, p->input_bytes, name, e2, sizeof e2));
     if (rc) {
         d_errf(err, errlen, "%s", e2);
         return rc;
     }
     d_part_input_bytes(p, k);
-    return G16_OK;
+    return D_OK;
 }
 
 /* Looks the key up and pins it (pending) so it cannot be evicted while
- * the witnesses are checked without the lock: G16_OK with *out, or why
+ * the witnesses are checked without the lock: D_OK with *out, or why
  * not. */
-static int pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size_t errlen)
+static d_status pin_key(g16d *d, const char *name, int n, dkey **out, char *err, size_t errlen)
 {
     pthread_mutex_lock(&d->mu);
     dkey *k = d_key_find(d, name);
-    int rc = G16_OK;
+    d_status rc = D_OK;
     if (d->stopping) {
         rc = D_ERR_STOPPING;
         d_errf(err, errlen, "g16d is shutting down");
+    } else if (d->draining) {
+        rc = D_ERR_DRAINING;
+        d_errf(err, errlen, "g16d is draining (%s): it takes no new jobs; submit to another host",
+               d->draining == D_DRAIN_SIGNAL ? "SIGTERM" : "POST /v1/drain");
     } else if (!k || !k->key) {
-        rc = G16_ERR_NOT_FOUND;
+        rc = D_ERR_NOT_FOUND;
         d_errf(err, errlen, "no key named '%s' (load it with POST /v1/keys)", name);
     } else {
         jobtab_key_hold(d, k, n);
@@ -173,18 +180,19 @@ static job *new_job(const char *key, int n, int prio)
 
 /* Every witness or input checked, and the largest partition must fit
  * the budget with its own key resident, or it would wait forever. */
-static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err, size_t errlen)
+static d_status check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err,
+                          size_t errlen)
 {
     size_t maxw = 0;
     if (inputs && !k->circuit) {
         d_errf(err, errlen,
                "key %s has no circuit to compute witnesses from inputs (load it with \"wasm\")",
                k->name);
-        return G16_ERR_ARG;
+        return D_ERR_ARG;
     }
     for (int i = 0; i < j->nparts; i++) {
         part *p = &j->parts[i];
-        int rc =
+        d_status rc =
             inputs ? add_input(k, p, ws, err, errlen) : add_witness(d, k->key, p, ws, err, errlen);
         if (rc) return rc;
         if (p->wtns_bytes + p->calc_bytes > maxw) maxw = p->wtns_bytes + p->calc_bytes;
@@ -194,9 +202,9 @@ static int check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char *err
     if (!policy_part_fits(d->cfg.budget, k->bytes, need)) {
         d_errf(err, errlen, "a partition needs %zu bytes but the budget leaves %zu beside the key",
                need, room);
-        return G16_ERR_TOO_LARGE;
+        return D_ERR_NEVER_FITS; /* waiting would never help */
     }
-    return G16_OK;
+    return D_OK;
 }
 
 /* The submission's hold on its key goes once the backend has taken the
@@ -212,19 +220,19 @@ static void release(g16d *d, dkey *k, int n)
 /* The backend first says whether the key is ready (a fleet loads it on
  * demand and checks it against its registration), and takes the checked
  * job (queued here, or in the fleet's queue). */
-int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen)
+d_status d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen)
 {
     json_t *root, *ws;
     const char *key;
     int prio, inputs;
     dkey *k = NULL;
     job *j = NULL;
-    int rc = d_proof_request_parse(body, len, &root, &key, &ws, &inputs, &prio, err, errlen);
+    d_status rc = d_proof_request_parse(body, len, &root, &key, &ws, &inputs, &prio, err, errlen);
     int n = rc ? 0 : (int)json_array_size(ws);
     if (!rc) rc = d->be->key_ready(d, key, err, errlen);
     if (!rc) rc = pin_key(d, key, n, &k, err, errlen);
     if (!rc && !(j = new_job(key, n, prio))) {
-        rc = G16_ERR_NOMEM;
+        rc = D_ERR_NOMEM;
         d_errf(err, errlen, "out of memory");
     }
     if (!rc) rc = check_all(d, k, j, ws, inputs, err, errlen);
@@ -232,7 +240,12 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
     if (!rc &&
         asprintf(out, "{\"id\":\"%s\",\"state\":\"queued\",\"partitions\":%d}\n", j->id, n) < 0)
         *out = NULL;
-    if (!rc) rc = d->be->submit(d, j, err, errlen);
+    char id[33] = "", kname[D_NAME_MAX] = ""; /* for the log: the backend may free j */
+    if (!rc) {
+        snprintf(id, sizeof id, "%s", j->id);
+        snprintf(kname, sizeof kname, "%s", j->key);
+        rc = d->be->submit(d, j, err, errlen);
+    }
     release(d, k, n);
     if (rc) {
         jobtab_discard(j);
@@ -243,7 +256,9 @@ int d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, s
     pthread_mutex_lock(&d->mu);
     d->jobs_submitted++;
     pthread_mutex_unlock(&d->mu);
-    return G16_OK;
+    d_log(D_LOG_INFO, "job_accepted", "id=%s key=%s partitions=%d priority=%d inputs=%d", id, kname,
+          n, prio, inputs);
+    return D_OK;
 }
 
 int d_job_waitable(g16d *d, const char *id) { return !d->stopping && d->be->waitable(d, id); }

@@ -29,7 +29,7 @@ static int terminal(part_state s) { return s >= P_DONE; }
 #ifdef G16D_JOBTAB_CHECK
 static void broken(const char *what, const char *id)
 {
-    fprintf(stderr, "g16d: jobtab: invariant broken: %s%s%s\n", what, id ? ": " : "", id ? id : "");
+    d_log(D_LOG_ERR, "jobtab_invariant_broken", "what=%s job=%s", what, id ? id : "");
     abort();
 }
 

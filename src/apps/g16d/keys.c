@@ -76,10 +76,8 @@ static void drop(g16d *d, dkey *k, dkey **freed)
 
 static void evict(g16d *d, dkey *k, const char *budget, dkey **freed)
 {
-    fprintf(stderr,
-            "g16d: evicting idle key %s (%zu bytes, %zu on the device) to make room in the %s "
-            "budget\n",
-            k->name, k->bytes, k->dev_charge, budget);
+    d_log(D_LOG_NOTICE, "key_evicted", "key=%s bytes=%zu device_bytes=%zu why=%s", k->name,
+          k->bytes, k->dev_charge, budget);
     drop(d, k, freed);
 }
 
@@ -107,7 +105,7 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep, dkey **freed)
             who[n++] = k;
         }
         rc = policy_evict(d->cfg.budget, d->reserved + d->key_bytes, pk, n, need, victims, &nv);
-        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "memory", freed);
+        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "room in the memory budget", freed);
     }
     free(pk);
     free(who);
@@ -141,7 +139,8 @@ static int device_room(g16d *d, dkey *self, size_t need, dkey **freed, char *why
                    "its estimated %zu bytes of device memory (copy and proof workspace) "
                    "do not fit the %zu-byte device budget, %zu of it held by keys in use",
                    need, d->dev_budget, d->dev_used);
-        for (int i = 0; i < nv; i++) evict(d, who[victims[i]], "device memory", freed);
+        for (int i = 0; i < nv; i++)
+            evict(d, who[victims[i]], "room in the device memory budget", freed);
     }
     if (rc == 0) {
         self->dev_charge = need;
@@ -162,8 +161,8 @@ static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
     k->dev_charge = uploaded ? k->device_bytes + workspace : 0;
     d->dev_used += k->dev_charge;
     if (k->dev_charge > planned)
-        fprintf(stderr, "g16d: key %s holds %zu bytes on the device, more than the %zu planned\n",
-                k->name, k->dev_charge, planned);
+        d_log(D_LOG_WARNING, "key_device_over_plan", "key=%s device_bytes=%zu planned=%zu", k->name,
+              k->dev_charge, planned);
 }
 
 /* Makes the key resident on the GPU.  The upload sorts the coefficients
@@ -175,10 +174,10 @@ static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
  * a key that cannot go (no room in either budget, or device memory full)
  * stays on the CPU, saying why; under GPU the load fails.  Runs without
  * the lock. */
-static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
+static d_status gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
 {
     char e2[D_ERR], why[D_ERR];
-    int rc = G16_ERR_TOO_LARGE; /* no room in one of the budgets */
+    d_status rc = D_ERR_TOO_LARGE; /* no room in one of the budgets */
     size_t ws = g16_key_gpu_workspace_bytes(key);
     /* a key too large for the budget whole plans chunked MSMs or streamed
      * points within it; that plan is then its whole charge */
@@ -204,8 +203,8 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
     pthread_mutex_unlock(&d->mu);
     d_key_reap(&freed);
     if (room) {
-        rc = g16_key_gpu_load_budget(key, d->cfg.gpu_copies, d->dev_budget ? plan : 0,
-                                     &k->device_bytes, e2, sizeof e2);
+        rc = d_status_of(g16_key_gpu_load_budget(key, d->cfg.gpu_copies, d->dev_budget ? plan : 0,
+                                                 &k->device_bytes, e2, sizeof e2));
         pthread_mutex_lock(&d->mu);
         d->key_bytes -= k->bytes;
         device_charge(d, k, rc == 0,
@@ -216,16 +215,16 @@ static int gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errlen)
         pthread_mutex_unlock(&d->mu);
         if (rc == 0) {
             k->on_gpu = 1;
-            return G16_OK;
+            return D_OK;
         }
     }
     if (d->cfg.device == G16_DEVICE_GPU) {
         d_errf(err, errlen, "%s (--device gpu)", e2);
         return rc;
     }
-    fprintf(stderr, "g16d: %s; key %s proves on the CPU\n", e2, k->name);
+    d_log(D_LOG_WARNING, "key_on_cpu", "key=%s why=%s", k->name, e2);
     k->gpu_error = strdup(e2);
-    return G16_OK;
+    return D_OK;
 }
 
 /* Locks the key's bytes in RAM (read in already, so every page is
@@ -250,7 +249,7 @@ static void pin(dkey *k)
                k->buf_len, strerror(e), (unsigned long long)rl.rlim_cur);
     else
         d_errf(why, sizeof why, "mlock of %zu bytes: %s", k->buf_len, strerror(e));
-    fprintf(stderr, "g16d: key %s is not pinned: %s\n", k->name, why);
+    d_log(D_LOG_WARNING, "key_unpinned", "key=%s why=%s", k->name, why);
     k->pin_error = strdup(why);
 }
 
@@ -344,14 +343,14 @@ static void compile_charge(g16d *d, dkey *k, int on)
  * cache on first use), only from the bytes k->wasm_sha256 names when it
  * names any, and checks that its witnesses fit the key: the same field,
  * as many values as the key has variables. */
-static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t errlen)
+static d_status open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t errlen)
 {
     char cache[1100];
     uint8_t want[G16_SHA256_BYTES], got[G16_SHA256_BYTES];
     snprintf(cache, sizeof cache, "%s/circuits", d->cfg.state_dir);
     if (k->wasm_sha256[0] && sha256_unhex(k->wasm_sha256, want)) {
         d_errf(err, errlen, "%s: the expected SHA-256 '%s' is not one", k->wasm, k->wasm_sha256);
-        return G16_ERR_ARG;
+        return D_ERR_ARG;
     }
     /* The open runs the circuit's start code: under --witness-timeout and
      * the memory cap (the least of the default's, its start unknown yet),
@@ -361,10 +360,10 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
                                  .memory_limit = d->cfg.witness_memory ? d->cfg.witness_memory
                                                                        : CIRCUIT_MIN_MEMORY};
     compile_charge(d, k, 1);
-    int rc = g16_circuit_open_checked(k->wasm, cache, &limits, k->wasm_sha256[0] ? want : NULL,
-                                      &k->circuit, err, errlen);
+    d_status rc = d_status_of(g16_circuit_open_checked(
+        k->wasm, cache, &limits, k->wasm_sha256[0] ? want : NULL, &k->circuit, err, errlen));
     compile_charge(d, k, 0);
-    if (rc) return rc == G16_ERR_NOT_FOUND ? G16_ERR_ARG : rc;
+    if (rc) return rc == D_ERR_NOT_FOUND ? D_ERR_ARG : rc;
     g16_circuit_wasm_sha256(k->circuit, got);
     for (int i = 0; i < G16_SHA256_BYTES; i++) sprintf(k->wasm_sha256 + 2 * i, "%02x", got[i]);
     k->wasm_compiled = g16_circuit_compiled(k->circuit);
@@ -372,16 +371,16 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
     if (!curve || strcmp(curve, g16_key_curve(key))) {
         d_errf(err, errlen, "%s: the circuit computes over %s but %s is a %s key", k->wasm,
                curve ? curve : "an unknown field", k->path, g16_key_curve(key));
-        return G16_ERR_MISMATCH;
+        return D_ERR_MISMATCH;
     }
     if (g16_circuit_witness_size(k->circuit) != g16_key_n_vars(key)) {
         d_errf(err, errlen, "%s: the circuit's witness has %u values but %s expects %u", k->wasm,
                g16_circuit_witness_size(k->circuit), k->path, g16_key_n_vars(key));
-        return G16_ERR_MISMATCH;
+        return D_ERR_MISMATCH;
     }
     g16_circuit_set_memory_limit(k->circuit, circuit_memory(d, k->circuit));
     g16_circuit_set_time_limit(k->circuit, d->cfg.witness_timeout);
-    return G16_OK;
+    return D_OK;
 }
 
 /* Reads and opens the key (the file once: the library parses the bytes
@@ -389,21 +388,22 @@ static int open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, size_t 
  * self-check of every proof, and puts it on the GPU when the daemon
  * proves there.  Runs without the lock; the key is published (k->key set)
  * under it once every field is final, since pin_key reads k->key. */
-static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
+static d_status open_key(g16d *d, dkey *k, char *err, size_t errlen)
 {
     size_t len;
     g16_key *key;
     /* pages of the key's own: mlock of them locks nothing else */
-    int rc = g16_file_read(k->path, k->bytes, &k->buf, &len, err, errlen);
+    d_status rc = d_status_of(g16_file_read(k->path, k->bytes, &k->buf, &len, err, errlen));
     if (rc) return rc;
     k->buf_len = len;
     if (d->cfg.pin_keys > 0) pin(k);
-    if ((rc = g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen))) return rc;
+    if ((rc = d_status_of(g16_key_open_buffer(k->buf, len, k->path, &key, err, errlen)))) return rc;
     /* every point once, here: a damaged key is refused now instead of
      * giving proofs no verifier accepts */
-    if ((rc = g16_key_check_points(key, d->cfg.threads, err, errlen)) ||
+    if ((rc = d_status_of(g16_key_check_points(key, d->cfg.threads, err, errlen))) ||
         (k->wasm[0] && (rc = open_circuit(d, k, key, err, errlen))) ||
-        (d->cfg.self_verify && (rc = g16_key_vk_json(key, &k->vk_json, err, errlen))) ||
+        (d->cfg.self_verify &&
+         (rc = d_status_of(g16_key_vk_json(key, &k->vk_json, err, errlen)))) ||
         (d->use_gpu && (rc = gpu_load(d, k, key, err, errlen)))) {
         g16_key_free(key);
         return rc;
@@ -419,23 +419,23 @@ static int open_key(g16d *d, dkey *k, char *err, size_t errlen)
     pthread_mutex_lock(&d->mu);
     k->key = key;
     pthread_mutex_unlock(&d->mu);
-    return G16_OK;
+    return D_OK;
 }
 
 /* Charges the key's bytes before reading it, so the budget holds even
  * while the file is being read. */
-static int charge(g16d *d, dkey *k, dkey **freed, char *err, size_t errlen)
+static d_status charge(g16d *d, dkey *k, dkey **freed, char *err, size_t errlen)
 {
     pthread_mutex_lock(&d->mu);
     dkey *old = d_key_find(d, k->name);
-    int rc = G16_OK;
+    d_status rc = D_OK;
     if (old) {
         rc = strcmp(old->path, k->path) || strcmp(old->wasm, k->wasm) ? D_ERR_CONFLICT
                                                                       : D_ERR_EXISTS;
         d_errf(err, errlen, "key %s is already loaded%s", k->name,
                rc == D_ERR_CONFLICT ? " from another path or with another circuit" : "");
     } else if (d_key_make_room(d, k->bytes, NULL, freed)) {
-        rc = G16_ERR_TOO_LARGE;
+        rc = D_ERR_TOO_LARGE;
         d_errf(err, errlen,
                "%s: key needs %zu bytes but only %zu of the %zu-byte budget are free "
                "(busy keys cannot be evicted)",
@@ -452,15 +452,15 @@ static int charge(g16d *d, dkey *k, dkey **freed, char *err, size_t errlen)
 /* A file named by a client (the key, its circuit): absolute (as witness
  * paths: nothing depends on the daemon's working directory), under
  * --allow-dir, a regular file.  Fills real (resolved) and *bytes. */
-static int client_file(g16d *d, const char *path, const char *what, char *real, size_t reallen,
-                       size_t *bytes, char *err, size_t errlen)
+static d_status client_file(g16d *d, const char *path, const char *what, char *real, size_t reallen,
+                            size_t *bytes, char *err, size_t errlen)
 {
     struct stat st;
     if (path[0] != '/') {
         d_errf(err, errlen, "%s: %s paths must be absolute", path, what);
-        return G16_ERR_ARG;
+        return D_ERR_ARG;
     }
-    int rc = d_path_allowed(&d->cfg, path, real, reallen);
+    d_status rc = d_path_allowed(&d->cfg, path, real, reallen);
     if (rc) {
         d_errf(err, errlen, "%s: %s", path,
                rc == D_ERR_FORBIDDEN ? "outside the allowed directories (--allow-dir)"
@@ -469,29 +469,29 @@ static int client_file(g16d *d, const char *path, const char *what, char *real, 
     }
     if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
         d_errf(err, errlen, "%s: not a regular file", path);
-        return G16_ERR_ARG;
+        return D_ERR_ARG;
     }
     *bytes = (size_t)st.st_size;
-    return G16_OK;
+    return D_OK;
 }
 
-int d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
-               char *err, size_t errlen)
+d_status d_key_load(g16d *d, const char *name, const char *path, const char *wasm, int persist,
+                    char *err, size_t errlen)
 {
     return d_key_load_bound(d, name, path, wasm, NULL, persist, err, errlen);
 }
 
-int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
-                     const char *wasm_sha256, int persist, char *err, size_t errlen)
+d_status d_key_load_bound(g16d *d, const char *name, const char *path, const char *wasm,
+                          const char *wasm_sha256, int persist, char *err, size_t errlen)
 {
     dkey *k = calloc(1, sizeof *k);
     if (!k) {
         d_errf(err, errlen, "out of memory");
-        return G16_ERR_NOMEM;
+        return D_ERR_NOMEM;
     }
     snprintf(k->name, sizeof k->name, "%s", name);
     if (wasm && wasm_sha256) snprintf(k->wasm_sha256, sizeof k->wasm_sha256, "%s", wasm_sha256);
-    int rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
+    d_status rc = client_file(d, path, "key", k->path, sizeof k->path, &k->bytes, err, errlen);
     if (!rc && wasm)
         rc = client_file(d, wasm, "circuit", k->wasm, sizeof k->wasm, &k->wasm_bytes, err, errlen);
     dkey *freed = NULL;
@@ -507,6 +507,9 @@ int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wa
         drop(d, k, &freed);
     } else {
         k->last_used = d_now();
+        d_log(D_LOG_INFO, "key_loaded",
+              "key=%s path=%s bytes=%zu device=%s circuit=%s circuit_compiled=%d", k->name, k->path,
+              k->bytes, k->on_gpu ? "gpu" : "cpu", k->wasm, k->wasm_compiled);
         if (persist) d->be->key_saved(d, k, 1);
         pthread_cond_broadcast(&d->work);
     }
@@ -515,21 +518,24 @@ int d_key_load_bound(g16d *d, const char *name, const char *path, const char *wa
     return rc;
 }
 
-int d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
+d_status d_key_evict(g16d *d, const char *name, char *err, size_t errlen)
 {
     dkey *freed = NULL;
     pthread_mutex_lock(&d->mu);
     dkey *k = d_key_find(d, name);
-    int rc = G16_OK;
+    d_status rc = D_OK;
     if (!k) {
-        rc = G16_ERR_NOT_FOUND;
+        rc = D_ERR_NOT_FOUND;
         d_errf(err, errlen, "no key named %s", name);
     } else if (k->pending || !k->key) {
         rc = D_ERR_CONFLICT;
         d_errf(err, errlen, "key %s is %s", name,
                k->key ? "needed by unfinished partitions" : "still loading");
-    } else
+    } else {
+        d_log(D_LOG_NOTICE, "key_evicted", "key=%s bytes=%zu device_bytes=%zu why=%s", k->name,
+              k->bytes, k->dev_charge, "unloaded (DELETE /v1/keys, or not the fleet's key)");
         drop(d, k, &freed);
+    }
     pthread_mutex_unlock(&d->mu);
     d_key_reap(&freed);
     return rc;

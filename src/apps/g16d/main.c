@@ -47,12 +47,11 @@ static void resolve_pinning(d_config *c)
                  (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= c->budget);
     c->pin_keys = d_cap_ipc_lock() || lim_ok;
     if (!c->pin_keys)
-        fprintf(
-            stderr,
-            "g16d: warning: keys are not pinned in RAM: RLIMIT_MEMLOCK (%llu bytes) is "
-            "below the %zu-byte budget and there is no CAP_IPC_LOCK (raise it with ulimit -l or "
-            "LimitMEMLOCK=; --pin-keys pins what fits, --no-pin-keys silences this)\n",
-            (unsigned long long)rl.rlim_cur, c->budget);
+        d_log(D_LOG_WARNING, "keys_not_pinned", "memlock_limit=%llu budget=%zu why=%s",
+              (unsigned long long)rl.rlim_cur, c->budget,
+              "RLIMIT_MEMLOCK is below the budget and there is no CAP_IPC_LOCK (raise it with "
+              "ulimit -l or LimitMEMLOCK=; --pin-keys pins what fits, --no-pin-keys silences "
+              "this)");
 }
 
 /* Decided once, before any key loads: every key of this daemon then lives
@@ -86,14 +85,15 @@ static void resolve_device_budget(g16d *d)
     size_t avail;
     if (!d->use_gpu) {
         if (d->cfg.device_budget)
-            fprintf(stderr, "g16d: --device-memory-budget ignored: proofs run on the CPU\n");
+            d_log(D_LOG_NOTICE, "option_ignored", "option=%s why=%s", "--device-memory-budget",
+                  "proofs run on the CPU");
         if (d->cfg.gpu_copies)
-            fprintf(stderr, "g16d: --gpu-copies ignored: proofs run on the CPU\n");
+            d_log(D_LOG_NOTICE, "option_ignored", "option=%s why=%s", "--gpu-copies",
+                  "proofs run on the CPU");
     } else if (d->cfg.device_budget) {
         d->dev_budget = d->cfg.device_budget;
     } else if (mw_gpu_free_memory(0, &avail, why, sizeof why)) {
-        fprintf(stderr, "g16d: warning: no device memory budget: %s (set --device-memory-budget)\n",
-                why);
+        d_log(D_LOG_WARNING, "no_device_budget", "why=%s", why);
     } else {
         size_t margin = avail / 10 > ((size_t)512 << 20) ? avail / 10 : (size_t)512 << 20;
         d->dev_budget = avail > margin ? avail - margin : avail / 2;
@@ -113,10 +113,8 @@ static void fit_connections(d_config *c)
     setrlimit(RLIMIT_NOFILE, &rl);
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) return;
     int fit = rl.rlim_cur > own + 4 ? (int)(rl.rlim_cur - own) : 4;
-    fprintf(stderr,
-            "g16d: warning: --max-connections %d lowered to %d: RLIMIT_NOFILE is %llu (raise it "
-            "with ulimit -n or LimitNOFILE=)\n",
-            c->max_connections, fit, (unsigned long long)rl.rlim_cur);
+    d_log(D_LOG_WARNING, "max_connections_lowered", "from=%d to=%d nofile_limit=%llu",
+          c->max_connections, fit, (unsigned long long)rl.rlim_cur);
     c->max_connections = fit;
 }
 
@@ -185,76 +183,50 @@ static void teardown(g16d *d)
     if (d->lock_fd >= 0) close(d->lock_fd);
 }
 
-/* Waits for SIGTERM or SIGINT.  Under a systemd watchdog (WatchdogSec=)
- * the wait wakes every half of its limit to ping it, after taking the
- * pipeline's lock: a daemon whose lock is stuck stops pinging and systemd
- * restarts it. */
-static int wait_signal(g16d *d)
-{
-    sigset_t set;
-    int sig = 0;
-    double every = d_sd_watchdog_interval();
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    if (every <= 0) {
-        sigwait(&set, &sig);
-        return sig;
-    }
-    struct timespec ts = {(time_t)every, (long)((every - (double)(time_t)every) * 1e9)};
-    while ((sig = sigtimedwait(&set, NULL, &ts)) < 0) {
-        pthread_mutex_lock(&d->mu);
-        pthread_mutex_unlock(&d->mu);
-        d_sd_notify("WATCHDOG=1");
-    }
-    return sig;
-}
-
 static int serve(g16d *d)
 {
     char err[D_ERR];
     err[0] = 0;
     if (resolve_device(d, err, sizeof err)) {
-        fprintf(stderr, "g16d: %s\n", err);
+        d_log(D_LOG_ERR, "start_failed", "error=%s", err);
         return 1;
     }
     resolve_device_budget(d);
     if (lock_state(d, err, sizeof err) || open_jobs(d, err, sizeof err) ||
         d_telemetry_start(d, err, sizeof err) || d_workers_start(d) || d->be->start(d) ||
         d_cron_start(d)) {
-        fprintf(stderr, "g16d: %s\n", err[0] ? err : "cannot start worker threads");
+        d_log(D_LOG_ERR, "start_failed", "error=%s", err[0] ? err : "cannot start worker threads");
         return 1;
     }
     d_http *h = d_http_start(d, err, sizeof err);
     if (!h) {
-        fprintf(stderr, "g16d: %s\n", err);
+        d_log(D_LOG_ERR, "start_failed", "error=%s", err);
         d_workers_stop(d);
         d->be->stop(d);
         d_cron_stop(d);
         d_telemetry_stop(d);
         return 1;
     }
-    fprintf(stderr,
-            "g16d: listening on %s (budget %zu MiB, workers %d/%d/%d, proving on %s%s, "
-            "--pin-keys %s, state %s)\n",
-            d->cfg.socket_path, d->cfg.budget >> 20, d->cfg.workers[ST_SYNTH],
-            d->cfg.workers[ST_MSM], d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu",
-            d->use_gpu && d->cfg.g2_on_cpu ? " (G2 on cpu)" : "", d->cfg.pin_keys ? "on" : "off",
-            d->cfg.state_dir);
+    d_log(D_LOG_NOTICE, "listening",
+          "socket=%s budget=%zu synth_workers=%d msm_workers=%d finalize_workers=%d device=%s "
+          "g2_on_cpu=%d pin_keys=%d state=%s",
+          d->cfg.socket_path, d->cfg.budget, d->cfg.workers[ST_SYNTH], d->cfg.workers[ST_MSM],
+          d->cfg.workers[ST_FINAL], d->use_gpu ? "gpu" : "cpu", d->use_gpu && d->cfg.g2_on_cpu,
+          d->cfg.pin_keys, d->cfg.state_dir);
     /* Only now: the keys and jobs are restored and the socket answers. */
     d_sd_notify("READY=1");
-    int sig = wait_signal(d);
+    int sig = d_signal_loop(d); /* SIGTERM drains first (health.c) */
     d_sd_notify("STOPPING=1");
-    fprintf(stderr, "g16d: %s: no new connections; finishing the partitions in flight\n",
-            strsignal(sig));
+    pthread_mutex_lock(&d->mu);
+    d_log(D_LOG_NOTICE, "stopping", "signal=%s left=%d", strsignal(sig), d_drain_left(d));
+    pthread_mutex_unlock(&d->mu);
     d_http_quiesce(h);
     d_workers_stop(d);
     d->be->stop(d); /* after the workers: their last results are posted */
     d_cron_stop(d); /* after the backend: a fleet renews its leases until then */
     d_http_stop(h);
     d_telemetry_stop(d);
-    fprintf(stderr, "g16d: stopped (%d partitions left queued for the next start)\n",
-            d->nstate[P_QUEUED]);
+    d_log(D_LOG_NOTICE, "stopped", "partitions_queued=%d", d->nstate[P_QUEUED]);
     return 0;
 }
 
@@ -266,7 +238,7 @@ int main(int argc, char **argv)
     d.listen_fd = -1;
     if (d_config_load(&d.cfg, argc, argv, &code)) return code;
     if (d_sd_listen(&d, err, sizeof err) < 0) {
-        fprintf(stderr, "g16d: %s\n", err);
+        d_log(D_LOG_ERR, "socket_activation_failed", "why=%s", err);
         return 1;
     }
     resolve_budget(&d.cfg);
@@ -300,6 +272,7 @@ int main(int argc, char **argv)
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP); /* a reload (health.c's signal loop) */
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
     init(&d);

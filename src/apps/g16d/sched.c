@@ -164,6 +164,12 @@ void d_part_finish(g16d *d, part *p, part_state st, const char *error)
     if (error && !p->error) p->error = strdup(error);
     if (st == P_FAILED) d->proofs_failed++;
     if (st == P_DONE) d->proofs_done++;
+    if (st == P_FAILED)
+        d_log(D_LOG_WARNING, "partition_failed", "job=%s index=%d key=%s error=%s", j->id, p->idx,
+              j->key, p->error ? p->error : "");
+    else
+        d_log(D_LOG_INFO, st == P_DONE ? "partition_done" : "partition_cancelled",
+              "job=%s index=%d key=%s seconds=%.3f", j->id, p->idx, j->key, d_now() - p->t_queued);
     d->be->part_done(d, p);
     if (j->nterminal == j->nparts) {
         j->finished = d_now();
@@ -268,7 +274,11 @@ static part *pick_synth(g16d *d, dkey **evicted)
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
-    d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
+    int waits = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
+    if (waits != d->synth_needs_memory) /* a wait's start and end, not each look */
+        d_log(D_LOG_INFO, waits ? "budget_wait" : "budget_wait_over",
+              "job=%s index=%d need=%zu free=%zu", p->job->id, p->idx, need, d_budget_free(d));
+    d->synth_needs_memory = waits;
     if (d->synth_needs_memory) return NULL;
     reserve(d, p, need);
     return p;
@@ -528,7 +538,7 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
             free(p->timings);
             p->timings = timings_json(p);
         }
-        if (rc) fprintf(stderr, "g16d: %s\n", err);
+        if (rc == G16_ERR_DEVICE) d_health_gpu_failed(d, err);
         d_reap(d, p->gj, p, p->reserved);
         p->gj = NULL;
         d_part_finish(d, p, st, rc ? err : NULL);
@@ -635,12 +645,18 @@ out:
 
 /* As many workers as the stages' worker counts add up to (each count
  * caps its stage's calls at once). */
-int d_workers_start(g16d *d)
+int d_workers_grow(g16d *d)
 {
     int n = 0;
     for (int s = 0; s < ST_COUNT; s++) n += d->cfg.workers[s];
     for (; d->n_workers < n && d->n_workers < 64; d->n_workers++)
         if (pthread_create(&d->workers[d->n_workers], NULL, worker, d)) return -1;
+    return 0;
+}
+
+int d_workers_start(g16d *d)
+{
+    if (d_workers_grow(d)) return -1;
     /* last: the reaper exits once every worker has (n_workers must be final) */
     return pthread_create(&d->reaper, NULL, reaper, d) ? -1 : 0;
 }

@@ -35,7 +35,8 @@ static const char *const k_added[][2] = {
 
 static void logerr(g16d *d, const char *what)
 {
-    fprintf(stderr, "g16d: %s/jobs.db: %s: %s\n", d->cfg.state_dir, what, sqlite3_errmsg(DB(d)));
+    d_log(D_LOG_ERR, "database_error", "state_dir=%s what=%s error=%s", d->cfg.state_dir, what,
+          sqlite3_errmsg(DB(d)));
 }
 
 static int has_column(sqlite3 *db, const char *table, const char *column)
@@ -49,7 +50,7 @@ static int has_column(sqlite3 *db, const char *table, const char *column)
     return ok;
 }
 
-static int add_columns(g16d *d, char *err, size_t errlen)
+static d_status add_columns(g16d *d, char *err, size_t errlen)
 {
     for (size_t i = 0; i < sizeof k_added / sizeof k_added[0]; i++) {
         char sql[200];
@@ -57,13 +58,13 @@ static int add_columns(g16d *d, char *err, size_t errlen)
         snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s", k_added[i][0], k_added[i][1]);
         if (sqlite3_exec(DB(d), sql, NULL, NULL, NULL) != SQLITE_OK) {
             d_errf(err, errlen, "%s/jobs.db: %s: %s", d->cfg.state_dir, sql, sqlite3_errmsg(DB(d)));
-            return -1;
+            return D_ERR_IO;
         }
     }
-    return 0;
+    return D_OK;
 }
 
-static int d_store_open(g16d *d, char *err, size_t errlen)
+static d_status d_store_open(g16d *d, char *err, size_t errlen)
 {
     char path[1100];
     sqlite3 *db;
@@ -73,7 +74,7 @@ static int d_store_open(g16d *d, char *err, size_t errlen)
                         NULL) != SQLITE_OK) {
         d_errf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
         sqlite3_close(db);
-        return -1;
+        return D_ERR_IO;
     }
     sqlite3_busy_timeout(db, 5000);
     char *msg = NULL;
@@ -81,7 +82,7 @@ static int d_store_open(g16d *d, char *err, size_t errlen)
         d_errf(err, errlen, "%s: %s", path, msg ? msg : "schema failed");
         sqlite3_free(msg);
         sqlite3_close(db);
-        return -1;
+        return D_ERR_IO;
     }
     d->db = db;
     return add_columns(d, err, errlen);
@@ -296,12 +297,12 @@ static void restore_job(g16d *d, sqlite3_stmt *st)
 }
 
 /* Keys first (their partitions need them), then jobs in submission order. */
-static int d_store_restore(g16d *d, char *err, size_t errlen)
+static d_status d_store_restore(g16d *d, char *err, size_t errlen)
 {
     sqlite3_stmt *st = prep(d, "SELECT name, path, wasm FROM keys");
     if (!st) {
         d_errf(err, errlen, "%s/jobs.db: %s", d->cfg.state_dir, sqlite3_errmsg(DB(d)));
-        return -1;
+        return D_ERR_IO;
     }
     while (sqlite3_step(st) == SQLITE_ROW) {
         char name[D_NAME_MAX], path[1024], e2[D_ERR];
@@ -309,31 +310,30 @@ static int d_store_restore(g16d *d, char *err, size_t errlen)
         snprintf(path, sizeof path, "%s", (const char *)sqlite3_column_text(st, 1));
         const char *wasm = (const char *)sqlite3_column_text(st, 2);
         if (d_key_load(d, name, path, wasm, 0, e2, sizeof e2))
-            fprintf(stderr, "g16d: not reloading key %s: %s\n", name, e2);
+            d_log(D_LOG_WARNING, "key_not_restored", "key=%s error=%s", name, e2);
     }
     sqlite3_finalize(st);
     st = prep(d, "SELECT id, key, priority, seq, created, finished, fetched, cancelled FROM jobs "
                  "ORDER BY seq");
-    if (!st) return -1;
+    if (!st) return D_ERR_IO;
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         restore_job(d, st);
         n++;
     }
     sqlite3_finalize(st);
-    if (n)
-        fprintf(stderr, "g16d: restored %d jobs (%d partitions to run)\n", n, d->nstate[P_QUEUED]);
-    return 0;
+    if (n) d_log(D_LOG_NOTICE, "restored", "jobs=%d partitions_queued=%d", n, d->nstate[P_QUEUED]);
+    return D_OK;
 }
 
 /* ---- the local backend ---- */
 
-static int local_open(g16d *d, char *err, size_t errlen)
+static d_status local_open(g16d *d, char *err, size_t errlen)
 {
     return d_store_open(d, err, errlen) ? -1 : 0;
 }
 
-static int local_restore(g16d *d, char *err, size_t errlen)
+static d_status local_restore(g16d *d, char *err, size_t errlen)
 {
     return d_store_restore(d, err, errlen);
 }
@@ -346,23 +346,23 @@ static int local_start(g16d *d)
 
 static void local_stop(g16d *d) { (void)d; }
 
-static int local_key_load(g16d *d, const char *name, const char *path, const char *wasm, char *err,
-                          size_t errlen)
+static d_status local_key_load(g16d *d, const char *name, const char *path, const char *wasm,
+                               char *err, size_t errlen)
 {
     return d_key_load(d, name, path, wasm, 1, err, errlen);
 }
 
 /* A key loaded here is ready: pin_key says whether it is loaded. */
-static int local_key_ready(g16d *d, const char *name, char *err, size_t errlen)
+static d_status local_key_ready(g16d *d, const char *name, char *err, size_t errlen)
 {
     (void)d, (void)name, (void)err, (void)errlen;
-    return G16_OK;
+    return D_OK;
 }
 
 /* A partition's bytes into the state directory, where they stay until
  * its job expires: uploads under wtns/, inputs under inputs/.  A failure
- * to store them is the daemon's (G16_ERR_IO). */
-static int journal(g16d *d, const job *j, part *p, char *err, size_t errlen)
+ * to store them is the daemon's (D_ERR_IO). */
+static d_status journal(g16d *d, const job *j, part *p, char *err, size_t errlen)
 {
     char path[1200], e2[D_ERR];
     snprintf(path, sizeof path, "%s/%s/%s-%d.%s", d->cfg.state_dir, p->input ? "inputs" : "wtns",
@@ -372,7 +372,7 @@ static int journal(g16d *d, const job *j, part *p, char *err, size_t errlen)
         d_errf(err, errlen, "%s %d: %s", p->input ? "input" : "witness", p->idx,
                copy ? e2 : "out of memory");
         free(copy);
-        return copy ? G16_ERR_IO : G16_ERR_NOMEM;
+        return copy ? D_ERR_IO : D_ERR_NOMEM;
     }
     if (p->input)
         p->input_path = copy;
@@ -382,15 +382,15 @@ static int journal(g16d *d, const job *j, part *p, char *err, size_t errlen)
     }
     free(p->payload);
     p->payload = NULL;
-    return G16_OK;
+    return D_OK;
 }
 
 /* Durable before the workers see it: its bytes journaled (without the
  * lock), then the job stored and listed. */
-static int local_submit(g16d *d, job *j, char *err, size_t errlen)
+static d_status local_submit(g16d *d, job *j, char *err, size_t errlen)
 {
     for (int i = 0; i < j->nparts; i++) {
-        int rc = j->parts[i].payload ? journal(d, j, &j->parts[i], err, errlen) : G16_OK;
+        d_status rc = j->parts[i].payload ? journal(d, j, &j->parts[i], err, errlen) : D_OK;
         if (rc) return rc;
     }
     pthread_mutex_lock(&d->mu);
@@ -398,19 +398,19 @@ static int local_submit(g16d *d, job *j, char *err, size_t errlen)
     d_store_job(d, j);
     pthread_cond_broadcast(&d->work);
     pthread_mutex_unlock(&d->mu);
-    return G16_OK;
+    return D_OK;
 }
 
 /* A finished job's first read starts its --fetched-ttl. */
-static int local_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
-                          size_t errlen)
+static d_status local_job_view(g16d *d, const char *id, double wait, d_job_view *v, char *err,
+                               size_t errlen)
 {
     (void)wait; /* the HTTP layer parked the long-poll (local_waitable) */
     pthread_mutex_lock(&d->mu);
     job *j = jobtab_find(d, id);
-    int rc = G16_OK;
+    d_status rc = D_OK;
     if (!j) {
-        rc = G16_ERR_NOT_FOUND;
+        rc = D_ERR_NOT_FOUND;
         d_errf(err, errlen, "no job %s (unknown, or its results expired)", id);
     } else {
         if (d_job_terminal(j) && j->fetched <= 0) {
@@ -418,7 +418,7 @@ static int local_job_view(g16d *d, const char *id, double wait, d_job_view *v, c
             d_store_job_state(d, j);
         }
         if (d_job_view_of(j, v)) {
-            rc = G16_ERR_NOMEM;
+            rc = D_ERR_NOMEM;
             d_errf(err, errlen, "out of memory");
         }
     }
@@ -426,14 +426,14 @@ static int local_job_view(g16d *d, const char *id, double wait, d_job_view *v, c
     return rc;
 }
 
-static int local_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
+static d_status local_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
 {
-    int n = 0, rc = G16_OK;
+    int n = 0, rc = D_OK;
     pthread_mutex_lock(&d->mu);
     for (job *j = d->jobs; j; j = j->next) n++;
     *l = (d_job_list){0};
     if (!(l->rows = calloc(n > 0 ? (size_t)n : 1, sizeof *l->rows))) {
-        rc = G16_ERR_NOMEM;
+        rc = D_ERR_NOMEM;
         d_errf(err, errlen, "out of memory");
     }
     for (job *j = l->rows ? d->jobs : NULL; j; j = j->next) d_job_row_of(j, &l->rows[l->n++]);
@@ -441,19 +441,19 @@ static int local_job_list(g16d *d, d_job_list *l, char *err, size_t errlen)
     return rc;
 }
 
-static int local_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen)
+static d_status local_cancel(g16d *d, const char *id, d_job_view *v, char *err, size_t errlen)
 {
     pthread_mutex_lock(&d->mu);
     job *j = jobtab_find(d, id);
-    int rc = G16_OK;
+    d_status rc = D_OK;
     if (!j) {
-        rc = G16_ERR_NOT_FOUND;
+        rc = D_ERR_NOT_FOUND;
         d_errf(err, errlen, "no job %s", id);
     } else if (d_job_cancel(d, j)) {
         rc = D_ERR_CONFLICT;
         d_errf(err, errlen, "job %s has already finished", id);
     } else if (d_job_view_of(j, v)) {
-        rc = G16_ERR_NOMEM;
+        rc = D_ERR_NOMEM;
         d_errf(err, errlen, "out of memory");
     }
     pthread_mutex_unlock(&d->mu);
@@ -466,12 +466,12 @@ static int local_waitable(g16d *d, const char *id)
     return j && !d_job_terminal(j);
 }
 
-static int local_hosts(g16d *d, char **json, char *err, size_t errlen)
+static d_status local_hosts(g16d *d, char **json, char *err, size_t errlen)
 {
     (void)d;
     *json = NULL;
     d_errf(err, errlen, "this g16d is no fleet's host (start it with --queue)");
-    return G16_ERR_NOT_FOUND;
+    return D_ERR_NOT_FOUND;
 }
 
 static char *local_metrics(g16d *d)

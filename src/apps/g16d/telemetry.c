@@ -88,8 +88,10 @@ static void record(g16d *d, const mw_sample *ms, d_sample *s, int64_t keys_kb)
                              s->busy[2]};
     pthread_mutex_lock(&d->tmu);
     if (d->mw && mw_writer_sample(d->mw, ms, phase_of(s), extra)) {
-        fprintf(stderr, "g16d: %s\n", mw_writer_error(d->mw));
-        if (mw_writer_close(d->mw)) fprintf(stderr, "g16d: %s: close failed\n", d->trace_path);
+        d_log(D_LOG_ERR, "memory_trace_failed", "file=%s error=%s", d->trace_path,
+              mw_writer_error(d->mw));
+        if (mw_writer_close(d->mw))
+            d_log(D_LOG_ERR, "memory_trace_close_failed", "file=%s", d->trace_path);
         d->mw = NULL; /* the in-memory timeline goes on */
     }
     d->ring[d->ring_pos] = *s;
@@ -104,7 +106,7 @@ static void open_trace(g16d *d)
     char err[MW_ERRLEN];
     mw_writer *w = NULL;
     if (mw_writer_open(d->trace_path, 0, k_extra, NEXTRA, &w, err, sizeof err))
-        fprintf(stderr, "g16d: memory trace disabled: %s\n", err);
+        d_log(D_LOG_WARNING, "memory_trace_disabled", "why=%s", err);
     d->mw = w;
 }
 
@@ -120,7 +122,8 @@ void d_telemetry_sample(g16d *d)
     if (mw_take(g_target, &ms, 0)) record(d, &ms, &s, keys_kb);
     if (++n % ROTATE_SAMPLES == 0) {
         pthread_mutex_lock(&d->tmu);
-        if (mw_writer_close(d->mw)) fprintf(stderr, "g16d: %s: close failed\n", d->trace_path);
+        if (mw_writer_close(d->mw))
+            d_log(D_LOG_ERR, "memory_trace_close_failed", "file=%s", d->trace_path);
         open_trace(d);
         pthread_mutex_unlock(&d->tmu);
     }
@@ -148,7 +151,8 @@ int d_telemetry_start(g16d *d, char *err, size_t errlen)
 
 void d_telemetry_stop(g16d *d)
 {
-    if (mw_writer_close(d->mw)) fprintf(stderr, "g16d: %s: close failed\n", d->trace_path);
+    if (mw_writer_close(d->mw))
+        d_log(D_LOG_ERR, "memory_trace_close_failed", "file=%s", d->trace_path);
     d->mw = NULL;
     mw_close(g_target);
     free(d->ring);

@@ -45,16 +45,16 @@ void d_errf(char *err, size_t errlen, const char *fmt, ...)
 /* A path is allowed when its real path (symlinks resolved) lies under one
  * of the --allow-dir directories (also resolved), so "..", symlinks and
  * prefixes like /data-evil for /data cannot escape. */
-int d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen)
+d_status d_path_allowed(const d_config *c, const char *path, char *real, size_t reallen)
 {
     char rp[PATH_MAX], rd[PATH_MAX];
-    if (!realpath(path, rp)) return G16_ERR_NOT_FOUND;
+    if (!realpath(path, rp)) return D_ERR_NOT_FOUND;
     for (int i = 0; i < c->n_allow; i++) {
         if (!realpath(c->allow_dir[i], rd)) continue;
         size_t n = strlen(rd);
         if (strncmp(rp, rd, n) == 0 && (rp[n] == '/' || rp[n] == 0 || (n == 1 && rd[0] == '/'))) {
             snprintf(real, reallen, "%s", rp);
-            return G16_OK;
+            return D_OK;
         }
     }
     return D_ERR_FORBIDDEN;
@@ -175,4 +175,25 @@ int d_name_ok(const char *s)
             return 0;
     }
     return 1;
+}
+
+/* No default: a kind added to g16_status fails the build here until it
+ * is given its daemon kind. */
+d_status d_status_of(g16_status s)
+{
+    switch (s) {
+    case G16_OK: return D_OK;
+    case G16_ERR_ARG: return D_ERR_ARG;
+    case G16_ERR_IO: return D_ERR_IO;
+    case G16_ERR_NOT_FOUND: return D_ERR_NOT_FOUND;
+    case G16_ERR_FORMAT: return D_ERR_FORMAT;
+    case G16_ERR_MISMATCH: return D_ERR_MISMATCH;
+    case G16_ERR_UNSUPPORTED: return D_ERR_UNSUPPORTED;
+    case G16_ERR_TOO_LARGE: return D_ERR_TOO_LARGE;
+    case G16_ERR_NOMEM: return D_ERR_NOMEM;
+    case G16_ERR_DEVICE: return D_ERR_DEVICE;
+    case G16_ERR_INTERNAL: return D_ERR_INTERNAL;
+    case G16_ERR_TIMEOUT: return D_ERR_TIMEOUT;
+    }
+    return D_ERR_INTERNAL; /* a value outside the enum: a bug */
 }

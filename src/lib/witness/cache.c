@@ -435,7 +435,8 @@ static int build_entry(const char *cache_dir, const char *wasm_path, const void 
                        const witness_tools *tools, int trace, const witness_entry_id *id,
                        const char *entry, char *err, size_t errlen)
 {
-    build b = {.wasm_path = wasm_path, .tools = tools, .trace = trace, .err = err, .errlen = errlen};
+    build b = {
+        .wasm_path = wasm_path, .tools = tools, .trace = trace, .err = err, .errlen = errlen};
     snprintf(b.dir, sizeof b.dir, "%s/.build-XXXXXX", cache_dir);
     if (!mkdtemp(b.dir)) {
         snprintf(err, errlen, "%s: cannot create a build directory: %s", cache_dir,
