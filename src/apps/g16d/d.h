@@ -159,6 +159,7 @@ typedef struct {
     size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
     size_t reserved;   /* budget bytes held now */
     int threads;       /* its stage calls' threads, chosen with its reservation */
+    int whole;         /* runs as one whole-proof call (policy_whole_proof), not staged */
     g16_job *gj;
     d_wtns wtns;                         /* what gj's witness points into */
     char *proof, *pub, *error, *timings; /* timings: JSON object text */
