@@ -1,11 +1,15 @@
 #!/bin/bash
 # A lone partition's stages as one call (policy_whole_proof): a
 # one-partition job in an idle daemon runs the library's whole proof
-# (its timings say "path": "whole", and no MSM or finalize call ran) and
-# its proof verifies (g16 verify, snarkjs); a job of several partitions
-# still goes through the staged pipeline (every partition that had
-# others queued behind it says "staged" and ran an MSM call), both
-# curves, and its proofs verify.
+# (its timings say "path": "whole", and no MSM or finalize call ran)
+# from its witness read into memory once, at submission, where it was
+# checked ("witness_from": "submission"), and its proof verifies (g16
+# verify, snarkjs); a job of several partitions still goes through the
+# staged pipeline (every partition that had others queued behind it says
+# "staged" and ran an MSM call) and reads its witnesses at synthesis,
+# both curves, and its proofs verify.  A damaged witness of a lone job is
+# refused at submission as before (400 naming the file), and no
+# reservation is left behind by it or by the proofs.
 source "$(dirname "$0")/lib.sh"
 
 start_daemon --memory-budget 1G --threads 2
@@ -25,6 +29,8 @@ for c in bn128 bls12381; do
     <"$T/lone-$c.json")" = true ] || fail "$c: a whole-proof run made staged MSM or finalize calls"
   [ "$(js 'o.partitions[0].timings.synthesis_s > 0 && o.partitions[0].timings.verify_s > 0' \
     <"$T/lone-$c.json")" = true ] || fail "$c: the whole-proof run's timings are missing (or it was not self-checked)"
+  from=$(js o.partitions[0].timings.witness_from <"$T/lone-$c.json")
+  [ "$from" = submission ] || fail "$c: a lone job's witness was read at '$from', wanted submission"
   verify_dir "$FIX/$c/chain/verification_key.json" "$T/lone-$c" 1
   snarkjs_ok "$FIX/$c/chain/verification_key.json" "$T/lone-$c/public-0.json" "$T/lone-$c/proof-0.json"
 
@@ -41,8 +47,23 @@ for c in bn128 bls12381; do
     <"$T/many-$c.json")
   [ "$staged" = $((N - 1)) ] ||
     fail "$c: $staged of the first $((N - 1)) partitions ran staged, wanted all: $(js 'o.partitions.map(p => p.timings.path)' <"$T/many-$c.json")"
+  [ "$(js "o.partitions.every(p => p.timings.witness_from === 'synthesis')" <"$T/many-$c.json")" = true ] ||
+    fail "$c: a partition of a job of $N read its witness at submission"
   verify_dir "$FIX/$c/chain/verification_key.json" "$T/many-$c" $N
   note "$c: lone partition whole, $staged of $N partitions staged, all verified"
 done
+
+# a damaged witness, alone: refused at submission, nothing held
+W=$FIX/bn128/chain/witness.wtns
+head -c $(($(stat -c %s "$W") - 32)) "$W" >"$T/short.wtns"
+st=$(code POST /v1/proofs "{\"key\":\"bn128\",\"witnesses\":[\"$T/short.wtns\"]}")
+[ "$st" = 400 ] || fail "a truncated witness got $st: $(cat "$T/last.json")"
+grep -q "short.wtns" "$T/last.json" || fail "the refusal does not name the file: $(cat "$T/last.json")"
+for _ in $(seq 50); do
+  [ "$(client status | js o.budget.reserved)" = 0 ] && break
+  sleep 0.1
+done
+[ "$(client status | js o.budget.reserved)" = 0 ] ||
+  fail "reservations left behind: $(client status | js o.budget.reserved) bytes"
 stop_daemon
 echo "PASS"

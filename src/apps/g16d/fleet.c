@@ -984,6 +984,7 @@ const d_backend d_backend_fleet = {
     .hosts = d_fleet_hosts,
     .metrics = d_fleet_metrics,
     .remote = 1,
+    .proves_submitted = 0,
     .heartbeat = fleet_heartbeat,
     .purge = fleet_purge,
     .poll = fleet_poll,

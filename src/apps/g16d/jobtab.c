@@ -139,6 +139,7 @@ void jobtab_free(job *j)
         free(p->error);
         free(p->timings);
         free(p->payload);
+        d_wtns_free(&p->wtns); /* a witness read at submission, never proved */
     }
     free(j->parts);
     free(j);

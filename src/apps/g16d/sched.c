@@ -66,6 +66,14 @@ static void reserve(g16d *d, part *p, size_t bytes)
     d->reserved += bytes;
 }
 
+void d_part_hold(g16d *d, part *p, size_t bytes) { reserve(d, p, bytes); }
+
+void d_part_unhold(g16d *d, part *p)
+{
+    d_wtns_free(&p->wtns);
+    d_release(d, p, p->reserved);
+}
+
 /* Frees gj and then returns the bytes to the budget, on the reaper thread:
  * unmapping large buffers costs TLB shootdowns the pipeline need not wait
  * for.  mu held. */
@@ -271,16 +279,27 @@ static int whole_proof(const g16d *d)
     return policy_whole_proof(&s, d->nstate[P_FINAL]);
 }
 
+int d_lone_now(const g16d *d, size_t need)
+{
+    policy_stages s = stages_now(d);
+    s.queued++; /* the job being submitted */
+    return policy_whole_proof(&s, d->nstate[P_FINAL]) && need <= d_budget_free(d);
+}
+
 static part *pick_synth(g16d *d, dkey **evicted)
 {
     if (d->stopping) return NULL;
     part *p;
     const char *why;
-    while ((p = best(d, P_QUEUED)) && (why = unrunnable(p))) d_part_finish(d, p, P_FAILED, why);
+    while ((p = best(d, P_QUEUED)) && (why = unrunnable(p))) {
+        if (p->reserved) d_reap(d, NULL, p, p->reserved); /* its witness read at submission */
+        d_part_finish(d, p, P_FAILED, why);
+    }
     if (!p || !synth_room(d, p)) return NULL;
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
+    need = need > p->reserved ? need - p->reserved : 0; /* a witness read at submission is held */
     d->synth_needs_memory = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
     if (d->synth_needs_memory) return NULL;
     reserve(d, p, need);
@@ -394,6 +413,7 @@ static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
  * to the partition's timings. */
 static int witness_of(part *p, d_wtns *w, char *err, size_t errlen)
 {
+    if (w->buf) return G16_OK; /* read (and checked) at submission */
     w->computed = p->input;
     if (!w->computed && p->payload) { /* the job borrows it; d_wtns_free frees it */
         w->buf = p->payload;
@@ -457,6 +477,15 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
     return rc ? rc : (int)g16_job_synthesize(p->gj, err, errlen);
 }
 
+/* Where its witness came from: computed from an input, read into memory
+ * at submission (a lone job: the bytes checked there were proved), or
+ * read at synthesis (from its file or the bytes a fleet's claim
+ * carried). */
+static const char *witness_from(const part *p)
+{
+    return p->input ? "input" : p->read_early ? "submission" : "synthesis";
+}
+
 static char *timings_json(const part *p)
 {
     const g16_timings *t = &p->t;
@@ -467,11 +496,12 @@ static char *timings_json(const part *p)
                  "\"verify_s\":%.6f,\"read_s\":%.6f,\"abc_s\":%.6f,\"ntt_s\":%.6f,\"msm_a_s\":%.6f,"
                  "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_"
                  "s\":%.6f,"
-                 "\"transfer_s\":%.6f,\"device\":\"%s\",\"threads\":%d,\"path\":\"%s\"}",
+                 "\"transfer_s\":%.6f,\"device\":\"%s\",\"threads\":%d,\"path\":\"%s\","
+                 "\"witness_from\":\"%s\"}",
                  p->wait_s, p->witness_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read,
                  t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish,
-                 t->transfer, t->on_gpu ? "gpu" : "cpu", p->threads,
-                 p->whole ? "whole" : "staged") < 0)
+                 t->transfer, t->on_gpu ? "gpu" : "cpu", p->threads, p->whole ? "whole" : "staged",
+                 witness_from(p)) < 0)
         return NULL;
     return s;
 }
