@@ -51,6 +51,7 @@
 #include "d.h"
 #include "jobtab.h"
 
+
 void d_release(g16d *d, part *p, size_t bytes)
 {
     if (bytes > p->reserved) bytes = p->reserved;
