@@ -36,7 +36,9 @@ void g16_file_unmap(const uint8_t *data, size_t len);
 /* Reads a whole file of at most max_len bytes (G16_ERR_TOO_LARGE beyond,
  * checked before reading) into pages of its own: an anonymous mapping
  * that no other allocation shares, so mlock of it locks nothing else.
- * Free with g16_file_release(*data, *len). */
+ * Files from 64 MiB on are read by several threads.  A file that grows
+ * or shrinks while it is read fails with G16_ERR_IO.  Free with
+ * g16_file_release(*data, *len). */
 g16_status g16_file_read(const char *path, size_t max_len, uint8_t **data, size_t *len, char *err,
                          size_t errlen) G16_MUST_USE G16_NONNULL(1, 3, 4);
 void g16_file_release(uint8_t *data, size_t len);

@@ -46,7 +46,28 @@ static int aborts(g16d *d, void (*fn)(g16d *d))
     return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
 }
 
+/* Runs fn(d) in a child: whether it exited with status 0. */
+static int runs_clean(g16d *d, void (*fn)(g16d *d))
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        fn(d);
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 static void illegal_move(g16d *d) { jobtab_set_state(d, &d->jobs->next->parts[1], P_DONE); }
+
+/* A lone partition's whole-proof call: synthesis straight to done. */
+static void whole_proof_move(g16d *d)
+{
+    jobtab_set_state(d, &d->jobs->next->parts[1], P_SYNTH);
+    jobtab_set_state(d, &d->jobs->next->parts[1], P_DONE);
+    if (d->nstate[P_DONE] != 3 || d->jobs->next->nterminal != 2) _exit(1); /* a's and b's two */
+}
 
 static void count_behind_its_back(g16d *d)
 {
@@ -103,6 +124,7 @@ int main(void)
     CHECK(c->seq == 11 && d.next_seq == 12 && k.pending == 2 && jobtab_find(&d, "c") == c);
 
     CHECK(aborts(&d, illegal_move));
+    CHECK(runs_clean(&d, whole_proof_move));
     CHECK(aborts(&d, count_behind_its_back));
     CHECK(aborts(&d, pending_behind_its_back));
 

@@ -188,6 +188,30 @@ static void test_msm_ready(void)
     CHECK(!msm_ready((policy_stages){0, 0, 1, 0, 2, 0, 0, 2, 0, 0})); /* no head found */
 }
 
+/* A lone partition runs as one whole-proof call; anything else queued or
+ * in any stage (finalize included), or a stopping daemon, keeps the
+ * staged pipeline. */
+static void test_whole_proof(void)
+{
+    policy_stages s = {.queued = 1, .final_depth = 2};
+    CHECK(policy_whole_proof(&s, 0));  /* alone: one call */
+    CHECK(!policy_whole_proof(&s, 1)); /* another is finalizing: pipeline */
+    s.queued = 2;
+    CHECK(!policy_whole_proof(&s, 0)); /* another waits for synthesis */
+    s.queued = 0;
+    CHECK(!policy_whole_proof(&s, 0)); /* (no partition about to start at all) */
+    int *busy[] = {&s.synth, &s.synthed, &s.msm, &s.msmed};
+    for (int i = 0; i < 4; i++) {
+        s = (policy_stages){.queued = 1, .final_depth = 2};
+        *busy[i] = 1;
+        CHECKF(!policy_whole_proof(&s, 0), "stage state %d busy: still a whole-proof call", i);
+    }
+    s = (policy_stages){.queued = 1, .stopping = 1};
+    CHECK(!policy_whole_proof(&s, 0)); /* draining: nothing new as a whole */
+    s = (policy_stages){.queued = 1, .waits_memory = 1, .head_batch = 8, .next_batch = 8};
+    CHECK(policy_whole_proof(&s, 0)); /* batches and memory waits are no other work */
+}
+
 /* policy_evict on keys[0..n) with used bytes held, victims compared with
  * want[0..nwant). */
 static void evict(size_t budget, size_t used, const policy_key *keys, int n, size_t need, int rc,
@@ -261,6 +285,7 @@ int main(void)
     test_queue_room();
     test_final_ready();
     test_msm_ready();
+    test_whole_proof();
     test_evict();
     test_part_fits();
     test_trim_mark();

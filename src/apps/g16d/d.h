@@ -183,8 +183,11 @@ typedef struct {
     size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
     size_t reserved;   /* budget bytes held now */
     int threads;       /* its stage calls' threads, chosen with its reservation */
+    int whole;         /* runs as one whole-proof call (policy_whole_proof), not staged */
+    int read_early;    /* its witness was read (and checked) at submission */
     g16_job *gj;
-    d_wtns wtns;                         /* what gj's witness points into */
+    d_wtns wtns;                         /* what gj's witness points into; for a lone job, read at
+                    submission (its bytes reserved since: d_part_hold) */
     char *proof, *pub, *error, *timings; /* timings: JSON object text */
     double t_queued, t_stage, wait_s, witness_s, synth_s, msm_s, final_s, verify_s;
     g16_timings t;
@@ -395,6 +398,14 @@ void d_workers_stop(g16d *d);
 void d_part_finish(g16d *d, part *p, part_state st, const char *error);
 void d_release(g16d *d, part *p, size_t bytes);
 void d_reap(g16d *d, g16_job *gj, part *p, size_t bytes);
+/* Whether a one-partition job submitted now would run alone
+ * (policy_whole_proof) with a reservation of need bytes free now: then
+ * its witness is read into memory at submission (jobs.c).  mu held. */
+int d_lone_now(const g16d *d, size_t need);
+/* bytes of p's reservation taken before it is queued (its witness read
+ * at submission), or given back with the witness when it is not. */
+void d_part_hold(g16d *d, part *p, size_t bytes);
+void d_part_unhold(g16d *d, part *p);
 
 /* jobs.c */
 d_status d_job_submit(g16d *d, const char *body, size_t len, char **out, char *err, size_t errlen);
@@ -452,6 +463,10 @@ typedef struct d_backend {
     void (*poll)(g16d *d);      /* look for work (a fleet's claimer) */
     void (*tick)(g16d *d);      /* requests waiting on the backend look again */
     int remote;                 /* job requests ask a database: served on threads of their own */
+    /* its submitted jobs are proved here as submitted (local), so a lone
+     * partition's witness read at submission is the one proved (0: a
+     * fleet's go to its queue, and come back as claims) */
+    int proves_submitted;
 } d_backend;
 
 /* store.c */

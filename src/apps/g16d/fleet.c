@@ -1012,6 +1012,7 @@ const d_backend d_backend_fleet = {
     .metrics = d_fleet_metrics,
     .health = fleet_health,
     .remote = 1,
+    .proves_submitted = 0,
     .heartbeat = fleet_heartbeat,
     .purge = fleet_purge,
     .poll = fleet_poll,

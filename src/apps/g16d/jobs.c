@@ -19,12 +19,47 @@
 
 int d_job_terminal(const job *j) { return j->nterminal == j->nparts; }
 
+/* The lone job's witness (d_lone_now: it would run alone, and its
+ * reservation is free now) read into memory once, checked there, and
+ * kept with its bytes reserved for the proof, which is made from them
+ * (witness_of in sched.c) instead of reading the file again: G16_OK, a
+ * failure of the check, or -1 when it is not taken this way (not alone,
+ * no room, or not a regular file of the size it had: the file's own
+ * check says why). */
+static int witness_read_lone(g16d *d, const dkey *k, part *p, const char *real, char *e2,
+                             size_t e2len)
+{
+    struct stat st;
+    if (!d->be->proves_submitted || p->job->nparts != 1 || stat(real, &st) || !S_ISREG(st.st_mode))
+        return -1;
+    size_t len = (size_t)st.st_size;
+    pthread_mutex_lock(&d->mu);
+    int lone = d_lone_now(d, k->job_bytes + len + 1);
+    if (lone) d_part_hold(d, p, len + 1); /* g16_file_read's buffer is one byte larger */
+    pthread_mutex_unlock(&d->mu);
+    if (!lone) return -1;
+    int rc = g16_file_read(real, len, &p->wtns.buf, &p->wtns.len, e2, e2len);
+    if (rc == G16_OK) rc = g16_witness_check(k->key, p->wtns.buf, p->wtns.len, real, e2, e2len);
+    if (rc == G16_OK) {
+        p->wtns_bytes = p->wtns.len;
+        p->read_early = 1;
+        return G16_OK;
+    }
+    int checked = p->wtns.buf != NULL; /* read whole: the check's verdict stands */
+    pthread_mutex_lock(&d->mu);
+    d_part_unhold(d, p);
+    pthread_mutex_unlock(&d->mu);
+    return checked ? rc : -1;
+}
+
 /* A witness named by path: under --allow-dir, a regular file (a FIFO is
  * refused without being waited on), checked against the key by the
- * library as the prover will check it. */
-static d_status witness_path(g16d *d, const g16_key *key, part *p, const char *path, char *err,
+ * library as the prover will check it: for a lone job in the one pass
+ * that reads it for the proof (witness_read_lone). */
+static d_status witness_path(g16d *d, const dkey *k, part *p, const char *path, char *err,
                              size_t errlen)
 {
+    const g16_key *key = k->key;
     char real[1024], e2[D_ERR];
     d_status rc = d_path_allowed(&d->cfg, path, real, sizeof real);
     if (rc) {
@@ -33,7 +68,9 @@ static d_status witness_path(g16d *d, const g16_key *key, part *p, const char *p
                                      : strerror(errno));
         return rc;
     }
-    if ((rc = d_status_of(g16_witness_check_file(key, real, &p->wtns_bytes, e2, sizeof e2)))) {
+    int checked = witness_read_lone(d, k, p, real, e2, sizeof e2);
+    if (checked < 0) checked = g16_witness_check_file(key, real, &p->wtns_bytes, e2, sizeof e2);
+    if ((rc = d_status_of((g16_status)checked))) {
         d_errf(err, errlen, "witness %d: %s", p->idx, e2);
         return rc;
     }
@@ -69,8 +106,7 @@ static d_status witness_upload(const g16_key *key, part *p, const char *b64, cha
 
 /* A string starting with '/' is a path; otherwise base64 of a .wtns.  An
  * object may say which: {"path": ...} or {"base64": ...}. */
-static d_status add_witness(g16d *d, const g16_key *key, part *p, json_t *ws, char *err,
-                            size_t errlen)
+static d_status add_witness(g16d *d, const dkey *k, part *p, json_t *ws, char *err, size_t errlen)
 {
     json_t *v = json_array_get(ws, (size_t)p->idx);
     const char *path = NULL, *b64 = NULL;
@@ -84,9 +120,9 @@ static d_status add_witness(g16d *d, const g16_key *key, part *p, json_t *ws, ch
         path = json_string_value(json_object_get(v, "path"));
         b64 = json_string_value(json_object_get(v, "base64"));
     }
-    if (path && path[0] == '/') return witness_path(d, key, p, path, err, errlen);
+    if (path && path[0] == '/') return witness_path(d, k, p, path, err, errlen);
     if (b64) { /* its string goes from the request's tree: the bytes take its place */
-        d_status rc = witness_upload(key, p, b64, err, errlen);
+        d_status rc = witness_upload(k->key, p, b64, err, errlen);
         if (!rc) json_array_set_new(ws, (size_t)p->idx, json_null());
         return rc;
     }
@@ -193,7 +229,7 @@ static d_status check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char
     for (int i = 0; i < j->nparts; i++) {
         part *p = &j->parts[i];
         d_status rc =
-            inputs ? add_input(k, p, ws, err, errlen) : add_witness(d, k->key, p, ws, err, errlen);
+            inputs ? add_input(k, p, ws, err, errlen) : add_witness(d, k, p, ws, err, errlen);
         if (rc) return rc;
         if (p->wtns_bytes + p->calc_bytes > maxw) maxw = p->wtns_bytes + p->calc_bytes;
     }
@@ -245,6 +281,11 @@ d_status d_job_submit(g16d *d, const char *body, size_t len, char **out, char *e
         snprintf(id, sizeof id, "%s", j->id);
         snprintf(kname, sizeof kname, "%s", j->key);
         rc = d->be->submit(d, j, err, errlen);
+    }
+    if (rc && j) { /* a witness read at submission goes back with the job */
+        pthread_mutex_lock(&d->mu);
+        for (int i = 0; i < j->nparts; i++) d_part_unhold(d, &j->parts[i]);
+        pthread_mutex_unlock(&d->mu);
     }
     release(d, k, n);
     if (rc) {
@@ -313,9 +354,10 @@ int d_job_cancel(g16d *d, job *j)
     j->cancelled = 1;
     for (int i = 0; i < j->nparts; i++) {
         part *p = &j->parts[i];
-        if (p->state == P_QUEUED)
+        if (p->state == P_QUEUED) {
+            if (p->reserved) d_reap(d, NULL, p, p->reserved); /* its witness read at submission */
             d_part_finish(d, p, P_CANCELLED, NULL);
-        else if (p->state == P_SYNTHED || p->state == P_MSMED) {
+        } else if (p->state == P_SYNTHED || p->state == P_MSMED) {
             d_reap(d, p->gj, p, p->reserved);
             p->gj = NULL;
             d_part_finish(d, p, P_CANCELLED, NULL);

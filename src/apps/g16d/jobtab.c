@@ -15,7 +15,7 @@
  * a partition in from may move to. */
 static const unsigned k_legal[P_CANCELLED + 1] = {
     [P_QUEUED] = BIT(P_SYNTH) | BIT(P_FAILED) | BIT(P_CANCELLED),
-    [P_SYNTH] = BIT(P_SYNTHED) | BIT(P_FAILED) | BIT(P_CANCELLED),
+    [P_SYNTH] = BIT(P_SYNTHED) | BIT(P_DONE) | BIT(P_FAILED) | BIT(P_CANCELLED),
     [P_SYNTHED] = BIT(P_MSM) | BIT(P_CANCELLED),
     [P_MSM] = BIT(P_MSMED) | BIT(P_FAILED) | BIT(P_CANCELLED),
     [P_MSMED] = BIT(P_FINAL) | BIT(P_CANCELLED),
@@ -139,6 +139,7 @@ void jobtab_free(job *j)
         free(p->error);
         free(p->timings);
         free(p->payload);
+        d_wtns_free(&p->wtns); /* a witness read at submission, never proved */
     }
     free(j->parts);
     free(j);

@@ -21,6 +21,7 @@
  *   P_QUEUED --worker--> P_SYNTH --after_stage--> P_SYNTHED
  *   P_SYNTHED --worker, batch_pick--> P_MSM --after_stage--> P_MSMED
  *   P_MSMED --worker, batch_pick--> P_FINAL --after_stage--> P_DONE
+ *   P_SYNTH --after_stage (a whole-proof call, policy_whole_proof)--> P_DONE
  *
  *   P_QUEUED --pick_synth (its key or circuit is gone)--> P_FAILED
  *   P_SYNTH, P_MSM, P_FINAL --after_stage (the call failed)--> P_FAILED

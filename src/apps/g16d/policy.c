@@ -105,6 +105,18 @@ int policy_final_ready(const policy_stages *s)
     return s->next_batch && !policy_queue_room(s->msmed, s->final_depth, s->next_batch);
 }
 
+/* The pipeline gains a lone partition nothing: its stages run one after
+ * the other anyway, and each hand-off between workers costs a wake-up,
+ * and on the GPU the stage calls cannot overlap the way one call does.
+ * One call (the library's whole proof, as `g16 prove` runs it) is then
+ * the fastest way.  Any other partition queued or in a stage means a
+ * pipeline to fill: the staged calls let it share the stages. */
+int policy_whole_proof(const policy_stages *s, int finalizing)
+{
+    if (s->stopping || s->queued != 1) return 0;
+    return s->synth + s->synthed + s->msm + s->msmed + finalizing == 0;
+}
+
 /* The least recently used idle key not yet chosen, or -1. */
 static int lru_idle(const policy_key *keys, int n, const int *victims, int nvictims)
 {

@@ -112,6 +112,14 @@ int policy_msm_ready(const policy_stages *s);
  * saves (see policy.c). */
 int policy_final_ready(const policy_stages *s);
 
+/* Whether the partition about to be synthesized (counted in s->queued)
+ * runs as one whole-proof call (synthesis, MSMs and finalize in one
+ * library call, g16_prove) instead of three staged calls: when it is
+ * alone, nothing else queued or in any stage (finalizing: partitions in
+ * a finalize call) and the daemon not stopping, so no other partition's
+ * stages could fill the pipeline beside it. */
+int policy_whole_proof(const policy_stages *s, int finalizing);
+
 /* ---- the memory budgets ---- */
 
 /* A resident key as a budget's eviction sees it. */

@@ -66,6 +66,14 @@ static void reserve(g16d *d, part *p, size_t bytes)
     d->reserved += bytes;
 }
 
+void d_part_hold(g16d *d, part *p, size_t bytes) { reserve(d, p, bytes); }
+
+void d_part_unhold(g16d *d, part *p)
+{
+    d_wtns_free(&p->wtns);
+    d_release(d, p, p->reserved);
+}
+
 /* Frees gj and then returns the bytes to the budget, on the reaper thread:
  * unmapping large buffers costs TLB shootdowns the pipeline need not wait
  * for.  mu held. */
@@ -264,16 +272,40 @@ static int synth_room(const g16d *d, const part *p)
                              key_batch(d, p->job->k));
 }
 
+static policy_stages stages_now(const g16d *d);
+
+/* Whether the partition about to leave the queue runs its stages as one
+ * whole-proof call (policy_whole_proof): it is alone in the pipeline.
+ * Its reservation is the staged one: the library's estimate is already
+ * the largest of the stages, which one call never holds together.  mu
+ * held. */
+static int whole_proof(const g16d *d)
+{
+    policy_stages s = stages_now(d);
+    return policy_whole_proof(&s, d->nstate[P_FINAL]);
+}
+
+int d_lone_now(const g16d *d, size_t need)
+{
+    policy_stages s = stages_now(d);
+    s.queued++; /* the job being submitted */
+    return policy_whole_proof(&s, d->nstate[P_FINAL]) && need <= d_budget_free(d);
+}
+
 static part *pick_synth(g16d *d, dkey **evicted)
 {
     if (d->stopping) return NULL;
     part *p;
     const char *why;
-    while ((p = best(d, P_QUEUED)) && (why = unrunnable(p))) d_part_finish(d, p, P_FAILED, why);
+    while ((p = best(d, P_QUEUED)) && (why = unrunnable(p))) {
+        if (p->reserved) d_reap(d, NULL, p, p->reserved); /* its witness read at submission */
+        d_part_finish(d, p, P_FAILED, why);
+    }
     if (!p || !synth_room(d, p)) return NULL;
     size_t need;
     p->threads = part_threads(d, p, &need);
     if (!threads_free(d, call_threads(p, ST_SYNTH))) return NULL; /* wait for threads */
+    need = need > p->reserved ? need - p->reserved : 0; /* a witness read at submission is held */
     int waits = d_budget_free(d) < need && d_key_make_room(d, need, p->job->k, evicted);
     if (waits != d->synth_needs_memory) /* a wait's start and end, not each look */
         d_log(D_LOG_INFO, waits ? "budget_wait" : "budget_wait_over",
@@ -281,6 +313,7 @@ static part *pick_synth(g16d *d, dkey **evicted)
     d->synth_needs_memory = waits;
     if (d->synth_needs_memory) return NULL;
     reserve(d, p, need);
+    p->whole = whole_proof(d);
     return p;
 }
 
@@ -390,6 +423,7 @@ static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
  * to the partition's timings. */
 static int witness_of(part *p, d_wtns *w, char *err, size_t errlen)
 {
+    if (w->buf) return G16_OK; /* read (and checked) at submission */
     w->computed = p->input;
     if (!w->computed && p->payload) { /* the job borrows it; d_wtns_free frees it */
         w->buf = p->payload;
@@ -425,19 +459,25 @@ void d_wtns_free(d_wtns *w)
     *w = (d_wtns){0};
 }
 
-static int run_synth(g16d *d, part *p, char *err, size_t errlen)
+/* The library's options for p's calls. */
+static void part_options(const g16d *d, const part *p, g16_options *opt)
 {
-    g16_options opt;
-    g16_options_default(&opt);
-    opt.threads = p->threads;
+    g16_options_default(opt);
+    opt->threads = p->threads;
     /* the key's device, decided at load: a job never uploads a key itself
      * (unbudgeted host memory) nor falls back to the CPU (unreserved) */
-    opt.device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
-    opt.g2_on_cpu = d->cfg.g2_on_cpu;
+    opt->device = p->job->k->on_gpu ? G16_DEVICE_GPU : G16_DEVICE_CPU;
+    opt->g2_on_cpu = d->cfg.g2_on_cpu;
     /* the values stay where they were read: the reservation counted the
      * file's bytes until synthesis ends and the job's copy of them after,
      * which the borrowed buffer, one header larger, takes the place of */
-    opt.borrow_witness = 1;
+    opt->borrow_witness = 1;
+}
+
+static int run_synth(g16d *d, part *p, char *err, size_t errlen)
+{
+    g16_options opt;
+    part_options(d, p, &opt);
     int rc = witness_of(p, &p->wtns, err, errlen);
     if (rc) return rc;
     char name[64];
@@ -445,6 +485,15 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
     rc = g16_job_new(p->job->k->key, p->wtns.buf, p->wtns.len, name, &opt, &p->gj, err, errlen);
     if (rc) d_wtns_free(&p->wtns);
     return rc ? rc : (int)g16_job_synthesize(p->gj, err, errlen);
+}
+
+/* Where its witness came from: computed from an input, read into memory
+ * at submission (a lone job: the bytes checked there were proved), or
+ * read at synthesis (from its file or the bytes a fleet's claim
+ * carried). */
+static const char *witness_from(const part *p)
+{
+    return p->input ? "input" : p->read_early ? "submission" : "synthesis";
 }
 
 static char *timings_json(const part *p)
@@ -457,10 +506,12 @@ static char *timings_json(const part *p)
                  "\"verify_s\":%.6f,\"read_s\":%.6f,\"abc_s\":%.6f,\"ntt_s\":%.6f,\"msm_a_s\":%.6f,"
                  "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_"
                  "s\":%.6f,"
-                 "\"transfer_s\":%.6f,\"device\":\"%s\",\"threads\":%d}",
+                 "\"transfer_s\":%.6f,\"device\":\"%s\",\"threads\":%d,\"path\":\"%s\","
+                 "\"witness_from\":\"%s\"}",
                  p->wait_s, p->witness_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read,
                  t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish,
-                 t->transfer, t->on_gpu ? "gpu" : "cpu", p->threads) < 0)
+                 t->transfer, t->on_gpu ? "gpu" : "cpu", p->threads, p->whole ? "whole" : "staged",
+                 witness_from(p)) < 0)
         return NULL;
     return s;
 }
@@ -482,6 +533,24 @@ static int self_check(part *p, char *err, size_t errlen)
 static int run_final(g16d *d, part *p, char *err, size_t errlen)
 {
     if (g16_job_finish(p->gj, &p->proof, &p->pub, err, errlen)) return -1;
+    return d->cfg.self_verify && p->job->k->vk_json ? self_check(p, err, errlen) : 0;
+}
+
+/* A lone partition's stages as one call (policy_whole_proof): the
+ * library's whole proof, as `g16 prove` makes it, from the witness read
+ * once (borrowed, as the staged calls borrow it), then the self-check.
+ * Its seconds are the partition's synthesis_s (the only stage call). */
+static int run_whole(g16d *d, part *p, char *err, size_t errlen)
+{
+    g16_options opt;
+    part_options(d, p, &opt);
+    int rc = witness_of(p, &p->wtns, err, errlen);
+    if (rc) return rc;
+    char name[64];
+    snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
+    rc = g16_prove(p->job->k->key, p->wtns.buf, p->wtns.len, name, &opt, &p->proof, &p->pub, &p->t,
+                   err, errlen);
+    if (rc) return rc;
     return d->cfg.self_verify && p->job->k->vk_json ? self_check(p, err, errlen) : 0;
 }
 
@@ -514,7 +583,8 @@ static void run_final_batch(part **batch, int n, int *rc, char (*err)[D_ERR])
 
 static int run_stage(g16d *d, int stage, part *p, char *err, size_t errlen)
 {
-    if (stage == ST_SYNTH) return run_synth(d, p, err, errlen);
+    if (stage == ST_SYNTH)
+        return p->whole ? run_whole(d, p, err, errlen) : run_synth(d, p, err, errlen);
     if (stage == ST_MSM) return g16_job_msm(p->gj, err, errlen);
     return run_final(d, p, err, errlen);
 }
@@ -530,10 +600,9 @@ static void after_stage(g16d *d, int stage, part *p, int rc, const char *err, do
     else
         p->final_s = secs;
     if (p->gj) p->t = *g16_job_timings(p->gj);
-    if (rc || p->job->cancelled || stage == ST_FINAL) {
-        part_state st = rc                                       ? P_FAILED
-                        : p->job->cancelled && stage != ST_FINAL ? P_CANCELLED
-                                                                 : P_DONE;
+    int last = stage == ST_FINAL || p->whole; /* a whole-proof call was the last */
+    if (rc || p->job->cancelled || last) {
+        part_state st = rc ? P_FAILED : p->job->cancelled && !last ? P_CANCELLED : P_DONE;
         if (st == P_DONE) {
             free(p->timings);
             p->timings = timings_json(p);

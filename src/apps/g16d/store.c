@@ -501,4 +501,5 @@ const d_backend d_backend_local = {
     .hosts = local_hosts,
     .metrics = local_metrics,
     .remote = 0,
+    .proves_submitted = 1,
 };
