@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         wgraph_free(&g); /* parsed: large graphs are only slow to evaluate */
         return 0;
     }
-    uint8_t *inputs = calloc((size_t)g.n_inputs + 1, 32), *out = calloc((size_t)g.n_outputs + 1, 32);
+    uint8_t *inputs = calloc((size_t)g.n_inputs + 1, 32),
+            *out = calloc((size_t)g.n_outputs + 1, 32);
     void *scratch = aligned_alloc(32, (wgraph_scratch_bytes(&g) + 31) / 32 * 32);
     uint32_t why;
     if (inputs && out && scratch) (void)wgraph_eval(&g, inputs, out, scratch, &why);
