@@ -104,7 +104,7 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static char *default_cache_dir(void)
+char *cli_cache_dir_default(void)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     const char *base = xdg && *xdg ? xdg : home && *home ? home : NULL;
@@ -205,7 +205,7 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
                 a->cmd);
         return -1;
     }
-    if (!a->cache_dir && !(a->cache_dir = default_cache_dir())) {
+    if (!a->cache_dir && !(a->cache_dir = cli_cache_dir_default())) {
         fprintf(stderr, "%s: no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n",
                 a->cmd);
         return -1;
