@@ -84,34 +84,39 @@ static json_t *circuit_json(const dkey *k)
                                "compile_reserved", (json_int_t)k->compile_charge)
                    : json_pack("{s:s,s:s}", "wasm", k->wasm, "state", "loading");
     const g16_circuit *c = k->circuit;
-    json_t *o =
-        json_pack("{s:s,s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "sha256",
-                  k->wasm_sha256, "state", "ready", "compiled", k->wasm_compiled, "witness_size",
-                  (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
-                  (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
-                  (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
-                  (json_int_t)g16_circuit_memory_limit(c), "time_limit", g16_circuit_time_limit(c));
-    /* how its witnesses are computed now (docs/witness-graph.md) */
+    return json_pack("{s:s,s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:f}", "wasm", k->wasm, "sha256",
+                     k->wasm_sha256, "state", "ready", "compiled", k->wasm_compiled, "witness_size",
+                     (json_int_t)g16_circuit_witness_size(c), "wtns_bytes",
+                     (json_int_t)g16_witness_wtns_bytes(c), "memory_start",
+                     (json_int_t)g16_circuit_memory_bytes(c), "memory_limit",
+                     (json_int_t)g16_circuit_memory_limit(c), "time_limit",
+                     g16_circuit_time_limit(c));
+}
+
+/* How the key's circuit computes its witnesses now (docs/witness-graph.md):
+ * witness_path graph or wasm (with why), and the graph's bytes, which the
+ * key's bytes include. */
+static void circuit_graph_json(json_t *o, const dkey *k)
+{
     g16_circuit_graph_info g;
-    if (o && !g16_circuit_graph(c, &g)) {
-        json_object_set_new(o, "witness_path", json_string(g.present ? "graph" : "wasm"));
-        if (!g.present) json_object_set_new(o, "witness_path_why", json_string(g.why));
-        json_object_set_new(o, "graph_bytes", json_integer((json_int_t)k->graph_bytes));
-    }
-    return o;
+    if (!o || !json_is_object(o) || !k->key || !k->circuit || g16_circuit_graph(k->circuit, &g))
+        return;
+    json_object_set_new(o, "witness_path", json_string(g.present ? "graph" : "wasm"));
+    if (!g.present) json_object_set_new(o, "witness_path_why", json_string(g.why));
+    json_object_set_new(o, "graph_bytes", json_integer((json_int_t)k->graph_bytes));
 }
 
 static json_t *key_json(const dkey *k)
 {
-    json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:b,s:s,s:I}", "name", k->name,
-                          "path", k->path, "curve", k->key ? g16_key_curve(k->key) : "loading",
-                          "bytes", (json_int_t)(k->bytes + k->graph_bytes), "n_vars",
-                          (json_int_t)(k->key ? g16_key_n_vars(k->key) : 0), "n_public",
-                          (json_int_t)(k->key ? g16_key_n_public(k->key) : 0), "domain_size",
-                          (json_int_t)(k->key ? g16_key_domain_size(k->key) : 0), "partition_bytes",
-                          (json_int_t)k->job_bytes, "pending", k->pending, "last_used",
-                          k->last_used, "self_verify", k->vk_json != NULL, "device",
-                          k->on_gpu ? "gpu" : "cpu", "device_bytes", (json_int_t)k->device_bytes);
+    json_t *o =
+        json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:i,s:f,s:b,s:s,s:I}", "name", k->name, "path",
+                  k->path, "curve", k->key ? g16_key_curve(k->key) : "loading", "bytes",
+                  (json_int_t)k->bytes, "n_vars", (json_int_t)(k->key ? g16_key_n_vars(k->key) : 0),
+                  "n_public", (json_int_t)(k->key ? g16_key_n_public(k->key) : 0), "domain_size",
+                  (json_int_t)(k->key ? g16_key_domain_size(k->key) : 0), "partition_bytes",
+                  (json_int_t)k->job_bytes, "pending", k->pending, "last_used", k->last_used,
+                  "self_verify", k->vk_json != NULL, "device", k->on_gpu ? "gpu" : "cpu",
+                  "device_bytes", (json_int_t)k->device_bytes);
     /* the threads each of its partitions' stage calls get (sched.c) */
     json_object_set_new(o, "threads", json_integer(k->threads));
     json_object_set_new(o, "host_pinned_bytes", json_integer((json_int_t)k->host_pinned));
@@ -129,7 +134,10 @@ static json_t *key_json(const dkey *k)
     json_object_set_new(o, "points_checked", json_boolean(k->key != NULL));
     json_object_set_new(o, "pinned", json_boolean(k->key && k->pinned));
     if (k->key && k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
-    json_object_set_new(o, "circuit", circuit_json(k));
+    json_t *circuit = circuit_json(k);
+    circuit_graph_json(circuit, k);
+    json_object_set_new(o, "circuit", circuit);
+    json_object_set_new(o, "bytes", json_integer((json_int_t)(k->bytes + k->graph_bytes)));
     return o;
 }
 

@@ -186,10 +186,11 @@ typedef struct {
      * bytes), and a fleet's claimed partition until its synthesis */
     uint8_t *payload;
     size_t payload_len;
-    size_t calc_bytes;    /* the witness calculation's share of the reservation (0: none) */
-    char witness_path[8]; /* computed from its input by the "graph" or the "wasm"; "" if not */
-    size_t reserved;      /* budget bytes held now */
-    int threads;          /* its stage calls' threads, chosen with its reservation */
+    size_t calc_bytes; /* the witness calculation's share of the reservation (0: none) */
+    size_t reserved;   /* budget bytes held now */
+    int threads;       /* its stage calls' threads, chosen with its reservation */
+    /* its witness computed from its input by the "graph" or the "wasm"; "" if not */
+    char witness_path[8];
     g16_job *gj;
     d_wtns wtns;                         /* what gj's witness points into */
     char *proof, *pub, *error, *timings; /* timings: JSON object text */
