@@ -30,12 +30,16 @@
     "                   stop a witness calculation that runs longer than S\n"                      \
     "                   seconds (a circuit loop that never ends) with an\n"                        \
     "                   error (default 600; 0: no limit); the circuit's start\n"                   \
-    "                   code, run as it is opened, too (with no limit: 600)\n"                     \
+    "                   code, run as it is opened, too (with no limit: 600);\n"                    \
+    "                   a calculation by the witness graph too (the same\n"                        \
+    "                   error; it does not fall back to the wasm)\n"                               \
     "  --witness-memory SIZE\n"                                                                    \
     "                   linear memory the circuit's calculator may grow to\n"                      \
     "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"                          \
     "                   calculation that needs more fails (default 4x what\n"                      \
-    "                   the circuit starts with, at least 64M, as in g16d)\n"
+    "                   the circuit starts with, at least 64M, as in g16d);\n"                     \
+    "                   a witness graph that does not fit in it with its\n"                        \
+    "                   evaluation is not used (the wasm computes)\n"
 
 static const char wtns_usage[] =
     "usage: g16 wtns calculate [options] CIRCUIT.wasm INPUT.json WITNESS.wtns\n"
