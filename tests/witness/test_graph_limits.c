@@ -1,4 +1,5 @@
-/* test_graph_limits WASM INPUT.json SHARED_CACHE SMALL.wasm SMALL_INPUT.json PRIVATE_CACHE:
+/* test_graph_limits WASM INPUT.json SHARED_CACHE SMALL.wasm SMALL_INPUT.json PRIVATE_CACHE
+ *                   BRANCH.wasm:
  * the circuit's limits on its witness graph (docs/witness-graph.md).
  * - Time: once the graph gives WASM's witness, a calculation under a
  *   limit it cannot meet stops in the graph with G16_ERR_TIMEOUT and the
@@ -8,7 +9,12 @@
  * - On request (g16_circuit_graph_on_request): SMALL.wasm in a fresh cache
  *   gets no graph from its calculations (they stay the wasm's, saying
  *   why); g16_circuit_make_graph makes it, and the next calculation is
- *   the graph's. */
+ *   the graph's.
+ * - Per thread (g16_circuit_witness_path): BRANCH.wasm (data/branch.circom)
+ *   traced with x != 0; a thread whose x = 0 falls back sees "wasm (a
+ *   guard ...)", the main thread still its own "graph", and a thread that
+ *   calculated nothing the circuit's last. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,16 +111,54 @@ static void on_request(const char *wasm, const char *input, const char *cache)
     g16_circuit_close(c);
 }
 
+typedef struct {
+    const g16_circuit *c;
+    const char *input; /* NULL: no calculation, the path only */
+    char path[320];
+} path_thread;
+
+static void *calc_thread(void *arg)
+{
+    path_thread *t = arg;
+    char err[1024];
+    if (t->input)
+        calc(t->c, t->input, err, sizeof err, t->path);
+    else
+        CHECK(!g16_circuit_witness_path(t->c, t->path, sizeof t->path));
+    return NULL;
+}
+
+static void per_thread(const char *wasm, const char *cache)
+{
+    g16_circuit *c = open_at(wasm, cache);
+    char err[1024], path[320];
+    const char *one = "{\"x\":\"3\",\"y\":\"5\"}";
+    CHECKF(calc(c, one, err, sizeof err, path) == G16_OK, "%s", err);
+    CHECKF(calc(c, one, err, sizeof err, path) == G16_OK && !strcmp(path, "graph"), "path: %s",
+           path);
+    path_thread other = {c, "{\"x\":\"0\",\"y\":\"5\"}", ""}, idle = {c, NULL, ""};
+    pthread_t t;
+    CHECK(!pthread_create(&t, NULL, calc_thread, &other) && !pthread_join(t, NULL));
+    CHECKF(!strncmp(other.path, "wasm (a guard", 13), "the other thread's path: %s", other.path);
+    CHECK(!g16_circuit_witness_path(c, path, sizeof path));
+    CHECKF(!strcmp(path, "graph"), "this thread's path after the other's: %s", path);
+    CHECK(!pthread_create(&t, NULL, calc_thread, &idle) && !pthread_join(t, NULL));
+    CHECKF(!strcmp(idle.path, other.path), "a thread with no calculation: %s", idle.path);
+    g16_circuit_close(c);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 7) {
-        fprintf(stderr, "usage: %s WASM INPUT SHARED_CACHE SMALL.wasm SMALL_INPUT CACHE\n",
+    if (argc != 8) {
+        fprintf(stderr,
+                "usage: %s WASM INPUT SHARED_CACHE SMALL.wasm SMALL_INPUT CACHE BRANCH.wasm\n",
                 argv[0]);
         return 2;
     }
     char *input = slurp(argv[2]), *small = slurp(argv[5]);
     time_limit(argv[1], input, argv[3]);
     on_request(argv[4], small, argv[6]);
+    per_thread(argv[7], argv[6]);
     free(input);
     free(small);
     return test_finish("test_graph_limits");
