@@ -356,11 +356,18 @@ static d_status graph_at_load(g16d *d, dkey *k, char *err, size_t errlen)
         d_errf(err, errlen, "%s: its witness graph's state is unknown", k->wasm);
         return D_ERR_INTERNAL;
     }
+    /* idle keys make room for it as for the key's bytes; the graph is
+     * mapped already, so it is charged even where they cannot */
+    dkey *freed = NULL;
     pthread_mutex_lock(&d->mu);
+    if (g.bytes && d_key_make_room(d, g.bytes, k, &freed))
+        d_log(D_LOG_WARNING, "key_graph_over_budget", "key=%s bytes=%zu free=%zu", k->name, g.bytes,
+              d_budget_free(d));
     k->graph_bytes = g.bytes;
     d->key_bytes += g.bytes;
     if (g.bytes) k->graph_build = 2;
     pthread_mutex_unlock(&d->mu);
+    d_key_reap(&freed);
     return D_OK;
 }
 
