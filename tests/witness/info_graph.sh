@@ -8,8 +8,8 @@ cache=$tmp/cache
 mkdir -m 700 "$cache"
 info() { "$G16" info --cache-dir "$cache" "$dir/circuit.wasm" >"$tmp/info" 2>&1 || fail "g16 info: $(cat "$tmp/info")"; }
 expect() {
-  grep -qF -- "$2" "$tmp/info" && echo "ok $1: $(grep 'witness path' "$tmp/info")" ||
-    fail "$1: expected '$2' in: $(cat "$tmp/info")"
+  if grep -qF -- "$2" "$tmp/info"; then echo "ok $1: $(grep 'witness path' "$tmp/info")"
+  else fail "$1: expected '$2' in: $(cat "$tmp/info")"; fi
 }
 
 info
