@@ -38,6 +38,9 @@
  *   g16_circuit_set_memory_limit says less; a calculation that needs more
  *   fails with G16_ERR_NOMEM.  The limit holds for an instance's start
  *   code too, the open's included (g16_circuit_open_limited's limit).
+ *   The circuit's witness graph (g16_circuit_graph), when it has one,
+ *   counts against the same limit: the graph with an evaluation's own
+ *   memory must fit in it, or calculations use the wasm.
  *   Beside it a calculation holds the parsed inputs, the witness values
  *   and the .wtns it returns (g16_witness_wtns_bytes each).  Until its
  *   first calculation an open circuit holds that first instance: the
@@ -57,7 +60,10 @@
  *   G16_ERR_TIMEOUT; with no limit set (0) start code still stops after
  *   G16_WITNESS_TIME_LIMIT seconds, so opening a circuit always ends.
  *   The check is compiled into the circuit's code (no signals or
- *   timers).
+ *   timers).  A calculation by the witness graph runs under the same
+ *   limit (its clock read every 65536 steps) and stops past it with the
+ *   same G16_ERR_TIMEOUT and message, without falling back to the wasm
+ *   (which would run past it too).
  * - Errors: a g16_status code (g16.h) and a one-line message in err naming
  *   the file (the .wasm, or input_name for the inputs) and the problem: an
  *   unknown signal, a wrong number of values, a bad value, a failed circuit
@@ -99,10 +105,38 @@ void g16_circuit_close(g16_circuit *circuit);
 
 /* 1 when this open compiled the circuit, 0 when it loaded a cached one. */
 int g16_circuit_compiled(const g16_circuit *circuit);
-/* How the last witness calculation on the circuit ran, as one line into
- * out: "graph" when its witness graph gave the witness
- * (docs/witness-graph.md), else "wasm (why not the graph)".  G16_OK. */
+/* How the calling thread's last witness calculation on the circuit ran
+ * (else, when this thread made none, the circuit's last one on any
+ * thread), as one line into out: "graph" when its witness graph gave the
+ * witness (docs/witness-graph.md), "graph (ran past the time limit ...)"
+ * when it stopped there (G16_ERR_TIMEOUT), else "wasm (why not the
+ * graph)".  G16_OK. */
 g16_status g16_circuit_witness_path(const g16_circuit *circuit, char *out, size_t len);
+
+/* Whether the circuit has a witness graph that its calculations try
+ * first, and if not why; the graph's memory while the circuit holds it
+ * (counted against the memory limit with an evaluation's own, eval_bytes:
+ * a graph over the limit is not used). */
+typedef struct {
+    int present;       /* 1: calculations try the graph first */
+    size_t bytes;      /* the graph's memory (its mapped file, or its arrays); 0 without one */
+    size_t eval_bytes; /* an evaluation's memory beside the witness it writes */
+    char why[256];     /* without a usable graph: why not */
+} g16_circuit_graph_info;
+g16_status g16_circuit_graph(const g16_circuit *circuit, g16_circuit_graph_info *out) G16_MUST_USE
+    G16_NONNULL(1, 2);
+/* By default the first calculation that the wasm computes makes the graph
+ * before it returns (seconds for a large circuit).  on: calculations never
+ * do; g16_circuit_make_graph does, on a thread of the caller's choosing.
+ * Set before calculations start. */
+g16_status g16_circuit_graph_on_request(g16_circuit *circuit, int on) G16_MUST_USE G16_NONNULL(1);
+/* Makes the graph from a trace of the input.json text input (its witness
+ * computed by the wasm, which the graph must reproduce), once per open;
+ * G16_OK whether or not a graph came of it (g16_circuit_graph says), or
+ * the calculation's error for a bad input. */
+g16_status g16_circuit_make_graph(const g16_circuit *circuit, const char *input, size_t len,
+                                  const char *input_name, char *err, size_t errlen) G16_MUST_USE
+    G16_NONNULL(1, 2);
 /* The SHA-256 of the .wasm bytes the circuit was opened from. */
 void g16_circuit_wasm_sha256(const g16_circuit *circuit, uint8_t out[G16_SHA256_BYTES]);
 /* Values in the circuit's witness, and bytes per value (32 for BN254 and

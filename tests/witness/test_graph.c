@@ -217,7 +217,8 @@ static void twice(const char *wasm, const char *in, const char *first, const cha
 }
 
 /* A damaged graph file, or another circuit's under this one's name, is
- * not used: the circuit calculates with the wasm and makes it again. */
+ * not used: the circuit calculates with the wasm (saying the cached graph
+ * was refused) and makes it again. */
 static void damaged_graph(const char *fixtures)
 {
     char mul[4400], pub[4400], a[4400], b[4400];
@@ -231,11 +232,11 @@ static void damaged_graph(const char *fixtures)
     FILE *f = fopen(a, "r+b"); /* one byte flipped */
     CHECK(f && fseek(f, 40, SEEK_SET) == 0 && fputc(0x5a, f) != EOF);
     if (f) fclose(f);
-    twice(mul, in_mul, "wasm (no graph yet", "graph");
+    twice(mul, in_mul, "wasm (the cached graph was refused", "graph");
     twice(pub, in_pub, "wasm", NULL);
     graph_file(b, sizeof b, a);
     CHECK(b[0] && rename(b, a) == 0); /* pubmany's graph as multiplier's */
-    twice(mul, in_mul, "wasm (no graph yet", "graph");
+    twice(mul, in_mul, "wasm (the cached graph was refused", "graph");
 }
 
 static void branch(const char *data)

@@ -4,9 +4,15 @@
 #include <string.h>
 #include "info.h"
 #include "g16.h"
+#ifdef G16_CLI_WTNS
+#include <stdlib.h>
+
+#include "g16_witness.h"
+#include "wtns.h"
+#endif
 
 static const char info_usage[] =
-    "usage: g16 info FILE...\n"
+    "usage: g16 info [--cache-dir DIR] FILE...\n"
     "\n"
     "Prints the header of each snarkjs/circom binary file: its type (by\n"
     "magic: zkey, wtns or r1cs), version, curve, sizes (signals, public\n"
@@ -16,7 +22,18 @@ static const char info_usage[] =
     "and with its points streamed from host memory (the least budget of\n"
     "each of g16 prove --device-memory-budget's modes).  The file is fully\n"
     "validated; a damaged file is reported on stderr and the exit status\n"
-    "is 1.\n";
+    "is 1.\n"
+#ifdef G16_CLI_WTNS
+    "\n"
+    "A circom witness calculator (circuit.wasm) is opened as `g16 wtns\n"
+    "calculate` opens it (compiled into the cache first when it is not\n"
+    "there yet): its curve, witness size, memory, and its witness path:\n"
+    "\"graph\" when the cache holds the circuit's witness graph (calculations\n"
+    "use it), else \"wasm\" and why there is none (docs/witness-graph.md).\n"
+    "  --cache-dir DIR  the cache (default $XDG_CACHE_HOME/g16, else\n"
+    "                   ~/.cache/g16), as for g16 wtns calculate\n"
+#endif
+    ;
 
 static void print_sections(const g16_file_info *f)
 {
@@ -76,6 +93,47 @@ static void print_r1cs(const g16_file_info *f)
     if (f->custom_gates) printf("custom gates: yes (PLONK only)\n");
 }
 
+#ifdef G16_CLI_WTNS
+/* A circuit.wasm: opened (compiled into cache_dir unless cached there)
+ * and described, with its witness path. */
+static int info_circuit(const char *path, const char *cache_dir)
+{
+    char err[512];
+    g16_circuit *c = NULL;
+    int rc = g16_circuit_open(path, cache_dir, &c, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "g16 info: %s\n", err);
+        return 1;
+    }
+    g16_circuit_graph_info g;
+    if (g16_circuit_graph(c, &g)) g.present = 0;
+    const char *curve = g16_circuit_curve(c);
+    printf("file:         %s\n", path);
+    printf("type:         circom witness calculator (wasm)\n");
+    printf("curve:        %s\n", curve ? curve : "none (no curve's scalar field)");
+    printf("nWitness:     %u\n", g16_circuit_witness_size(c));
+    printf("memory:       %zu bytes at the start\n", g16_circuit_memory_bytes(c));
+    printf("compiled:     %s (%s)\n", g16_circuit_compiled(c) ? "now" : "from the cache",
+           cache_dir);
+    if (g.present)
+        printf("witness path: graph (from the cache: %zu bytes, %zu a calculation)\n", g.bytes,
+               g.eval_bytes);
+    else
+        printf("witness path: wasm (%s)\n", g.why);
+    g16_circuit_close(c);
+    return 0;
+}
+
+static int is_wasm(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char magic[4] = {0};
+    size_t n = f ? fread(magic, 1, 4, f) : 0;
+    if (f) fclose(f);
+    return n == 4 && !memcmp(magic, "\0asm", 4);
+}
+#endif
+
 /* What was read is printed even when the file turned out damaged, the
  * error after it. */
 static int info_file(const char *path)
@@ -107,14 +165,42 @@ int cli_info(int argc, char **argv)
         fputs(info_usage, stdout);
         return 0;
     }
-    if (argc > 1 && !strcmp(argv[1], "--")) first = 2;
+    const char *cache_dir = NULL;
+    if (argc > 2 && !strcmp(argv[1], "--cache-dir")) {
+        cache_dir = argv[2];
+        first = 3;
+    }
+    if (argc > first && !strcmp(argv[first], "--")) first++;
     if (first >= argc) {
         fputs(info_usage, stderr);
         return 2;
     }
+#ifndef G16_CLI_WTNS
+    (void)cache_dir;
+#else
+    char *default_dir = cache_dir ? NULL : cli_cache_dir_default();
+    if (!cache_dir) cache_dir = default_dir;
+#endif
     for (int i = first; i < argc; i++) {
         if (i > first) putchar('\n');
+#ifdef G16_CLI_WTNS
+        if (is_wasm(argv[i])) {
+            if (!cache_dir) {
+                fprintf(stderr,
+                        "g16 info: %s: no cache directory: set HOME or XDG_CACHE_HOME, "
+                        "or give --cache-dir\n",
+                        argv[i]);
+                rc = 1;
+            } else {
+                rc |= info_circuit(argv[i], cache_dir);
+            }
+            continue;
+        }
+#endif
         rc |= info_file(argv[i]);
     }
+#ifdef G16_CLI_WTNS
+    free(default_dir);
+#endif
     return rc;
 }

@@ -46,7 +46,9 @@ static const struct command commands[] = {
     {"verify", cli_verify, "VK.json PUBLIC.json PROOF.json: check a proof (prints OK or INVALID)"},
     {"export-vk", cli_export_vk, "KEY.zkey VK.json: write the verification key as snarkjs does"},
 #endif
-    {"info", cli_info, "FILE...: print the header of a .zkey, .wtns or .r1cs file"},
+    {"info", cli_info,
+     "FILE...: print the header of a .zkey, .wtns or .r1cs file (a circuit.wasm: its witness "
+     "path)"},
 #ifdef G16_CLI_SETUP
     {"setup", cli_setup,
      "--insecure-dev CIRCUIT.r1cs KEY.zkey: one-party setup (development only)"},

@@ -30,12 +30,16 @@
     "                   stop a witness calculation that runs longer than S\n"                      \
     "                   seconds (a circuit loop that never ends) with an\n"                        \
     "                   error (default 600; 0: no limit); the circuit's start\n"                   \
-    "                   code, run as it is opened, too (with no limit: 600)\n"                     \
+    "                   code, run as it is opened, too (with no limit: 600);\n"                    \
+    "                   a calculation by the witness graph too (the same\n"                        \
+    "                   error; it does not fall back to the wasm)\n"                               \
     "  --witness-memory SIZE\n"                                                                    \
     "                   linear memory the circuit's calculator may grow to\n"                      \
     "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"                          \
     "                   calculation that needs more fails (default 4x what\n"                      \
-    "                   the circuit starts with, at least 64M, as in g16d)\n"
+    "                   the circuit starts with, at least 64M, as in g16d);\n"                     \
+    "                   a witness graph that does not fit in it with its\n"                        \
+    "                   evaluation is not used (the wasm computes)\n"
 
 static const char wtns_usage[] =
     "usage: g16 wtns calculate [options] CIRCUIT.wasm INPUT.json WITNESS.wtns\n"
@@ -104,7 +108,7 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static char *default_cache_dir(void)
+char *cli_cache_dir_default(void)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     const char *base = xdg && *xdg ? xdg : home && *home ? home : NULL;
@@ -205,7 +209,7 @@ static int parse_args(wtns_args *a, int argc, char **argv, int prove_options)
                 a->cmd);
         return -1;
     }
-    if (!a->cache_dir && !(a->cache_dir = default_cache_dir())) {
+    if (!a->cache_dir && !(a->cache_dir = cli_cache_dir_default())) {
         fprintf(stderr, "%s: no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n",
                 a->cmd);
         return -1;

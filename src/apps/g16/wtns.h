@@ -5,5 +5,7 @@
 
 int cli_wtns(int argc, char **argv);
 int cli_fullprove(int argc, char **argv);
+/* $XDG_CACHE_HOME/g16, else ~/.cache/g16 (malloc'd), or NULL without either. */
+char *cli_cache_dir_default(void);
 
 #endif

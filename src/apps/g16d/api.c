@@ -93,6 +93,19 @@ static json_t *circuit_json(const dkey *k)
                      g16_circuit_time_limit(c));
 }
 
+/* How the key's circuit computes its witnesses now (docs/witness-graph.md):
+ * witness_path graph or wasm (with why), and the graph's bytes, which the
+ * key's bytes include. */
+static void circuit_graph_json(json_t *o, const dkey *k)
+{
+    g16_circuit_graph_info g;
+    if (!o || !json_is_object(o) || !k->key || !k->circuit || g16_circuit_graph(k->circuit, &g))
+        return;
+    json_object_set_new(o, "witness_path", json_string(g.present ? "graph" : "wasm"));
+    if (!g.present) json_object_set_new(o, "witness_path_why", json_string(g.why));
+    json_object_set_new(o, "graph_bytes", json_integer((json_int_t)k->graph_bytes));
+}
+
 static json_t *key_json(const dkey *k)
 {
     json_t *o =
@@ -121,7 +134,10 @@ static json_t *key_json(const dkey *k)
     json_object_set_new(o, "points_checked", json_boolean(k->key != NULL));
     json_object_set_new(o, "pinned", json_boolean(k->key && k->pinned));
     if (k->key && k->pin_error) json_object_set_new(o, "pin_error", json_string(k->pin_error));
-    json_object_set_new(o, "circuit", circuit_json(k));
+    json_t *circuit = circuit_json(k);
+    circuit_graph_json(circuit, k);
+    json_object_set_new(o, "circuit", circuit);
+    json_object_set_new(o, "bytes", json_integer((json_int_t)(k->bytes + k->graph_bytes)));
     return o;
 }
 

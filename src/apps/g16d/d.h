@@ -143,6 +143,12 @@ typedef struct dkey {
     size_t compile_charge; /* while its circuit is opened (compiled unless cached): the
                                     budget it holds for wasm2c and cc (keys.c) */
     int opening_circuit;   /* listed as compiling meanwhile */
+    /* Its circuit's witness graph (keys.c, Graphs): the memory it holds,
+     * charged beside bytes; whether it was tried (0 no, 1 building, 2
+     * done), and the build's reservation meanwhile. */
+    size_t graph_bytes;
+    int graph_build;
+    size_t graph_reserved;
     double last_used;
     int pending; /* unfinished partitions that need it, and holds (jobtab.c) */
     int holds;   /* pending's share that is no partition: a submission being checked */
@@ -185,6 +191,8 @@ typedef struct {
     int threads;       /* its stage calls' threads, chosen with its reservation */
     int whole;         /* runs as one whole-proof call (policy_whole_proof), not staged */
     int read_early;    /* its witness was read (and checked) at submission */
+    /* its witness computed from its input by the "graph" or the "wasm"; "" if not */
+    char witness_path[8];
     g16_job *gj;
     d_wtns wtns;                         /* what gj's witness points into; for a lone job, read at
                     submission (its bytes reserved since: d_part_hold) */
@@ -249,6 +257,7 @@ typedef struct g16d {
     int cpu_busy;   /* threads the running CPU stage calls hold (<= cfg.threads) */
     int long_polls; /* long-polls parked by the HTTP layer, waiting for a job */
     int stopping, stopped_workers;
+    int graph_builders;   /* graph builds running (keys.c); the workers' stop waits for them */
     int draining;         /* D_DRAIN_API or D_DRAIN_SIGNAL: no new work taken (health.c) */
     char gpu_lost[D_ERR]; /* why the GPU failed a stage call ("": it has not) */
     uint64_t proofs_done, proofs_failed, jobs_submitted;
@@ -355,6 +364,10 @@ d_status d_key_load_bound(g16d *d, const char *name, const char *path, const cha
  * beyond the .wtns (the calculator's linear memory at its cap, the
  * parsed inputs and the witness values): reserved with the partition. */
 size_t d_key_calc_bytes(const dkey *k, size_t input_len);
+/* After a partition's witness came from k's wasm: starts building the
+ * circuit's graph from the same input on a thread of its own, once per
+ * key, when the budget has room for it; takes *text (the input) then. */
+void d_key_graph_after(g16d *d, dkey *k, char **text);
 void d_key_free(dkey *k);
 d_status d_key_evict(g16d *d, const char *name, char *err, size_t errlen);
 /* Evicts idle keys until need bytes are free (0), or -1; mu held.  The

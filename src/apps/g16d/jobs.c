@@ -233,9 +233,12 @@ static d_status check_all(g16d *d, dkey *k, job *j, json_t *ws, int inputs, char
         if (rc) return rc;
         if (p->wtns_bytes + p->calc_bytes > maxw) maxw = p->wtns_bytes + p->calc_bytes;
     }
-    size_t need = k->job_bytes + maxw,
-           room = d->cfg.budget > k->bytes ? d->cfg.budget - k->bytes : 0;
-    if (!policy_part_fits(d->cfg.budget, k->bytes, need)) {
+    /* the key's charge: its bytes and its circuit's graph (built meanwhile: under mu) */
+    pthread_mutex_lock(&d->mu);
+    size_t held = k->bytes + k->graph_bytes;
+    pthread_mutex_unlock(&d->mu);
+    size_t need = k->job_bytes + maxw, room = d->cfg.budget > held ? d->cfg.budget - held : 0;
+    if (!policy_part_fits(d->cfg.budget, held, need)) {
         d_errf(err, errlen, "a partition needs %zu bytes but the budget leaves %zu beside the key",
                need, room);
         return D_ERR_NEVER_FITS; /* waiting would never help */

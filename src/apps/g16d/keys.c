@@ -48,7 +48,7 @@ static void unlink_key(g16d *d, dkey *k)
             *pp = k->next;
             break;
         }
-    d->key_bytes -= k->bytes + k->host_pinned;
+    d->key_bytes -= k->bytes + k->host_pinned + k->graph_bytes;
     d->dev_used -= k->dev_charge;
     d->be->key_saved(d, k, 0);
 }
@@ -101,7 +101,8 @@ int d_key_make_room(g16d *d, size_t need, const dkey *keep, dkey **freed)
     if (pk && who && victims) {
         n = 0;
         for (dkey *k = d->keys; k; k = k->next) {
-            pk[n] = (policy_key){k->bytes + k->host_pinned, !evictable(k, keep), k->last_used};
+            pk[n] = (policy_key){k->bytes + k->host_pinned + k->graph_bytes, !evictable(k, keep),
+                                 k->last_used};
             who[n++] = k;
         }
         rc = policy_evict(d->cfg.budget, d->reserved + d->key_bytes, pk, n, need, victims, &nv);
@@ -287,6 +288,8 @@ size_t d_key_calc_bytes(const dkey *k, size_t input_len)
     /* the text, its JSON tree and names (a value costs at least two
      * characters of it), the values parsed into field elements */
     size_t inputs = 4 * input_len + (input_len / 2 + 1) * n8;
+    /* the memory limit covers a graph's evaluation too: the library uses
+     * a graph only when it and its evaluation fit in it */
     return g16_circuit_memory_limit(k->circuit) + inputs + g16_witness_wtns_bytes(k->circuit);
 }
 
@@ -339,6 +342,116 @@ static void compile_charge(g16d *d, dkey *k, int on)
     pthread_mutex_unlock(&d->mu);
 }
 
+/* Graphs.  A circuit's witness graph (docs/witness-graph.md) is made by
+ * tracing one calculation, seconds at 2^20: never on a synthesis worker.
+ * The circuit makes it only on request; the first partition computed by
+ * the wasm hands its input to a thread of its own (d_key_graph_after),
+ * which holds the key (a hold: not evicted meanwhile) and a reservation
+ * for the wasm's run and the trace, and charges the graph's memory to
+ * the key once made.  A graph from the cache is charged at load. */
+static d_status graph_at_load(g16d *d, dkey *k, char *err, size_t errlen)
+{
+    g16_circuit_graph_info g;
+    if (g16_circuit_graph_on_request(k->circuit, 1) || g16_circuit_graph(k->circuit, &g)) {
+        d_errf(err, errlen, "%s: its witness graph's state is unknown", k->wasm);
+        return D_ERR_INTERNAL;
+    }
+    /* idle keys make room for it as for the key's bytes; the graph is
+     * mapped already, so it is charged even where they cannot */
+    dkey *freed = NULL;
+    pthread_mutex_lock(&d->mu);
+    if (g.bytes && d_key_make_room(d, g.bytes, k, &freed))
+        d_log(D_LOG_WARNING, "key_graph_over_budget", "key=%s bytes=%zu free=%zu", k->name, g.bytes,
+              d_budget_free(d));
+    k->graph_bytes = g.bytes;
+    d->key_bytes += g.bytes;
+    if (g.bytes) k->graph_build = 2;
+    pthread_mutex_unlock(&d->mu);
+    d_key_reap(&freed);
+    return D_OK;
+}
+
+/* What a graph's build may take: the wasm's calculation (as a
+ * partition's), the trace's shadow of its linear memory, and the trace
+ * and graph themselves (an estimate: at 2^20 about twice the witness). */
+static size_t graph_build_bytes(const dkey *k, size_t input_len)
+{
+    return d_key_calc_bytes(k, input_len) + g16_circuit_memory_limit(k->circuit) +
+           4 * g16_witness_wtns_bytes(k->circuit);
+}
+
+typedef struct {
+    g16d *d;
+    dkey *k;
+    char *text;
+} graph_job;
+
+static void *graph_build(void *arg)
+{
+    graph_job *j = arg;
+    g16d *d = j->d;
+    dkey *k = j->k;
+    char err[D_ERR];
+    double t0 = d_now();
+    g16_status rc =
+        g16_circuit_make_graph(k->circuit, j->text, strlen(j->text), "input", err, sizeof err);
+    g16_circuit_graph_info g;
+    if (g16_circuit_graph(k->circuit, &g)) g.present = 0;
+    pthread_mutex_lock(&d->mu);
+    d->reserved -= k->graph_reserved;
+    k->graph_reserved = 0;
+    k->graph_bytes = g.bytes;
+    d->key_bytes += g.bytes;
+    k->graph_build = 2;
+    if (g.present)
+        d_log(D_LOG_INFO, "key_graph", "key=%s bytes=%zu seconds=%.3f", k->name, g.bytes,
+              d_now() - t0);
+    else
+        d_log(D_LOG_NOTICE, "key_graph_none", "key=%s why=%s", k->name, rc ? err : g.why);
+    k->pending--;
+    k->holds--;
+    d->graph_builders--;
+    pthread_cond_broadcast(&d->work); /* the reservation's memory is free again */
+    pthread_cond_broadcast(&d->changed);
+    pthread_mutex_unlock(&d->mu);
+    free(j->text);
+    free(j);
+    return NULL;
+}
+
+void d_key_graph_after(g16d *d, dkey *k, char **text)
+{
+    pthread_mutex_lock(&d->mu);
+    size_t need = graph_build_bytes(k, strlen(*text));
+    graph_job *j = NULL;
+    if (!k->graph_build && !d->stopping && need <= d_budget_free(d) && (j = malloc(sizeof *j))) {
+        *j = (graph_job){d, k, *text};
+        k->graph_build = 1;
+        k->graph_reserved = need;
+        d->reserved += need;
+        k->pending++;
+        k->holds++;
+        d->graph_builders++;
+        pthread_t t;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &attr, graph_build, j)) {
+            k->graph_build = 0;
+            d->reserved -= need;
+            k->graph_reserved = 0;
+            k->pending--;
+            k->holds--;
+            d->graph_builders--;
+            free(j);
+            j = NULL;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    if (j) *text = NULL; /* the build frees it */
+    pthread_mutex_unlock(&d->mu);
+}
+
 /* Opens the key's circuit (compiling it into the state directory's
  * cache on first use), only from the bytes k->wasm_sha256 names when it
  * names any, and checks that its witnesses fit the key: the same field,
@@ -380,7 +493,7 @@ static d_status open_circuit(g16d *d, dkey *k, const g16_key *key, char *err, si
     }
     g16_circuit_set_memory_limit(k->circuit, circuit_memory(d, k->circuit));
     g16_circuit_set_time_limit(k->circuit, d->cfg.witness_timeout);
-    return D_OK;
+    return graph_at_load(d, k, err, errlen);
 }
 
 /* Reads and opens the key (the file once: the library parses the bytes

@@ -421,7 +421,7 @@ static const part_state k_after[ST_COUNT] = {P_SYNTHED, P_MSMED, P_DONE};
  * or read from its file; a payload in memory (a fleet's claimed
  * partition) is taken instead of the file.  The calculation's seconds go
  * to the partition's timings. */
-static int witness_of(part *p, d_wtns *w, char *err, size_t errlen)
+static int witness_of(g16d *d, part *p, d_wtns *w, char *err, size_t errlen)
 {
     if (w->buf) return G16_OK; /* read (and checked) at submission */
     w->computed = p->input;
@@ -443,6 +443,16 @@ static int witness_of(part *p, d_wtns *w, char *err, size_t errlen)
     rc = g16_witness_calculate(p->job->k->circuit, text, strlen(text), name, NULL, NULL, &w->buf,
                                &w->len, err, errlen);
     p->witness_s = d_now() - t0;
+    /* this thread's calculation: the graph, or the wasm and why */
+    char path[320];
+    if (!rc && !g16_circuit_witness_path(p->job->k->circuit, path, sizeof path)) {
+        snprintf(p->witness_path, sizeof p->witness_path, "%s",
+                 strncmp(path, "graph", 5) ? "wasm" : "graph");
+        d_log(D_LOG_INFO, "witness_computed",
+              "job=%s index=%d key=%s path=%s seconds=%.3f detail=%s", p->job->id, p->idx,
+              p->job->key, p->witness_path, p->witness_s, path);
+        if (p->witness_path[0] == 'w') d_key_graph_after(d, p->job->k, &text);
+    }
     free(text);
     return rc;
 }
@@ -478,7 +488,7 @@ static int run_synth(g16d *d, part *p, char *err, size_t errlen)
 {
     g16_options opt;
     part_options(d, p, &opt);
-    int rc = witness_of(p, &p->wtns, err, errlen);
+    int rc = witness_of(d, p, &p->wtns, err, errlen);
     if (rc) return rc;
     char name[64];
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
@@ -507,11 +517,12 @@ static char *timings_json(const part *p)
                  "\"msm_b1_s\":%.6f,\"msm_b2_s\":%.6f,\"msm_c_s\":%.6f,\"msm_h_s\":%.6f,\"finish_"
                  "s\":%.6f,"
                  "\"transfer_s\":%.6f,\"device\":\"%s\",\"threads\":%d,\"path\":\"%s\","
-                 "\"witness_from\":\"%s\"}",
+                 "\"witness_from\":\"%s\"%s%s%s}",
                  p->wait_s, p->witness_s, p->synth_s, p->msm_s, p->final_s, p->verify_s, t->read,
                  t->abc, t->ntt, t->msm_a, t->msm_b1, t->msm_b2, t->msm_c, t->msm_h, t->finish,
                  t->transfer, t->on_gpu ? "gpu" : "cpu", p->threads, p->whole ? "whole" : "staged",
-                 witness_from(p)) < 0)
+                 witness_from(p), p->witness_path[0] ? ",\"witness_path\":\"" : "", p->witness_path,
+                 p->witness_path[0] ? "\"" : "") < 0)
         return NULL;
     return s;
 }
@@ -544,7 +555,7 @@ static int run_whole(g16d *d, part *p, char *err, size_t errlen)
 {
     g16_options opt;
     part_options(d, p, &opt);
-    int rc = witness_of(p, &p->wtns, err, errlen);
+    int rc = witness_of(d, p, &p->wtns, err, errlen);
     if (rc) return rc;
     char name[64];
     snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
@@ -740,4 +751,8 @@ void d_workers_stop(g16d *d)
     pthread_mutex_unlock(&d->mu);
     for (int i = 0; i < d->n_workers; i++) pthread_join(d->workers[i], NULL);
     pthread_join(d->reaper, NULL);
+    /* a graph build (keys.c) uses its key's circuit: it ends first */
+    pthread_mutex_lock(&d->mu);
+    while (d->graph_builders) pthread_cond_wait(&d->changed, &d->mu);
+    pthread_mutex_unlock(&d->mu);
 }

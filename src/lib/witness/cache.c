@@ -574,6 +574,7 @@ int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const u
             rc = 0;
         } else if (m != MAP_FAILED) {
             munmap(m, n);
+            rc = G16_ERR_FORMAT; /* there, but damaged or another circuit's */
         }
     }
     close(fd);

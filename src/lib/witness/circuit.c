@@ -43,6 +43,8 @@ struct g16_circuit {
     char last_path[320];      /* how the last calculation ran (under path_lock) */
     const uint8_t *graph_map; /* the cached graph file the open mapped (its steps) */
     size_t graph_map_len;
+    int graph_on_request; /* only g16_circuit_make_graph makes it (under graph_lock) */
+    uint64_t id;          /* this open's number: a thread's path note names it */
 };
 
 /* Instances' linear memory may grow to the wasm32 limit (4 GiB) unless
@@ -188,16 +190,26 @@ static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t e
     graph_none(c, "no graph yet (one is made after the first calculation)");
     const uint8_t *bytes;
     size_t len, map_len;
-    if (witness_graph_map(cache_dir, c->obj.wasm_sha256, &bytes, &len, &map_len)) return 0;
+    int found = witness_graph_map(cache_dir, c->obj.wasm_sha256, &bytes, &len, &map_len);
+    if (found == G16_ERR_FORMAT)
+        graph_none(c, "the cached graph was refused (its digest does not match); one is made "
+                      "after the first calculation");
+    if (found) return 0;
     wgraph g, *p = malloc(sizeof *p);
     char why[256];
     int rc = p ? wgraph_parse(bytes, len, &g, why, sizeof why) : G16_ERR_NOMEM;
     if (!rc && (g.n_outputs != c->info.witness_size ||
                 g.field != wgraph_field_of_prime(c->info.prime, c->info.n32))) {
         wgraph_free(&g);
+        snprintf(why, sizeof why, "it is another circuit's");
         rc = G16_ERR_FORMAT;
     }
     if (rc) {
+        char note[256];
+        snprintf(note, sizeof note,
+                 "the cached graph was refused (%.150s); one is made after the first calculation",
+                 rc == G16_ERR_NOMEM ? "out of memory" : why);
+        graph_none(c, note);
         /* a cached graph that does not parse is made again, as a damaged
          * compiled circuit is */
         free(p);
@@ -271,6 +283,8 @@ g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir
     if (c) c->wasm2c = strdup(tools.wasm2c);
     if (c) pthread_mutex_init(&c->graph_lock, NULL);
     if (c) pthread_mutex_init(&c->path_lock, NULL);
+    static _Atomic uint64_t opens;
+    if (c) c->id = atomic_fetch_add(&opens, 1) + 1;
     if (!c || !c->wasm_path || !c->cc || !c->wasm2c) {
         if (c) {
             free(c->wasm_path);
@@ -612,12 +626,19 @@ static int calculate_to_file(const run *r, const witness_inputs *in, void *arg)
 /* ------------------------------------------------------------------ */
 /* The witness graph (docs/witness-graph.md).                           */
 
+/* The calling thread's last calculation (g16_circuit_witness_path): a
+ * service calculating on several threads at once asks each its own. */
+static _Thread_local uint64_t path_circuit; /* the circuit's id */
+static _Thread_local char path_text[320];
+
 static void path_note(const g16_circuit *c, const char *fmt, const char *why)
 {
     g16_circuit *m = (g16_circuit *)c;
     pthread_mutex_lock(&m->path_lock);
     snprintf(m->last_path, sizeof m->last_path, fmt, why);
     pthread_mutex_unlock(&m->path_lock);
+    path_circuit = c->id;
+    snprintf(path_text, sizeof path_text, fmt, why);
 }
 
 /* The input values of in, 32 bytes each in the graph's order, when in
@@ -651,22 +672,42 @@ static const char *graph_op_name(uint32_t op)
 
 /* The witness values of in by c's graph into values (32 bytes each): 0,
  * or 1 with why when the wasm must compute them. */
-static int graph_values(const wgraph *g, const witness_inputs *in, uint8_t *values, char *why,
-                        size_t whylen)
+static int graph_values(const wgraph *g, const witness_inputs *in, uint64_t deadline_ns,
+                        uint8_t *values, char *why, size_t whylen)
 {
     uint8_t *inputs = graph_inputs(g, in, why, whylen);
     if (!inputs) return 1;
     void *scratch = wtns_alloc(wgraph_scratch_bytes(g));
     uint32_t at = 0;
-    int r = scratch ? wgraph_eval(g, inputs, values, scratch, &at) : 1;
+    int r = scratch ? wgraph_eval_until(g, inputs, values, scratch, deadline_ns, &at) : 1;
     if (!scratch)
         snprintf(why, whylen, "out of memory for the graph's values");
+    else if (r == WGRAPH_TIMEOUT)
+        snprintf(why, whylen, "ran past the time limit (graph node %u)", at);
     else if (r)
         snprintf(why, whylen, "%s (graph node %u) went another way than in the traced calculation",
                  graph_op_name(g->steps[at].op), at);
     free(scratch);
     free(inputs);
-    return r ? 1 : 0;
+    return r == WGRAPH_TIMEOUT ? 2 : r ? 1 : 0;
+}
+
+/* An evaluation's own memory beside the witness: its slots, its inputs. */
+static size_t graph_eval_bytes(const wgraph *g)
+{
+    return wgraph_scratch_bytes(g) + (size_t)32 * g->n_inputs + 32;
+}
+
+/* The graph's memory counts against the circuit's memory limit where the
+ * wasm's linear memory does: a graph that with its evaluation needs more
+ * is not used (why says so). */
+static int graph_fits(const g16_circuit *c, const wgraph *g, char *why, size_t whylen)
+{
+    size_t need = wgraph_bytes(g) + graph_eval_bytes(g), limit = g16_circuit_memory_limit(c);
+    if (need <= limit) return 1;
+    snprintf(why, whylen, "the graph needs %zu bytes, over the circuit's memory limit of %zu", need,
+             limit);
+    return 0;
 }
 
 static int write_whole(const char *path, const uint8_t *buf, size_t len, char *err, size_t errlen)
@@ -700,6 +741,11 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
         path_note(c, "wasm (%s)", why);
         return 1;
     }
+    if (!graph_fits(c, g, why, sizeof why)) {
+        path_note(c, "wasm (%s)", why);
+        return 1;
+    }
+    uint64_t until = deadline(c); /* from the call's start, as the wasm's */
     witness_inputs in;
     int rc =
         witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
@@ -708,10 +754,18 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
     uint8_t *buf = o && o->into ? o->into : wtns_alloc(bytes);
     int r = 1;
     if (buf)
-        r = graph_values(g, &in, buf + wtns_header(buf, &c->info), why, sizeof why);
+        r = graph_values(g, &in, until, buf + wtns_header(buf, &c->info), why, sizeof why);
     else
         snprintf(why, sizeof why, "out of memory for the witness");
     witness_inputs_free(&in);
+    if (r == 2) {
+        /* the wasm's error: falling back would run past the limit again */
+        if (buf != (o ? o->into : NULL)) free(buf);
+        path_note(c, "graph (%s)", why);
+        snprintf(err, errlen, "%s: the witness calculation ran past its time limit of %g s",
+                 c->wasm_path, c->time_limit);
+        return G16_ERR_TIMEOUT;
+    }
     if (r) {
         if (buf != (o ? o->into : NULL)) free(buf);
         path_note(c, "wasm (%s)", why);
@@ -764,11 +818,11 @@ static int graph_trace(const g16_circuit *c, const witness_inputs *in, wgraph *o
  * its witness (values: that witness's values, which the graph must give
  * on the same input, or it is not used); saved to the cache. */
 static void graph_make(const g16_circuit *c, const char *input, size_t len, const char *input_name,
-                       const uint8_t *values)
+                       const uint8_t *values, int requested)
 {
     g16_circuit *m = (g16_circuit *)c;
     if (atomic_load(&m->graph) || pthread_mutex_trylock(&m->graph_lock)) return;
-    if (m->graph_tried) {
+    if (m->graph_tried || (m->graph_on_request && !requested)) {
         pthread_mutex_unlock(&m->graph_lock);
         return;
     }
@@ -786,7 +840,7 @@ static void graph_make(const g16_circuit *c, const char *input, size_t len, cons
     size_t bytes = (size_t)32 * c->info.witness_size;
     uint8_t *own = rc ? NULL : malloc(bytes ? bytes : 1);
     if (!rc &&
-        (!own || graph_values(&g, &in, own, why, sizeof why) || memcmp(own, values, bytes))) {
+        (!own || graph_values(&g, &in, 0, own, why, sizeof why) || memcmp(own, values, bytes))) {
         if (own && !why[0]) snprintf(why, sizeof why, "the graph disagrees with the wasm");
         wgraph_free(&g);
         rc = 1;
@@ -813,6 +867,10 @@ static void graph_make(const g16_circuit *c, const char *input, size_t len, cons
 g16_status g16_circuit_witness_path(const g16_circuit *c, char *out, size_t len)
 {
     g16_circuit *m = (g16_circuit *)c;
+    if (path_circuit == c->id) {
+        snprintf(out, len, "%s", path_text);
+        return G16_OK;
+    }
     pthread_mutex_lock(&m->path_lock);
     snprintf(out, len, "%s", c->last_path[0] ? c->last_path : "no calculation yet");
     pthread_mutex_unlock(&m->path_lock);
@@ -829,7 +887,7 @@ static void graph_make_from_file(const g16_circuit *c, const char *input, size_t
     if (formats_map_file(path, &m, ignored, sizeof ignored)) return;
     size_t head = g16_witness_wtns_bytes(c) - (size_t)32 * c->info.witness_size;
     if (m.len == g16_witness_wtns_bytes(c) && c->info.n32 == 8)
-        graph_make(c, input, len, input_name, (const uint8_t *)m.addr + head);
+        graph_make(c, input, len, input_name, (const uint8_t *)m.addr + head, 0);
     formats_unmap_file(&m);
 }
 
@@ -859,8 +917,52 @@ static int calculate_logged(const g16_circuit *c, const char *input, size_t len,
     rc = with_instance(c, input, len, input_name, &hooks, calculate, o, err, errlen);
     const uint8_t *buf = o->into ? o->into : o->wtns ? *o->wtns : NULL;
     size_t head = g16_witness_wtns_bytes(c) - (size_t)32 * c->info.witness_size;
-    if (!rc && buf && c->info.n32 == 8) graph_make(c, input, len, input_name, buf + head);
+    if (!rc && buf && c->info.n32 == 8) graph_make(c, input, len, input_name, buf + head, 0);
     return rc;
+}
+
+g16_status g16_circuit_graph_on_request(g16_circuit *c, int on)
+{
+    pthread_mutex_lock(&c->graph_lock);
+    c->graph_on_request = on != 0;
+    if (on && !c->graph_tried && !atomic_load(&c->graph))
+        graph_none(c, "no graph yet (one is made on request)");
+    pthread_mutex_unlock(&c->graph_lock);
+    return G16_OK;
+}
+
+g16_status g16_circuit_make_graph(const g16_circuit *c, const char *input, size_t len,
+                                  const char *input_name, char *err, size_t errlen)
+{
+    if (atomic_load(&((g16_circuit *)c)->graph) || c->info.n32 != 8) return G16_OK;
+    uint8_t *wtns;
+    size_t wtns_len;
+    wtns_out o = {&wtns, &wtns_len, NULL};
+    int rc = with_instance(c, input, len, input_name, NULL, calculate, &o, err, errlen);
+    if (rc) return rc;
+    size_t head = g16_witness_wtns_bytes(c) - (size_t)32 * c->info.witness_size;
+    graph_make(c, input, len, input_name, wtns + head, 1);
+    free(wtns);
+    return G16_OK;
+}
+
+g16_status g16_circuit_graph(const g16_circuit *c, g16_circuit_graph_info *out)
+{
+    g16_circuit *m = (g16_circuit *)c;
+    memset(out, 0, sizeof *out);
+    const wgraph *g = atomic_load(&m->graph);
+    if (g) {
+        out->present = 1;
+        out->bytes = wgraph_bytes(g);
+        out->eval_bytes = graph_eval_bytes(g);
+        if (!graph_fits(c, g, out->why, sizeof out->why)) out->present = 0;
+    } else if (pthread_mutex_trylock(&m->graph_lock)) {
+        snprintf(out->why, sizeof out->why, "the graph is being made");
+    } else {
+        snprintf(out->why, sizeof out->why, "%s", c->graph_why);
+        pthread_mutex_unlock(&m->graph_lock);
+    }
+    return G16_OK;
 }
 
 g16_status g16_witness_calculate(const g16_circuit *c, const char *input, size_t len,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "field/field.h"
 #include "g16.h"
@@ -55,6 +56,18 @@ static void limbs_adjust(uint64_t r[4], const uint64_t p[4], unsigned bits)
 static uint32_t limbs_small(const uint64_t a[4])
 {
     return a[1] || a[2] || a[3] || a[0] > 0xffffffffu ? UINT32_MAX : (uint32_t)a[0];
+}
+
+/* The time limit is read every WGRAPH_CLOCK_STEPS steps: a clock read
+ * per 2^16 steps (a millisecond or two of them) costs nothing, and a
+ * graph past its deadline stops within that. */
+#define WGRAPH_CLOCK_STEPS 65536u
+
+static int wgraph_past(uint64_t deadline_ns)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec >= deadline_ns;
 }
 
 #define WGRAPH_FIELD bn254_fr
@@ -181,8 +194,15 @@ int wgraph_prepare(wgraph *g)
 
 int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch, uint32_t *why)
 {
-    if (g->field == WGRAPH_BN254) return wgraph_eval_bn254_fr(g, inputs, out, scratch, why);
-    return wgraph_eval_bls12_381_fr(g, inputs, out, scratch, why);
+    return wgraph_eval_until(g, inputs, out, scratch, 0, why);
+}
+
+int wgraph_eval_until(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch,
+                      uint64_t deadline_ns, uint32_t *why)
+{
+    if (g->field == WGRAPH_BN254)
+        return wgraph_eval_bn254_fr(g, inputs, out, scratch, deadline_ns, why);
+    return wgraph_eval_bls12_381_fr(g, inputs, out, scratch, deadline_ns, why);
 }
 
 /* ------------------------------------------------------------------ */
@@ -227,6 +247,13 @@ int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len)
     put(&p, g->next_out, (size_t)4 * g->n_outputs);
     *out = buf;
     return 0;
+}
+
+size_t wgraph_bytes(const wgraph *g)
+{
+    size_t nodes = g->nodes ? sizeof(wgraph_node) * g->n_nodes : 0;
+    size_t more = (size_t)32 * g->n_consts + (size_t)4 * g->n_outputs; /* plain, outputs */
+    return HEADER_BYTES + body_bytes(g) + nodes + more;
 }
 
 void wgraph_free(wgraph *g)

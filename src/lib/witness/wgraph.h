@@ -101,6 +101,12 @@ int wgraph_prepare(wgraph *g);
  * the node that could not be evaluated as traced (a guard, a division by
  * zero); out is then partly written. */
 int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch, uint32_t *why);
+/* The same stopped at deadline_ns (CLOCK_MONOTONIC nanoseconds; 0: none),
+ * read every few thousand steps: WGRAPH_TIMEOUT with *why the step it
+ * stopped before. */
+#define WGRAPH_TIMEOUT 2
+int wgraph_eval_until(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch,
+                      uint64_t deadline_ns, uint32_t *why);
 size_t wgraph_scratch_bytes(const wgraph *g);
 /* Memory for a graph's large arrays (free() frees it): huge pages from
  * 2 MiB on, a 2^20 graph's 100 MB being 25000 page faults otherwise. */
@@ -115,6 +121,9 @@ void *wgraph_alloc(size_t bytes);
  * and its steps point into bytes (4-aligned), which must outlive it. */
 int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len);
 int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_t errlen);
+/* The memory g holds (its plan, its file's bytes when parsed from one,
+ * its nodes when built). */
+size_t wgraph_bytes(const wgraph *g);
 void wgraph_free(wgraph *g);
 
 #endif

@@ -113,12 +113,16 @@ static inline void WE_(put)(uint8_t *out, const WGRAPH_FIELD *x)
 }
 
 static int WE_(eval)(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scratch,
-                     uint32_t *why)
+                     uint64_t deadline_ns, uint32_t *why)
 {
     WGRAPH_FIELD *v = scratch;
     WE_(cache) c = {WGRAPH_NONE, {{0}}};
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const wgraph_step *s = &g->steps[i];
+        if (deadline_ns && i % WGRAPH_CLOCK_STEPS == 0 && wgraph_past(deadline_ns)) {
+            *why = i;
+            return WGRAPH_TIMEOUT;
+        }
         if (WE_(step)(g, s, inputs, v, &c)) {
             *why = i;
             return WGRAPH_FALLBACK;

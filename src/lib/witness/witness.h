@@ -162,7 +162,7 @@ int witness_calculate_wasm(const struct g16_circuit *c, const char *input, size_
 /* The circuit's graph file in the cache (cache.c): beside its compiled
  * form, named and bound (trailer) to the wasm's SHA-256 and the graph's
  * recipe, under the same trust rules.  map: G16_ERR_NOT_FOUND when there
- * is no intact one; else a read-only mapping of it (munmap(*bytes,
+ * is none, G16_ERR_FORMAT when there is one that fails its checks; else a read-only mapping of it (munmap(*bytes,
  * *map_len)), *len its bytes before the trailer. */
 int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t **bytes,
                       size_t *len, size_t *map_len);
