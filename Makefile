@@ -72,7 +72,8 @@ test-large: deps
 $(ASAN_DIR)/CMakeCache.txt:
 	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_FLAGS_RELWITHDEBINFO='-O1 -g' \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DG16_SANITIZE=ON
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O1 -g' -DG16_SANITIZE=ON \
+	  -DG16_TEST_CIRCUITS=$(CURDIR)/$(BUILD)/test-circuits
 
 asan: deps $(ASAN_DIR)/CMakeCache.txt
 	cmake --build $(ASAN_DIR) -j$(JOBS)
