@@ -110,6 +110,12 @@ void witness_entry_trailer(const uint8_t *body, size_t len, const witness_entry_
 /* What the entry bytes[0..len) (object and trailer) is for id. */
 witness_entry_verdict witness_entry_check(const uint8_t *bytes, size_t len,
                                           const witness_entry_id *id);
+/* The same for a graph file: its own magic, and a fast checksum (UMAC-64)
+ * instead of the SHA-256 of the bytes before the sum. */
+void witness_graph_trailer(const uint8_t *body, size_t len, const witness_entry_id *id,
+                           uint8_t out[WITNESS_TRAILER_SIZE]);
+witness_entry_verdict witness_graph_check(const uint8_t *bytes, size_t len,
+                                          const witness_entry_id *id);
 /* Reads a .wasm's header and section frames (id, size within the file)
  * before wasm2c is run on it: G16_ERR_FORMAT naming wasm_path. */
 int witness_wasm_check(const uint8_t *bytes, size_t len, const char *wasm_path, char *err,
