@@ -673,7 +673,8 @@ static int write_whole(const char *path, const uint8_t *buf, size_t len, char *e
 {
     atomic_file f;
     if (atomic_file_open(&f, path, err, errlen)) return G16_ERR_IO;
-    if (atomic_file_write(&f, buf, len, err, errlen) || atomic_file_commit(&f, err, errlen)) {
+    if (atomic_file_write_direct(&f, buf, len, err, errlen) ||
+        atomic_file_commit(&f, err, errlen)) {
         atomic_file_abort(&f);
         return G16_ERR_IO;
     }
