@@ -188,14 +188,14 @@ int wgraph_eval(const wgraph *g, const uint8_t *inputs, uint8_t *out, void *scra
 /* ------------------------------------------------------------------ */
 /* The file format: the evaluation's plan itself, so that a graph is used
  * straight from a mapping of its file (no copy, no planning at load).
- * "g16wgr02", eight u32 (field, steps, consts, signals, outputs, inputs,
- * slots, 0), then the signals (u64 hash, u32 count), the constants (32
+ * "g16wgr03", eight u32 (field, steps, consts, signals, outputs, inputs,
+ * slots, 0), the circuit's words (WGRAPH_CIRCUIT_WORDS u32), then the signals (u64 hash, u32 count), the constants (32
  * bytes each, Montgomery form), the steps (five u32 each: op, a, b, r,
  * out) and the outputs' chains (next_out, u32 each); little-endian, no
  * padding (the steps start at a multiple of 4). */
 
-static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '2'};
-#define HEADER_BYTES (8 + 8 * 4)
+static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '3'};
+#define HEADER_BYTES (8 + 8 * 4 + 4 * WGRAPH_CIRCUIT_WORDS)
 
 static size_t body_bytes(const wgraph *g)
 {
@@ -218,6 +218,7 @@ int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len)
                         g->n_outputs, g->n_inputs, g->n_slots,  0};
     put(&p, wgraph_magic, 8);
     put(&p, head, sizeof head);
+    put(&p, g->circuit, sizeof g->circuit);
     for (uint32_t i = 0; i < g->n_signals; i++) {
         put(&p, &g->signals[i].hash, 8);
         put(&p, &g->signals[i].count, 4);
@@ -338,6 +339,7 @@ int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_
                 .n_inputs = head[5],
                 .n_slots = head[6],
                 .borrowed = 1};
+    take(&p, g.circuit, sizeof g.circuit);
     if ((g.field != WGRAPH_BN254 && g.field != WGRAPH_BLS12_381) || head[7] || !g.n_nodes ||
         !g.n_slots || g.n_slots > g.n_nodes || HEADER_BYTES + body_bytes(&g) != len ||
         (uintptr_t)bytes % 4) {

@@ -82,6 +82,11 @@ typedef struct {
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
                         const witness_tools *tools, witness_object *out, char *err, size_t errlen);
 void witness_object_unload(witness_object *obj);
+/* The SHA-256 of wasm_path's bytes (a .wasm by its header), which name
+ * its cache entries, without loading anything: G16_ERR_MISMATCH when
+ * expect (NULL: any) says otherwise. */
+int witness_wasm_sha256(const char *wasm_path, const uint8_t *expect,
+                        uint8_t digest[SHA256_DIGEST_SIZE], char *err, size_t errlen);
 /* The same for the circuit's tracing object (trace_glue.c): its own cache
  * entry beside the calculator's, under the same rules, compiled from the
  * same translation rewritten by witness_add_trace. */
