@@ -276,18 +276,17 @@ static int step_ok(const wgraph *g, uint32_t i, uint8_t *written, char *err, siz
     return 0;
 }
 
-/* Every witness value is written exactly once: the steps' chains of
- * outputs reach each one once (seen: one byte an output). */
-static int outputs_ok(const wgraph *g, uint8_t *seen, char *err, size_t errlen)
+/* Step i's chain of outputs reaches witness values not reached before
+ * (seen: one byte an output; reached: how many so far). */
+static int outputs_ok(const wgraph *g, uint32_t i, uint8_t *seen, uint64_t *reached, char *err,
+                      size_t errlen)
 {
-    uint64_t reached = 0;
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        for (uint32_t o = g->steps[i].out; o != WGRAPH_NONE; o = g->next_out[o]) {
-            if (o >= g->n_outputs || seen[o]) return bad(err, errlen, "a witness value twice", i);
-            seen[o] = 1;
-            reached++;
-        }
-    return reached == g->n_outputs ? 0 : bad(err, errlen, "a witness value never written", 0);
+    for (uint32_t o = g->steps[i].out; o != WGRAPH_NONE; o = g->next_out[o]) {
+        if (o >= g->n_outputs || seen[o]) return bad(err, errlen, "a witness value twice", i);
+        seen[o] = 1;
+        ++*reached;
+    }
+    return 0;
 }
 
 static int parse_checks(const wgraph *g, char *err, size_t errlen)
@@ -308,9 +307,15 @@ static int parse_checks(const wgraph *g, char *err, size_t errlen)
     }
     uint8_t *marks = calloc((size_t)g->n_slots + g->n_outputs + 1, 1);
     if (!marks) return bad(err, errlen, "out of memory for the checks", 0);
+    /* one walk of the steps (60 MB at 2^20): every witness value is
+     * written exactly once, by the steps' chains of outputs */
     int rc = 0;
-    for (uint32_t i = 0; !rc && i < g->n_nodes; i++) rc = step_ok(g, i, marks, err, errlen);
-    if (!rc) rc = outputs_ok(g, marks + g->n_slots, err, errlen);
+    uint64_t reached = 0;
+    for (uint32_t i = 0; !rc && i < g->n_nodes; i++) {
+        rc = step_ok(g, i, marks, err, errlen);
+        if (!rc) rc = outputs_ok(g, i, marks + g->n_slots, &reached, err, errlen);
+    }
+    if (!rc && reached != g->n_outputs) rc = bad(err, errlen, "a witness value never written", 0);
     free(marks);
     return rc;
 }
