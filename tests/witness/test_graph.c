@@ -15,8 +15,10 @@
  *   division by zero) and y = 7 (a failed assert, the wasm's error); a
  *   graph made from x = 0 serves x = 0 and falls back for x != 0.
  * - An open that finds a graph loads no calculator: the graph computes
- *   with none compiled, and the first fallback loads (compiles) it. */
+ *   with none compiled, and the first fallback loads (compiles) it;
+ *   first fallbacks on several threads at once load it once and agree. */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +310,47 @@ static void forget_calculator(const g16_circuit *c)
     if (d) closedir(d);
 }
 
+/* One calculation of lazy_input on lazy_circuit, by several threads at
+ * once: the first fallbacks of a circuit opened with its graph race to
+ * load its calculator. */
+#define LAZY_THREADS 4
+static const g16_circuit *lazy_circuit;
+static const char *lazy_input;
+typedef struct {
+    uint8_t *wtns;
+    size_t len;
+    int rc;
+} lazy_result;
+
+static void *lazy_thread(void *arg)
+{
+    lazy_result *r = arg;
+    char err[1024];
+    r->rc = g16_witness_calculate(lazy_circuit, lazy_input, strlen(lazy_input), "input.json", NULL,
+                                  NULL, &r->wtns, &r->len, err, sizeof err);
+    return NULL;
+}
+
+/* The threads' witnesses all equal the wasm's of lazy_input. */
+static void lazy_race(const g16_circuit *c, const char *input)
+{
+    lazy_circuit = c;
+    lazy_input = input;
+    pthread_t t[LAZY_THREADS];
+    lazy_result r[LAZY_THREADS] = {{0}};
+    for (int i = 0; i < LAZY_THREADS; i++) CHECK(!pthread_create(&t[i], NULL, lazy_thread, &r[i]));
+    for (int i = 0; i < LAZY_THREADS; i++) pthread_join(t[i], NULL);
+    uint8_t *want = NULL;
+    size_t wlen = 0;
+    char err[1024];
+    CHECK(witness_calculate_wasm(c, input, strlen(input), &want, &wlen, err, sizeof err) == 0);
+    for (int i = 0; i < LAZY_THREADS; i++) {
+        CHECK(r[i].rc == G16_OK && r[i].len == wlen && want && !memcmp(r[i].wtns, want, wlen));
+        g16_witness_free(r[i].wtns);
+    }
+    g16_witness_free(want);
+}
+
 /* An open that finds a graph loads no calculator (none is compiled when
  * the cache lacks it) and the graph computes alone; the first input that
  * falls back loads it then (compiled into the cache), and agrees with the
@@ -341,6 +384,10 @@ static void lazy_calculator(const char *data)
     agree(c, "{\"x\":\"0\",\"y\":\"5\"}", "wasm (a guard");
     CHECK(calculator_cached(c));
     agree(c, in, "graph");
+    g16_circuit_close(c);
+    c = open_circuit(wasm); /* its calculator cached now: the threads load it */
+    if (!c) return;
+    lazy_race(c, "{\"x\":\"0\",\"y\":\"6\"}");
     g16_circuit_close(c);
 }
 
