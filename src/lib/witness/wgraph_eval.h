@@ -97,6 +97,17 @@ G16_HOT_INLINE int WE_(step)(const wgraph *g, const wgraph_step *s, const uint8_
         return 0;
     case WGRAPH_GUARD_NZ: return (uint32_t)!WF_(is_zero)(&v[s->a]) == s->b ? 0 : WGRAPH_FALLBACK;
     case WGRAPH_GUARD_EQ: return WF_(eq)(&v[s->a], &v[s->b]) ? 0 : WGRAPH_FALLBACK;
+    case WGRAPH_BIT:
+        if (c->slot == s->a) { /* the operand's plain value is at hand */
+            uint32_t k = limbs_small(g->consts_plain[s->b]);
+            if (k >= WGRAPH_BITS) return WGRAPH_FALLBACK;
+            if (c->plain.v[k / 64] >> (k % 64) & 1)
+                WF_(one)(r);
+            else
+                WF_(zero)(r);
+            return 0;
+        }
+        return WE_(bitop)(g, s, v, c);
     default: return WE_(bitop)(g, s, v, c);
     }
 }
