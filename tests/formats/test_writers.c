@@ -154,8 +154,9 @@ static void atomic_direct(void)
 {
     char err[256];
     size_t n = ((size_t)3 << 20) + 1234, len;
-    uint8_t *buf = aligned_alloc(4096, n + 4096);
-    CHECK(buf != NULL, "memory");
+    void *mem = NULL;
+    CHECK(posix_memalign(&mem, 4096, n + 4096) == 0, "memory");
+    uint8_t *buf = mem;
     if (!buf) return;
     for (size_t i = 0; i < n + 1; i++) buf[i] = (uint8_t)(i * 7 + (i >> 12));
     for (int pre = 0; pre < 3; pre++) { /* nothing first; 5 bytes first; an unaligned source */
