@@ -13,8 +13,12 @@
  * - data/branch.wasm (branch.circom): a graph made from x != 0 serves
  *   x != 0 and falls back for x = 0 (the other branch), for x = p - 1 (a
  *   division by zero) and y = 7 (a failed assert, the wasm's error); a
- *   graph made from x = 0 serves x = 0 and falls back for x != 0. */
+ *   graph made from x = 0 serves x = 0 and falls back for x != 0.
+ * - An open that finds a graph loads no calculator: the graph computes
+ *   with none compiled, and the first fallback loads (compiles) it;
+ *   first fallbacks on several threads at once load it once and agree. */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +273,125 @@ static void branch(const char *data)
     g16_circuit_close(c);
 }
 
+/* Whether the cache holds the calculator (the compiled wasm) of c. */
+static int calculator_cached(const g16_circuit *c)
+{
+    uint8_t sha[G16_SHA256_BYTES];
+    char hex[2 * G16_SHA256_BYTES + 1];
+    g16_circuit_wasm_sha256(c, sha);
+    for (int i = 0; i < G16_SHA256_BYTES; i++) sprintf(hex + 2 * i, "%02x", sha[i]);
+    DIR *d = opendir(cache);
+    int found = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (!strncmp(e->d_name, hex, 64) && n > 3 && !strcmp(e->d_name + n - 3, ".so") &&
+            !strstr(e->d_name, ".trace.so"))
+            found = 1;
+    }
+    if (d) closedir(d);
+    return found;
+}
+
+/* Removes c's calculator from the cache. */
+static void forget_calculator(const g16_circuit *c)
+{
+    uint8_t sha[G16_SHA256_BYTES];
+    char hex[2 * G16_SHA256_BYTES + 1], path[4400];
+    g16_circuit_wasm_sha256(c, sha);
+    for (int i = 0; i < G16_SHA256_BYTES; i++) sprintf(hex + 2 * i, "%02x", sha[i]);
+    DIR *d = opendir(cache);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (!strncmp(e->d_name, hex, 64) && n > 3 && !strcmp(e->d_name + n - 3, ".so") &&
+            !strstr(e->d_name, ".trace.so")) {
+            snprintf(path, sizeof path, "%s/%s", cache, e->d_name);
+            unlink(path);
+        }
+    }
+    if (d) closedir(d);
+}
+
+/* One calculation of lazy_input on lazy_circuit, by several threads at
+ * once: the first fallbacks of a circuit opened with its graph race to
+ * load its calculator. */
+#define LAZY_THREADS 4
+static const g16_circuit *lazy_circuit;
+static const char *lazy_input;
+typedef struct {
+    uint8_t *wtns;
+    size_t len;
+    int rc;
+} lazy_result;
+
+static void *lazy_thread(void *arg)
+{
+    lazy_result *r = arg;
+    char err[1024];
+    r->rc = g16_witness_calculate(lazy_circuit, lazy_input, strlen(lazy_input), "input.json", NULL,
+                                  NULL, &r->wtns, &r->len, err, sizeof err);
+    return NULL;
+}
+
+/* The threads' witnesses all equal the wasm's of lazy_input. */
+static void lazy_race(const g16_circuit *c, const char *input)
+{
+    lazy_circuit = c;
+    lazy_input = input;
+    pthread_t t[LAZY_THREADS];
+    lazy_result r[LAZY_THREADS] = {{0}};
+    for (int i = 0; i < LAZY_THREADS; i++) CHECK(!pthread_create(&t[i], NULL, lazy_thread, &r[i]));
+    for (int i = 0; i < LAZY_THREADS; i++) pthread_join(t[i], NULL);
+    uint8_t *want = NULL;
+    size_t wlen = 0;
+    char err[1024];
+    CHECK(witness_calculate_wasm(c, input, strlen(input), &want, &wlen, err, sizeof err) == 0);
+    for (int i = 0; i < LAZY_THREADS; i++) {
+        CHECK(r[i].rc == G16_OK && r[i].len == wlen && want && !memcmp(r[i].wtns, want, wlen));
+        g16_witness_free(r[i].wtns);
+    }
+    g16_witness_free(want);
+}
+
+/* An open that finds a graph loads no calculator (none is compiled when
+ * the cache lacks it) and the graph computes alone; the first input that
+ * falls back loads it then (compiled into the cache), and agrees with the
+ * wasm. */
+static void lazy_calculator(const char *data)
+{
+    char wasm[4200], err[1024];
+    snprintf(wasm, sizeof wasm, "%s/branch.wasm", data);
+    forget_graphs();
+    g16_circuit *c = open_circuit(wasm);
+    if (!c) return;
+    agree(c, "{\"x\":\"3\",\"y\":\"5\"}", "wasm"); /* traced: x != 0 */
+    forget_calculator(c);
+    g16_circuit_close(c);
+    c = open_circuit(wasm);
+    if (!c) return;
+    CHECK(!calculator_cached(c) && !g16_circuit_compiled(c));
+    CHECK(g16_circuit_witness_size(c) > 0 && g16_circuit_field_bytes(c) == 32 &&
+          g16_circuit_memory_bytes(c) > 0);
+    uint8_t *w = NULL;
+    size_t wlen = 0;
+    const char *in = "{\"x\":\"8\",\"y\":\"5\"}";
+    CHECK(g16_witness_calculate(c, in, strlen(in), "input.json", NULL, NULL, &w, &wlen, err,
+                                sizeof err) == G16_OK &&
+          wlen == g16_witness_wtns_bytes(c));
+    char path[320];
+    g16_circuit_witness_path(c, path, sizeof path);
+    CHECKF(!strcmp(path, "graph"), "path '%s'", path);
+    CHECK(!calculator_cached(c)); /* the graph alone */
+    g16_witness_free(w);
+    agree(c, "{\"x\":\"0\",\"y\":\"5\"}", "wasm (a guard");
+    CHECK(calculator_cached(c));
+    agree(c, in, "graph");
+    g16_circuit_close(c);
+    c = open_circuit(wasm); /* its calculator cached now: the threads load it */
+    if (!c) return;
+    lazy_race(c, "{\"x\":\"0\",\"y\":\"6\"}");
+    g16_circuit_close(c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -288,5 +411,6 @@ int main(int argc, char **argv)
     }
     if (argc == 4) damaged_graph(argv[2]);
     branch(argv[3]);
+    lazy_calculator(argv[3]);
     return test_finish("test_graph");
 }

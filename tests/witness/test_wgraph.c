@@ -69,7 +69,7 @@ static void build(wgraph *g, uint32_t field, const mpz_t p, const mpz_t c, unsig
     };
     memcpy(nodes, n, sizeof n);
     for (uint32_t i = 0; i < N; i++) outputs[i] = i;
-    *g = (wgraph){field, N, 2, 1, N, 2, nodes, consts, sig, outputs, NULL, 0, NULL, NULL, 0};
+    *g = (wgraph){field, N, 2, 1, N, 2, nodes, consts, sig, outputs, NULL, 0, NULL, NULL, 0, {0}};
     CHECK(wgraph_prepare(g) == 0);
 }
 
@@ -190,8 +190,9 @@ static void file_format(void)
         CHECK(wgraph_parse(copy, cut, &back, err, sizeof err) == G16_ERR_FORMAT);
         free(copy);
     }
-    /* the steps start after the header, the signal and the two constants */
-    size_t steps = 40 + 12 + 64, size = sizeof(wgraph_step);
+    /* the steps start after the header (with the circuit's words), the
+     * signal and the two constants */
+    size_t head = 40 + 4 * WGRAPH_CIRCUIT_WORDS, steps = head + 12 + 64, size = sizeof(wgraph_step);
     uint32_t saved, bad_slot = N + 7;
     memcpy(&saved, bytes + steps + size * ADD + 4, 4);
     memcpy(bytes + steps + size * ADD + 4, &bad_slot, 4); /* a slot beyond them */
@@ -200,11 +201,11 @@ static void file_format(void)
     memcpy(bytes + steps + size * ADD + 4, &saved, 4);
     /* a constant equal to p */
     uint8_t const0[32];
-    memcpy(const0, bytes + 52, 32);
-    to_bytes(bytes + 52, p);
+    memcpy(const0, bytes + head + 12, 32);
+    to_bytes(bytes + head + 12, p);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT &&
           strstr(err, "prime"));
-    memcpy(bytes + 52, const0, 32);
+    memcpy(bytes + head + 12, const0, 32);
     /* an unknown operation; a shift's constant beyond the table */
     memcpy(bytes + steps + size * ADD, &(uint32_t){WGRAPH_OP_END}, 4);
     CHECK(wgraph_parse(bytes, len, &back, err, sizeof err) == G16_ERR_FORMAT);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,35 @@ int atomic_file_write(atomic_file *f, const void *data, size_t len, char *err, s
     }
     start_writeback(f);
     return 0;
+}
+
+/* What O_DIRECT needs of a write's address, offset and length: the
+ * largest logical block size of common devices (512 divides it). */
+#define DIRECT_ALIGN 4096u
+
+int atomic_file_write_direct(atomic_file *f, const void *data, size_t len, char *err, size_t errlen)
+{
+    const char *p = data;
+    size_t bulk = (uintptr_t)p % DIRECT_ALIGN || f->written % DIRECT_ALIGN
+                      ? 0
+                      : len & ~(size_t)(DIRECT_ALIGN - 1);
+    int flags = bulk ? fcntl(f->fd, F_GETFL) : -1;
+    if (flags >= 0 && fcntl(f->fd, F_SETFL, flags | O_DIRECT) == 0) {
+        while (bulk > 0) {
+            ssize_t n = write(f->fd, p, bulk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0)
+                break; /* refused (EINVAL: not this file system): the buffered write
+                                  below takes the rest, and reports a real error */
+            p += n;
+            len -= (size_t)n;
+            f->written += (uint64_t)n;
+            bulk = (size_t)n % DIRECT_ALIGN ? 0 : bulk - (size_t)n;
+        }
+        fcntl(f->fd, F_SETFL, flags);
+        f->flushed = f->written; /* already on its way to the disk */
+    }
+    return len ? atomic_file_write(f, p, len, err, errlen) : 0;
 }
 
 /* Makes the rename itself durable; failure here is not fatal to the

@@ -496,6 +496,24 @@ static int object_load(const char *wasm_path, const char *cache_dir, const uint8
     return rc;
 }
 
+int witness_wasm_sha256(const char *wasm_path, const uint8_t *expect,
+                        uint8_t digest[SHA256_DIGEST_SIZE], char *err, size_t errlen)
+{
+    formats_mapping m;
+    int rc = wasm_read(wasm_path, &m, err, errlen);
+    if (rc) return rc;
+    /* from the mapping, no copy: nothing is compiled from these bytes (a
+     * load later hashes its own copy, expecting this digest) */
+    sha256(m.addr, m.len, digest);
+    formats_unmap_file(&m);
+    if (!expect || !memcmp(digest, expect, SHA256_DIGEST_SIZE)) return 0;
+    char got[2 * SHA256_DIGEST_SIZE + 1], want[2 * SHA256_DIGEST_SIZE + 1];
+    hex(digest, SHA256_DIGEST_SIZE, got);
+    hex(expect, SHA256_DIGEST_SIZE, want);
+    snprintf(err, errlen, "%s: SHA-256 %s, but %s was expected", wasm_path, got, want);
+    return G16_ERR_MISMATCH;
+}
+
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
                         const witness_tools *tools, witness_object *out, char *err, size_t errlen)
 {
@@ -529,8 +547,8 @@ static void graph_id(const uint8_t *wasm_sha256, witness_entry_id *id)
     struct sha256_ctx ctx;
     sha256_init(&ctx);
     /* the format, and the builder that made the graph (its passes) */
-    const char *parts[] = {"g16wgr02 builder 3", witness_trace_glue_c, witness_trace_hooks_h,
-                           witness_trace_abi_h, G16_WASM2C};
+    const char *parts[] = {"g16wgr03 builder 3, umac64 sum", witness_trace_glue_c,
+                           witness_trace_hooks_h, witness_trace_abi_h, G16_WASM2C};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
     witness_trace_recipe(&ctx);
@@ -567,7 +585,7 @@ int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const u
         /* private: a writer of the file after this check (only this user
          * may write it) cannot change what the checks passed */
         void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (m != MAP_FAILED && witness_entry_check(m, n, &id) == WITNESS_ENTRY_OK) {
+        if (m != MAP_FAILED && witness_graph_check(m, n, &id) == WITNESS_ENTRY_OK) {
             *bytes = m;
             *len = n - WITNESS_TRAILER_SIZE;
             *map_len = n;
@@ -590,7 +608,7 @@ int witness_graph_write(const char *cache_dir, const uint8_t *wasm_sha256, const
     int rc = graph_path(cache_dir, &id, path, sizeof path, err, errlen);
     if (rc) return rc;
     uint8_t trailer[WITNESS_TRAILER_SIZE];
-    witness_entry_trailer(bytes, len, &id, trailer);
+    witness_graph_trailer(bytes, len, &id, trailer);
     atomic_file f;
     if (atomic_file_open(&f, path, err, errlen)) return G16_ERR_IO;
     if (atomic_file_write(&f, bytes, len, err, errlen) ||

@@ -16,7 +16,13 @@
 #include "witness/witness.h"
 
 struct g16_circuit {
+    /* The compiled circuit: loaded by the open, or at the first need when
+     * the open found a graph (object_ready; under obj_lock, then
+     * obj_ready set): a calculation by the graph makes no instance. */
     witness_object obj;
+    pthread_mutex_t obj_lock;
+    atomic_int obj_ready;
+    uint8_t wasm_sha256[G16_SHA256_BYTES];
     /* The instance the header was read with, kept for the first
      * calculation: it has run its start code and header getters only, as
      * the instance snarkjs calculates with has, so it is as fresh as a new
@@ -118,13 +124,42 @@ static double start_limit(const g16_circuit *c)
     return c->time_limit > 0 ? c->time_limit : G16_WITNESS_TIME_LIMIT;
 }
 
+static g16w_instance *instance_make(const g16_circuit *c, uint32_t max_pages, const g16w_log *log,
+                                    int *rc, char *err, size_t errlen);
+static int read_info(g16_circuit *c, char *err, size_t errlen);
+
+/* The compiled circuit loaded (once; by the open when it found no graph,
+ * which then reads the circuit's header with its first instance, else by
+ * the first call that needs an instance).  expect: the wasm's SHA-256 the
+ * open was asked for; later, the one the open found, so that a wasm
+ * changed since is refused rather than loaded as this circuit. */
+static int object_ready(const g16_circuit *c, const uint8_t *expect, char *err, size_t errlen)
+{
+    g16_circuit *m = (g16_circuit *)c;
+    if (atomic_load(&m->obj_ready)) return 0;
+    pthread_mutex_lock(&m->obj_lock);
+    int rc = 0;
+    if (!atomic_load(&m->obj_ready)) {
+        witness_tools tools = {c->cc, c->wasm2c};
+        int first = !atomic_load(&m->graph);
+        rc = witness_object_load(c->wasm_path, c->cache_dir, first ? expect : c->wasm_sha256,
+                                 &tools, &m->obj, err, errlen);
+        if (!rc && first) memcpy(m->wasm_sha256, m->obj.wasm_sha256, G16_SHA256_BYTES);
+        if (!rc && first) rc = read_info(m, err, errlen);
+        if (rc && m->obj.handle) witness_object_unload(&m->obj);
+        if (!rc) atomic_store(&m->obj_ready, 1);
+    }
+    pthread_mutex_unlock(&m->obj_lock);
+    return rc;
+}
+
 /* An instance with its start code run (the spare, else a new one), or
  * the error of why not: out of memory, or its start code trapped or ran
  * past the time limit.  c is const to its callers, who may calculate on
  * several threads at once; the spare alone changes, atomically (c itself
  * was allocated mutable, by g16_circuit_open). */
-static g16w_instance *instance_new(const g16_circuit *c, uint32_t max_pages, const g16w_log *log,
-                                   int *rc, char *err, size_t errlen)
+static g16w_instance *instance_make(const g16_circuit *c, uint32_t max_pages, const g16w_log *log,
+                                    int *rc, char *err, size_t errlen)
 {
     int why;
     *rc = 0;
@@ -151,10 +186,18 @@ static g16w_instance *instance_new(const g16_circuit *c, uint32_t max_pages, con
     return NULL;
 }
 
+/* The same, the compiled circuit loaded first when it is not yet. */
+static g16w_instance *instance_new(const g16_circuit *c, uint32_t max_pages, const g16w_log *log,
+                                   int *rc, char *err, size_t errlen)
+{
+    *rc = object_ready(c, NULL, err, errlen);
+    return *rc ? NULL : instance_make(c, max_pages, log, rc, err, errlen);
+}
+
 static int read_info(g16_circuit *c, char *err, size_t errlen)
 {
     int rc;
-    g16w_instance *inst = instance_new(c, c->max_pages, NULL, &rc, err, errlen);
+    g16w_instance *inst = instance_make(c, c->max_pages, NULL, &rc, err, errlen);
     if (!inst) return rc;
     c->start_pages = c->obj.api->pages(inst);
     int why = c->obj.api->info(inst, &c->info);
@@ -177,9 +220,46 @@ static void graph_none(g16_circuit *c, const char *why)
     snprintf(c->graph_why, sizeof c->graph_why, "%s", why);
 }
 
+/* The circuit's words in its graph (wgraph.circuit): its header's values
+ * and its instance's start pages, so that an open that finds the graph
+ * needs no instance.  Only n32 = 8 circuits have graphs. */
+enum { W_VERSION, W_MINOR, W_PATCH, W_N32, W_PRIME, W_WITNESS = W_PRIME + 8, W_INPUTS, W_PAGES };
+
+static void graph_words_put(const g16_circuit *c, uint32_t w[WGRAPH_CIRCUIT_WORDS])
+{
+    memset(w, 0, 4 * WGRAPH_CIRCUIT_WORDS);
+    w[W_VERSION] = c->info.version;
+    w[W_MINOR] = c->info.minor;
+    w[W_PATCH] = c->info.patch;
+    w[W_N32] = c->info.n32;
+    memcpy(w + W_PRIME, c->info.prime, 4 * 8);
+    w[W_WITNESS] = c->info.witness_size;
+    w[W_INPUTS] = c->info.input_size;
+    w[W_PAGES] = c->start_pages;
+}
+
+/* The circuit's header from its graph g: 0, or -1 when g's words are not
+ * a circuit's that g can be the graph of (the graph is then not used). */
+static int graph_words_take(g16_circuit *c, const wgraph *g)
+{
+    const uint32_t *w = g->circuit;
+    if (w[W_VERSION] != 2 || w[W_N32] != 8 || w[W_WITNESS] != g->n_outputs ||
+        wgraph_field_of_prime(w + W_PRIME, 8) != g->field || w[W_PAGES] > MAX_PAGES)
+        return -1;
+    c->info.version = w[W_VERSION];
+    c->info.minor = w[W_MINOR];
+    c->info.patch = w[W_PATCH];
+    c->info.n32 = 8;
+    memcpy(c->info.prime, w + W_PRIME, 4 * 8);
+    c->info.witness_size = w[W_WITNESS];
+    c->info.input_size = w[W_INPUTS];
+    c->start_pages = w[W_PAGES];
+    return 0;
+}
+
 /* The graph from the cache, when it has an intact one that fits the
- * circuit; without one the first calculation makes it.  Only out of
- * memory is an error. */
+ * circuit (the circuit's header then read from it); without one the
+ * first calculation makes it.  Only out of memory is an error. */
 static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t errlen)
 {
     c->cache_dir = strdup(cache_dir);
@@ -190,7 +270,7 @@ static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t e
     graph_none(c, "no graph yet (one is made after the first calculation)");
     const uint8_t *bytes;
     size_t len, map_len;
-    int found = witness_graph_map(cache_dir, c->obj.wasm_sha256, &bytes, &len, &map_len);
+    int found = witness_graph_map(cache_dir, c->wasm_sha256, &bytes, &len, &map_len);
     if (found == G16_ERR_FORMAT)
         graph_none(c, "the cached graph was refused (its digest does not match); one is made "
                       "after the first calculation");
@@ -198,8 +278,7 @@ static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t e
     wgraph g, *p = malloc(sizeof *p);
     char why[256];
     int rc = p ? wgraph_parse(bytes, len, &g, why, sizeof why) : G16_ERR_NOMEM;
-    if (!rc && (g.n_outputs != c->info.witness_size ||
-                g.field != wgraph_field_of_prime(c->info.prime, c->info.n32))) {
+    if (!rc && graph_words_take(c, &g)) {
         wgraph_free(&g);
         snprintf(why, sizeof why, "it is another circuit's");
         rc = G16_ERR_FORMAT;
@@ -285,6 +364,7 @@ g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir
     if (c) pthread_mutex_init(&c->path_lock, NULL);
     static _Atomic uint64_t opens;
     if (c) c->id = atomic_fetch_add(&opens, 1) + 1;
+    if (c) pthread_mutex_init(&c->obj_lock, NULL);
     if (!c || !c->wasm_path || !c->cc || !c->wasm2c) {
         if (c) {
             free(c->wasm_path);
@@ -300,10 +380,12 @@ g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir
     c->time_limit = G16_WITNESS_TIME_LIMIT;
     if (limits && limits->memory_limit) g16_circuit_set_memory_limit(c, limits->memory_limit);
     if (limits) g16_circuit_set_time_limit(c, limits->time_limit);
-    int rc = witness_object_load(wasm_path, cache_dir, sha256, &tools, &c->obj, err, errlen);
-    if (!rc) rc = read_info(c, err, errlen);
-    if (!rc && c->max_pages < c->start_pages) c->max_pages = c->start_pages;
+    /* the graph first: with one, the compiled circuit waits for a call
+     * that needs it (object_ready) */
+    int rc = witness_wasm_sha256(wasm_path, sha256, c->wasm_sha256, err, errlen);
     if (!rc) rc = graph_open(c, cache_dir, err, errlen);
+    if (!rc && !atomic_load(&c->graph)) rc = object_ready(c, sha256, err, errlen);
+    if (!rc && c->max_pages < c->start_pages) c->max_pages = c->start_pages;
     if (rc) {
         g16_circuit_close(c);
         return rc;
@@ -324,6 +406,7 @@ void g16_circuit_close(g16_circuit *c)
     if (c->graph_map) munmap((void *)c->graph_map, c->graph_map_len);
     pthread_mutex_destroy(&c->graph_lock);
     pthread_mutex_destroy(&c->path_lock);
+    pthread_mutex_destroy(&c->obj_lock);
     free(c->cache_dir);
     free(c->cc);
     free(c->wasm2c);
@@ -335,7 +418,7 @@ int g16_circuit_compiled(const g16_circuit *c) { return c->obj.compiled; }
 
 void g16_circuit_wasm_sha256(const g16_circuit *c, uint8_t out[G16_SHA256_BYTES])
 {
-    memcpy(out, c->obj.wasm_sha256, G16_SHA256_BYTES);
+    memcpy(out, c->wasm_sha256, G16_SHA256_BYTES);
 }
 
 uint32_t g16_circuit_witness_size(const g16_circuit *c) { return c->info.witness_size; }
@@ -714,7 +797,8 @@ static int write_whole(const char *path, const uint8_t *buf, size_t len, char *e
 {
     atomic_file f;
     if (atomic_file_open(&f, path, err, errlen)) return G16_ERR_IO;
-    if (atomic_file_write(&f, buf, len, err, errlen) || atomic_file_commit(&f, err, errlen)) {
+    if (atomic_file_write_direct(&f, buf, len, err, errlen) ||
+        atomic_file_commit(&f, err, errlen)) {
         atomic_file_abort(&f);
         return G16_ERR_IO;
     }
@@ -790,7 +874,7 @@ static int graph_trace(const g16_circuit *c, const witness_inputs *in, wgraph *o
     witness_object t;
     char err[512];
     witness_tools tools = {c->cc, c->wasm2c};
-    if (witness_trace_load(c->wasm_path, c->cache_dir, c->obj.wasm_sha256, &tools, &t, err,
+    if (witness_trace_load(c->wasm_path, c->cache_dir, c->wasm_sha256, &tools, &t, err,
                            sizeof err)) {
         snprintf(why, whylen, "no tracing object: %.200s", err);
         return 1;
@@ -850,10 +934,11 @@ static void graph_make(const g16_circuit *c, const char *input, size_t len, cons
     wgraph *p = rc ? NULL : malloc(sizeof *p);
     if (p) {
         *p = g;
+        graph_words_put(c, p->circuit);
         uint8_t *file;
         size_t flen;
         if (!wgraph_serialize(p, &file, &flen)) {
-            witness_graph_write(c->cache_dir, c->obj.wasm_sha256, file, flen, err, sizeof err);
+            witness_graph_write(c->cache_dir, c->wasm_sha256, file, flen, err, sizeof err);
             free(file);
         }
         atomic_store(&m->graph, p);

@@ -208,14 +208,14 @@ int wgraph_eval_until(const wgraph *g, const uint8_t *inputs, uint8_t *out, void
 /* ------------------------------------------------------------------ */
 /* The file format: the evaluation's plan itself, so that a graph is used
  * straight from a mapping of its file (no copy, no planning at load).
- * "g16wgr02", eight u32 (field, steps, consts, signals, outputs, inputs,
- * slots, 0), then the signals (u64 hash, u32 count), the constants (32
+ * "g16wgr03", eight u32 (field, steps, consts, signals, outputs, inputs,
+ * slots, 0), the circuit's words (WGRAPH_CIRCUIT_WORDS u32), then the signals (u64 hash, u32 count), the constants (32
  * bytes each, Montgomery form), the steps (five u32 each: op, a, b, r,
  * out) and the outputs' chains (next_out, u32 each); little-endian, no
  * padding (the steps start at a multiple of 4). */
 
-static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '2'};
-#define HEADER_BYTES (8 + 8 * 4)
+static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '3'};
+#define HEADER_BYTES (8 + 8 * 4 + 4 * WGRAPH_CIRCUIT_WORDS)
 
 static size_t body_bytes(const wgraph *g)
 {
@@ -238,6 +238,7 @@ int wgraph_serialize(const wgraph *g, uint8_t **out, size_t *len)
                         g->n_outputs, g->n_inputs, g->n_slots,  0};
     put(&p, wgraph_magic, 8);
     put(&p, head, sizeof head);
+    put(&p, g->circuit, sizeof g->circuit);
     for (uint32_t i = 0; i < g->n_signals; i++) {
         put(&p, &g->signals[i].hash, 8);
         put(&p, &g->signals[i].count, 4);
@@ -302,18 +303,17 @@ static int step_ok(const wgraph *g, uint32_t i, uint8_t *written, char *err, siz
     return 0;
 }
 
-/* Every witness value is written exactly once: the steps' chains of
- * outputs reach each one once (seen: one byte an output). */
-static int outputs_ok(const wgraph *g, uint8_t *seen, char *err, size_t errlen)
+/* Step i's chain of outputs reaches witness values not reached before
+ * (seen: one byte an output; reached: how many so far). */
+static int outputs_ok(const wgraph *g, uint32_t i, uint8_t *seen, uint64_t *reached, char *err,
+                      size_t errlen)
 {
-    uint64_t reached = 0;
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        for (uint32_t o = g->steps[i].out; o != WGRAPH_NONE; o = g->next_out[o]) {
-            if (o >= g->n_outputs || seen[o]) return bad(err, errlen, "a witness value twice", i);
-            seen[o] = 1;
-            reached++;
-        }
-    return reached == g->n_outputs ? 0 : bad(err, errlen, "a witness value never written", 0);
+    for (uint32_t o = g->steps[i].out; o != WGRAPH_NONE; o = g->next_out[o]) {
+        if (o >= g->n_outputs || seen[o]) return bad(err, errlen, "a witness value twice", i);
+        seen[o] = 1;
+        ++*reached;
+    }
+    return 0;
 }
 
 static int parse_checks(const wgraph *g, char *err, size_t errlen)
@@ -334,9 +334,15 @@ static int parse_checks(const wgraph *g, char *err, size_t errlen)
     }
     uint8_t *marks = calloc((size_t)g->n_slots + g->n_outputs + 1, 1);
     if (!marks) return bad(err, errlen, "out of memory for the checks", 0);
+    /* one walk of the steps (60 MB at 2^20): every witness value is
+     * written exactly once, by the steps' chains of outputs */
     int rc = 0;
-    for (uint32_t i = 0; !rc && i < g->n_nodes; i++) rc = step_ok(g, i, marks, err, errlen);
-    if (!rc) rc = outputs_ok(g, marks + g->n_slots, err, errlen);
+    uint64_t reached = 0;
+    for (uint32_t i = 0; !rc && i < g->n_nodes; i++) {
+        rc = step_ok(g, i, marks, err, errlen);
+        if (!rc) rc = outputs_ok(g, i, marks + g->n_slots, &reached, err, errlen);
+    }
+    if (!rc && reached != g->n_outputs) rc = bad(err, errlen, "a witness value never written", 0);
     free(marks);
     return rc;
 }
@@ -365,6 +371,7 @@ int wgraph_parse(const uint8_t *bytes, size_t len, wgraph *out, char *err, size_
                 .n_inputs = head[5],
                 .n_slots = head[6],
                 .borrowed = 1};
+    take(&p, g.circuit, sizeof g.circuit);
     if ((g.field != WGRAPH_BN254 && g.field != WGRAPH_BLS12_381) || head[7] || !g.n_nodes ||
         !g.n_slots || g.n_slots > g.n_nodes || HEADER_BYTES + body_bytes(&g) != len ||
         (uintptr_t)bytes % 4) {

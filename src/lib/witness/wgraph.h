@@ -68,6 +68,12 @@ typedef struct {
 
 #define WGRAPH_NONE UINT32_MAX
 
+/* Words the graph's user records about its circuit (circuit.c: the
+ * circuit's header values and its instance's memory), opaque here: kept
+ * in the file so that a user of the graph needs no instance of the
+ * circuit to learn them. */
+#define WGRAPH_CIRCUIT_WORDS 16
+
 typedef struct {
     uint32_t field; /* wgraph_field */
     uint32_t n_nodes, n_consts, n_signals, n_outputs, n_inputs;
@@ -81,6 +87,7 @@ typedef struct {
     uint32_t *next_out;          /* per witness value: the next one of the same node */
     uint64_t (*consts_plain)[4]; /* the constants' plain values */
     int borrowed;                /* steps and next_out point into wgraph_parse's bytes */
+    uint32_t circuit[WGRAPH_CIRCUIT_WORDS];
 } wgraph;
 
 #define WGRAPH_FALLBACK 1 /* wgraph_eval's answer when the wasm must decide */

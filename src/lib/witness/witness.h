@@ -82,6 +82,11 @@ typedef struct {
 int witness_object_load(const char *wasm_path, const char *cache_dir, const uint8_t *expect,
                         const witness_tools *tools, witness_object *out, char *err, size_t errlen);
 void witness_object_unload(witness_object *obj);
+/* The SHA-256 of wasm_path's bytes (a .wasm by its header), which name
+ * its cache entries, without loading anything: G16_ERR_MISMATCH when
+ * expect (NULL: any) says otherwise. */
+int witness_wasm_sha256(const char *wasm_path, const uint8_t *expect,
+                        uint8_t digest[SHA256_DIGEST_SIZE], char *err, size_t errlen);
 /* The same for the circuit's tracing object (trace_glue.c): its own cache
  * entry beside the calculator's, under the same rules, compiled from the
  * same translation rewritten by witness_add_trace. */
@@ -109,6 +114,12 @@ void witness_entry_trailer(const uint8_t *body, size_t len, const witness_entry_
                            uint8_t out[WITNESS_TRAILER_SIZE]);
 /* What the entry bytes[0..len) (object and trailer) is for id. */
 witness_entry_verdict witness_entry_check(const uint8_t *bytes, size_t len,
+                                          const witness_entry_id *id);
+/* The same for a graph file: its own magic, and a fast checksum (UMAC-64)
+ * instead of the SHA-256 of the bytes before the sum. */
+void witness_graph_trailer(const uint8_t *body, size_t len, const witness_entry_id *id,
+                           uint8_t out[WITNESS_TRAILER_SIZE]);
+witness_entry_verdict witness_graph_check(const uint8_t *bytes, size_t len,
                                           const witness_entry_id *id);
 /* Reads a .wasm's header and section frames (id, size within the file)
  * before wasm2c is run on it: G16_ERR_FORMAT naming wasm_path. */
