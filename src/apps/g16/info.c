@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "info.h"
 #include "g16.h"
 #ifdef G16_CLI_WTNS
@@ -124,8 +125,12 @@ static int info_circuit(const char *path, const char *cache_dir)
     return 0;
 }
 
+/* Only a regular file is looked into: opening a FIFO would wait for a
+ * writer (info_file then refuses it as not a regular file). */
 static int is_wasm(const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode)) return 0;
     FILE *f = fopen(path, "rb");
     unsigned char magic[4] = {0};
     size_t n = f ? fread(magic, 1, 4, f) : 0;
