@@ -68,6 +68,7 @@ struct d_http {
     pthread_mutex_t tmu; /* requests on threads of their own: */
     pthread_cond_t tcv;
     int threads, closing;
+    int answering; /* resumed long-polls whose answer is not sent yet (tmu) */
 };
 
 static enum MHD_Result send_reply(struct MHD_Connection *c, d_reply *r)
@@ -278,6 +279,9 @@ static void *waker(void *arg)
             while (ready) { /* r may be freed once resumed: next first */
                 req *r = ready;
                 ready = r->next;
+                pthread_mutex_lock(&h->tmu);
+                h->answering++; /* on_done counts it answered */
+                pthread_mutex_unlock(&h->tmu);
                 MHD_resume_connection(r->c);
             }
             pthread_mutex_lock(&d->mu);
@@ -386,7 +390,14 @@ static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
     (void)c;
     (void)t;
     if (r) {
-        release(((front *)cls)->h->d, r);
+        d_http *h = ((front *)cls)->h;
+        if (r->resumed) {
+            pthread_mutex_lock(&h->tmu);
+            h->answering--;
+            pthread_cond_broadcast(&h->tcv);
+            pthread_mutex_unlock(&h->tmu);
+        }
+        release(h->d, r);
         free(r->buf);
         free(r->reply.body);
         free(r);
@@ -554,6 +565,14 @@ static void drain(d_http *h)
     pthread_cond_broadcast(&h->d->changed);
     pthread_mutex_unlock(&h->d->mu);
     pthread_join(h->waker, NULL);
+    /* the event thread still runs: the long-polls just resumed get their
+     * answers sent before the daemon stops (which would close them with
+     * none), a client that never reads them waited for 5 s at most */
+    struct timespec until;
+    d_abs_time(&until, d_now() + 5.0);
+    pthread_mutex_lock(&h->tmu);
+    while (h->answering > 0 && pthread_cond_timedwait(&h->tcv, &h->tmu, &until) == 0) {}
+    pthread_mutex_unlock(&h->tmu);
 }
 
 void d_http_stop(d_http *h)
