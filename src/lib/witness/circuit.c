@@ -380,11 +380,13 @@ g16_status g16_circuit_open_checked(const char *wasm_path, const char *cache_dir
     c->time_limit = G16_WITNESS_TIME_LIMIT;
     if (limits && limits->memory_limit) g16_circuit_set_memory_limit(c, limits->memory_limit);
     if (limits) g16_circuit_set_time_limit(c, limits->time_limit);
-    /* the graph first: with one, the compiled circuit waits for a call
-     * that needs it (object_ready) */
+    /* the graph first (the circuit's header comes from it when there is
+     * one); the compiled circuit of these bytes is loaded now all the
+     * same: a long-lived caller (g16d) must never load, at its first
+     * fallback, a wasm that replaced the file since the open */
     int rc = witness_wasm_sha256(wasm_path, sha256, c->wasm_sha256, err, errlen);
     if (!rc) rc = graph_open(c, cache_dir, err, errlen);
-    if (!rc && !atomic_load(&c->graph)) rc = object_ready(c, sha256, err, errlen);
+    if (!rc) rc = object_ready(c, sha256, err, errlen);
     if (!rc && c->max_pages < c->start_pages) c->max_pages = c->start_pages;
     if (rc) {
         g16_circuit_close(c);
