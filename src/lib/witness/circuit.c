@@ -609,18 +609,9 @@ typedef struct {
 } wtns_out;
 
 /* A .wtns buffer (freed by free()): large ones in transparent huge pages,
- * a 2^20 witness's 33 MB being 8000 page faults otherwise. */
-static uint8_t *wtns_alloc(size_t bytes)
-{
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < huge) return malloc(bytes);
-    void *p;
-    if (posix_memalign(&p, huge, bytes)) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes & ~(huge - 1), MADV_HUGEPAGE);
-#endif
-    return p;
-}
+ * a 2^20 witness's 33 MB being 8000 page faults otherwise (the graph's
+ * allocator, wgraph_alloc). */
+static uint8_t *wtns_alloc(size_t bytes) { return wgraph_alloc(bytes); }
 
 static int write_witness(const run *r, const wtns_out *o)
 {
