@@ -878,9 +878,9 @@ static unsigned graphs_fitting(const g16_circuit *c, unsigned n, char *why, size
                      limit);
         else if (need > limit)
             snprintf(why, whylen,
-                     "graphs %u to %u (of other paths) need %zu bytes with the first %u, over the "
-                     "circuit's memory limit of %zu",
-                     i + 1, n, need, i, limit);
+                     "%u of the %u graphs (other paths') do not fit: they need %zu bytes with the "
+                     "first %u, over the circuit's memory limit of %zu",
+                     n - i, n, need, i, limit);
         if (need > limit) return i;
         held += wgraph_bytes(g);
         eval = e;
@@ -908,7 +908,7 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
                            size_t errlen)
 {
     unsigned n = atomic_load(&((g16_circuit *)c)->n_graphs);
-    char why[256];
+    char why[320];
     if (!n) {
         /* not waiting while another calculation makes the graph */
         int free_now = !pthread_mutex_trylock(&((g16_circuit *)c)->graph_lock);
@@ -923,9 +923,11 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
         path_new = untried;
         return 1;
     }
-    n = graphs_fitting(c, n, why, sizeof why);
+    char unfit[256] = "";
+    unsigned all = n;
+    n = graphs_fitting(c, all, unfit, sizeof unfit);
     if (!n) {
-        path_note(c, "wasm (%s)", why);
+        path_note(c, "wasm (%s)", unfit);
         return 1;
     }
     uint64_t until = deadline(c); /* from the call's start, as the wasm's */
@@ -951,8 +953,12 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
     }
     if (r) {
         if (buf != (o ? o->into : NULL)) free(buf);
+        if (r == GRAPH_OTHER && n < all) { /* the graphs not tried may have fitted */
+            size_t at = strlen(why);
+            snprintf(why + at, sizeof why - at, "; %s", unfit);
+        }
         path_note(c, "wasm (%s)", why);
-        path_new = r == GRAPH_OTHER;
+        path_new = r == GRAPH_OTHER && n == all;
         return 1;
     }
     path_note(c, "graph%s", "");
