@@ -289,7 +289,8 @@ static void graph_publish(g16_circuit *c, wgraph *g, unsigned file, const uint8_
 
 /* The graph in the cache's file index, when it is intact and fits the
  * circuit (the circuit's header then read from it when it is the first);
- * else a note of why it was refused.  Only out of memory is an error. */
+ * else a note of why it was refused (out of memory too: the graph is
+ * then not used). */
 static void graph_load(g16_circuit *c, unsigned index)
 {
     const uint8_t *bytes;
