@@ -11,11 +11,14 @@
  *   first graph, which still computes; x = 0 makes the second again.
  * - On request (as g16d): g16_circuit_graph_wanted says which fallbacks
  *   would make a graph, g16_circuit_make_graph makes it.
+ * - Threads calculating both branches at once: one graph a path.
  * - data/paths.wasm (eleven paths): graphs of the first
  *   WITNESS_GRAPHS_MAX paths only; later paths stay the wasm's and make
  *   no file.
  * Every witness equals the wasm's byte for byte. */
 #include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +170,44 @@ static void on_request(const char *wasm)
     g16_circuit_close(c);
 }
 
+/* Threads calculating both branches at once on a circuit with no graph
+ * yet: every witness the wasm's, and one graph a path in the end (a
+ * thread that finds another making a graph leaves its path to a later
+ * calculation, and none makes a path's graph twice). */
+#define PATH_THREADS 4
+static const g16_circuit *threads_circuit;
+
+static void *path_thread(void *arg)
+{
+    int t = (int)(intptr_t)arg;
+    char in[128];
+    for (int i = 0; i < 6; i++) {
+        snprintf(in, sizeof in, "{\"x\":\"%d\",\"y\":\"%d\"}", (i + t) % 2 ? 0 : 2 + t, 10 + i);
+        agree(threads_circuit, in, "");
+    }
+    return NULL;
+}
+
+static void threads(const char *wasm)
+{
+    char path[4400];
+    g16_circuit *c = open_circuit(wasm);
+    while (graph_files(c, "", path, sizeof path) > 0) CHECK(unlink(path) == 0);
+    g16_circuit_close(c);
+    c = open_circuit(wasm);
+    threads_circuit = c;
+    pthread_t t[PATH_THREADS];
+    for (int i = 0; i < PATH_THREADS; i++)
+        CHECK(!pthread_create(&t[i], NULL, path_thread, (void *)(intptr_t)i));
+    for (int i = 0; i < PATH_THREADS; i++) pthread_join(t[i], NULL);
+    agree(c, "{\"x\":\"0\",\"y\":\"1\"}", "");
+    agree(c, "{\"x\":\"1\",\"y\":\"1\"}", "");
+    agree(c, "{\"x\":\"0\",\"y\":\"2\"}", "graph");
+    agree(c, "{\"x\":\"1\",\"y\":\"2\"}", "graph");
+    CHECKF(graphs(c, NULL) == 2, "%u graphs after the threads", graphs(c, NULL));
+    g16_circuit_close(c);
+}
+
 /* Eleven paths: graphs of the first WITNESS_GRAPHS_MAX, the rest the
  * wasm's. */
 static void bound(const char *wasm)
@@ -212,6 +253,7 @@ int main(int argc, char **argv)
     while (graph_files(c, "", path, sizeof path) > 0) CHECK(unlink(path) == 0);
     g16_circuit_close(c);
     on_request(branch_wasm);
+    threads(branch_wasm);
     bound(paths_wasm);
     return test_finish("test_graph_paths");
 }
