@@ -10,8 +10,9 @@
 #
 #   usage: bash bench/daemon/seeds.sh [--deadline S] [--steps "..."] [--cpu]
 #            [--size K] [--n 10] [--jobs 3] [--device-budget SIZE]
-#   steps (default: key latency cfg:100G:1 cfg:100G:2 cfg:100G:4
-#          cfg:100G:8:alone cfg:64G:1 cfg:64G:2 cfg:64G:4 cfg:64G:8 refuse):
+#   steps (default, the most telling first: key cfg:100G:8:alone cfg:100G:1
+#          cfg:100G:2 cfg:100G:4 cfg:64G:8 cfg:64G:1 cfg:64G:2 cfg:64G:4
+#          refuse latency):
 #     key           g16 synth --constraints 2^K-2 --curve bls12381 --setup --no-r1cs
 #     latency       one proof alone: median of `g16 prove --repeat 3` against
 #                   three one-partition jobs in turn through g16d
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
   *) echo "seeds: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
   esac
 done
-STEPS=${STEPS:-key latency cfg:100G:1 cfg:100G:2 cfg:100G:4 cfg:100G:8:alone cfg:64G:1 cfg:64G:2 cfg:64G:4 cfg:64G:8 refuse}
+STEPS=${STEPS:-key cfg:100G:8:alone cfg:100G:1 cfg:100G:2 cfg:100G:4 cfg:64G:8 cfg:64G:1 cfg:64G:2 cfg:64G:4 refuse latency}
 STATE=/tmp/g16seeds-$CURVE-$K
 OUTD=${OUT:-/tmp/g16-seeds-out}
 mkdir -p "$STATE/done" "$OUTD"
@@ -152,15 +153,19 @@ step_cfg() {
                               NR > 1 && $c > m { m = $c } END { print m + 0 }' "$STATE/memory-$name.csv")
   local bmib=$(( $(num total <"$T/status.json") >> 20 )) keyb pinned
   keyb=$(num bytes <"$T/key.json") pinned=$(num host_pinned_bytes <"$T/key.json")
+  echo "$keyb $(num partition_bytes <"$T/key.json")" >"$STATE/key_sizes"   # for step refuse
   echo "| $budget ($bmib MiB) | $sw | $LOAD | $alone | $back | $(per "$back" "$JOBS") | $(per "$back" "$((N * JOBS))") | $hwm | $((hwm - bmib)) | $held | $((keyb >> 20)) / $((pinned >> 20)) |"
 }
 
 step_refuse() {
+  local keyb part
+  read -r keyb part <"$STATE/key_sizes" 2>/dev/null || {
+    [ -n "$PID" ] && stop_daemon
+    start_daemon "${DEVARGS[@]}" --memory-budget 100G
+    client keys load k "$KEY/circuit.zkey" >"$T/key.json"
+    keyb=$(num bytes <"$T/key.json") part=$(num partition_bytes <"$T/key.json")
+  }
   [ -n "$PID" ] && stop_daemon
-  start_daemon "${DEVARGS[@]}" --memory-budget 100G
-  client keys load k "$KEY/circuit.zkey" >"$T/key.json"
-  local keyb part; keyb=$(num bytes <"$T/key.json") part=$(num partition_bytes <"$T/key.json")
-  stop_daemon
   local small=$((keyb + part / 2))
   start_daemon "${DEVARGS[@]}" --memory-budget "$small"
   local out
@@ -182,7 +187,7 @@ estimate() {   # seconds a step may take (to decide whether it fits)
          [[ $1 == *:alone ]] && e=$((e + N * 23 / 10))
          [ "$b" = "$CUR_BUDGET" ] && [ -n "$PID" ] || e=$((e + 30))   # a daemon and its key load
          echo "$e" ;;
-  refuse) echo 70 ;; *) echo 5 ;; esac
+  refuse) [ -s "$STATE/key_sizes" ] && echo 40 || echo 70 ;; *) echo 5 ;; esac
 }
 
 for s in $STEPS; do
