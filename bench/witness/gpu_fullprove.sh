@@ -49,7 +49,7 @@ check() { local v; v=$("$G16" verify "$W/vk.json" "$2" "$1" 2>&1) || true; [ "$v
 # the graph: the first calculation by the wasm and traced, then by the graph
 wt() { "$G16" wtns calculate --verbose --cache-dir "$W/cache" "$W/circuit.wasm" "$W/input.json" "$T/w.wtns" 2>"$T/wtns.log"; }
 t0=$(now); wt || die "wtns: $(tail -1 "$T/wtns.log")"; FIRST=$(since "$t0")
-wt; PATH1=$(grep -io 'witness [a-z ]*graph[^;]*\|by the wasm[^;]*' "$T/wtns.log" | head -1)
+wt; PATH1=$(grep -o 'by the [a-z].*' "$T/wtns.log" | head -1 || true)
 WT=(); for _ in 1 2 3; do t0=$(now); wt; WT+=("$(since "$t0")"); done
 WT_S=$(printf '%s\n' "${WT[@]}" | median 3)
 log "wtns calculate: first $FIRST s, then $WT_S s ($PATH1)"
@@ -78,11 +78,11 @@ PID=$!
 for _ in $(seq 300); do [ -S "$T/s" ] && client status >/dev/null 2>&1 && break; sleep 0.1; done
 client keys load k "$W/circuit.zkey" --wasm "$W/circuit.wasm" >"$T/key.json" || die "key load: $(cat "$T/key.json")"
 mkdir -p "$T/one" && client prove --key k --wait --out "$T/one" --input "$W/input.json" >/dev/null
-for _ in $(seq 600); do   # the key's graph is built in the background after that partition
+for _ in $(seq 1500); do   # the key's graph is built in the background after that partition
   client keys list | grep -q '"witness_path":"graph"' && break; sleep 0.2
 done
 client keys list >"$T/keys.json"
-GRAPH=$(grep -o '"witness_path":"[a-z]*"' "$T/keys.json" | head -1 | cut -d'"' -f4)
+GRAPH=$(grep -o '"witness_path":"[a-z]*"' "$T/keys.json" | head -1 | cut -d'"' -f4 || true)
 ins=(); for _ in $(seq "$N"); do ins+=("$W/input.json"); done
 client metrics >"$T/m0.txt"
 t0=$(now)
@@ -91,12 +91,12 @@ mkdir -p "$T/job" && client wait "$id" --timeout 600 --out "$T/job" >"$T/job/job
 JOB_S=$(since "$t0")
 for i in 0 $((N - 1)); do check "$T/job/proof-$i.json" "$T/job/public-$i.json"; done
 client metrics >"$T/m1.txt"
-workers=$(grep -o 'workers [0-9]*/[0-9]*/[0-9]*' "$T/log" | tail -1 | cut -d' ' -f2)
+workers=$(workers_of "$T/log")
 STAGES=$(cat "$T/m0.txt" "$T/m1.txt" | awk -v n="$N" -v w="$workers" -F'[{}" ]+' '
   /^g16d_stage_duration_seconds_sum/ { for (i = 1; i < NF; i++) if ($i == "stage=") { if ($(i+1) in a) b[$(i+1)] = $NF; else a[$(i+1)] = $NF } }
   END { split(w, k, "/"); s = (b["synthesis"] - a["synthesis"]) / n; m = (b["msm"] - a["msm"]) / n; f = (b["finalize"] - a["finalize"]) / n
         printf "%.1f / %.1f / %.1f ms (workers %s); per worker %.1f / %.1f / %.1f", s*1e3, m*1e3, f*1e3, w, s*1e3/k[1], m*1e3/k[2], f*1e3/k[3] }')
-WPATHS=$(grep -o '"witness_path":"[a-z]*"' "$T/job/job.json" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+WPATHS=$(grep -o '"witness_path":"[a-z]*"' "$T/job/job.json" | sort | uniq -c | tr -s ' ' | tr '\n' ';' || true)
 kill -TERM "$PID"; wait "$PID" || true; PID=
 {
   echo "### $(date +%F) witness by the graph on the GPU machine: the 2^20 bench circuit"
