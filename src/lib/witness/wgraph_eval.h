@@ -84,11 +84,11 @@ __attribute__((noinline)) static int WE_(rare)(const wgraph_step *s, WGRAPH_FIEL
     case WGRAPH_LEQ:
     case WGRAPH_GEQ:
         c = WE_(signed_cmp)(x.v, y.v);
-        WE_(bool)
-        (r, s->op == WGRAPH_LT    ? c < 0
+        c = s->op == WGRAPH_LT    ? c < 0
             : s->op == WGRAPH_GT  ? c > 0
             : s->op == WGRAPH_LEQ ? c <= 0
-                                  : c >= 0);
+                                  : c >= 0;
+        WE_(bool)(r, c);
         return 0;
     case WGRAPH_POW: WF_(pow)(r, a, y.v, 4); return 0;
     case WGRAPH_BNOT:
