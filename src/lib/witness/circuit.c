@@ -741,9 +741,9 @@ static uint8_t *graph_inputs(const wgraph *g, const witness_inputs *in, char *wh
 
 static const char *graph_op_name(uint32_t op)
 {
-    return op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ ? "a guard"
-           : op == WGRAPH_DIV                             ? "a division by zero"
-                                                          : "a shift by too much";
+    if (op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ) return "a guard";
+    /* the others that fall back: DIV, IDIV, MOD and INV by zero */
+    return op == WGRAPH_BIT ? "a bit beyond the prime's bit length" : "a division by zero";
 }
 
 /* The witness values of in by c's graph into values (32 bytes each): 0,
