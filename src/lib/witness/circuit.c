@@ -786,9 +786,9 @@ static uint8_t *graph_inputs(const wgraph *g, const witness_inputs *in, char *wh
 
 static const char *graph_op_name(uint32_t op)
 {
-    return op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ ? "a guard"
-           : op == WGRAPH_DIV                             ? "a division by zero"
-                                                          : "a shift by too much";
+    if (op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ) return "a guard";
+    /* the others that fall back: DIV, IDIV, MOD and INV by zero */
+    return op == WGRAPH_BIT ? "a bit beyond the prime's bit length" : "a division by zero";
 }
 
 /* graph_values' answers */
@@ -828,8 +828,9 @@ static int graph_values(const wgraph *g, const witness_inputs *in, uint64_t dead
 
 /* The witness values of in by the first n of c's graphs: the one that
  * last gave a witness first, and where a guard goes another way the next
- * (a division by zero or a shift by too much does not depend on the
- * path: every graph that gets that far meets it); graph_values' answers,
+ * (a division by zero, or a bit beyond the prime's bit length, does not
+ * depend on the path: every graph that gets that far meets it);
+ * graph_values' answers,
  * GRAPH_OTHER when every graph's guards went another way. */
 static int graphs_values(const g16_circuit *c, unsigned n, const witness_inputs *in,
                          uint64_t deadline_ns, uint8_t *values, char *why, size_t whylen)
