@@ -127,10 +127,13 @@ typedef struct {
     char why[256];     /* without a usable graph: why not; with graphs: why some
                           are not used, or why the last trace of another path made
                           no graph, else empty */
-    unsigned graphs;   /* graphs held: one per path of the calculation traced */
 } g16_circuit_graph_info;
 g16_status g16_circuit_graph(const g16_circuit *circuit, g16_circuit_graph_info *out) G16_MUST_USE
     G16_NONNULL(1, 2);
+/* The graphs the circuit holds, one per path of its calculation traced
+ * (at most 8; 0 before the first).  Its own call rather than a field of
+ * g16_circuit_graph_info, whose size callers built against 1.0.0 fixed. */
+unsigned g16_circuit_graph_count(const g16_circuit *circuit) G16_NONNULL(1);
 /* By default a calculation that the wasm computes because no graph fitted
  * its input's path (the first calculation, for the first graph) makes
  * that path's graph before it returns (seconds for a large circuit).

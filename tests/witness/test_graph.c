@@ -195,17 +195,26 @@ static void fixture(const char *dir, const char *name)
     free(input);
 }
 
-/* A graph file in the cache other than exclude ("" if none). */
-static void graph_file(char *out, size_t cap, const char *exclude)
+/* The first graph file of wasm's circuit in the cache ("" if none): by
+ * its wasm's SHA-256, so that graphs other tests write into the shared
+ * cache meanwhile are never taken for it. */
+static void graph_file(char *out, size_t cap, const char *wasm)
 {
-    DIR *d = opendir(cache);
     out[0] = 0;
+    g16_circuit *c = open_circuit(wasm);
+    if (!c) return;
+    uint8_t sha[G16_SHA256_BYTES];
+    char hex[2 * G16_SHA256_BYTES + 1];
+    g16_circuit_wasm_sha256(c, sha);
+    g16_circuit_close(c);
+    for (int i = 0; i < G16_SHA256_BYTES; i++) sprintf(hex + 2 * i, "%02x", sha[i]);
+    DIR *d = opendir(cache);
     for (struct dirent *e; d && (e = readdir(d));) {
         size_t n = strlen(e->d_name);
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s", cache, e->d_name);
-        if (n > 7 && !strcmp(e->d_name + n - 7, ".wgraph") && strcmp(path, exclude))
-            snprintf(out, cap, "%s", path);
+        /* <sha>-<recipe>.wgraph: the first path's (the others: .N.wgraph) */
+        if (!strncmp(e->d_name, hex, 64) && n == 64 + 1 + 16 + 7 &&
+            !strcmp(e->d_name + n - 7, ".wgraph"))
+            snprintf(out, cap, "%s/%s", cache, e->d_name);
     }
     if (d) closedir(d);
 }
@@ -232,13 +241,14 @@ static void damaged_graph(const char *fixtures)
     snprintf(pub, sizeof pub, "%s/bn128/pubmany/circuit.wasm", fixtures);
     forget_graphs();
     twice(mul, in_mul, "wasm", "graph");
-    graph_file(a, sizeof a, "");
+    graph_file(a, sizeof a, mul);
+    CHECK(a[0]);
     FILE *f = fopen(a, "r+b"); /* one byte flipped */
     CHECK(f && fseek(f, 40, SEEK_SET) == 0 && fputc(0x5a, f) != EOF);
     if (f) fclose(f);
     twice(mul, in_mul, "wasm (the cached graph was refused", "graph");
     twice(pub, in_pub, "wasm", NULL);
-    graph_file(b, sizeof b, a);
+    graph_file(b, sizeof b, pub);
     CHECK(b[0] && rename(b, a) == 0); /* pubmany's graph as multiplier's */
     twice(mul, in_mul, "wasm (the cached graph was refused", "graph");
 }

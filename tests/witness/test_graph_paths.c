@@ -70,7 +70,7 @@ static unsigned graphs(const g16_circuit *c, size_t *bytes)
     g16_circuit_graph_info g;
     CHECK(!g16_circuit_graph(c, &g));
     if (bytes) *bytes = g.bytes;
-    return g.graphs;
+    return g16_circuit_graph_count(c);
 }
 
 /* The cache's graph files of c: how many, and the path of the one whose

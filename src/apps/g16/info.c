@@ -121,7 +121,8 @@ static int info_circuit(const char *path, const char *cache_dir)
     if (g.present)
         printf("witness path: graph (from the cache: %zu bytes, %zu a calculation; %u graph%s, "
                "one per path)\n",
-               g.bytes, g.eval_bytes, g.graphs, g.graphs == 1 ? "" : "s");
+               g.bytes, g.eval_bytes, g16_circuit_graph_count(c),
+               g16_circuit_graph_count(c) == 1 ? "" : "s");
     else
         printf("witness path: wasm (%s)\n", g.why);
     g16_circuit_close(c);

@@ -262,14 +262,13 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
         g16_circuit_tools_default(&cc, &wasm2c);
         double t2 = now();
         /* after the calculation, which may have made a graph of its path */
-        g16_circuit_graph_info g;
-        if (g16_circuit_graph(c, &g)) g.graphs = 0;
+        unsigned graphs = g16_circuit_graph_count(c);
         fprintf(stderr,
                 "%s: circuit %s in %.3f s (%s; tools %s, %s; %u witness graph%s), witness of %u "
                 "values in %.3f s, by the %s\n",
                 a->cmd, g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
-                a->cache_dir, a->cc ? a->cc : cc, a->wasm2c ? a->wasm2c : wasm2c, g.graphs,
-                g.graphs == 1 ? "" : "s", g16_circuit_witness_size(c), t2 - t1, path);
+                a->cache_dir, a->cc ? a->cc : cc, a->wasm2c ? a->wasm2c : wasm2c, graphs,
+                graphs == 1 ? "" : "s", g16_circuit_witness_size(c), t2 - t1, path);
     }
     g16_circuit_close(c);
     free(input);

@@ -103,7 +103,7 @@ static void circuit_graph_json(json_t *o, const dkey *k)
         return;
     json_object_set_new(o, "witness_path", json_string(g.present ? "graph" : "wasm"));
     if (!g.present) json_object_set_new(o, "witness_path_why", json_string(g.why));
-    json_object_set_new(o, "graphs", json_integer((json_int_t)g.graphs));
+    json_object_set_new(o, "graphs", json_integer((json_int_t)g16_circuit_graph_count(k->circuit)));
     json_object_set_new(o, "graph_bytes", json_integer((json_int_t)k->graph_bytes));
 }
 

@@ -395,10 +395,11 @@ static void *graph_build(void *arg)
     char err[D_ERR];
     double t0 = d_now();
     g16_circuit_graph_info g;
-    unsigned before = g16_circuit_graph(k->circuit, &g) ? 0 : g.graphs;
+    unsigned before = g16_circuit_graph_count(k->circuit);
     g16_status rc =
         g16_circuit_make_graph(k->circuit, j->text, strlen(j->text), "input", err, sizeof err);
-    if (g16_circuit_graph(k->circuit, &g)) g.present = 0, g.graphs = before;
+    unsigned graphs = g16_circuit_graph_count(k->circuit);
+    if (g16_circuit_graph(k->circuit, &g)) g.present = 0, graphs = before;
     pthread_mutex_lock(&d->mu);
     d->reserved -= k->graph_reserved;
     k->graph_reserved = 0;
@@ -406,11 +407,11 @@ static void *graph_build(void *arg)
     d->key_bytes = d->key_bytes - k->graph_bytes + g.bytes;
     k->graph_bytes = g.bytes;
     k->graph_build = 0; /* another path's input may make another */
-    if (g.graphs > before)
+    if (graphs > before)
         d_log(D_LOG_INFO, "key_graph", "key=%s bytes=%zu graphs=%u seconds=%.3f", k->name, g.bytes,
-              g.graphs, d_now() - t0);
+              graphs, d_now() - t0);
     else
-        d_log(D_LOG_NOTICE, "key_graph_none", "key=%s graphs=%u why=%s", k->name, g.graphs,
+        d_log(D_LOG_NOTICE, "key_graph_none", "key=%s graphs=%u why=%s", k->name, graphs,
               rc         ? err
               : g.why[0] ? g.why
                          : "a graph fits the input's path");

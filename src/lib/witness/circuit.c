@@ -1251,13 +1251,17 @@ g16_status g16_circuit_make_graph(const g16_circuit *c, const char *input, size_
     return G16_OK;
 }
 
+unsigned g16_circuit_graph_count(const g16_circuit *c)
+{
+    return atomic_load(&((g16_circuit *)c)->n_graphs);
+}
+
 g16_status g16_circuit_graph(const g16_circuit *c, g16_circuit_graph_info *out)
 {
     g16_circuit *m = (g16_circuit *)c;
     memset(out, 0, sizeof *out);
     unsigned n = atomic_load(&m->n_graphs);
     if (n) {
-        out->graphs = n;
         for (unsigned i = 0; i < n; i++) {
             const wgraph *g = atomic_load(&m->graphs[i]);
             out->bytes += wgraph_bytes(g);
