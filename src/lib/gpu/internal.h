@@ -96,8 +96,6 @@ int gpu_msm_wait_sets(gpu_msm_pending *pend, uint8_t *const *outs, char *err, si
  * layout, from nw + 1 XYZZ points (the device's layout and Montgomery
  * form) laid out as gpu_msm_pending.host. */
 void gpu_msm_horner(int curve, int g2, const uint8_t *xyzz, int nw, int c, uint8_t *out);
-/* acc += p, affine points in zkey layout (a chunked MSM's chunks). */
-void gpu_point_add_affine(int curve, int g2, uint8_t *acc, const uint8_t *p);
 /* An MSM as chunks of chunk points through the kernels' code on the CPU,
  * every chunk added into the same buckets of the window for a full chunk
  * and the window sums taken once, as the device path does (tests of the

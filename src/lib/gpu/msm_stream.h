@@ -8,7 +8,7 @@
  * round's copy was even issued, so the copy engine and the kernels took
  * turns, and the slowest MSM of each round held up the others (streamed
  * runs moved 15-45% of the link's measured bandwidth, docs/gpu-notes.md,
- * "Streamed MSMs without host waits").  Now the host enqueues every round
+ * "streamed MSMs without host waits").  Now the host enqueues every round
  * up front and waits once an MSM, at the end; the device orders the rest.
  *
  * Streams (each MSM i has two): copy stream i (only a streamed key's)
