@@ -12,6 +12,11 @@
  * BENCH_CURVES="bn128 bls12381" picks the curves, bn128 by default);
  * BENCH_ONLY=h2d times host-to-device copies of 4 GiB from pinned and
  * from pageable memory (the link a streamed key's points cross);
+ * BENCH_ONLY=stream times a synthetic 2^log_n key's proof resident and
+ * under each of the device budgets BENCH_BUDGETS="8 20" (GB; default 8):
+ * the plan's mode and chunk, per-proof time against the resident proof's,
+ * and the points a proof copies over the link in GB/s of that time (the
+ * figure to hold against BENCH_ONLY=h2d's pinned one);
  * BENCH_COPIES="12 11:24":
  * time_copies (tables of shift copies); BENCH_PROFILE=1 prints each MSM's
  * and NTT's phase times to stderr (gpu_tune.profile). */
@@ -409,6 +414,69 @@ static void bench_h2d(int reps)
     free(pageable);
 }
 
+/* ---- BENCH_ONLY=stream: a chunked or streamed key against the resident one ---- */
+static double stream_proofs(gpu_key *key, const uint8_t *w, int reps, gpu_prove_timings *tm)
+{
+    static uint8_t out[5][192];
+    double t[16];
+    for (int r = 0; r <= reps; r++) { /* the first: warm-up, grows the buffers */
+        double t0 = now();
+        if (gpu_prove_msms(key, w, out[0], out[1], out[2], out[3], out[4], tm, err, sizeof err)) {
+            fprintf(stderr, "bench_gpu: %s\n", err);
+            exit(1);
+        }
+        if (r) t[r - 1] = now() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    return t[reps / 2];
+}
+
+static void bench_stream_one(int curve, int log_n, int reps)
+{
+    size_t n = (size_t)1 << log_n, n_vars = n - n / 4;
+    const char *budgets = getenv("BENCH_BUDGETS");
+    tl_key tk;
+    gpu_key_desc d;
+    gpu_mem_need need;
+    gpu_prove_timings tm;
+    tl_key_make(&tk, &d, curve, log_n, n_vars);
+    gpu_key_need(&d, &need);
+    size_t points = 0;
+    for (int i = 0; i < GPU_PLAN_MSMS; i++) points += need.count[i] * need.point_bytes[i];
+    uint8_t *w = malloc(n_vars * 32);
+    for (size_t i = 0; i < n_vars; i++) tl_scalar(w + 32 * i, 253);
+    double resident = 0;
+    const char *name = curve == FORMATS_CURVE_BN128 ? "bn128" : "bls12381";
+    for (const char *b = ""; b;) { /* "": the resident key first */
+        char *end = NULL;
+        double gb = *b ? strtod(b, &end) : 0;
+        if (*b && end == b) break;
+        d.device_budget = (size_t)(gb * 1e9);
+        gpu_key *key = gpu_key_upload(&d, NULL, err, sizeof err);
+        if (!key) {
+            fprintf(stderr, "bench_gpu: %s\n", err);
+            exit(1);
+        }
+        size_t chunk = 0;
+        int mode = gpu_key_memory_mode(key, &chunk);
+        double t = stream_proofs(key, w, reps, &tm);
+        if (!*b) resident = t;
+        printf("proof %-8s 2^%-2d budget %5.1f GB: %-22s chunk 2^%-2d %8.3f s/proof (x%.2f)", name,
+               log_n, gb, gpu_plan_mode_name(mode), 63 - __builtin_clzll(chunk), t, t / resident);
+        if (mode == GPU_MEM_STREAMED)
+            printf(", %.2f GB of points: %.1f GB/s", points / 1e9, points / t / 1e9);
+        printf(" | msm a %.3f b1 %.3f b2 %.3f c %.3f h %.3f s\n", tm.msm_a, tm.msm_b1, tm.msm_b2,
+               tm.msm_c, tm.msm_h);
+        fflush(stdout);
+        gpu_key_free(key);
+        b = *b ? end : budgets ? budgets : "8";
+        while (b && *b == ' ') b++;
+        if (b && !*b) b = NULL;
+    }
+    free(w);
+    tl_key_free(&tk);
+}
+
 int main(int argc, char **argv)
 {
     int log_n = argc > 1 ? atoi(argv[1]) : 24, reps = argc > 2 ? atoi(argv[2]) : 5;
@@ -423,6 +491,13 @@ int main(int argc, char **argv)
     if (only && strcmp(only, "batch") == 0) {
         printf("bench_gpu batch: up to 2^%d, reps=%d\n", log_n, reps);
         bench_batch(log_n, reps);
+        return 0;
+    }
+    if (only && strcmp(only, "stream") == 0) {
+        const char *curves = getenv("BENCH_CURVES");
+        if (!curves || strstr(curves, "bn128")) bench_stream_one(FORMATS_CURVE_BN128, log_n, reps);
+        if (curves && strstr(curves, "bls12381"))
+            bench_stream_one(FORMATS_CURVE_BLS12381, log_n, reps);
         return 0;
     }
     if (only && strcmp(only, "h2d") == 0) {

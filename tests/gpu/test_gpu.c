@@ -16,6 +16,9 @@
 #include "gpu_testlib.h"
 #include "msm/msm.h"
 #include "ntt/ntt.h"
+#ifdef GPU_EMULATE
+#include "gpu_stream_emu.h"
+#endif
 
 static double now(void)
 {
@@ -283,6 +286,165 @@ CHUNK_CHECK(bls12_381_g1, FORMATS_CURVE_BLS12381, 0)
 CHUNK_CHECK(bls12_381_g2, FORMATS_CURVE_BLS12381, 1)
 #endif
 
+#ifdef GPU_EMULATE
+/* A proof's five MSMs (A, B1, B2 in G2, C, H) through the chunked and
+ * streamed schedule (gpu/msm_stream.h) as the device could order it
+ * (gpu_stream_emu.h), each chunk through the kernels' code on the CPU into
+ * its MSM's buckets, the chunk buffers real memory that the copies
+ * overwrite: every result bit for bit the whole MSM's and the CPU's. */
+#define CPU_AFFINE(G)                                                                              \
+    static void G##_cpu_affine(const uint8_t *p, const uint8_t *s, size_t n, uint8_t *out)         \
+    {                                                                                              \
+        G r;                                                                                       \
+        G##_affine a;                                                                              \
+        G##_msm(&r, p, s, n, 0);                                                                   \
+        G##_to_affine(&a, &r);                                                                     \
+        memcpy(out, &a, sizeof a);                                                                 \
+    }
+CPU_AFFINE(bn254_g1)
+CPU_AFFINE(bn254_g2)
+CPU_AFFINE(bls12_381_g1)
+CPU_AFFINE(bls12_381_g2)
+
+enum { SX_MSMS = GPU_PLAN_MSMS, SX_OUT = 192 };
+typedef struct {
+    int curve, streamed, want[SX_MSMS];
+    size_t count[SX_MSMS], chunk, psz[SX_MSMS];
+    uint8_t *pts[SX_MSMS], *sc[SX_MSMS], *stage[SX_MSMS][2];
+    gpu_msm_chunk_emu m[SX_MSMS];
+    uint8_t out[SX_MSMS][SX_OUT], ref[SX_MSMS][SX_OUT];
+} sx_run;
+
+static int sx_copy(void *ctx, int i, int buf, size_t round)
+{
+    sx_run *r = ctx;
+    size_t off, len = gpu_plan_slice(r->count[i], r->chunk, round, &off);
+    memcpy(r->stage[i][buf], r->pts[i] + off * r->psz[i], len * r->psz[i]);
+    return 0;
+}
+
+static int sx_chunk(void *ctx, int i, int buf, size_t round)
+{
+    sx_run *r = ctx;
+    size_t off, len = gpu_plan_slice(r->count[i], r->chunk, round, &off);
+    const uint8_t *pts = r->streamed ? r->stage[i][buf] : r->pts[i] + off * r->psz[i];
+    return gpu_msm_chunk_emulate_add(&r->m[i], round == 0, pts, r->sc[i] + off * 32, len);
+}
+
+static int sx_finish(void *ctx, int i)
+{
+    sx_run *r = ctx;
+    return gpu_msm_chunk_emulate_end(&r->m[i], r->count[i], r->out[i]);
+}
+
+/* One schedule of r's MSMs under policy; 0 when each wanted result is
+ * its reference. */
+static int sx_schedule(sx_run *r, int policy, unsigned seed)
+{
+    size_t n = gpu_sq_build(r->count, r->want, r->chunk, r->streamed, NULL, 0);
+    gpu_sq_op *ops = malloc((n ? n : 1) * sizeof *ops);
+    int deadlock = 0, rc = 0;
+    gpu_sq_build(r->count, r->want, r->chunk, r->streamed, ops, n);
+    memset(r->out, 0x5a, sizeof r->out);
+    for (int i = 0; i < SX_MSMS; i++) {
+        size_t part = gpu_plan_min(r->chunk, r->count[i]);
+        int c = gpu_msm_copies_for(r->curve, i == 2).window(part, 1);
+        r->stage[i][0] = malloc(part * r->psz[i] + 1);
+        r->stage[i][1] = malloc(part * r->psz[i] + 1);
+        memset(r->stage[i][0], 0x33, part * r->psz[i] + 1); /* stale data, never a point */
+        memset(r->stage[i][1], 0x33, part * r->psz[i] + 1);
+        r->m[i].buckets = NULL;
+        if (r->want[i]) rc |= gpu_msm_chunk_emulate_begin(&r->m[i], r->curve, i == 2, c);
+    }
+    se_hooks h = {sx_copy, sx_chunk, sx_finish, r};
+    rc = rc || se_run(ops, n, policy, seed, &h, &deadlock);
+    for (int i = 0; i < SX_MSMS; i++) {
+        free(r->stage[i][0]);
+        free(r->stage[i][1]);
+        free(r->m[i].buckets); /* left by a failed run only */
+        if (!rc && r->want[i] && memcmp(r->out[i], r->ref[i], r->psz[i]) != 0) rc = -1;
+    }
+    free(ops);
+    return rc;
+}
+
+/* r's points, scalars and references (the whole emulated MSM, which must
+ * be the CPU's) for the curve's groups and scalar mode. */
+static void sx_make(sx_run *r, int curve, const size_t *count, int mode)
+{
+    const uint64_t *order = curve == FORMATS_CURVE_BN128 ? bn254_g1_order : bls12_381_g1_order;
+    memset(r, 0, sizeof *r);
+    r->curve = curve;
+    for (int i = 0; i < SX_MSMS; i++) {
+        size_t n = count[i];
+        r->count[i] = n;
+        r->psz[i] = i == 2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve);
+        r->pts[i] = malloc(n * r->psz[i] + 1);
+        r->sc[i] = malloc(32 * n + 1);
+        if (i != 2)
+            tl_g1_points(curve, r->pts[i], n, 3 + 2 * (uint64_t)i);
+        else if (curve == FORMATS_CURVE_BN128)
+            bn254_g2_tl_points(r->pts[i], n, 23, 7);
+        else
+            bls12_381_g2_tl_points(r->pts[i], n, 23, 7);
+        make_scalars(r->sc[i], r->pts[i], r->psz[i], n, mode, order);
+        uint8_t cpu[SX_OUT];
+        CHECK(gpu_msm_batch_emulate(curve, i == 2, r->pts[i], r->sc[i], n, 1, n, 1, r->ref[i]) ==
+              0);
+        if (curve == FORMATS_CURVE_BN128 && i == 2)
+            bn254_g2_cpu_affine(r->pts[i], r->sc[i], n, cpu);
+        if (curve == FORMATS_CURVE_BN128 && i != 2)
+            bn254_g1_cpu_affine(r->pts[i], r->sc[i], n, cpu);
+        if (curve != FORMATS_CURVE_BN128 && i == 2)
+            bls12_381_g2_cpu_affine(r->pts[i], r->sc[i], n, cpu);
+        if (curve != FORMATS_CURVE_BN128 && i != 2)
+            bls12_381_g1_cpu_affine(r->pts[i], r->sc[i], n, cpu);
+        CHECK(memcmp(cpu, r->ref[i], r->psz[i]) == 0);
+    }
+}
+
+static void sx_free(sx_run *r)
+{
+    for (int i = 0; i < SX_MSMS; i++) {
+        free(r->pts[i]);
+        free(r->sc[i]);
+    }
+}
+
+/* Chunks that leave short last chunks, that divide H, of one round for
+ * the small MSMs; resident and streamed (under each order the device may
+ * choose: with no copies there is only one); B2 on and skipped; C with
+ * fewer points than A (so fewer rounds), H with more; edge scalars and
+ * repeated points (modes 1 and 4). */
+static void msm_stream(void)
+{
+    static const size_t count[SX_MSMS] = {150, 150, 40, 131, 256};
+    static const size_t chunks[] = {7, 32, 64};
+    static const int curves[] = {FORMATS_CURVE_BN128, FORMATS_CURVE_BLS12381};
+    static const int modes[] = {1, 4};
+    sx_run r;
+    for (size_t cv = 0; cv < 2; cv++)
+        for (size_t md = 0; md < 2; md++) {
+            sx_make(&r, curves[cv], count, modes[md]);
+            for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++)
+                for (int streamed = 0; streamed < 2; streamed++)
+                    for (int policy = 0; policy <= (streamed ? SE_RANDOM : 0); policy++) {
+                        int b2 = policy != SE_COMPUTE_FIRST && (streamed || k != 1);
+                        r.chunk = chunks[k];
+                        r.streamed = streamed;
+                        for (int i = 0; i < SX_MSMS; i++) r.want[i] = i != 2 || b2;
+                        if (sx_schedule(&r, policy, 7 + (unsigned)k) == 0) continue;
+                        fprintf(stderr,
+                                "streamed schedule mismatch: curve %d mode %d chunk %zu streamed "
+                                "%d policy %d B2 %d\n",
+                                curves[cv], modes[md], chunks[k], streamed, policy, b2);
+                        CHECK(0);
+                    }
+            sx_free(&r);
+        }
+}
+#endif
+
 /* The field sequences (the products, a b - c d, Fq2) on the device,
  * and through the emulated instructions, against the CIOS reference. */
 static void field_checks(int on_device, size_t n)
@@ -487,10 +649,11 @@ int main(int argc, char **argv)
         const char *name;
         void (*run)(void);
         int large;
-    } phases[] = {
-        {"fields", fields, 0},       {"msm small", msm_small, 0},     {"msm copies", msm_copies, 0},
-        {"msm batch", msm_batch, 0}, {"ntt small", ntt_small, 0},     {"msm chunks", msm_chunks, 0},
-        {"msm large", msm_large, 1}, {"msm windows", msm_windows, 1}, {"ntt large", ntt_large, 1}};
+    } phases[] = {{"fields", fields, 0},           {"msm small", msm_small, 0},
+                  {"msm copies", msm_copies, 0},   {"msm batch", msm_batch, 0},
+                  {"ntt small", ntt_small, 0},     {"msm chunks", msm_chunks, 0},
+                  {"msm stream", msm_stream, 0},   {"msm large", msm_large, 1},
+                  {"msm windows", msm_windows, 1}, {"ntt large", ntt_large, 1}};
     int large = argc == 2 && !strcmp(argv[1], "--large");
     if (argc > 2 || (argc == 2 && !large)) {
         fprintf(stderr, "usage: test_gpu_emulate [--large]\n");
@@ -736,6 +899,10 @@ int main(void)
     printf("batch done (%.1f s)\n", now() - t0);
     prove_budget_check(FORMATS_CURVE_BN128, 18, 200003);
     prove_budget_check(FORMATS_CURVE_BLS12381, 17, 140001);
+    /* six rounds of 2^16 for A, B1, B2 and C (the last of 17 and 15
+     * points), two for H: more rounds than buffers, MSMs of different
+     * round counts */
+    prove_budget_check(FORMATS_CURVE_BN128, 17, 5 * 65536 + 17);
     printf("budgets done (%.1f s)\n", now() - t0);
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 9, 10, 11, 12, 13, 16, 17, 20, 22};
     for (size_t k = 0; k < sizeof logs / sizeof *logs; k++) {

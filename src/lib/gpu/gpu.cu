@@ -153,7 +153,8 @@ extern "C" gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2)
     gpu_msm_copies_ops o;
 #define COPIES_OPS(G)                                                                              \
     (o.window = G##_copies_window, o.build = G##_shift_copies, o.start = G##_msm_start_copies,     \
-     o.start_sets = G##_msm_start_sets)
+     o.start_sets = G##_msm_start_sets, o.chunk_add = G##_msm_chunk_add,                           \
+     o.chunk_finish = G##_msm_chunk_finish)
     if (curve == FORMATS_CURVE_BN128) {
         if (g2)
             COPIES_OPS(gpu_bn254_g2);
@@ -228,22 +229,63 @@ extern "C" int gpu_msm_batch_emulate(int curve, int g2, const uint8_t *points,
     return fn(points, scalars, n, nsets, stride, copies, outs);
 }
 
-/* The device's chunk schedule (key.cu, prove_chunked) with each chunk's
- * MSM through the kernels' code on the CPU. */
+/* The emulated chunk functions of the group. */
+typedef struct {
+    size_t (*bytes)(int c);
+    int (*add)(void *, int, int, const uint8_t *, const uint8_t *, size_t);
+    int (*finish)(const void *, int, size_t, uint8_t *);
+} chunk_emu_ops;
+
+static chunk_emu_ops chunk_emu_for(int curve, int g2)
+{
+#define CHUNK_EMU(G)                                                                               \
+    {                                                                                              \
+        G##_msm_emulate_buckets_bytes, G##_msm_emulate_chunk_add, G##_msm_emulate_chunk_finish     \
+    }
+    static const chunk_emu_ops ops[4] = {CHUNK_EMU(gpu_bn254_g1), CHUNK_EMU(gpu_bn254_g2),
+                                         CHUNK_EMU(gpu_bls12_381_g1), CHUNK_EMU(gpu_bls12_381_g2)};
+#undef CHUNK_EMU
+    return ops[(curve != FORMATS_CURVE_BN128) * 2 + (g2 != 0)];
+}
+
+extern "C" int gpu_msm_chunk_emulate_begin(gpu_msm_chunk_emu *m, int curve, int g2, int c)
+{
+    m->curve = curve;
+    m->g2 = g2;
+    m->c = c;
+    m->buckets = malloc(chunk_emu_for(curve, g2).bytes(c));
+    return m->buckets ? 0 : -1;
+}
+
+extern "C" int gpu_msm_chunk_emulate_add(gpu_msm_chunk_emu *m, int first, const uint8_t *points,
+                                         const uint8_t *scalars, size_t n)
+{
+    return chunk_emu_for(m->curve, m->g2).add(m->buckets, m->c, first, points, scalars, n);
+}
+
+extern "C" int gpu_msm_chunk_emulate_end(gpu_msm_chunk_emu *m, size_t total, uint8_t *out)
+{
+    int rc = chunk_emu_for(m->curve, m->g2).finish(m->buckets, m->c, total, out);
+    free(m->buckets);
+    m->buckets = NULL;
+    return rc;
+}
+
+/* The device's chunk schedule (key.cu, prove_chunked) in order, each
+ * chunk through the kernels' code on the CPU. */
 extern "C" int gpu_msm_chunked_emulate(int curve, int g2, const uint8_t *points,
                                        const uint8_t *scalars, size_t n, size_t chunk, uint8_t *out)
 {
     size_t pb = g2 ? gpu_g2_bytes(curve) : gpu_g1_bytes(curve), off;
-    uint8_t part[2 * 2 * 48];
-    memset(out, 0, pb);
-    for (size_t j = 0; j < gpu_plan_rounds(n, chunk); j++) {
+    gpu_msm_chunk_emu m;
+    int c = gpu_msm_copies_for(curve, g2).window(gpu_plan_min(chunk, n), 1);
+    if (gpu_msm_chunk_emulate_begin(&m, curve, g2, c)) return -1;
+    int rc = 0;
+    for (size_t j = 0; !rc && j < gpu_plan_rounds(n, chunk); j++) {
         size_t len = gpu_plan_slice(n, chunk, j, &off);
-        if (gpu_msm_batch_emulate(curve, g2, points + off * pb, scalars + off * 32, len, 1, len, 1,
-                                  part))
-            return -1;
-        gpu_point_add_affine(curve, g2, out, part);
+        rc = gpu_msm_chunk_emulate_add(&m, j == 0, points + off * pb, scalars + off * 32, len);
     }
-    return 0;
+    return gpu_msm_chunk_emulate_end(&m, rc ? 0 : n, out) || rc ? -1 : 0;
 }
 
 extern "C" int gpu_msm_copies(int curve, int g2, const uint8_t *points, const uint8_t *scalars,

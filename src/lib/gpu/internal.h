@@ -96,13 +96,23 @@ int gpu_msm_wait_sets(gpu_msm_pending *pend, uint8_t *const *outs, char *err, si
  * layout, from nw + 1 XYZZ points (the device's layout and Montgomery
  * form) laid out as gpu_msm_pending.host. */
 void gpu_msm_horner(int curve, int g2, const uint8_t *xyzz, int nw, int c, uint8_t *out);
-/* acc += p, affine points in zkey layout (a chunked MSM's chunks). */
-void gpu_point_add_affine(int curve, int g2, uint8_t *acc, const uint8_t *p);
-/* An MSM as chunks of chunk points, each through the kernels' code on the
- * CPU and the results added as the device path adds them (tests of the
+/* An MSM as chunks of chunk points through the kernels' code on the CPU,
+ * every chunk added into the same buckets of the window for a full chunk
+ * and the window sums taken once, as the device path does (tests of the
  * chunked and streamed schedules). */
 int gpu_msm_chunked_emulate(int curve, int g2, const uint8_t *points, const uint8_t *scalars,
                             size_t n, size_t chunk, uint8_t *out);
+/* The same one chunk at a time (tests that run chunks in their own order):
+ * the device's bucket slot of an MSM of window c on the host. */
+typedef struct {
+    int curve, g2, c;
+    void *buckets;
+} gpu_msm_chunk_emu;
+int gpu_msm_chunk_emulate_begin(gpu_msm_chunk_emu *m, int curve, int g2, int c);
+int gpu_msm_chunk_emulate_add(gpu_msm_chunk_emu *m, int first, const uint8_t *points,
+                              const uint8_t *scalars, size_t n);
+/* The result of total points' chunks (out: affine); frees the buckets. */
+int gpu_msm_chunk_emulate_end(gpu_msm_chunk_emu *m, size_t total, uint8_t *out);
 void gpu_ws_free(gpu_ws *ws);
 void gpu_prof_begin(gpu_prof *p, cudaStream_t st);
 void gpu_prof_mark(gpu_prof *p, const char *name, cudaStream_t st);
@@ -135,12 +145,23 @@ typedef int (*gpu_msm_start_sets_fn)(const void *d_table, int copies, int c,
                                      const uint32_t *d_scalars, size_t n, int nsets, size_t stride,
                                      gpu_ws *ws, cudaStream_t st, gpu_msm_pending *pend, char *err,
                                      size_t errlen);
+/* An MSM over chunks whose buckets persist from chunk to chunk
+ * (msm_template.cuh, chunk_add / chunk_finish; key.cu's chunked and
+ * streamed keys): each chunk's points and scalars added into the buckets
+ * of window c, then the window sums of them all landed once. */
+typedef int (*gpu_msm_chunk_add_fn)(const void *d_points, const uint32_t *d_scalars, size_t n,
+                                    int c, int first, gpu_ws *ws, cudaStream_t st, char *err,
+                                    size_t errlen);
+typedef int (*gpu_msm_chunk_finish_fn)(size_t total, int c, gpu_ws *ws, cudaStream_t st,
+                                       gpu_msm_pending *pend, char *err, size_t errlen);
 typedef struct {
     int (*window)(size_t n, int copies);
     int (*build)(const void *d_points, size_t n, int c, int copies, void *d_table, cudaStream_t st,
                  char *err, size_t errlen);
     gpu_msm_start_copies_fn start;
     gpu_msm_start_sets_fn start_sets;
+    gpu_msm_chunk_add_fn chunk_add;
+    gpu_msm_chunk_finish_fn chunk_finish;
 } gpu_msm_copies_ops;
 gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2);
 #define GPU_MSM_COPIES_DECL(G)                                                                     \
@@ -151,7 +172,15 @@ gpu_msm_copies_ops gpu_msm_copies_for(int curve, int g2);
     int G##_msm_emulate_copies(const uint8_t *, const uint8_t *, size_t, int, uint8_t *);          \
     int G##_msm_start_sets(const void *, int, int, const uint32_t *, size_t, int, size_t,          \
                            gpu_ws *, cudaStream_t, gpu_msm_pending *, char *, size_t);             \
-    int G##_msm_emulate_sets(const uint8_t *, const uint8_t *, size_t, int, size_t, int, uint8_t *);
+    int G##_msm_emulate_sets(const uint8_t *, const uint8_t *, size_t, int, size_t, int,           \
+                             uint8_t *);                                                           \
+    int G##_msm_chunk_add(const void *, const uint32_t *, size_t, int, int, gpu_ws *,              \
+                          cudaStream_t, char *, size_t);                                           \
+    int G##_msm_chunk_finish(size_t, int, gpu_ws *, cudaStream_t, gpu_msm_pending *, char *,       \
+                             size_t);                                                              \
+    size_t G##_msm_emulate_buckets_bytes(int c);                                                   \
+    int G##_msm_emulate_chunk_add(void *, int, int, const uint8_t *, const uint8_t *, size_t);     \
+    int G##_msm_emulate_chunk_finish(const void *, int, size_t, uint8_t *);
 /* nsets MSMs over the same n host points in one pass (tests, bench):
  * scalars holds nsets x n plain scalars, outs nsets affine points. */
 int gpu_msm_batch(int curve, int g2, const uint8_t *points, const uint8_t *scalars, size_t n,

@@ -6,6 +6,7 @@
 #include "gpu/gpu.h"
 #include "gpu/internal.h"
 #include "gpu/msm_plan.h"
+#include "gpu/msm_stream.h"
 extern "C" {
 #include "util/parallel.h"
 }
@@ -28,10 +29,11 @@ typedef struct {
     cudaEvent_t ev[N_EV];
     gpu_ws ws[N_MSM]; /* one set of work buffers per MSM in flight */
     /* a streamed key's: each MSM's two chunk buffers, the stream that
-     * fills them and the event that says chunk buffer b of MSM i is in */
+     * fills them, the event that says chunk buffer b of MSM i is in and
+     * the one that says the chunk which read it is done (msm_stream.h) */
     void *stage[N_MSM][2];
-    cudaStream_t cst;
-    cudaEvent_t copied[N_MSM][2];
+    cudaStream_t cst[N_MSM];
+    cudaEvent_t copied[N_MSM][2], done[N_MSM][2];
 } gpu_lane;
 
 #define GPU_KEY_LANES 2
@@ -150,10 +152,13 @@ static int lane_init(gpu_lane *L, char *err, size_t errlen)
     for (int i = 0; i < N_MSM; i++)
         GPU_CK(cudaStreamCreateWithFlags(&L->mst[i], cudaStreamNonBlocking));
     for (int i = 0; i < N_EV; i++) GPU_CK(cudaEventCreate(&L->ev[i]));
-    GPU_CK(cudaStreamCreateWithFlags(&L->cst, cudaStreamNonBlocking));
-    for (int i = 0; i < N_MSM; i++)
-        for (int b = 0; b < 2; b++)
+    for (int i = 0; i < N_MSM; i++) {
+        GPU_CK(cudaStreamCreateWithFlags(&L->cst[i], cudaStreamNonBlocking));
+        for (int b = 0; b < 2; b++) {
             GPU_CK(cudaEventCreateWithFlags(&L->copied[i][b], cudaEventDisableTiming));
+            GPU_CK(cudaEventCreateWithFlags(&L->done[i][b], cudaEventDisableTiming));
+        }
+    }
     L->ready = 1;
     return 0;
 }
@@ -188,12 +193,14 @@ static void lane_free(gpu_lane *L)
     for (int i = 0; i < N_EV; i++)
         if (L->ev[i]) cudaEventDestroy(L->ev[i]);
     if (L->st) cudaStreamDestroy(L->st);
-    for (int i = 0; i < N_MSM; i++)
+    for (int i = 0; i < N_MSM; i++) {
         for (int b = 0; b < 2; b++) {
             cudaFree(L->stage[i][b]);
             if (L->copied[i][b]) cudaEventDestroy(L->copied[i][b]);
+            if (L->done[i][b]) cudaEventDestroy(L->done[i][b]);
         }
-    if (L->cst) cudaStreamDestroy(L->cst);
+        if (L->cst[i]) cudaStreamDestroy(L->cst[i]);
+    }
 }
 
 /* The device memory plan (msm_plan.h) for the key's sizes under the
@@ -472,89 +479,102 @@ static int prove_lane(gpu_key *k, gpu_lane *L, int sets, const gpu_proof_io *io,
     return 0;
 }
 
-/* A streamed key's round j: each MSM's chunk j copied from pinned host
- * memory into its chunk buffer j % 2 on the copy stream (the buffer's
- * previous chunk, round j - 2's, was waited for by the host already). */
-static int stage_round(gpu_key *k, gpu_lane *L, size_t j, char *err, size_t errlen)
+/* The window of MSM i's chunks: the cost model's for a full chunk, the
+ * same for every chunk (its buckets are shared by all of them). */
+static int chunk_window(gpu_key *k, int i)
 {
-    for (int i = 0; i < N_MSM; i++) {
-        size_t off, len = gpu_plan_slice(k->cnt[i], k->plan.chunk, j, &off);
-        if (!len) continue;
-        GPU_COUNT(copies);
-        GPU_CK(cudaMemcpyAsync(L->stage[i][j & 1],
-                               (const uint8_t *)k->host_pts[i] + off * k->psz[i], len * k->psz[i],
-                               cudaMemcpyHostToDevice, L->cst));
-        GPU_CK(cudaEventRecord(L->copied[i][j & 1], L->cst));
-    }
-    return 0;
+    return gpu_msm_copies_for(k->curve, i == MSM_B2)
+        .window(gpu_plan_min(k->plan.chunk, k->cnt[i]), 1);
 }
 
-/* Round j's chunk of MSM i on st: its points (resident, or the chunk
- * buffer once its copy is in) and its scalars' slice; 0 with *started 0
- * when MSM i has no round j. */
-static int start_chunk(gpu_key *k, gpu_lane *L, int i, size_t j, cudaStream_t st,
-                       gpu_msm_pending *pend, int *started, char *err, size_t errlen)
+/* MSM i's chunk of round j on st, added into its buckets: its points
+ * (resident, or chunk buffer j % 2, whose copy st has waited for) and
+ * its scalars' slice. */
+static int start_chunk(gpu_key *k, gpu_lane *L, int i, size_t j, cudaStream_t st, char *err,
+                       size_t errlen)
 {
     const uint32_t *w = (const uint32_t *)L->w;
     const uint32_t *sc[N_MSM] = {w, w, w, w + 8 * (k->n_public + 1), (const uint32_t *)L->abc};
     size_t off, len = gpu_plan_slice(k->cnt[i], k->plan.chunk, j, &off);
-    *started = len > 0;
-    if (!len) return 0;
-    const void *pts = (const uint8_t *)k->pts[i] + off * k->psz[i];
-    if (k->plan.mode == GPU_MEM_STREAMED) {
-        pts = L->stage[i][j & 1];
-        GPU_CK(cudaStreamWaitEvent(st, L->copied[i][j & 1], 0));
-    }
+    const void *pts = k->plan.mode == GPU_MEM_STREAMED
+                          ? L->stage[i][j & 1]
+                          : (const void *)((const uint8_t *)k->pts[i] + off * k->psz[i]);
     if (j == 0) GPU_CK(cudaEventRecord(L->ev[EV_MSM + 2 * i], st));
     gpu_msm_copies_ops ops = gpu_msm_copies_for(k->curve, i == MSM_B2);
-    return ops.start_sets(pts, 1, 0, sc[i] + 8 * off, len, 1, len, &L->ws[i], st, pend, err,
-                          errlen);
+    return ops.chunk_add(pts, sc[i] + 8 * off, len, chunk_window(k, i), j == 0, &L->ws[i], st, err,
+                         errlen);
 }
 
-/* One proof of a chunked or streamed key: a/b/c and the NTTs as in
- * prove_lane, then the MSMs in rounds of one chunk each (the five of a
- * round at once on their streams, H after the NTTs on st), each chunk's
- * result added on the host into its MSM's.  A streamed key's next round
- * is copied in while this one computes. */
-static int prove_chunked(gpu_key *k, gpu_lane *L, const gpu_proof_io *io, gpu_prove_timings *tm,
-                         char *err, size_t errlen)
+/* One operation of the schedule (msm_stream.h) on MSM op->msm's streams:
+ * its copy stream, and st (H's, after the NTTs) or its own. */
+static int run_op(gpu_key *k, gpu_lane *L, const gpu_sq_op *op, gpu_msm_pending *pend, char *err,
+                  size_t errlen)
 {
-    int want[N_MSM] = {1, 1, io->b2 != NULL, 1, 1}, started[N_MSM];
-    uint8_t *outs[N_MSM] = {io->a, io->b1, io->b2, io->c, io->h}, part[2 * 2 * 48];
-    size_t rounds = 0;
-    gpu_msm_pending pend[N_MSM];
-    for (int i = 0; i < N_MSM; i++) {
-        if (want[i]) memset(outs[i], 0, k->psz[i]);
-        size_t r = gpu_plan_rounds(k->cnt[i], k->plan.chunk);
-        rounds = r > rounds ? r : rounds;
+    int i = op->msm, b = op->buf;
+    cudaStream_t st = i == MSM_H ? L->st : L->mst[i], cs = L->cst[i];
+    size_t off, len = gpu_plan_slice(k->cnt[i], k->plan.chunk, op->round, &off);
+    switch (op->kind) {
+    case GPU_SQ_COPY:
+        GPU_COUNT(copies);
+        GPU_CK(cudaMemcpyAsync(L->stage[i][b], (const uint8_t *)k->host_pts[i] + off * k->psz[i],
+                               len * k->psz[i], cudaMemcpyHostToDevice, cs));
+        return 0;
+    case GPU_SQ_REC_COPIED: GPU_CK(cudaEventRecord(L->copied[i][b], cs)); return 0;
+    case GPU_SQ_WAIT_DONE: GPU_CK(cudaStreamWaitEvent(cs, L->done[i][b], 0)); return 0;
+    case GPU_SQ_WAIT_COPIED: GPU_CK(cudaStreamWaitEvent(st, L->copied[i][b], 0)); return 0;
+    case GPU_SQ_REC_DONE: GPU_CK(cudaEventRecord(L->done[i][b], st)); return 0;
+    case GPU_SQ_CHUNK: return start_chunk(k, L, i, op->round, st, err, errlen);
+    default: break;
     }
+    gpu_msm_copies_ops ops = gpu_msm_copies_for(k->curve, i == MSM_B2);
+    if (ops.chunk_finish(k->cnt[i], chunk_window(k, i), &L->ws[i], st, &pend[i], err, errlen))
+        return -1;
+    GPU_CK(cudaEventRecord(L->ev[EV_MSM + 2 * i + 1], st));
+    return 0;
+}
+
+/* A chunked or streamed key's proof up to its MSMs' results: a/b/c and
+ * the NTTs as in prove_lane, then the schedule's n_ops operations, all
+ * enqueued before the host waits, once an MSM. */
+static int enqueue_chunked(gpu_key *k, gpu_lane *L, const gpu_proof_io *io, const int *want,
+                           const gpu_sq_op *ops, size_t n_ops, char *err, size_t errlen)
+{
+    uint8_t *outs[N_MSM] = {io->a, io->b1, io->b2, io->c, io->h};
+    gpu_msm_pending pend[N_MSM];
     GPU_CK(cudaEventRecord(L->ev[EV_START], L->st));
     if (upload_witness(k, L, 0, io->witness, err, errlen)) return -1;
     GPU_CK(cudaEventRecord(L->ev[EV_W], L->st));
     for (int i = 0; i < N_MSM; i++) GPU_CK(cudaStreamWaitEvent(L->mst[i], L->ev[EV_W], 0));
-    if (k->plan.mode == GPU_MEM_STREAMED && stage_round(k, L, 0, err, errlen)) return -1;
     if (build_abc(k, L, 0, err, errlen)) return -1;
     GPU_CK(cudaEventRecord(L->ev[EV_ABC], L->st));
     if (build_h(k, L, 0, err, errlen)) return -1;
     GPU_CK(cudaEventRecord(L->ev[EV_NTT], L->st));
-    for (size_t j = 0; j < rounds; j++) {
-        for (int i = 0; i < N_MSM; i++) {
-            started[i] = 0;
-            cudaStream_t st = i == MSM_H ? L->st : L->mst[i];
-            if (want[i] && start_chunk(k, L, i, j, st, &pend[i], &started[i], err, errlen))
-                return -1;
-        }
-        if (k->plan.mode == GPU_MEM_STREAMED && j + 1 < rounds &&
-            stage_round(k, L, j + 1, err, errlen))
-            return -1;
-        for (int i = 0; i < N_MSM; i++) {
-            uint8_t *one[1] = {part};
-            if (!started[i]) continue;
-            if (gpu_msm_wait_sets(&pend[i], one, err, errlen)) return -1;
-            gpu_point_add_affine(k->curve, i == MSM_B2, outs[i], part);
-            GPU_CK(cudaEventRecord(L->ev[EV_MSM + 2 * i + 1], i == MSM_H ? L->st : L->mst[i]));
-        }
+    for (size_t o = 0; o < n_ops; o++)
+        if (run_op(k, L, &ops[o], pend, err, errlen)) return -1;
+    for (int i = 0; i < N_MSM; i++)
+        if (want[i] && gpu_msm_wait_sets(&pend[i], &outs[i], err, errlen)) return -1;
+    return 0;
+}
+
+/* One proof of a chunked or streamed key: every MSM's chunks add into its
+ * buckets and its window sums are taken after its last one; a streamed
+ * key's copies run on their own streams, each into a buffer the device
+ * has seen released (msm_stream.h). */
+static int prove_chunked(gpu_key *k, gpu_lane *L, const gpu_proof_io *io, gpu_prove_timings *tm,
+                         char *err, size_t errlen)
+{
+    int want[N_MSM] = {1, 1, io->b2 != NULL, 1, 1};
+    int streamed = k->plan.mode == GPU_MEM_STREAMED;
+    size_t n_ops = gpu_sq_build(k->cnt, want, k->plan.chunk, streamed, NULL, 0);
+    gpu_sq_op *ops = (gpu_sq_op *)malloc(n_ops * sizeof *ops);
+    if (!ops) {
+        snprintf(err, errlen, "gpu: out of host memory for the MSM schedule");
+        return -1;
     }
+    gpu_sq_build(k->cnt, want, k->plan.chunk, streamed, ops, n_ops);
+    int rc = enqueue_chunked(k, L, io, want, ops, n_ops, err, errlen);
+    free(ops);
+    if (rc) return -1;
     double *slot[N_MSM] = {&tm->msm_a, &tm->msm_b1, &tm->msm_b2, &tm->msm_c, &tm->msm_h};
     for (int i = 0; i < N_MSM; i++)
         if (want[i] && k->cnt[i]) *slot[i] = ev_seconds(L, EV_MSM + 2 * i, EV_MSM + 2 * i + 1);
@@ -616,8 +636,10 @@ extern "C" int gpu_prove_msms_batch(gpu_key *k, int sets, const gpu_proof_io *io
     if (rc && L->ready) { /* MSMs already enqueued must not outlive the failed
                            * proof: the next one reuses their buffers */
         cudaStreamSynchronize(L->st);
-        cudaStreamSynchronize(L->cst);
-        for (int i = 0; i < N_MSM; i++) cudaStreamSynchronize(L->mst[i]);
+        for (int i = 0; i < N_MSM; i++) {
+            cudaStreamSynchronize(L->cst[i]);
+            cudaStreamSynchronize(L->mst[i]);
+        }
     }
     lane_give(k, L);
     if (timings) *timings = tm;

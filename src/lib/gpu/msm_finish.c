@@ -50,45 +50,6 @@
         memcpy(out + sizeof(FE), &a.y, sizeof(FE));                                                \
     }
 
-/* acc += p over affine points in zkey layout (all zero: infinity), the
- * chunks of a chunked MSM added into its result. */
-#define GPU_ADD_AFFINE(G, FE)                                                                      \
-    static void G##_add_bytes(uint8_t *acc, const uint8_t *p)                                      \
-    {                                                                                              \
-        G##_affine a, b;                                                                           \
-        G r, s;                                                                                    \
-        memcpy(&a.x, acc, sizeof(FE));                                                             \
-        memcpy(&a.y, acc + sizeof(FE), sizeof(FE));                                                \
-        memcpy(&b.x, p, sizeof(FE));                                                               \
-        memcpy(&b.y, p + sizeof(FE), sizeof(FE));                                                  \
-        G##_from_affine(&r, &a);                                                                   \
-        G##_from_affine(&s, &b);                                                                   \
-        G##_add(&r, &r, &s);                                                                       \
-        G##_to_affine(&a, &r);                                                                     \
-        memcpy(acc, &a.x, sizeof(FE));                                                             \
-        memcpy(acc + sizeof(FE), &a.y, sizeof(FE));                                                \
-    }
-
-GPU_ADD_AFFINE(bn254_g1, bn254_fq)
-GPU_ADD_AFFINE(bn254_g2, bn254_fq2)
-GPU_ADD_AFFINE(bls12_381_g1, bls12_381_fq)
-GPU_ADD_AFFINE(bls12_381_g2, bls12_381_fq2)
-
-void gpu_point_add_affine(int curve, int g2, uint8_t *acc, const uint8_t *p)
-{
-    if (curve == FORMATS_CURVE_BN128) {
-        if (g2)
-            bn254_g2_add_bytes(acc, p);
-        else
-            bn254_g1_add_bytes(acc, p);
-    } else {
-        if (g2)
-            bls12_381_g2_add_bytes(acc, p);
-        else
-            bls12_381_g1_add_bytes(acc, p);
-    }
-}
-
 GPU_HORNER(bn254_g1, bn254_fq)
 GPU_HORNER(bn254_g2, bn254_fq2)
 GPU_HORNER(bls12_381_g1, bls12_381_fq)

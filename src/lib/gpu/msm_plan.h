@@ -119,14 +119,16 @@ static inline int gpu_plan_batch(int domain_log)
  * and the five MSMs' work buffers, which at the whole size are far larger
  * than the points (24 bytes a window a point: 10.5 GB for one BN254 G1
  * MSM at 2^25, against 2 GB of its points).  So when the whole does not
- * fit the budget, the MSMs run over chunks of points (each chunk a full
- * MSM pipeline, the chunks' results added on the host: the same affine
- * point, so the same proof), and only when even that does not fit with
- * the points resident do the points stay in pinned host memory and stream
- * through two device buffers an MSM, chunk by chunk.  Costs, in order of
- * preference: whole (none); resident chunks (each chunk's bucket sums
- * again: a few percent at chunks of 2^22 and more); streamed (every point
- * crosses PCIe every proof: 2.3 s for a 2^26 BLS12-381 key at 20 GB/s). */
+ * fit the budget, the MSMs run over chunks of points (each chunk sorted
+ * and accumulated into the MSM's one set of buckets, at the window of a
+ * full chunk, the window sums taken once: the same affine point, so the
+ * same proof; gpu/msm_stream.h), and only when even that does not fit
+ * with the points resident do the points stay in pinned host memory and
+ * stream through two device buffers an MSM, chunk by chunk.  Costs, in
+ * order of preference: whole (none); resident chunks (a chunk's window is
+ * narrower than the whole MSM's: more windows, more entries a point);
+ * streamed (every point crosses PCIe every proof: 2.3 s for a 2^26
+ * BLS12-381 key at 20 GB/s). */
 #define GPU_PLAN_MSMS      5
 #define GPU_PLAN_MIN_CHUNK ((size_t)1 << 16)
 

@@ -239,6 +239,24 @@ static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_
     }
 }
 
+/* A finished run's sum into its bucket: stored, or (add: a chunk of an MSM
+ * whose buckets persist across chunks, key.cu's chunked and streamed keys)
+ * added to what the earlier chunks left there.  A pass finishes each
+ * bucket once, by one thread at one level, so the add races with nothing.
+ * add is a constant in each kernel (acc_first / acc_first_add), so the
+ * plain MSM's kernels keep their code. */
+static HD void M_(bucket_put)(DG *buckets, uint32_t k, const DG *acc, int add)
+{
+    if (add) {
+        DG b;
+        VLOAD_RW(b, buckets + k, DG);
+        P_(add)(&b, acc);
+        buckets[k] = b;
+    } else {
+        buckets[k] = *acc;
+    }
+}
+
 /* Sums the runs of the sorted entries [0, m) (keys, and vals: signed
  * indices into pts), one flat loop with one mixed
  * addition an entry: a run wholly inside goes straight to its bucket; the
@@ -250,7 +268,7 @@ static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_
  * docs/gpu-notes.md v4). */
 static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const AFF *pts, size_t m,
                              int head, uint32_t last_next, uint32_t first_key, DG *buckets,
-                             uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t)
+                             uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t, int add)
 {
     uint32_t k = m ? keys[0] : sent;
     int wrote_head = 0, wrote_tail = 0, open = 0;
@@ -269,7 +287,7 @@ static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const A
             wrote_head = 1;
             head = 0;
         } else {
-            buckets[k] = acc;
+            M_(bucket_put)(buckets, k, &acc, add);
         }
         P_(set_inf)(&acc);
         k = next;
@@ -287,10 +305,9 @@ static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const A
 }
 
 /* Level 1: entries (key, signed point index) sorted by key, seg a thread. */
-static __host__ __device__ void M_(acc_first_body)(uint32_t *keys, const uint32_t *vals, size_t e,
-                                                   size_t seg, const AFF *pts, DG *buckets,
-                                                   uint32_t sent, uint32_t *pkeys, DG *ppts,
-                                                   size_t t)
+static HD void M_(acc_first_body)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
+                                  const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys,
+                                  DG *ppts, size_t t, int add)
 {
     size_t start = t * seg, end = start + seg;
     if (start >= e) return;
@@ -299,7 +316,7 @@ static __host__ __device__ void M_(acc_first_body)(uint32_t *keys, const uint32_
     int head = start > 0 && keys[start - 1] == k;
     M_(acc_chain)
     (keys + start, vals + start, pts, end - start, head, end < e ? keys[end] : sent, first_key,
-     buckets, sent, pkeys, ppts, t);
+     buckets, sent, pkeys, ppts, t, add);
 }
 
 /* Where MSM_ACC_CAPPED is 1 the kernel's registers are capped so
@@ -319,15 +336,22 @@ static __global__ void MSM_ACC_BOUNDS M_(acc_first)(uint32_t *keys, const uint32
                                                     size_t seg, const AFF *pts, DG *buckets,
                                                     uint32_t sent, uint32_t *pkeys, DG *ppts)
 {
-    M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID);
+    M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID, 0);
+}
+static __global__ void MSM_ACC_BOUNDS M_(acc_first_add)(uint32_t *keys, const uint32_t *vals,
+                                                        size_t e, size_t seg, const AFF *pts,
+                                                        DG *buckets, uint32_t sent, uint32_t *pkeys,
+                                                        DG *ppts)
+{
+    M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID, 1);
 }
 #undef MSM_ACC_BOUNDS
 
 /* Level >= 2: the same flat loop over the partial list (full additions); a
  * run is written to its bucket only when it holds a real partial (flag 1). */
-static __host__ __device__ void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e,
-                                                  size_t seg, DG *buckets, uint32_t sent,
-                                                  uint32_t *okeys, DG *opts, size_t t)
+static HD void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e, size_t seg,
+                                 DG *buckets, uint32_t sent, uint32_t *okeys, DG *opts, size_t t,
+                                 int add)
 {
     size_t start = t * seg, end = start + seg;
     if (start >= e) return;
@@ -351,7 +375,7 @@ static __host__ __device__ void M_(acc_next_body)(const uint32_t *keys, const DG
             wrote_head = 1;
             head = 0;
         } else if (real) {
-            buckets[k] = acc;
+            M_(bucket_put)(buckets, k, &acc, add);
         }
         P_(set_inf)(&acc);
         real = 0;
@@ -372,7 +396,12 @@ static __host__ __device__ void M_(acc_next_body)(const uint32_t *keys, const DG
 KERNEL_1D(M_(acc_next),
           (const uint32_t *keys, const DG *pts, size_t e, size_t seg, DG *buckets, uint32_t sent,
            uint32_t *okeys, DG *opts),
-          (keys, pts, e, seg, buckets, sent, okeys, opts, TID))
+          (keys, pts, e, seg, buckets, sent, okeys, opts, TID, 0))
+static __global__ void M_(acc_next_add)(const uint32_t *keys, const DG *pts, size_t e, size_t seg,
+                                        DG *buckets, uint32_t sent, uint32_t *okeys, DG *opts)
+{
+    M_(acc_next_body)(keys, pts, e, seg, buckets, sent, okeys, opts, TID, 1);
+}
 
 /* Step 4, the bucket sums: window w's sum_b (b + 1) B_b over its nb
  * buckets (bucket b holds digit b + 1).  With b = s L + j (segment s of
@@ -507,11 +536,12 @@ enum {
  * levels were ~4 ms of latency, docs/gpu-notes.md v4.) */
 #define LEVEL_SEG 8
 
-/* Steps 3 and 4 of the pipeline (after the sort), up to the window sums
- * of nw window groups (every set's) and nsets ones slots after them. */
-static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts, DG *buckets,
-                      int c, int nw, int nsets, gpu_ws *ws, cudaStream_t st, gpu_prof *prof,
-                      DG **segs_out, uint32_t *nseg_out, char *err, size_t errlen)
+/* Step 3 of the pipeline (after the sort): the entries into the buckets
+ * of nw window groups (every set's) and nsets ones slots after them,
+ * stored or (add) added to what the buckets hold. */
+static int M_(accumulate)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
+                          DG *buckets, int c, int nw, int nsets, int add, gpu_ws *ws,
+                          cudaStream_t st, gpu_prof *prof, char *err, size_t errlen)
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + (uint32_t)nsets;
     size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
@@ -524,19 +554,38 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
         if (gpu_ws_get(ws, WS_PP1 + 2 * k, 2 * nt * sizeof(DG), &v, err, errlen)) return -1;
         pp[k] = (DG *)v;
     }
-    M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts, buckets,
-                                                                sent, pk[0], pp[0]);
+    if (add)
+        M_(acc_first_add)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
+            keys, vals, e, seg, pts, buckets, sent, pk[0], pp[0]);
+    else
+        M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts,
+                                                                    buckets, sent, pk[0], pp[0]);
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "acc", st);
     for (int cur = 0, level = 1; nt > 1; cur ^= 1, level++) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
-        M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
-            pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
+        if (add)
+            M_(acc_next_add)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
+                pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
+        else
+            M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
+                pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
         GPU_CK_LAUNCH();
         if (level == 1) gpu_prof_mark(prof, "partials1", st);
     }
     gpu_prof_mark(prof, "partials", st);
+    return 0;
+}
+
+/* Step 4: the window sums of nw window groups from their buckets, each
+ * window's at segs[w nseg] (*segs_out, *nseg_out). */
+static int M_(window_sums)(const DG *buckets, int c, int nw, gpu_ws *ws, cudaStream_t st,
+                           gpu_prof *prof, DG **segs_out, uint32_t *nseg_out, char *err,
+                           size_t errlen)
+{
+    uint32_t nb = 1u << (c - 1);
+    void *v;
     gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
     uint32_t nseg = bp.nseg;
     size_t total = (size_t)nw * nseg, total2 = (size_t)nw * (nseg / bp.len2);
@@ -565,6 +614,76 @@ static int M_(reduce)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF 
     return 0;
 }
 
+/* Steps 1 and 2: the digits of nsets sets of dp.n scalars (e entries,
+ * keys below sent) sorted by key, into the ws's second key and value
+ * buffers (*keys, *vals). */
+static int M_(sorted_entries)(const uint32_t *d_scalars, M_(digit_plan) dp, size_t e, uint32_t sent,
+                              gpu_ws *ws, cudaStream_t st, gpu_prof *prof, uint32_t **keys,
+                              uint32_t **vals, char *err, size_t errlen)
+{
+    int end_bit = 32 - __builtin_clz(sent);
+    void *k1, *v1, *k2, *v2, *tmp;
+    size_t tmp_bytes = 0;
+    if (gpu_ws_get(ws, WS_KEYS, e * 4, &k1, err, errlen) ||
+        gpu_ws_get(ws, WS_VALS, e * 4, &v1, err, errlen) ||
+        gpu_ws_get(ws, WS_KEYS2, e * 4, &k2, err, errlen) ||
+        gpu_ws_get(ws, WS_VALS2, e * 4, &v2, err, errlen))
+        return -1;
+    GPU_CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
+                                           (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
+    if (gpu_ws_get(ws, WS_TEMP, tmp_bytes, &tmp, err, errlen)) return -1;
+    size_t entries = (size_t)dp.nsets * dp.n;
+    M_(digits)<<<(unsigned)((entries + 255) / 256), 256, 0, st>>>(d_scalars, dp, (uint32_t *)k1,
+                                                                  (uint32_t *)v1);
+    GPU_CK_LAUNCH();
+    gpu_prof_mark(prof, "digits", st);
+    GPU_COUNT(sorts);
+    GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
+                                           (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
+    gpu_prof_mark(prof, "sort", st);
+    *keys = (uint32_t *)k2;
+    *vals = (uint32_t *)v2;
+    return 0;
+}
+
+/* Step 4 and the copy back: the window sums of the ng window groups of
+ * each of nsets sets from buckets (and the sets' ones slots after them),
+ * packed and copied into the ws's pinned host buffer (pend->host). */
+static int M_(land_sums)(const DG *buckets, int c, int ng, int nsets, gpu_ws *ws, cudaStream_t st,
+                         gpu_msm_pending *pend, char *err, size_t errlen)
+{
+    int groups = nsets * ng;
+    size_t nout = (size_t)nsets * (ng + 1), nb = (size_t)1 << (c - 1);
+    void *out;
+    DG *segs;
+    uint32_t nseg;
+    if (gpu_ws_get(ws, WS_OUT, nout * sizeof(DG), &out, err, errlen) ||
+        gpu_ws_host(ws, nout * sizeof(DG), &pend->host, err, errlen) ||
+        M_(window_sums)(buckets, c, groups, ws, st, &pend->prof, &segs, &nseg, err, errlen))
+        return -1;
+    M_(pack_sums)<<<(unsigned)((nout + 127) / 128), 128, 0, st>>>(
+        segs, nseg, buckets + (size_t)groups * nb, ng, nsets, (DG *)out);
+    GPU_CK_LAUNCH();
+    GPU_COUNT(copies);
+    GPU_CK(cudaMemcpyAsync(pend->host, out, nout * sizeof(DG), cudaMemcpyDeviceToHost, st));
+    gpu_prof_mark(&pend->prof, "copy", st);
+    pend->nw = ng;
+    return 0;
+}
+
+/* What a pending MSM of window c (Horner's shift: c copies) and nsets
+ * sets is, before anything is enqueued. */
+static void M_(pending_init)(gpu_msm_pending *pend, int c, int nsets, cudaStream_t st)
+{
+    memset(pend, 0, sizeof *pend);
+    pend->curve = MSM_CURVE;
+    pend->g2 = MSM_G2;
+    pend->st = st;
+    pend->c = c; /* Horner's shift from one window group to the next */
+    pend->nsets = nsets;
+    pend->xyzz = sizeof(DG);
+}
+
 /* Enqueues the whole device part on st; the window sums (and the ones
  * slot) of each of the nsets scalar sets land in pinned host memory, and
  * gpu_msm_wait_sets finishes on the host.  d_points holds copies x n points
@@ -581,69 +700,100 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_sets)(const void *d_points, int copi
         copies = 1;
         c = G16_CAT(MSM_NAME, _copies_window)(n, 1);
     }
-    memset(pend, 0, sizeof *pend);
+    M_(pending_init)(pend, c * copies, nsets, st);
     if (c < 3 || c > 24 || nsets < 1) {
         snprintf(err, errlen, "gpu: MSM window %d or %d scalar sets out of range", c, nsets);
         return -1;
     }
     int nw = gpu_msm_plan_windows(MSM_RBITS, c), ng = (nw + copies - 1) / copies;
     size_t e = (size_t)nw * n * nsets, nbk = (size_t)nsets * ng * ((size_t)1 << (c - 1)) + nsets;
-    pend->curve = MSM_CURVE;
-    pend->g2 = MSM_G2;
-    pend->st = st;
-    pend->c = c * copies; /* Horner's shift from one window group to the next */
-    pend->nsets = nsets;
-    pend->xyzz = sizeof(DG);
     if (n == 0) return 0; /* nw = 0: every sum is infinity */
     /* keys carry a flag bit in the partial lists: 2 nbk must fit 32 bits */
     if (e > 0x7fffffffu || (size_t)copies * n > 0x7fffffffu || nbk > 0x7fffffffu) {
         snprintf(err, errlen, "gpu: MSM of %zu points x %d sets is too large", n, nsets);
         return -1;
     }
-    uint32_t nb = 1u << (c - 1), sent = (uint32_t)nbk;
-    int end_bit = 32 - __builtin_clz(sent);
-    size_t nout = (size_t)nsets * (ng + 1);
-    void *k1, *v1, *k2, *v2, *tmp, *bk, *out;
-    size_t tmp_bytes = 0;
-    if (gpu_ws_get(ws, WS_KEYS, e * 4, &k1, err, errlen) ||
-        gpu_ws_get(ws, WS_VALS, e * 4, &v1, err, errlen) ||
-        gpu_ws_get(ws, WS_KEYS2, e * 4, &k2, err, errlen) ||
-        gpu_ws_get(ws, WS_VALS2, e * 4, &v2, err, errlen) ||
-        gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen) ||
-        gpu_ws_get(ws, WS_OUT, nout * sizeof(DG), &out, err, errlen) ||
-        gpu_ws_host(ws, nout * sizeof(DG), &pend->host, err, errlen))
-        return -1;
-    GPU_CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
-                                           (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
-    if (gpu_ws_get(ws, WS_TEMP, tmp_bytes, &tmp, err, errlen)) return -1;
+    void *bk;
+    uint32_t *keys, *vals;
+    if (gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen)) return -1;
     gpu_prof_begin(&pend->prof, st);
     GPU_COUNT(copies);
     GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
     M_(digit_plan) dp = {c, nw, copies, nsets, n, stride};
-    size_t entries = (size_t)nsets * n;
-    M_(digits)<<<(unsigned)((entries + 255) / 256), 256, 0, st>>>(d_scalars, dp, (uint32_t *)k1,
-                                                                  (uint32_t *)v1);
-    GPU_CK_LAUNCH();
-    gpu_prof_mark(&pend->prof, "digits", st);
-    GPU_COUNT(sorts);
-    GPU_CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, (uint32_t *)k1, (uint32_t *)k2,
-                                           (uint32_t *)v1, (uint32_t *)v2, (int)e, 0, end_bit, st));
-    gpu_prof_mark(&pend->prof, "sort", st);
-    DG *segs;
-    uint32_t nseg;
-    int groups = nsets * ng;
-    if (M_(reduce)((uint32_t *)k2, (const uint32_t *)v2, e, (const AFF *)d_points, (DG *)bk, c,
-                   groups, nsets, ws, st, &pend->prof, &segs, &nseg, err, errlen))
+    if (M_(sorted_entries)(d_scalars, dp, e, (uint32_t)nbk, ws, st, &pend->prof, &keys, &vals, err,
+                           errlen) ||
+        M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)bk, c, nsets * ng, nsets, 0, ws,
+                       st, &pend->prof, err, errlen) ||
+        M_(land_sums)((const DG *)bk, c, ng, nsets, ws, st, pend, err, errlen))
         return -1;
-    M_(pack_sums)<<<(unsigned)((nout + 127) / 128), 128, 0, st>>>(
-        segs, nseg, (const DG *)bk + (size_t)groups * nb, ng, nsets, (DG *)out);
-    GPU_CK_LAUNCH();
-    GPU_COUNT(copies);
-    GPU_CK(cudaMemcpyAsync(pend->host, out, nout * sizeof(DG), cudaMemcpyDeviceToHost, st));
-    gpu_prof_mark(&pend->prof, "copy", st);
     snprintf(pend->what, sizeof pend->what, "%s n=%zu c=%d copies=%d sets=%d", G16_STR(MSM_NAME), n,
              c, copies, nsets);
-    pend->nw = ng;
+    return 0;
+}
+
+/* One MSM over chunks whose buckets persist from chunk to chunk (key.cu's
+ * chunked and streamed keys), so that the bucket sums, the copy back and
+ * Horner run once an MSM rather than once a chunk.  chunk_add adds the
+ * terms of n points (d_points: this chunk's, d_scalars: their scalars)
+ * into the buckets of window c, clearing them first when first (the MSM's
+ * first chunk); chunk_finish lands the window sums of all chunks as
+ * start_sets does (one set; total: the MSM's points, 0 gives infinity).
+ * All chunks of an MSM: the same c and ws, on one stream. */
+extern "C" int G16_CAT(MSM_NAME, _msm_chunk_add)(const void *d_points, const uint32_t *d_scalars,
+                                                 size_t n, int c, int first, gpu_ws *ws,
+                                                 cudaStream_t st, char *err, size_t errlen)
+{
+    if (c < 3 || c > 21) {
+        snprintf(err, errlen, "gpu: chunked MSM window %d out of range", c);
+        return -1;
+    }
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c);
+    size_t e = (size_t)nw * n, nbk = (size_t)nw * ((size_t)1 << (c - 1)) + 1;
+    if (e > 0x7fffffffu) {
+        snprintf(err, errlen, "gpu: MSM chunk of %zu points is too large", n);
+        return -1;
+    }
+    /* a later chunk that grew the buckets would lose the earlier ones */
+    if (!first && ws->cap[WS_BUCKETS] < nbk * sizeof(DG)) {
+        snprintf(err, errlen, "gpu: chunked MSM's buckets were not set up by its first chunk");
+        return -1;
+    }
+    void *bk;
+    uint32_t *keys, *vals;
+    gpu_prof prof;
+    memset(&prof, 0, sizeof prof);
+    if (gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen)) return -1;
+    if (first) {
+        GPU_COUNT(copies);
+        GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
+    }
+    if (n == 0) return 0;
+    M_(digit_plan) dp = {c, nw, 1, 1, n, n};
+    return M_(sorted_entries)(d_scalars, dp, e, (uint32_t)nbk, ws, st, &prof, &keys, &vals, err,
+                              errlen) ||
+                   M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)bk, c, nw, 1, 1, ws,
+                                  st, &prof, err, errlen)
+               ? -1
+               : 0;
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_chunk_finish)(size_t total, int c, gpu_ws *ws,
+                                                    cudaStream_t st, gpu_msm_pending *pend,
+                                                    char *err, size_t errlen)
+{
+    M_(pending_init)(pend, c, 1, st);
+    if (total == 0) return 0; /* nw = 0: infinity */
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c);
+    size_t nbk = (size_t)nw * ((size_t)1 << (c - 1)) + 1;
+    void *bk;
+    if (c < 3 || c > 21 || ws->cap[WS_BUCKETS] < nbk * sizeof(DG)) {
+        snprintf(err, errlen, "gpu: chunked MSM finished without its buckets (window %d)", c);
+        return -1;
+    }
+    if (gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen) ||
+        M_(land_sums)((const DG *)bk, c, nw, 1, ws, st, pend, err, errlen))
+        return -1;
+    snprintf(pend->what, sizeof pend->what, "%s chunked n=%zu c=%d", G16_STR(MSM_NAME), total, c);
     return 0;
 }
 
@@ -686,32 +836,65 @@ static int M_(cmp_entry)(const void *a, const void *b)
     return (x >> 32) < (y >> 32) ? -1 : (x >> 32) > (y >> 32);
 }
 
-/* The device part from the sorted entries on: accumulation levels,
- * bucket sums and the packed results (out: nsets (nw + 1) points, nw
- * window groups a set), thread by thread as msm_emulate_sets's step. */
-static int M_(emulate_reduce)(const uint32_t *keys, const uint32_t *vals, size_t e,
-                              const AFF *points, int c, int nw, int nsets, DG *out)
+/* Steps 1 and 2 on the CPU: the digits of dp's sets sorted by key into
+ * keys and vals (e entries; qsort in place of CUB). */
+static int M_(emulate_sorted)(const uint8_t *scalars, M_(digit_plan) dp, size_t e, uint32_t *keys,
+                              uint32_t *vals)
 {
-    int groups = nw * nsets;
+    uint64_t *ent = (uint64_t *)malloc(e * 8);
+    if (!ent) return -1;
+    for (size_t i = 0; i < (size_t)dp.nsets * dp.n; i++)
+        M_(digits_body)((const uint32_t *)scalars, dp, keys, vals, i);
+    for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
+    qsort(ent, e, 8, M_(cmp_entry));
+    for (size_t i = 0; i < e; i++) {
+        keys[i] = (uint32_t)(ent[i] >> 32);
+        vals[i] = (uint32_t)ent[i];
+    }
+    free(ent);
+    return 0;
+}
+
+/* Step 3 thread by thread: the sorted entries into bk (groups window
+ * groups of 2^(c - 1) buckets, then nsets ones slots), stored or added. */
+static int M_(emulate_accumulate)(const uint32_t *keys, const uint32_t *vals, size_t e,
+                                  const AFF *points, int c, int groups, int nsets, DG *bk, int add)
+{
     size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)groups * nb + (uint32_t)nsets;
-    gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
-    uint32_t nseg = bp.nseg;
     uint32_t *pk[2] = {(uint32_t *)malloc(2 * nt * 4), (uint32_t *)malloc(2 * nt * 4)};
     DG *pp[2] = {(DG *)malloc(2 * nt * sizeof(DG)), (DG *)malloc(2 * nt * sizeof(DG))};
-    DG *bk = (DG *)calloc((size_t)groups * nb + nsets, sizeof(DG));
-    DG *segs = (DG *)malloc((size_t)groups * nseg * sizeof(DG));
-    DG *accs = (DG *)malloc((size_t)groups * nseg * sizeof(DG));
     int rc = -1;
-    if (!pk[0] || !pk[1] || !pp[0] || !pp[1] || !bk || !segs || !accs) goto done;
+    if (!pk[0] || !pk[1] || !pp[0] || !pp[1]) goto done;
     for (size_t t = 0; t < nt; t++)
-        M_(acc_first_body)((uint32_t *)keys, vals, e, seg, points, bk, sent, pk[0], pp[0], t);
+        M_(acc_first_body)((uint32_t *)keys, vals, e, seg, points, bk, sent, pk[0], pp[0], t, add);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
         for (size_t t = 0; t < nt; t++) M_(acc_next_body)
-        (pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
+        (pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t, add);
     }
+    rc = 0;
+done:
+    free(pk[0]);
+    free(pk[1]);
+    free(pp[0]);
+    free(pp[1]);
+    return rc;
+}
+
+/* Step 4 thread by thread: bucket sums and the packed results (out:
+ * nsets (nw + 1) points, nw window groups a set). */
+static int M_(emulate_sums)(const DG *bk, int c, int nw, int nsets, DG *out)
+{
+    int groups = nw * nsets;
+    uint32_t nb = 1u << (c - 1);
+    gpu_msm_bucket_plan bp = gpu_msm_plan_buckets(nb);
+    uint32_t nseg = bp.nseg;
+    DG *segs = (DG *)malloc((size_t)groups * nseg * sizeof(DG));
+    DG *accs = (DG *)malloc((size_t)groups * nseg * sizeof(DG));
+    int rc = -1;
+    if (!segs || !accs) goto done;
     for (size_t t = 0; t < (size_t)groups * nseg; t++)
         M_(bucket_sums_body)(bk, groups, nb, bp.len, segs, accs, t);
     for (size_t t = 0; nseg > 1 && t < (size_t)groups * (nseg / bp.len2); t++)
@@ -723,11 +906,6 @@ static int M_(emulate_reduce)(const uint32_t *keys, const uint32_t *vals, size_t
         M_(pack_sums_body)(segs, nseg, bk + (size_t)groups * nb, nw, nsets, out, t);
     rc = 0;
 done:
-    free(pk[0]);
-    free(pk[1]);
-    free(pp[0]);
-    free(pp[1]);
-    free(bk);
     free(segs);
     free(accs);
     return rc;
@@ -746,30 +924,24 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_sets)(const uint8_t *points, const
     int c = G16_CAT(MSM_NAME, _copies_window)(n, copies);
     int nw = gpu_msm_plan_windows(MSM_RBITS, c), ng = (nw + copies - 1) / copies;
     size_t total = (size_t)nsets * n, e = (size_t)nw * total;
+    size_t nbk = (size_t)nsets * ng * ((size_t)1 << (c - 1)) + nsets;
     if (n == 0) {
         memset(outs, 0, (size_t)nsets * sizeof(AFF));
         return 0;
     }
     AFF *table = (AFF *)malloc((size_t)copies * n * sizeof(AFF));
     uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
-    uint64_t *ent = (uint64_t *)malloc(e * 8);
     DG *sums = (DG *)malloc((size_t)nsets * (ng + 1) * sizeof(DG));
+    DG *bk = (DG *)calloc(nbk, sizeof(DG));
+    M_(digit_plan) dp = {c, nw, copies, nsets, n, stride};
     int rc = -1;
-    if (!table || !keys || !vals || !ent || !sums) goto done;
+    if (!table || !keys || !vals || !sums || !bk) goto done;
     for (size_t i = 0; i < n; i++)
         M_(shift_copies_body)((const AFF *)points, n, c, copies, table, i);
-    {
-        M_(digit_plan) dp = {c, nw, copies, nsets, n, stride};
-        for (size_t i = 0; i < total; i++)
-            M_(digits_body)((const uint32_t *)scalars, dp, keys, vals, i);
-    }
-    for (size_t i = 0; i < e; i++) ent[i] = (uint64_t)keys[i] << 32 | vals[i];
-    qsort(ent, e, 8, M_(cmp_entry));
-    for (size_t i = 0; i < e; i++) {
-        keys[i] = (uint32_t)(ent[i] >> 32);
-        vals[i] = (uint32_t)ent[i];
-    }
-    if (M_(emulate_reduce)(keys, vals, e, table, c, ng, nsets, sums)) goto done;
+    if (M_(emulate_sorted)(scalars, dp, e, keys, vals) ||
+        M_(emulate_accumulate)(keys, vals, e, table, c, nsets * ng, nsets, bk, 0) ||
+        M_(emulate_sums)(bk, c, ng, nsets, sums))
+        goto done;
     for (int set = 0; set < nsets; set++)
         gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)(sums + (size_t)set * (ng + 1)), ng,
                        c * copies, outs + (size_t)set * sizeof(AFF));
@@ -777,10 +949,50 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_sets)(const uint8_t *points, const
 done:
     free(keys);
     free(vals);
-    free(ent);
     free(sums);
+    free(bk);
     free(table);
     return rc;
+}
+
+/* chunk_add and chunk_finish on the CPU (tests of the chunked and
+ * streamed schedules): buckets holds buckets_bytes(c), the device's
+ * bucket slot, which persists from chunk to chunk. */
+extern "C" size_t G16_CAT(MSM_NAME, _msm_emulate_buckets_bytes)(int c)
+{
+    return ((size_t)gpu_msm_plan_windows(MSM_RBITS, c) * ((size_t)1 << (c - 1)) + 1) * sizeof(DG);
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate_chunk_add)(void *buckets, int c, int first,
+                                                         const uint8_t *points,
+                                                         const uint8_t *scalars, size_t n)
+{
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c);
+    size_t e = (size_t)nw * n;
+    if (first) memset(buckets, 0, G16_CAT(MSM_NAME, _msm_emulate_buckets_bytes)(c));
+    if (n == 0) return 0;
+    uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
+    M_(digit_plan) dp = {c, nw, 1, 1, n, n};
+    int rc = !keys || !vals || M_(emulate_sorted)(scalars, dp, e, keys, vals) ||
+             M_(emulate_accumulate)(keys, vals, e, (const AFF *)points, c, nw, 1, (DG *)buckets, 1);
+    free(keys);
+    free(vals);
+    return rc ? -1 : 0;
+}
+
+extern "C" int G16_CAT(MSM_NAME, _msm_emulate_chunk_finish)(const void *buckets, int c,
+                                                            size_t total, uint8_t *out)
+{
+    int nw = gpu_msm_plan_windows(MSM_RBITS, c);
+    if (total == 0) {
+        memset(out, 0, sizeof(AFF));
+        return 0;
+    }
+    DG *sums = (DG *)malloc((size_t)(nw + 1) * sizeof(DG));
+    int rc = !sums || M_(emulate_sums)((const DG *)buckets, c, nw, 1, sums);
+    if (!rc) gpu_msm_horner(MSM_CURVE, MSM_G2, (const uint8_t *)sums, nw, c, out);
+    free(sums);
+    return rc ? -1 : 0;
 }
 
 extern "C" int G16_CAT(MSM_NAME, _msm_emulate_copies)(const uint8_t *points, const uint8_t *scalars,
