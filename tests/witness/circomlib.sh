@@ -43,7 +43,7 @@ check_circuit() {
   for f in "$store/$sha"-*.so "$WITNESS_CACHE/$sha"-*.so; do
     if [ -e "$f" ] && [ ! -e "$cache/${f##*/}" ]; then cp "$f" "$cache/"; fi
   done
-  local graph=0 failed=0 i path first= firstwasm=0
+  local graph=0 failed=0 i path first= firstwasm=0 before=$failures
   : >"$dir/fallbacks"
   for ((i = 0; i < n; i++)); do
     local in=$dir/$i.json out=$dir/$i.wtns ref=$dir/$i.ref.wtns referr=$dir/$i.ref.err
@@ -74,7 +74,7 @@ check_circuit() {
   # the first calculation makes the graph: it is the wasm's
   [ -z "$first" ] || [[ "$first" == "wasm (no graph yet"* ]] || fail "$label input 0: by the $first"
   local fell=$((n - graph - failed - firstwasm))
-  echo "ok $label: $n inputs: $graph by the graph, $fell fell back, $failed failed as snarkjs's$( ((firstwasm)) && echo ", the first by the wasm (a graph is made after it)")"
+  echo "$( ((failures == before)) && echo ok || echo FAILED) $label: $n inputs: $graph by the graph, $fell fell back, $failed failed as snarkjs's$( ((firstwasm)) && echo ", the first by the wasm (a graph is made after it)")"
   sort "$dir/fallbacks" | uniq -c | sed 's/^ */    fell back: /'
   # a circuit whose trace was refused: why (only the process that traced
   # knows: witness_graph_why traces again in a copy of the cache)
