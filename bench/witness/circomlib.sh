@@ -48,7 +48,7 @@ cc -O2 -I"$REPO/include" "$REPO/bench/witness/graph_vs_wasm.c" -o "$tmp/graph_vs
   -L"$build/src/lib" -lg16 -Wl,-rpath,"$build/src/lib"
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}'; }
-ms() { awk -v s="$1" 'BEGIN {if (s == "-") print "-"; else printf "%.2f", s * 1000}'; }
+ms() { awk -v s="$1" 'BEGIN {if (s == "-") print "-"; else printf "%.3f", s * 1000}'; }
 
 echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), $(machine_line)"
 echo "- command: \`bench/witness/circomlib.sh $build $n $runs ${SPECS[*]}\` ($(versions_line "$build"))"
