@@ -30,7 +30,7 @@ n=${2:-20}
 runs=${3:-5}
 shift $(($# < 3 ? $# : 3))
 SPECS=("$@")
-[ ${#SPECS[@]} -gt 0 ] || SPECS=(poseidon:bn128 mimc:bn128 eddsaposeidon:bn128 smtverifier:bn128
+[ ${#SPECS[@]} -gt 0 ] || SPECS=(poseidon:bn128 merkle:bn128 mimc:bn128 eddsaposeidon:bn128 smtverifier:bn128
   comparators:bn128 iszero:bn128 bits:bn128 sha256:bn128 bits_bls:bls12381 mimc:bls12381)
 G16=$build/bin/g16
 bin=$REPO/tools/node_modules/.bin

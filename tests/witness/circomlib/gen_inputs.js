@@ -1,11 +1,13 @@
 // gen_inputs.js NAME PRIME N OUTDIR: writes OUTDIR/0.json .. OUTDIR/(N-1).json,
-// inputs for circuit NAME (NAME.circom beside this file) in the field of
-// PRIME (bn128 or bls12381).  Random from a seed fixed per circuit, so a
-// run repeats the last; eddsaposeidon and smtverifier take theirs from
-// NAME.json (valid signatures and proofs, made by make_signed.js), as
-// many as it holds.  Some inputs are picked to go another way than most:
-// zeros for IsZero, equal pairs for IsEqual, a value out of the
-// comparators' 32 bits (their Num2Bits fails: the wasm's error).
+// inputs for circuit NAME (NAME_test.circom beside this file, or the
+// fixture PRIME/NAME) in the field of PRIME (bn128 or bls12381), and
+// prints how many.  Random from a seed fixed per circuit, so a run
+// repeats the last; eddsaposeidon, smtverifier and merkle take theirs
+// from NAME.json (valid signatures and proofs, made by
+// make_valid_inputs.js), as many as it holds.  Some inputs are picked to
+// go another way than most: zeros for IsZero, equal pairs for IsEqual, a
+// value out of the comparators' 32 bits (their Num2Bits fails: the wasm's
+// error).
 'use strict';
 const fs = require('fs');
 const path = require('path');

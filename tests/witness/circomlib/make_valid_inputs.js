@@ -1,15 +1,16 @@
-// make_signed.js OUTDIR: writes OUTDIR/eddsaposeidon.json and
-// OUTDIR/smtverifier.json, the inputs of eddsaposeidon.circom and
-// smtverifier.circom that need circomlibjs to make (valid signatures,
-// tree proofs).  Run once, its output committed beside it (the tests need
-// no circomlibjs):
+// make_valid_inputs.js OUTDIR: writes OUTDIR/eddsaposeidon.json,
+// OUTDIR/smtverifier.json and OUTDIR/merkle.json, the inputs of
+// eddsaposeidon_test.circom, smtverifier_test.circom and the bn128/merkle
+// fixture (Poseidon(2) Merkle proofs of depth 20) that need circomlibjs
+// to make (valid signatures, tree proofs, roots).  Run once, its output
+// committed beside it (the tests need no circomlibjs):
 //   npm install --prefix /tmp/cljs circomlibjs@0.1.7
-//   NODE_PATH=/tmp/cljs/node_modules node make_signed.js tests/witness/circomlib
+//   NODE_PATH=/tmp/cljs/node_modules node make_valid_inputs.js tests/witness/circomlib
 // Keys, messages and tree entries come from a fixed seed.
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const {buildEddsa, newMemEmptyTrie} = require('circomlibjs');
+const {buildEddsa, buildPoseidon, newMemEmptyTrie} = require('circomlibjs');
 
 let state = 0x2545f4914f6cdd1dn;
 function next64() {
@@ -89,11 +90,34 @@ async function proofs(count) {
   return out;
 }
 
+// Merkle proofs for the fixture: random leaves, siblings and path bits,
+// the root computed; the last with a root off by one, which the circuit's
+// `root === cur[depth]` refuses (the wasm's error).
+async function merkleProofs(count, depth) {
+  const poseidon = await buildPoseidon();
+  const F = poseidon.F;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const leaf = below(F.p);
+    const pathElements = Array.from({length: depth}, () => below(F.p));
+    const pathIndices = Array.from({length: depth}, () => next64() & 1n);
+    let cur = leaf;
+    for (let j = 0; j < depth; j++) {
+      const pair = pathIndices[j] ? [pathElements[j], cur] : [cur, pathElements[j]];
+      cur = F.toObject(poseidon(pair));
+    }
+    if (i === count - 1) cur = (cur + 1n) % F.p;
+    out.push(strs({leaf, root: cur, pathElements, pathIndices}));
+  }
+  return out;
+}
+
 (async () => {
   const dir = process.argv[2];
   const write = (name, v) => fs.writeFileSync(path.join(dir, name), JSON.stringify(v, null, 1) + '\n');
   write('eddsaposeidon.json', await signatures(8));
   write('smtverifier.json', await proofs(8));
+  write('merkle.json', await merkleProofs(8, 20));
 })().catch((e) => {
   console.error(e);
   process.exit(1);
