@@ -102,7 +102,7 @@ for s in "${SPECS[@]}"; do
   pw=$(awk -F'\t' '$1 != "graph" && NF == 2 {print $2}' "$d/paths" | median)
   wires=-
   [ ! -e "$d/0.ref.wtns" ] || wires=$(od -An -t u4 -j 60 -N 4 "$d/0.ref.wtns" | tr -d ' ')
-  rows+=("| $name | $prime | $wires | $count | $graph | $nfell | $failed | $(ms "$tg") | $(ms "$tw") | $ratio | $pg | $pw | $(ms "$(times_median "$d/times" snarkjs)") | $(awk '{print $3}' "$d/snarkjs-ms" | median | xargs printf '%.1f') | $load |")
+  rows+=("| $name | $prime | $wires | $count | $graph | $nfell | $failed | $(ms "$tg") | $(ms "$tw") | $ratio | $pg | $pw | $(times_median "$d/times" snarkjs | awk '{printf "%.0f", $1 * 1000}') | $(awk '{print $3}' "$d/snarkjs-ms" | median | xargs printf '%.1f') | $load |")
   [ -z "$fell" ] || notes+=("- $name ($prime), fell back: $fell")
   if ((graph == 0)); then
     cp -r "$d/wasm-cache" "$d/why"

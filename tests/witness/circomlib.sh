@@ -73,6 +73,7 @@ check_circuit() {
   done
   # the first calculation makes the graph: it is the wasm's
   [ -z "$first" ] || [[ "$first" == "wasm (no graph yet"* ]] || fail "$label input 0: by the $first"
+  [ "$expect" != graph ] || ((graph > 0)) || fail "$label: no calculation by the graph"
   local fell=$((n - graph - failed - firstwasm))
   echo "$( ((failures == before)) && echo ok || echo FAILED) $label: $n inputs: $graph by the graph, $fell fell back, $failed failed as snarkjs's$( ((firstwasm)) && echo ", the first by the wasm (a graph is made after it)")"
   sort "$dir/fallbacks" | uniq -c | sed 's/^ */    fell back: /'
@@ -94,7 +95,8 @@ wasms=()
 counts=()
 for s in "${specs[@]}"; do
   IFS=: read -r name prime n expect <<<"$s"
-  wasm=$(circomlib_wasm "$name" "$prime" "$bin" "$store" "$tmp/circom") || { fail "$s: not compiled"; wasms+=(""); counts+=(0); continue; }
+  wasm=$(circomlib_wasm "$name" "$prime" "$bin" "$store" "$tmp/circom") && [ -s "$wasm" ] ||
+    { fail "$s: no circuit (${wasm:-circom2 failed})"; wasms+=(""); counts+=(0); continue; }
   wasms+=("$wasm")
   # as many as asked, or as the data file holds
   n=$(node "$here/gen_inputs.js" "$name" "$prime" "$n" "$tmp/$name-$prime")
