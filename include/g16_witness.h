@@ -114,26 +114,39 @@ int g16_circuit_compiled(const g16_circuit *circuit);
 g16_status g16_circuit_witness_path(const g16_circuit *circuit, char *out, size_t len);
 
 /* Whether the circuit has a witness graph that its calculations try
- * first, and if not why; the graph's memory while the circuit holds it
- * (counted against the memory limit with an evaluation's own, eval_bytes:
- * a graph over the limit is not used). */
+ * first, and if not why; the graphs' memory while the circuit holds them
+ * (counted against the memory limit with the largest evaluation's own,
+ * eval_bytes: graphs over the limit are not used).  A circuit whose
+ * calculation branches on its inputs has a graph per path traced (at
+ * most 8): a calculation tries them in turn, the one that last gave a
+ * witness first, and falls back to the wasm when none fits. */
 typedef struct {
-    int present;       /* 1: calculations try the graph first */
-    size_t bytes;      /* the graph's memory (its mapped file, or its arrays); 0 without one */
+    int present;       /* 1: calculations try the graphs first */
+    size_t bytes;      /* the graphs' memory (mapped files, or arrays); 0 without one */
     size_t eval_bytes; /* an evaluation's memory beside the witness it writes */
-    char why[256];     /* without a usable graph: why not */
+    char why[256];     /* without a usable graph: why not; with graphs: why some
+                          are not used, or why the last trace of another path made
+                          no graph, else empty */
+    unsigned graphs;   /* graphs held: one per path of the calculation traced */
 } g16_circuit_graph_info;
 g16_status g16_circuit_graph(const g16_circuit *circuit, g16_circuit_graph_info *out) G16_MUST_USE
     G16_NONNULL(1, 2);
-/* By default the first calculation that the wasm computes makes the graph
- * before it returns (seconds for a large circuit).  on: calculations never
- * do; g16_circuit_make_graph does, on a thread of the caller's choosing.
- * Set before calculations start. */
+/* By default a calculation that the wasm computes because no graph fitted
+ * its input's path (the first calculation, for the first graph) makes
+ * that path's graph before it returns (seconds for a large circuit).
+ * on: calculations never do; g16_circuit_make_graph does, on a thread of
+ * the caller's choosing.  Set before calculations start. */
 g16_status g16_circuit_graph_on_request(g16_circuit *circuit, int on) G16_MUST_USE G16_NONNULL(1);
-/* Makes the graph from a trace of the input.json text input (its witness
- * computed by the wasm, which the graph must reproduce), once per open;
- * G16_OK whether or not a graph came of it (g16_circuit_graph says), or
- * the calculation's error for a bad input. */
+/* 1 when the calling thread's last calculation on the circuit was the
+ * wasm's because no graph fitted its input's path (a guard of each went
+ * another way, or there was none yet) and the circuit would make a graph
+ * of that input (g16_circuit_make_graph); else 0. */
+int g16_circuit_graph_wanted(const g16_circuit *circuit) G16_NONNULL(1);
+/* Makes the graph of the input.json text input's path from a trace of it
+ * (its witness computed by the wasm, which the graph must reproduce),
+ * when no graph of the circuit fits that input and it has fewer than
+ * its bound; G16_OK whether or not a graph came of it
+ * (g16_circuit_graph says), or the calculation's error for a bad input. */
 g16_status g16_circuit_make_graph(const g16_circuit *circuit, const char *input, size_t len,
                                   const char *input_name, char *err, size_t errlen) G16_MUST_USE
     G16_NONNULL(1, 2);

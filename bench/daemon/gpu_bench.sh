@@ -154,7 +154,7 @@ through() {
   # workers (the MSM workers are GPU lanes sharing one device, so dividing
   # by them flatters the stage: the bound is optimistic, the ratio to it
   # conservative)
-  local workers; workers=$(grep -o 'workers [0-9]*/[0-9]*/[0-9]*' "$T/log" | tail -1 | cut -d' ' -f2)
+  local workers; workers=$(workers_of "$T/log")
   IFS='|' read -r STAGES SLOWEST < <(client metrics | awk -v n="$N" -v w="$workers" -F'[{}" ]+' '
            /^g16d_stage_duration_seconds_sum/ { for (i = 1; i < NF; i++) if ($i == "stage=") s[$(i + 1)] = $NF }
            END { split(w, k, "/"); a = s["synthesis"] / n; b = s["msm"] / n; c = s["finalize"] / n

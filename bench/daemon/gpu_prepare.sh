@@ -21,16 +21,29 @@ if grep -qa "has no CUDA backend (nvcc was not found" "$B/bin/g16d"; then
   echo "gpu_prepare: warning: $B has no CUDA backend; gpu_bench.sh will only run with --cpu" >&2
 fi
 mkdir -p "$G/debs/extra"
-tar -cJf "$G/daemon-bin.tar.xz" -C "$B/bin" g16 g16d
+# the programs, the GPU tests and benchmarks, and the libraries they link
+# (libg16.so.1 and its side libraries; carried.sh puts them on the path)
+rm -rf "$G/bin.tmp" && mkdir -p "$G/bin.tmp"
+cp "$B"/bin/{g16,g16d,test_gpu,bench_gpu,test_prover} "$G/bin.tmp/"
+for so in "$B"/src/lib/libg16*.so.1; do cp -L "$so" "$G/bin.tmp/"; done
+strip "$G"/bin.tmp/*
+tar -cJf "$G/daemon-bin.tar.xz" -C "$G/bin.tmp" .
+rm -rf "$G/bin.tmp"
 # Debian 12's libmicrohttpd12 needs libgnutls30 (Ubuntu 24.04 ships the same
 # soname as libgnutls30t64); the extra set is its closure, for a machine
 # without it.
 (cd "$G/debs" && rm -f ./*.deb && apt-get download libmicrohttpd12 >/dev/null)
-(cd "$G/debs/extra" && rm -f ./*.deb &&
-  apt-get download libgnutls30 libunistring2 libidn2-0 libnettle8 libhogweed6 libp11-kit0 \
-    libtasn1-6 libffi8 >/dev/null)
+# The extra set: the package of every library the programs link beyond
+# libc's and the compiler's (libpq's Kerberos and LDAP closure included),
+# for a machine that lacks some of them; carried.sh unpacks only those.
+extra=$(ldd "$B/bin/g16d" "$B/bin/g16" "$B"/src/lib/libg16*.so.1 | awk '/=> \// {print $3}' | sort -u |
+  grep -v -e '/libc\.so' -e '/libm\.so' -e '/libstdc++' -e '/libgcc_s' -e '/libg16' -e 'ld-linux' |
+  while read -r so; do dpkg -S "$so" 2>/dev/null || dpkg -S "/usr$so" 2>/dev/null || true; done |
+  cut -d: -f1 | sort -u | grep -v -e '^libmicrohttpd12$' -e '^libc6$')
+# shellcheck disable=SC2086
+(cd "$G/debs/extra" && rm -f ./*.deb && apt-get download $extra >/dev/null)
 # gpu_tests.sh: Node.js (the tests read JSON with it; one binary) and the
-xz -T0 -6 -c "$(readlink -f "$(command -v node)")" >"$G/node.xz"
+[ -s "$G/node.xz" ] || xz -T0 -6 -c "$(readlink -f "$(command -v node)")" >"$G/node.xz"
 # small fixtures its tests use, from the build's fixtures folder.
 FIX=$(sed -n 's/^G16_FIXTURES:PATH=//p' "$B/CMakeCache.txt")
 [ -d "$FIX" ] || { echo "gpu_prepare: no fixtures folder (G16_FIXTURES) in $B/CMakeCache.txt" >&2; exit 1; }

@@ -112,3 +112,10 @@ open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDRE
 sys.exit(rc)' "$f" "$@"
   else echo 0 >"$f"; "$@"; fi
 }
+
+# workers_of LOG: "S/M/F", the synthesis, MSM and finalize workers of the
+# last g16d started into LOG (its "listening" line)
+workers_of() {
+  grep 'listening' "$1" | tail -1 |
+    sed -n 's/.*synth_workers=\([0-9]*\) msm_workers=\([0-9]*\) finalize_workers=\([0-9]*\).*/\1\/\2\/\3/p'
+}

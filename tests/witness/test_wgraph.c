@@ -160,6 +160,174 @@ static void one_field(int f)
     mpz_clears(p, x, y, c, r, got, NULL);
 }
 
+/* circom's signed value of x (canonical): x - p above (p - 1) / 2. */
+static void signed_value(mpz_t r, const mpz_t x, const mpz_t p)
+{
+    mpz_t half;
+    mpz_init(half);
+    mpz_sub_ui(half, p, 1);
+    mpz_fdiv_q_2exp(half, half, 1);
+    mpz_set(r, x);
+    if (mpz_cmp(x, half) > 0) mpz_sub(r, x, p);
+    mpz_clear(half);
+}
+
+/* circom's result of a bit operation: masked to the bit length, less p
+ * once. */
+static void adjust(mpz_t r, const mpz_t p, unsigned bits)
+{
+    mpz_fdiv_r_2exp(r, r, bits);
+    if (mpz_cmp(r, p) >= 0) mpz_sub(r, r, p);
+}
+
+/* What circom's runtime computes for op on x and y (canonical), into r:
+ * 0, or 1 where the graph falls back (the wasm decides). */
+static int circom_op(mpz_t r, uint32_t op, const mpz_t x, const mpz_t y, const mpz_t p,
+                     unsigned bits)
+{
+    mpz_t sx, sy;
+    mpz_inits(sx, sy, NULL);
+    signed_value(sx, x, p);
+    signed_value(sy, y, p);
+    int c = mpz_cmp(sx, sy), fallback = 0, left = op == WGRAPH_SHL || op == WGRAPH_SHLV;
+    switch (op) {
+    case WGRAPH_LT: mpz_set_ui(r, c < 0); break;
+    case WGRAPH_GT: mpz_set_ui(r, c > 0); break;
+    case WGRAPH_LEQ: mpz_set_ui(r, c <= 0); break;
+    case WGRAPH_GEQ: mpz_set_ui(r, c >= 0); break;
+    case WGRAPH_LAND: mpz_set_ui(r, mpz_sgn(x) && mpz_sgn(y)); break;
+    case WGRAPH_LOR: mpz_set_ui(r, mpz_sgn(x) || mpz_sgn(y)); break;
+    case WGRAPH_LNOT: mpz_set_ui(r, !mpz_sgn(x)); break;
+    case WGRAPH_BNOT: /* the 256-bit complement */
+        mpz_ui_pow_ui(r, 2, 256);
+        mpz_sub_ui(r, r, 1);
+        mpz_xor(r, r, x);
+        adjust(r, p, bits);
+        break;
+    case WGRAPH_IDIV:
+    case WGRAPH_MOD:
+        if (!mpz_sgn(y)) {
+            fallback = 1;
+            break;
+        }
+        if (op == WGRAPH_IDIV)
+            mpz_fdiv_q(r, x, y);
+        else
+            mpz_fdiv_r(r, x, y);
+        break;
+    case WGRAPH_POW: mpz_powm(r, x, y, p); break;
+    case WGRAPH_INV: fallback = !mpz_invert(r, x, p); break;
+    default: /* shifts by y's signed value: negative the other way */
+        if (mpz_sgn(sy) < 0) {
+            mpz_neg(sy, sy);
+            left = !left;
+        }
+        if (mpz_cmp_ui(sy, bits) >= 0) {
+            mpz_set_ui(r, 0);
+        } else if (left) {
+            mpz_mul_2exp(r, x, mpz_get_ui(sy));
+            adjust(r, p, bits);
+        } else {
+            mpz_fdiv_q_2exp(r, x, mpz_get_ui(sy));
+        }
+        break;
+    }
+    mpz_clears(sx, sy, NULL);
+    return fallback;
+}
+
+/* op on x and y by a graph of its own (inputs x and y; y also as the
+ * constant amount of SHR and SHL): 0 with the result in r, or what
+ * wgraph_eval answered. */
+static int graph_op(mpz_t r, uint32_t field, uint32_t op, const mpz_t x, const mpz_t y,
+                    const mpz_t p)
+{
+    uint64_t consts[1][4];
+    mpz_t m;
+    mpz_init(m);
+    mpz_mul_2exp(m, y, 256);
+    mpz_mod(m, m, p);
+    to_bytes((uint8_t *)consts[0], m);
+    mpz_clear(m);
+    int fixed = op == WGRAPH_SHR || op == WGRAPH_SHL;
+    wgraph_node nodes[4] = {
+        {WGRAPH_INPUT, 0, 0}, {WGRAPH_INPUT, 1, 0}, {WGRAPH_CONST, 0, 0}, {op, 0, fixed ? 2 : 1}};
+    wgraph_signal sig[1] = {{0x99, 2}};
+    uint32_t outputs[1] = {3};
+    wgraph g = {field, 4, 1, 1, 1, 2, nodes, consts, sig, outputs, NULL, 0, NULL, NULL, 0, {0}};
+    CHECK(wgraph_prepare(&g) == 0);
+    uint8_t in[64], out[32];
+    to_bytes(in, x);
+    to_bytes(in + 32, y);
+    void *scratch = aligned_alloc(32, wgraph_scratch_bytes(&g));
+    uint32_t why = 0;
+    int rc = wgraph_eval(&g, in, out, scratch, &why);
+    CHECK(rc == 0 || why == 3);
+    from_bytes(r, out);
+    free(scratch);
+    unprepare(&g);
+    return rc;
+}
+
+/* The edge values of circom's runtime for the field of p, then random
+ * ones: 0, 1, small numbers, shift amounts around the bit length and
+ * their negatives, (p - 1) / 2 and (p + 1) / 2 (the last positive and
+ * the first negative value), p - 1, values of 2^253 and more. */
+#define N_VALUES 40
+static void values(mpz_t v[N_VALUES], const mpz_t p)
+{
+    const unsigned long small[] = {0, 1, 2, 3, 7, 64, 253, 254, 255, 256, 300, 4294967295ul};
+    int n = 0;
+    for (size_t i = 0; i < sizeof small / sizeof *small; i++) mpz_set_ui(v[n++], small[i]);
+    for (int d = -1; d <= 2; d++, n++) { /* (p - 1) / 2 - 1 ... (p + 1) / 2 + 1 */
+        mpz_sub_ui(v[n], p, 1);
+        mpz_fdiv_q_2exp(v[n], v[n], 1);
+        if (d < 0)
+            mpz_sub_ui(v[n], v[n], 1);
+        else
+            mpz_add_ui(v[n], v[n], (unsigned long)d);
+    }
+    const unsigned long below[] = {1, 2, 253, 254, 255, 256, 300};
+    for (size_t i = 0; i < sizeof below / sizeof *below; i++) mpz_sub_ui(v[n++], p, below[i]);
+    const unsigned long powers[] = {32, 64, 252, 253, 254, 255};
+    for (size_t i = 0; i < sizeof powers / sizeof *powers; i++, n++) {
+        mpz_ui_pow_ui(v[n], 2, powers[i]);
+        mpz_mod(v[n], v[n], p); /* 2^254 and 2^255 are above BN254's p */
+    }
+    mpz_set_ui(v[n], 1);
+    mpz_mul_2exp(v[n], v[n], 253);
+    mpz_add_ui(v[n], v[n], 12345); /* >= 2^253 */
+    n++;
+    while (n < N_VALUES) mpz_urandomm(v[n++], rs, p);
+}
+
+/* Every operation from WGRAPH_LT on, and SHR and SHL by constants, on
+ * every pair of values, against circom_op. */
+static void more_ops(int f)
+{
+    mpz_t p, v[N_VALUES], want, got;
+    mpz_inits(p, want, got, NULL);
+    for (int i = 0; i < N_VALUES; i++) mpz_init(v[i]);
+    mpz_set_str(p, primes[f], 10);
+    values(v, p);
+    unsigned bits = f ? 255 : 254;
+    uint32_t field = f ? WGRAPH_BLS12_381 : WGRAPH_BN254, ops[WGRAPH_OP_END], n_ops = 0;
+    for (uint32_t op = WGRAPH_LT; op < WGRAPH_OP_END; op++) ops[n_ops++] = op;
+    ops[n_ops++] = WGRAPH_SHR;
+    ops[n_ops++] = WGRAPH_SHL;
+    for (uint32_t k = 0; k < n_ops; k++)
+        for (int i = 0; i < N_VALUES; i++)
+            for (int j = 0; j < N_VALUES; j++) {
+                int fb = circom_op(want, ops[k], v[i], v[j], p, bits);
+                int rc = graph_op(got, field, ops[k], v[i], v[j], p);
+                CHECKF(rc == (fb ? WGRAPH_FALLBACK : 0) && (fb || !mpz_cmp(want, got)),
+                       "field %d op %u values %d, %d: %d, %s", f, ops[k], i, j, rc,
+                       mpz_get_str(NULL, 10, got));
+            }
+    for (int i = 0; i < N_VALUES; i++) mpz_clear(v[i]);
+    mpz_clears(p, want, got, NULL);
+}
+
 /* Serialize, parse back (the plan read in place, evaluating as the
  * original), and the parser's refusals. */
 static void file_format(void)
@@ -233,6 +401,8 @@ int main(void)
     gmp_randseed_ui(rs, 40);
     one_field(0);
     one_field(1);
+    more_ops(0);
+    more_ops(1);
     file_format();
     gmp_randclear(rs);
     return test_finish("test_wgraph");

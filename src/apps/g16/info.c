@@ -29,8 +29,10 @@ static const char info_usage[] =
     "A circom witness calculator (circuit.wasm) is opened as `g16 wtns\n"
     "calculate` opens it (compiled into the cache first when it is not\n"
     "there yet): its curve, witness size, memory, and its witness path:\n"
-    "\"graph\" when the cache holds the circuit's witness graph (calculations\n"
-    "use it), else \"wasm\" and why there is none (docs/witness-graph.md).\n"
+    "\"graph\" when the cache holds the circuit's witness graphs (calculations\n"
+    "use them; one per path through its input-dependent branches that a\n"
+    "calculation took), else \"wasm\" and why there is none\n"
+    "(docs/witness-graph.md).\n"
     "  --cache-dir DIR  the cache (default $XDG_CACHE_HOME/g16, else\n"
     "                   ~/.cache/g16), as for g16 wtns calculate\n"
 #endif
@@ -117,8 +119,9 @@ static int info_circuit(const char *path, const char *cache_dir)
     printf("compiled:     %s (%s)\n", g16_circuit_compiled(c) ? "now" : "from the cache",
            cache_dir);
     if (g.present)
-        printf("witness path: graph (from the cache: %zu bytes, %zu a calculation)\n", g.bytes,
-               g.eval_bytes);
+        printf("witness path: graph (from the cache: %zu bytes, %zu a calculation; %u graph%s, "
+               "one per path)\n",
+               g.bytes, g.eval_bytes, g.graphs, g.graphs == 1 ? "" : "s");
     else
         printf("witness path: wasm (%s)\n", g.why);
     g16_circuit_close(c);

@@ -38,8 +38,8 @@
     "                   (512M, 2G, ...; K/M/G/T are powers of 1024); a\n"                          \
     "                   calculation that needs more fails (default 4x what\n"                      \
     "                   the circuit starts with, at least 64M, as in g16d);\n"                     \
-    "                   a witness graph that does not fit in it with its\n"                        \
-    "                   evaluation is not used (the wasm computes)\n"
+    "                   witness graphs that do not fit in it with an\n"                            \
+    "                   evaluation are not used (the wasm computes)\n"
 
 static const char wtns_usage[] =
     "usage: g16 wtns calculate [options] CIRCUIT.wasm INPUT.json WITNESS.wtns\n"
@@ -57,9 +57,11 @@ static const char wtns_usage[] =
     "\n"
     "options:\n" WITNESS_OPTIONS_HELP
     "  --verbose        print whether the circuit was compiled or cached, the\n"
-    "                   time of each step, and whether the circuit's witness\n"
-    "                   graph or its wasm gave the witness (and why not the\n"
-    "                   graph), on standard error\n"
+    "                   time of each step, how many witness graphs the\n"
+    "                   circuit has (one per path through its input-dependent\n"
+    "                   branches that a calculation took), and whether a graph\n"
+    "                   or its wasm gave the witness (and why not a graph), on\n"
+    "                   standard error\n"
     "  -h, --help       show this help\n"
     "\n"
     "Exit status: 0 on success, 1 on any error (one line on stderr naming the\n"
@@ -258,12 +260,16 @@ static int calculate(const wtns_args *a, const char *wasm_path, const char *inpu
     if (!rc && a->verbose && !g16_circuit_witness_path(c, path, sizeof path)) {
         const char *cc, *wasm2c;
         g16_circuit_tools_default(&cc, &wasm2c);
+        double t2 = now();
+        /* after the calculation, which may have made a graph of its path */
+        g16_circuit_graph_info g;
+        if (g16_circuit_graph(c, &g)) g.graphs = 0;
         fprintf(stderr,
-                "%s: circuit %s in %.3f s (%s; tools %s, %s), witness of %u values in %.3f s, "
-                "by the %s\n",
+                "%s: circuit %s in %.3f s (%s; tools %s, %s; %u witness graph%s), witness of %u "
+                "values in %.3f s, by the %s\n",
                 a->cmd, g16_circuit_compiled(c) ? "compiled" : "loaded from the cache", t1 - t0,
-                a->cache_dir, a->cc ? a->cc : cc, a->wasm2c ? a->wasm2c : wasm2c,
-                g16_circuit_witness_size(c), now() - t1, path);
+                a->cache_dir, a->cc ? a->cc : cc, a->wasm2c ? a->wasm2c : wasm2c, g.graphs,
+                g.graphs == 1 ? "" : "s", g16_circuit_witness_size(c), t2 - t1, path);
     }
     g16_circuit_close(c);
     free(input);

@@ -94,8 +94,8 @@ static json_t *circuit_json(const dkey *k)
 }
 
 /* How the key's circuit computes its witnesses now (docs/witness-graph.md):
- * witness_path graph or wasm (with why), and the graph's bytes, which the
- * key's bytes include. */
+ * witness_path graph or wasm (with why), its graphs (one per path through
+ * its branches), and their bytes, which the key's bytes include. */
 static void circuit_graph_json(json_t *o, const dkey *k)
 {
     g16_circuit_graph_info g;
@@ -103,6 +103,7 @@ static void circuit_graph_json(json_t *o, const dkey *k)
         return;
     json_object_set_new(o, "witness_path", json_string(g.present ? "graph" : "wasm"));
     if (!g.present) json_object_set_new(o, "witness_path_why", json_string(g.why));
+    json_object_set_new(o, "graphs", json_integer((json_int_t)g.graphs));
     json_object_set_new(o, "graph_bytes", json_integer((json_int_t)k->graph_bytes));
 }
 

@@ -307,9 +307,10 @@ static const option k_opts[] = {
      "                         and enough for the MSM workers to use every thread). Default 65536"},
     {"witness-memory", "SIZE", set_witness_memory,
      "linear memory a circuit's witness calculator may grow to (reserved with each input\n"
-     "                         partition; a calculation that needs more fails; a witness graph\n"
-     "                         larger than it is not used). Default 4x what the circuit starts\n"
-     "                         with, at least 64M"},
+     "                         partition; a calculation that needs more fails; witness graphs\n"
+     "                         (one per path of the circuit's branches) larger than it together\n"
+     "                         are not used). Default 4x what the circuit starts with, at least\n"
+     "                         64M"},
     {"witness-timeout", "SECONDS", set_witness_timeout,
      "a witness calculation that runs longer (a circuit loop its input never ends), by the\n"
      "                         wasm or the witness graph, fails its partition; the job's others\n"

@@ -143,9 +143,9 @@ typedef struct dkey {
     size_t compile_charge; /* while its circuit is opened (compiled unless cached): the
                                     budget it holds for wasm2c and cc (keys.c) */
     int opening_circuit;   /* listed as compiling meanwhile */
-    /* Its circuit's witness graph (keys.c, Graphs): the memory it holds,
-     * charged beside bytes; whether it was tried (0 no, 1 building, 2
-     * done), and the build's reservation meanwhile. */
+    /* Its circuit's witness graphs (keys.c, Graphs): the memory they
+     * hold, charged beside bytes; whether one is being built (1) or not
+     * (0), and the build's reservation meanwhile. */
     size_t graph_bytes;
     int graph_build;
     size_t graph_reserved;

@@ -344,11 +344,13 @@ static void compile_charge(g16d *d, dkey *k, int on)
 
 /* Graphs.  A circuit's witness graph (docs/witness-graph.md) is made by
  * tracing one calculation, seconds at 2^20: never on a synthesis worker.
- * The circuit makes it only on request; the first partition computed by
- * the wasm hands its input to a thread of its own (d_key_graph_after),
- * which holds the key (a hold: not evicted meanwhile) and a reservation
- * for the wasm's run and the trace, and charges the graph's memory to
- * the key once made.  A graph from the cache is charged at load. */
+ * The circuit makes them only on request; a partition computed by the
+ * wasm because no graph fitted its input's path (the first one, for the
+ * first graph; g16_circuit_graph_wanted) hands its input to a thread of
+ * its own (d_key_graph_after), one at a time a key, which holds the key
+ * (a hold: not evicted meanwhile) and a reservation for the wasm's run
+ * and the trace, and charges the graphs' memory to the key once made.
+ * Graphs from the cache are charged at load. */
 static d_status graph_at_load(g16d *d, dkey *k, char *err, size_t errlen)
 {
     g16_circuit_graph_info g;
@@ -365,7 +367,6 @@ static d_status graph_at_load(g16d *d, dkey *k, char *err, size_t errlen)
               d_budget_free(d));
     k->graph_bytes = g.bytes;
     d->key_bytes += g.bytes;
-    if (g.bytes) k->graph_build = 2;
     pthread_mutex_unlock(&d->mu);
     d_key_reap(&freed);
     return D_OK;
@@ -393,21 +394,26 @@ static void *graph_build(void *arg)
     dkey *k = j->k;
     char err[D_ERR];
     double t0 = d_now();
+    g16_circuit_graph_info g;
+    unsigned before = g16_circuit_graph(k->circuit, &g) ? 0 : g.graphs;
     g16_status rc =
         g16_circuit_make_graph(k->circuit, j->text, strlen(j->text), "input", err, sizeof err);
-    g16_circuit_graph_info g;
-    if (g16_circuit_graph(k->circuit, &g)) g.present = 0;
+    if (g16_circuit_graph(k->circuit, &g)) g.present = 0, g.graphs = before;
     pthread_mutex_lock(&d->mu);
     d->reserved -= k->graph_reserved;
     k->graph_reserved = 0;
+    /* the circuit's graphs together: the one made now added */
+    d->key_bytes = d->key_bytes - k->graph_bytes + g.bytes;
     k->graph_bytes = g.bytes;
-    d->key_bytes += g.bytes;
-    k->graph_build = 2;
-    if (g.present)
-        d_log(D_LOG_INFO, "key_graph", "key=%s bytes=%zu seconds=%.3f", k->name, g.bytes,
-              d_now() - t0);
+    k->graph_build = 0; /* another path's input may make another */
+    if (g.graphs > before)
+        d_log(D_LOG_INFO, "key_graph", "key=%s bytes=%zu graphs=%u seconds=%.3f", k->name, g.bytes,
+              g.graphs, d_now() - t0);
     else
-        d_log(D_LOG_NOTICE, "key_graph_none", "key=%s why=%s", k->name, rc ? err : g.why);
+        d_log(D_LOG_NOTICE, "key_graph_none", "key=%s graphs=%u why=%s", k->name, g.graphs,
+              rc         ? err
+              : g.why[0] ? g.why
+                         : "a graph fits the input's path");
     k->pending--;
     k->holds--;
     d->graph_builders--;

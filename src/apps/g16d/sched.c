@@ -451,7 +451,8 @@ static int witness_of(g16d *d, part *p, d_wtns *w, char *err, size_t errlen)
         d_log(D_LOG_INFO, "witness_computed",
               "job=%s index=%d key=%s path=%s seconds=%.3f detail=%s", p->job->id, p->idx,
               p->job->key, p->witness_path, p->witness_s, path);
-        if (p->witness_path[0] == 'w') d_key_graph_after(d, p->job->k, &text);
+        if (p->witness_path[0] == 'w' && g16_circuit_graph_wanted(p->job->k->circuit))
+            d_key_graph_after(d, p->job->k, &text);
     }
     free(text);
     return rc;

@@ -556,25 +556,30 @@ static void graph_id(const uint8_t *wasm_sha256, witness_entry_id *id)
 }
 
 /* "<dir>/<wasm sha256>-<recipe's first 16 hex digits>.wgraph" in the
- * private directory's real path; 0, or an error. */
-static int graph_path(const char *cache_dir, const witness_entry_id *id, char *out, size_t cap,
-                      char *err, size_t errlen)
+ * private directory's real path for a circuit's first graph (the name a
+ * circuit's one graph had before it could have several), ".<index>.wgraph"
+ * for the others; 0, or an error. */
+static int graph_path(const char *cache_dir, const witness_entry_id *id, unsigned index, char *out,
+                      size_t cap, char *err, size_t errlen)
 {
-    char dir[PATH_MAX], name[96];
+    _Static_assert(WITNESS_GRAPHS_MAX <= 10, "one digit a graph file's index");
+    char dir[PATH_MAX], name[96], suffix[] = ".0.wgraph";
     int rc = g16_dir_private(cache_dir, dir, sizeof dir, err, errlen);
     if (rc) return rc;
-    entry_name(id, ".wgraph", name);
+    suffix[1] = (char)('0' + index);
+    entry_name(id, index ? suffix : suffix + 2, name);
     snprintf(out, cap, "%s/%s", dir, name);
     return 0;
 }
 
-int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t **bytes,
-                      size_t *len, size_t *map_len)
+int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, unsigned index,
+                      const uint8_t **bytes, size_t *len, size_t *map_len)
 {
     witness_entry_id id;
     char path[PATH_MAX + 100], ignored[512];
+    if (index >= WITNESS_GRAPHS_MAX) return G16_ERR_NOT_FOUND;
     graph_id(wasm_sha256, &id);
-    if (graph_path(cache_dir, &id, path, sizeof path, ignored, sizeof ignored))
+    if (graph_path(cache_dir, &id, index, path, sizeof path, ignored, sizeof ignored))
         return G16_ERR_NOT_FOUND;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) return G16_ERR_NOT_FOUND;
@@ -599,13 +604,17 @@ int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const u
     return rc;
 }
 
-int witness_graph_write(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t *bytes,
-                        size_t len, char *err, size_t errlen)
+int witness_graph_write(const char *cache_dir, const uint8_t *wasm_sha256, unsigned index,
+                        const uint8_t *bytes, size_t len, char *err, size_t errlen)
 {
     witness_entry_id id;
     char path[PATH_MAX + 100];
+    if (index >= WITNESS_GRAPHS_MAX) {
+        snprintf(err, errlen, "no graph file %u (at most %u a circuit)", index, WITNESS_GRAPHS_MAX);
+        return G16_ERR_ARG;
+    }
     graph_id(wasm_sha256, &id);
-    int rc = graph_path(cache_dir, &id, path, sizeof path, err, errlen);
+    int rc = graph_path(cache_dir, &id, index, path, sizeof path, err, errlen);
     if (rc) return rc;
     uint8_t trailer[WITNESS_TRAILER_SIZE];
     witness_graph_trailer(bytes, len, &id, trailer);

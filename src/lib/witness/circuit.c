@@ -3,6 +3,7 @@
  * init, then each input signal's values in the file's order, then the
  * witness, written as a version-2 .wtns. */
 #include <gmp.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -36,21 +37,31 @@ struct g16_circuit {
     uint32_t start_pages; /* an instance's linear memory before it runs */
     uint32_t max_pages;   /* what a calculation's memory may grow to */
     double time_limit;    /* seconds a calculation may run; 0: no limit */
-    /* The witness graph (wgraph.h; docs/witness-graph.md): read from the
-     * cache by the open, else made after the first calculation that the
-     * wasm computed, from a trace of the same input.  Published once. */
+    /* The witness graphs (wgraph.h; docs/witness-graph.md), one per path
+     * through the circuit's input-dependent branches: read from the cache
+     * by the open, else made after a calculation that the wasm computed
+     * because no graph's guards fitted its input (the first calculation,
+     * for the first graph), from a trace of the same input.
+     * graphs[0, n_graphs) are published in order, each once (appended
+     * under graph_lock); at most WITNESS_GRAPHS_MAX (witness.h: why). */
     char *cache_dir;
     char *cc, *wasm2c; /* the tools the calculator was compiled with, for the tracer */
-    _Atomic(wgraph *) graph;
-    pthread_mutex_t graph_lock; /* the one attempt to make it */
-    int graph_tried;            /* under graph_lock */
+    _Atomic(wgraph *) graphs[WITNESS_GRAPHS_MAX];
+    atomic_uint n_graphs;
+    atomic_uint graph_last;     /* the graph that last gave a witness: tried first */
+    pthread_mutex_t graph_lock; /* the attempts to make one */
+    atomic_uint graph_tries;    /* traces made into graphs or refused (changed under graph_lock) */
     char graph_why[256];        /* why there is none (under graph_lock) */
+    char path_why[256];         /* why the last trace of another path made no graph (same) */
     pthread_mutex_t path_lock;
-    char last_path[320];      /* how the last calculation ran (under path_lock) */
-    const uint8_t *graph_map; /* the cached graph file the open mapped (its steps) */
-    size_t graph_map_len;
-    int graph_on_request; /* only g16_circuit_make_graph makes it (under graph_lock) */
-    uint64_t id;          /* this open's number: a thread's path note names it */
+    char last_path[320]; /* how the last calculation ran (under path_lock) */
+    /* per graph: the cached file the open mapped (its steps), else NULL;
+     * the index of its file in the cache (read or written), else UINT_MAX */
+    const uint8_t *graph_map[WITNESS_GRAPHS_MAX];
+    size_t graph_map_len[WITNESS_GRAPHS_MAX];
+    unsigned graph_file[WITNESS_GRAPHS_MAX];
+    atomic_int graph_on_request; /* only g16_circuit_make_graph makes them */
+    uint64_t id;                 /* this open's number: a thread's path note names it */
 };
 
 /* Instances' linear memory may grow to the wasm32 limit (4 GiB) unless
@@ -141,7 +152,7 @@ static int object_ready(const g16_circuit *c, const uint8_t *expect, char *err, 
     int rc = 0;
     if (!atomic_load(&m->obj_ready)) {
         witness_tools tools = {c->cc, c->wasm2c};
-        int first = !atomic_load(&m->graph);
+        int first = !atomic_load(&m->n_graphs);
         rc = witness_object_load(c->wasm_path, c->cache_dir, first ? expect : c->wasm_sha256,
                                  &tools, &m->obj, err, errlen);
         if (!rc && first) memcpy(m->wasm_sha256, m->obj.wasm_sha256, G16_SHA256_BYTES);
@@ -238,14 +249,20 @@ static void graph_words_put(const g16_circuit *c, uint32_t w[WGRAPH_CIRCUIT_WORD
     w[W_PAGES] = c->start_pages;
 }
 
-/* The circuit's header from its graph g: 0, or -1 when g's words are not
- * a circuit's that g can be the graph of (the graph is then not used). */
-static int graph_words_take(g16_circuit *c, const wgraph *g)
+/* The circuit's header from its graph g (first: the circuit's first
+ * graph; the others' words must be the same): 0, or -1 when g's words
+ * are not a circuit's that g can be the graph of (g is then not used). */
+static int graph_words_take(g16_circuit *c, const wgraph *g, int first)
 {
     const uint32_t *w = g->circuit;
     if (w[W_VERSION] != 2 || w[W_N32] != 8 || w[W_WITNESS] != g->n_outputs ||
         wgraph_field_of_prime(w + W_PRIME, 8) != g->field || w[W_PAGES] > MAX_PAGES)
         return -1;
+    if (!first) {
+        uint32_t mine[WGRAPH_CIRCUIT_WORDS];
+        graph_words_put(c, mine);
+        return memcmp(mine, w, sizeof mine) ? -1 : 0;
+    }
     c->info.version = w[W_VERSION];
     c->info.minor = w[W_MINOR];
     c->info.patch = w[W_PATCH];
@@ -257,28 +274,36 @@ static int graph_words_take(g16_circuit *c, const wgraph *g)
     return 0;
 }
 
-/* The graph from the cache, when it has an intact one that fits the
- * circuit (the circuit's header then read from it); without one the
- * first calculation makes it.  Only out of memory is an error. */
-static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t errlen)
+/* Appends g (malloc'd) to c's graphs, its cache file being file; under
+ * graph_lock, or by the open. */
+static void graph_publish(g16_circuit *c, wgraph *g, unsigned file, const uint8_t *map,
+                          size_t map_len)
 {
-    c->cache_dir = strdup(cache_dir);
-    if (!c->cache_dir) {
-        snprintf(err, errlen, "%s: out of memory", c->wasm_path);
-        return G16_ERR_NOMEM;
-    }
-    graph_none(c, "no graph yet (one is made after the first calculation)");
+    unsigned n = atomic_load(&c->n_graphs);
+    c->graph_map[n] = map;
+    c->graph_map_len[n] = map_len;
+    c->graph_file[n] = file;
+    atomic_store(&c->graphs[n], g);
+    atomic_store(&c->n_graphs, n + 1);
+}
+
+/* The graph in the cache's file index, when it is intact and fits the
+ * circuit (the circuit's header then read from it when it is the first);
+ * else a note of why it was refused (out of memory too: the graph is
+ * then not used). */
+static void graph_load(g16_circuit *c, unsigned index)
+{
     const uint8_t *bytes;
     size_t len, map_len;
-    int found = witness_graph_map(cache_dir, c->wasm_sha256, &bytes, &len, &map_len);
+    int found = witness_graph_map(c->cache_dir, c->wasm_sha256, index, &bytes, &len, &map_len);
     if (found == G16_ERR_FORMAT)
         graph_none(c, "the cached graph was refused (its digest does not match); one is made "
                       "after the first calculation");
-    if (found) return 0;
+    if (found) return;
     wgraph g, *p = malloc(sizeof *p);
     char why[256];
     int rc = p ? wgraph_parse(bytes, len, &g, why, sizeof why) : G16_ERR_NOMEM;
-    if (!rc && graph_words_take(c, &g)) {
+    if (!rc && graph_words_take(c, &g, !atomic_load(&c->n_graphs))) {
         wgraph_free(&g);
         snprintf(why, sizeof why, "it is another circuit's");
         rc = G16_ERR_FORMAT;
@@ -293,13 +318,25 @@ static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t e
          * compiled circuit is */
         free(p);
         munmap((void *)bytes, map_len);
-        return 0;
+        return;
     }
-    c->graph_map = bytes; /* the graph's steps are read from it */
-    c->graph_map_len = map_len;
     *p = g;
-    atomic_store(&c->graph, p);
-    c->graph_tried = 1;
+    graph_publish(c, p, index, bytes, map_len); /* its steps are read from the mapping */
+}
+
+/* The graphs from the cache, each intact one that fits the circuit;
+ * without any the first calculation makes one.  Only out of memory is an
+ * error. */
+static int graph_open(g16_circuit *c, const char *cache_dir, char *err, size_t errlen)
+{
+    c->cache_dir = strdup(cache_dir);
+    if (!c->cache_dir) {
+        snprintf(err, errlen, "%s: out of memory", c->wasm_path);
+        return G16_ERR_NOMEM;
+    }
+    graph_none(c, "no graph yet (one is made after the first calculation)");
+    for (unsigned i = 0; i < WITNESS_GRAPHS_MAX; i++) graph_load(c, i);
+    c->graph_tries = atomic_load(&c->n_graphs);
     return 0;
 }
 
@@ -402,10 +439,13 @@ void g16_circuit_close(g16_circuit *c)
     g16w_instance *spare = atomic_exchange(&c->spare, NULL);
     if (spare) c->obj.api->destroy(spare);
     witness_object_unload(&c->obj);
-    wgraph *g = atomic_exchange(&c->graph, NULL);
-    if (g) wgraph_free(g);
-    free(g);
-    if (c->graph_map) munmap((void *)c->graph_map, c->graph_map_len);
+    unsigned n = atomic_exchange(&c->n_graphs, 0);
+    for (unsigned i = 0; i < n; i++) {
+        wgraph *g = atomic_exchange(&c->graphs[i], NULL);
+        wgraph_free(g);
+        free(g);
+        if (c->graph_map[i]) munmap((void *)c->graph_map[i], c->graph_map_len[i]);
+    }
     pthread_mutex_destroy(&c->graph_lock);
     pthread_mutex_destroy(&c->path_lock);
     pthread_mutex_destroy(&c->obj_lock);
@@ -706,6 +746,10 @@ static int calculate_to_file(const run *r, const witness_inputs *in, void *arg)
  * service calculating on several threads at once asks each its own. */
 static _Thread_local uint64_t path_circuit; /* the circuit's id */
 static _Thread_local char path_text[320];
+/* 1 when that calculation fell back because no graph fitted its path (a
+ * guard of each went another way, or there was none yet): its input may
+ * make another graph (graph_wanted) */
+static _Thread_local int path_new;
 
 static void path_note(const g16_circuit *c, const char *fmt, const char *why)
 {
@@ -714,6 +758,7 @@ static void path_note(const g16_circuit *c, const char *fmt, const char *why)
     snprintf(m->last_path, sizeof m->last_path, fmt, why);
     pthread_mutex_unlock(&m->path_lock);
     path_circuit = c->id;
+    path_new = 0;
     snprintf(path_text, sizeof path_text, fmt, why);
 }
 
@@ -741,18 +786,26 @@ static uint8_t *graph_inputs(const wgraph *g, const witness_inputs *in, char *wh
 
 static const char *graph_op_name(uint32_t op)
 {
-    return op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ ? "a guard"
-           : op == WGRAPH_DIV                             ? "a division by zero"
-                                                          : "a shift by too much";
+    if (op == WGRAPH_GUARD_NZ || op == WGRAPH_GUARD_EQ) return "a guard";
+    /* the others that fall back: DIV, IDIV, MOD and INV by zero */
+    return op == WGRAPH_BIT ? "a bit beyond the prime's bit length" : "a division by zero";
 }
 
-/* The witness values of in by c's graph into values (32 bytes each): 0,
- * or 1 with why when the wasm must compute them. */
+/* graph_values' answers */
+enum {
+    GRAPH_DONE,     /* the witness values are written */
+    GRAPH_FALLBACK, /* the wasm must compute them (and no other graph would) */
+    GRAPH_TIMEOUT,  /* past the time limit: the wasm's error, no fallback */
+    GRAPH_OTHER,    /* a guard went another way: another path's graph may fit */
+};
+
+/* The witness values of in by the graph g into values (32 bytes each), or
+ * why not (graph_values' answers). */
 static int graph_values(const wgraph *g, const witness_inputs *in, uint64_t deadline_ns,
                         uint8_t *values, char *why, size_t whylen)
 {
     uint8_t *inputs = graph_inputs(g, in, why, whylen);
-    if (!inputs) return 1;
+    if (!inputs) return GRAPH_FALLBACK;
     void *scratch = wtns_alloc(wgraph_scratch_bytes(g));
     uint32_t at = 0;
     int r = scratch ? wgraph_eval_until(g, inputs, values, scratch, deadline_ns, &at) : 1;
@@ -763,9 +816,45 @@ static int graph_values(const wgraph *g, const witness_inputs *in, uint64_t dead
     else if (r)
         snprintf(why, whylen, "%s (graph node %u) went another way than in the traced calculation",
                  graph_op_name(g->steps[at].op), at);
+    int guard = scratch && r && r != WGRAPH_TIMEOUT &&
+                (g->steps[at].op == WGRAPH_GUARD_NZ || g->steps[at].op == WGRAPH_GUARD_EQ);
     free(scratch);
     free(inputs);
-    return r == WGRAPH_TIMEOUT ? 2 : r ? 1 : 0;
+    return r == WGRAPH_TIMEOUT ? GRAPH_TIMEOUT
+           : guard             ? GRAPH_OTHER
+           : r                 ? GRAPH_FALLBACK
+                               : GRAPH_DONE;
+}
+
+/* The witness values of in by the first n of c's graphs: the one that
+ * last gave a witness first, and where a guard goes another way the next
+ * (a division by zero, or a bit beyond the prime's bit length, does not
+ * depend on the path: every graph that gets that far meets it);
+ * graph_values' answers,
+ * GRAPH_OTHER when every graph's guards went another way. */
+static int graphs_values(const g16_circuit *c, unsigned n, const witness_inputs *in,
+                         uint64_t deadline_ns, uint8_t *values, char *why, size_t whylen)
+{
+    g16_circuit *m = (g16_circuit *)c;
+    unsigned last = atomic_load(&m->graph_last);
+    if (last >= n) last = 0;
+    int r = GRAPH_FALLBACK;
+    char later[256];
+    for (unsigned k = 0; k < n; k++) {
+        unsigned i = k == 0 ? last : k <= last ? k - 1 : k;
+        r = graph_values(atomic_load(&m->graphs[i]), in, deadline_ns, values, k ? later : why,
+                         k ? sizeof later : whylen);
+        if (r == GRAPH_DONE && i != last) atomic_store(&m->graph_last, i);
+        if (r != GRAPH_OTHER) {
+            if (k) snprintf(why, whylen, "%s", later);
+            return r;
+        }
+    }
+    if (n > 1) {
+        size_t at = strlen(why);
+        snprintf(why + at, whylen - at, ", and in the other %u graphs", n - 1);
+    }
+    return r;
 }
 
 /* An evaluation's own memory beside the witness: its slots, its inputs. */
@@ -774,16 +863,31 @@ static size_t graph_eval_bytes(const wgraph *g)
     return wgraph_scratch_bytes(g) + (size_t)32 * g->n_inputs + 32;
 }
 
-/* The graph's memory counts against the circuit's memory limit where the
- * wasm's linear memory does: a graph that with its evaluation needs more
- * is not used (why says so). */
-static int graph_fits(const g16_circuit *c, const wgraph *g, char *why, size_t whylen)
+/* The graphs' memory counts against the circuit's memory limit where the
+ * wasm's linear memory does: of the first n graphs, how many (from the
+ * first on) fit with the largest of their evaluations' own memory; the
+ * others are not used (why says so). */
+static unsigned graphs_fitting(const g16_circuit *c, unsigned n, char *why, size_t whylen)
 {
-    size_t need = wgraph_bytes(g) + graph_eval_bytes(g), limit = g16_circuit_memory_limit(c);
-    if (need <= limit) return 1;
-    snprintf(why, whylen, "the graph needs %zu bytes, over the circuit's memory limit of %zu", need,
-             limit);
-    return 0;
+    size_t held = 0, eval = 0, limit = g16_circuit_memory_limit(c);
+    for (unsigned i = 0; i < n; i++) {
+        const wgraph *g = atomic_load(&((g16_circuit *)c)->graphs[i]);
+        size_t e = graph_eval_bytes(g) > eval ? graph_eval_bytes(g) : eval;
+        size_t need = held + wgraph_bytes(g) + e;
+        if (need > limit && i == 0)
+            snprintf(why, whylen,
+                     "the graph needs %zu bytes, over the circuit's memory limit of %zu", need,
+                     limit);
+        else if (need > limit)
+            snprintf(why, whylen,
+                     "%u of the %u graphs (other paths') do not fit: they need %zu bytes with the "
+                     "first %u, over the circuit's memory limit of %zu",
+                     n - i, n, need, i, limit);
+        if (need > limit) return i;
+        held += wgraph_bytes(g);
+        eval = e;
+    }
+    return n;
 }
 
 static int write_whole(const char *path, const uint8_t *buf, size_t len, char *err, size_t errlen)
@@ -805,21 +909,27 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
                            const char *input_name, const wtns_out *o, const char *path, char *err,
                            size_t errlen)
 {
-    const wgraph *g = atomic_load(&((g16_circuit *)c)->graph);
-    char why[256];
-    if (!g) {
+    unsigned n = atomic_load(&((g16_circuit *)c)->n_graphs);
+    char why[320];
+    if (!n) {
         /* not waiting while another calculation makes the graph */
-        if (pthread_mutex_trylock(&((g16_circuit *)c)->graph_lock)) {
-            snprintf(why, sizeof why, "the graph is being made");
-        } else {
+        int free_now = !pthread_mutex_trylock(&((g16_circuit *)c)->graph_lock);
+        int untried = free_now && !c->graph_tries;
+        if (free_now) {
             snprintf(why, sizeof why, "%s", c->graph_why);
             pthread_mutex_unlock(&((g16_circuit *)c)->graph_lock);
+        } else {
+            snprintf(why, sizeof why, "the graph is being made");
         }
         path_note(c, "wasm (%s)", why);
+        path_new = untried;
         return 1;
     }
-    if (!graph_fits(c, g, why, sizeof why)) {
-        path_note(c, "wasm (%s)", why);
+    char unfit[256] = "";
+    unsigned all = n;
+    n = graphs_fitting(c, all, unfit, sizeof unfit);
+    if (!n) {
+        path_note(c, "wasm (%s)", unfit);
         return 1;
     }
     uint64_t until = deadline(c); /* from the call's start, as the wasm's */
@@ -829,13 +939,13 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
     if (rc) return rc;
     size_t bytes = g16_witness_wtns_bytes(c);
     uint8_t *buf = o && o->into ? o->into : wtns_alloc(bytes);
-    int r = 1;
+    int r = GRAPH_FALLBACK;
     if (buf)
-        r = graph_values(g, &in, until, buf + wtns_header(buf, &c->info), why, sizeof why);
+        r = graphs_values(c, n, &in, until, buf + wtns_header(buf, &c->info), why, sizeof why);
     else
         snprintf(why, sizeof why, "out of memory for the witness");
     witness_inputs_free(&in);
-    if (r == 2) {
+    if (r == GRAPH_TIMEOUT) {
         /* the wasm's error: falling back would run past the limit again */
         if (buf != (o ? o->into : NULL)) free(buf);
         path_note(c, "graph (%s)", why);
@@ -845,7 +955,12 @@ static int graph_calculate(const g16_circuit *c, const char *input, size_t len,
     }
     if (r) {
         if (buf != (o ? o->into : NULL)) free(buf);
+        if (r == GRAPH_OTHER && n < all) { /* the graphs not tried may have fitted */
+            size_t at = strlen(why);
+            snprintf(why + at, sizeof why - at, "; %s", unfit);
+        }
         path_note(c, "wasm (%s)", why);
+        path_new = r == GRAPH_OTHER && n == all;
         return 1;
     }
     path_note(c, "graph%s", "");
@@ -891,53 +1006,144 @@ static int graph_trace(const g16_circuit *c, const witness_inputs *in, wgraph *o
     return rc;
 }
 
-/* Makes c's graph from a trace of input, once, after the wasm computed
- * its witness (values: that witness's values, which the graph must give
- * on the same input, or it is not used); saved to the cache. */
+/* Whether c may make another graph (under graph_lock): its first once, the
+ * others (other paths) while it has tried fewer than WITNESS_GRAPHS_MAX. */
+static int graph_may_make(const g16_circuit *c)
+{
+    return c->graph_tries < WITNESS_GRAPHS_MAX && (c->graph_tries == 0 || c->n_graphs > 0);
+}
+
+/* Whether in's path has no graph among c's: every graph's guards go
+ * another way (or c has none).  1, or 0 (a graph fits it, or in falls
+ * back for another reason, or out of memory). */
+static int graph_path_new(const g16_circuit *c, const witness_inputs *in)
+{
+    unsigned n = atomic_load(&((g16_circuit *)c)->n_graphs);
+    if (!n) return 1;
+    uint8_t *values = malloc((size_t)32 * c->info.witness_size + 32);
+    char why[256];
+    int r = values ? graphs_values(c, n, in, 0, values, why, sizeof why) : GRAPH_FALLBACK;
+    free(values);
+    return r == GRAPH_OTHER;
+}
+
+/* The cache file index for a new graph of c (under graph_lock): the first
+ * that none of c's graphs has and that holds no intact graph (another
+ * process's, of a path this one may not have), else UINT_MAX (the graph
+ * is kept in memory only). */
+static unsigned graph_file_free(const g16_circuit *c)
+{
+    unsigned n = atomic_load(&((g16_circuit *)c)->n_graphs);
+    for (unsigned i = 0; i < WITNESS_GRAPHS_MAX; i++) {
+        int mine = 0;
+        for (unsigned j = 0; j < n; j++) mine |= c->graph_file[j] == i;
+        const uint8_t *bytes;
+        size_t len, map_len;
+        if (mine) continue;
+        if (witness_graph_map(c->cache_dir, c->wasm_sha256, i, &bytes, &len, &map_len))
+            return i; /* none, or a damaged one: written over */
+        munmap((void *)bytes, map_len);
+    }
+    return UINT_MAX;
+}
+
+/* Notes why a trace made no graph (under graph_lock): for the first, why
+ * the circuit has none; for another path's, apart. */
+static void graph_refused(g16_circuit *c, const char *why)
+{
+    if (atomic_load(&c->n_graphs))
+        snprintf(c->path_why, sizeof c->path_why, "%s", why);
+    else
+        graph_none(c, why);
+}
+
+/* The graph of in's path, traced, checked against values (the wasm's
+ * witness values of in, which it must give on the same input) and
+ * against the memory limit with c's other graphs: 0 with *out, or 1 and
+ * why there is none. */
+static int graph_of(const g16_circuit *c, const witness_inputs *in, const uint8_t *values,
+                    wgraph *out, char *why, size_t whylen)
+{
+    int rc = graph_trace(c, in, out, why, whylen);
+    if (rc) return rc;
+    size_t bytes = (size_t)32 * c->info.witness_size;
+    uint8_t *own = malloc(bytes ? bytes : 1);
+    why[0] = 0;
+    if (!own || graph_values(out, in, 0, own, why, whylen) || memcmp(own, values, bytes)) {
+        if (!why[0])
+            snprintf(why, whylen, "%s",
+                     own ? "the graph disagrees with the wasm"
+                         : "out of memory for the graph's check");
+        rc = 1;
+    }
+    free(own);
+    unsigned n = atomic_load(&((g16_circuit *)c)->n_graphs);
+    if (!rc && n) {
+        /* the others are used with it only when all fit (graphs_fitting) */
+        size_t held = wgraph_bytes(out), eval = graph_eval_bytes(out);
+        for (unsigned i = 0; i < n; i++) {
+            const wgraph *g = atomic_load(&((g16_circuit *)c)->graphs[i]);
+            held += wgraph_bytes(g);
+            if (graph_eval_bytes(g) > eval) eval = graph_eval_bytes(g);
+        }
+        if (held + eval > g16_circuit_memory_limit(c)) {
+            snprintf(why, whylen,
+                     "the graph of another path would need %zu bytes with the circuit's %u, over "
+                     "its memory limit of %zu",
+                     held + eval, n, g16_circuit_memory_limit(c));
+            rc = 1;
+        }
+    }
+    if (rc) wgraph_free(out);
+    return rc;
+}
+
+/* Makes a graph of input's path from a trace of input, after the wasm
+ * computed its witness (values: that witness's values), when c has no
+ * graph that fits input and may make another (graph_may_make); kept
+ * beside c's others and saved to the cache.  requested: by
+ * g16_circuit_make_graph, which waits for another attempt to end. */
 static void graph_make(const g16_circuit *c, const char *input, size_t len, const char *input_name,
                        const uint8_t *values, int requested)
 {
     g16_circuit *m = (g16_circuit *)c;
-    if (atomic_load(&m->graph) || pthread_mutex_trylock(&m->graph_lock)) return;
-    if (m->graph_tried || (m->graph_on_request && !requested)) {
-        pthread_mutex_unlock(&m->graph_lock);
+    if (atomic_load(&m->graph_on_request) && !requested) return;
+    path_new = 0; /* this input's graph made or tried (graph_wanted) */
+    if (requested)
+        pthread_mutex_lock(&m->graph_lock);
+    else if (pthread_mutex_trylock(&m->graph_lock))
         return;
-    }
-    m->graph_tried = 1;
     witness_inputs in;
-    wgraph g;
     char why[256] = "", err[512];
-    int rc = witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err,
-                                  sizeof err);
-    if (rc) {
+    if (!graph_may_make(m) || witness_inputs_parse(input, len, input_name, c->info.prime,
+                                                   c->info.n32, &in, err, sizeof err)) {
         pthread_mutex_unlock(&m->graph_lock);
         return;
     }
-    rc = graph_trace(c, &in, &g, why, sizeof why);
-    size_t bytes = (size_t)32 * c->info.witness_size;
-    uint8_t *own = rc ? NULL : malloc(bytes ? bytes : 1);
-    if (!rc &&
-        (!own || graph_values(&g, &in, 0, own, why, sizeof why) || memcmp(own, values, bytes))) {
-        if (own && !why[0]) snprintf(why, sizeof why, "the graph disagrees with the wasm");
-        wgraph_free(&g);
-        rc = 1;
+    wgraph g, *p = NULL;
+    /* another calculation may have made this path's graph meanwhile */
+    if (graph_path_new(c, &in)) {
+        m->graph_tries++;
+        if (!graph_of(c, &in, values, &g, why, sizeof why) && !(p = malloc(sizeof *p))) {
+            wgraph_free(&g);
+            snprintf(why, sizeof why, "out of memory for the graph");
+        }
+        if (!p) graph_refused(m, why);
     }
-    free(own);
     witness_inputs_free(&in);
-    wgraph *p = rc ? NULL : malloc(sizeof *p);
     if (p) {
         *p = g;
         graph_words_put(c, p->circuit);
-        uint8_t *file;
+        unsigned file = graph_file_free(c);
+        uint8_t *bytes;
         size_t flen;
-        if (!wgraph_serialize(p, &file, &flen)) {
-            witness_graph_write(c->cache_dir, c->wasm_sha256, file, flen, err, sizeof err);
-            free(file);
+        if (file != UINT_MAX && !wgraph_serialize(p, &bytes, &flen)) {
+            if (witness_graph_write(c->cache_dir, c->wasm_sha256, file, bytes, flen, err,
+                                    sizeof err))
+                file = UINT_MAX;
+            free(bytes);
         }
-        atomic_store(&m->graph, p);
-    } else {
-        if (!rc) wgraph_free(&g);
-        graph_none(m, why[0] ? why : "out of memory for the graph");
+        graph_publish(m, p, file, NULL, 0);
     }
     pthread_mutex_unlock(&m->graph_lock);
 }
@@ -955,11 +1161,20 @@ g16_status g16_circuit_witness_path(const g16_circuit *c, char *out, size_t len)
     return G16_OK;
 }
 
+/* Whether the calling thread's last calculation on c fell back because no
+ * graph fitted its input's path (after graph_calculate). */
+static int graph_path_noted(const g16_circuit *c) { return path_circuit == c->id && path_new; }
+
+int g16_circuit_graph_wanted(const g16_circuit *c)
+{
+    return c->info.n32 == 8 && graph_path_noted(c) && graph_may_make(c);
+}
+
 /* The graph for a file: made from the file the wasm wrote. */
 static void graph_make_from_file(const g16_circuit *c, const char *input, size_t len,
                                  const char *input_name, const char *path)
 {
-    if (atomic_load(&((g16_circuit *)c)->graph)) return;
+    if (!graph_path_noted(c)) return;
     formats_mapping m;
     char ignored[256];
     if (formats_map_file(path, &m, ignored, sizeof ignored)) return;
@@ -979,6 +1194,7 @@ g16_status g16_witness_calculate_file(const g16_circuit *c, const char *input, s
     g16w_log hooks = {&lines, log_text, log_value};
     rc = with_instance(c, input, len, input_name, &hooks, calculate_to_file, (void *)wtns_path, err,
                        errlen);
+    if (rc) path_new = 0; /* the wasm's error: no path to trace */
     if (!rc) graph_make_from_file(c, input, len, input_name, wtns_path);
     return rc;
 }
@@ -993,17 +1209,19 @@ static int calculate_logged(const g16_circuit *c, const char *input, size_t len,
     log_lines lines = {.fn = log, .ctx = log_ctx};
     g16w_log hooks = {&lines, log_text, log_value};
     rc = with_instance(c, input, len, input_name, &hooks, calculate, o, err, errlen);
+    if (rc) path_new = 0; /* the wasm's error: no path to trace */
     const uint8_t *buf = o->into ? o->into : o->wtns ? *o->wtns : NULL;
     size_t head = g16_witness_wtns_bytes(c) - (size_t)32 * c->info.witness_size;
-    if (!rc && buf && c->info.n32 == 8) graph_make(c, input, len, input_name, buf + head, 0);
+    if (!rc && buf && c->info.n32 == 8 && graph_path_noted(c))
+        graph_make(c, input, len, input_name, buf + head, 0);
     return rc;
 }
 
 g16_status g16_circuit_graph_on_request(g16_circuit *c, int on)
 {
     pthread_mutex_lock(&c->graph_lock);
-    c->graph_on_request = on != 0;
-    if (on && !c->graph_tried && !atomic_load(&c->graph))
+    atomic_store(&c->graph_on_request, on != 0);
+    if (on && !c->graph_tries && !atomic_load(&c->n_graphs))
         graph_none(c, "no graph yet (one is made on request)");
     pthread_mutex_unlock(&c->graph_lock);
     return G16_OK;
@@ -1012,11 +1230,20 @@ g16_status g16_circuit_graph_on_request(g16_circuit *c, int on)
 g16_status g16_circuit_make_graph(const g16_circuit *c, const char *input, size_t len,
                                   const char *input_name, char *err, size_t errlen)
 {
-    if (atomic_load(&((g16_circuit *)c)->graph) || c->info.n32 != 8) return G16_OK;
+    if (c->info.n32 != 8 || !graph_may_make(c)) return G16_OK;
+    /* nothing to make when a graph fits the input's path, or the input
+     * falls back for another reason than its path */
+    witness_inputs in;
+    int rc =
+        witness_inputs_parse(input, len, input_name, c->info.prime, c->info.n32, &in, err, errlen);
+    if (rc) return rc;
+    int wanted = graph_path_new(c, &in);
+    witness_inputs_free(&in);
+    if (!wanted) return G16_OK;
     uint8_t *wtns;
     size_t wtns_len;
     wtns_out o = {&wtns, &wtns_len, NULL};
-    int rc = with_instance(c, input, len, input_name, NULL, calculate, &o, err, errlen);
+    rc = with_instance(c, input, len, input_name, NULL, calculate, &o, err, errlen);
     if (rc) return rc;
     size_t head = g16_witness_wtns_bytes(c) - (size_t)32 * c->info.witness_size;
     graph_make(c, input, len, input_name, wtns + head, 1);
@@ -1028,12 +1255,20 @@ g16_status g16_circuit_graph(const g16_circuit *c, g16_circuit_graph_info *out)
 {
     g16_circuit *m = (g16_circuit *)c;
     memset(out, 0, sizeof *out);
-    const wgraph *g = atomic_load(&m->graph);
-    if (g) {
-        out->present = 1;
-        out->bytes = wgraph_bytes(g);
-        out->eval_bytes = graph_eval_bytes(g);
-        if (!graph_fits(c, g, out->why, sizeof out->why)) out->present = 0;
+    unsigned n = atomic_load(&m->n_graphs);
+    if (n) {
+        out->graphs = n;
+        for (unsigned i = 0; i < n; i++) {
+            const wgraph *g = atomic_load(&m->graphs[i]);
+            out->bytes += wgraph_bytes(g);
+            if (graph_eval_bytes(g) > out->eval_bytes) out->eval_bytes = graph_eval_bytes(g);
+        }
+        unsigned usable = graphs_fitting(c, n, out->why, sizeof out->why);
+        out->present = usable > 0;
+        if (usable == n && !pthread_mutex_trylock(&m->graph_lock)) {
+            snprintf(out->why, sizeof out->why, "%s", c->path_why);
+            pthread_mutex_unlock(&m->graph_lock);
+        }
     } else if (pthread_mutex_trylock(&m->graph_lock)) {
         snprintf(out->why, sizeof out->why, "the graph is being made");
     } else {

@@ -30,7 +30,20 @@ enum {
     G16T_BOR,
     G16T_BXOR,
     G16T_GUARD_NZ,
-    G16T_GUARD_EQ
+    G16T_GUARD_EQ,
+    /* 17 and 18 are the builder's own */
+    G16T_LT = 19,
+    G16T_GT,
+    G16T_LEQ,
+    G16T_GEQ,
+    G16T_LAND,
+    G16T_LOR,
+    G16T_LNOT,
+    G16T_BNOT,
+    G16T_IDIV,
+    G16T_MOD,
+    G16T_POW,
+    G16T_INV
 };
 
 /* In the trace:  A CONST node's a is an

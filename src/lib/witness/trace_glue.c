@@ -198,18 +198,38 @@ G16T_BINARY(Fr_bor, G16T_BOR)
 G16T_BINARY(Fr_bxor, G16T_BXOR)
 G16T_BINARY(Fr_shr, G16T_SHR)
 G16T_BINARY(Fr_shl, G16T_SHL)
+G16T_BINARY(Fr_lt, G16T_LT)
+G16T_BINARY(Fr_gt, G16T_GT)
+G16T_BINARY(Fr_leq, G16T_LEQ)
+G16T_BINARY(Fr_geq, G16T_GEQ)
+G16T_BINARY(Fr_land, G16T_LAND)
+G16T_BINARY(Fr_lor, G16T_LOR)
+G16T_BINARY(Fr_idiv, G16T_IDIV)
+G16T_BINARY(Fr_mod, G16T_MOD)
+G16T_BINARY(Fr_pow, G16T_POW)
 
-static void g16t_Fr_neg(Z_circuit_instance_t *inst, u32 r, u32 a)
+static void g16t_unary(Z_circuit_instance_t *inst, uint32_t op, u32 r, u32 a,
+                       void (*fn)(Z_circuit_instance_t *, u32, u32))
 {
     g16t_state *t = g16t_now;
     g16t_ops o;
     if (!g16t_before(t, &o, 1, a, 0)) {
-        w2c_Fr_neg(inst, r, a);
+        fn(inst, r, a);
         return;
     }
-    w2c_Fr_neg(inst, r, a);
-    g16t_after(t, &o, r, o.tainted ? g16t_emit(t, G16T_NEG, o.id[0], 0) : 0);
+    fn(inst, r, a);
+    g16t_after(t, &o, r, o.tainted ? g16t_emit(t, op, o.id[0], 0) : 0);
 }
+
+#define G16T_UNARY(name, op)                                                                       \
+    static void g16t_##name(Z_circuit_instance_t *inst, u32 r, u32 a)                              \
+    {                                                                                              \
+        g16t_unary(inst, op, r, a, w2c_##name);                                                    \
+    }
+G16T_UNARY(Fr_neg, G16T_NEG)
+G16T_UNARY(Fr_lnot, G16T_LNOT)
+G16T_UNARY(Fr_bnot, G16T_BNOT)
+G16T_UNARY(Fr_inv, G16T_INV)
 
 /* Fr_copy(r, x): r holds x's node. */
 static void g16t_Fr_copy(Z_circuit_instance_t *inst, u32 r, u32 x)

@@ -109,6 +109,9 @@ static void g16t_store(wasm_rt_memory_t *mem, uint64_t addr, size_t n)
 static void g16t_Fr_copy(Z_circuit_instance_t *, u32, u32);
 static void g16t_Fr_copyn(Z_circuit_instance_t *, u32, u32, u32);
 static void g16t_Fr_neg(Z_circuit_instance_t *, u32, u32);
+static void g16t_Fr_lnot(Z_circuit_instance_t *, u32, u32);
+static void g16t_Fr_bnot(Z_circuit_instance_t *, u32, u32);
+static void g16t_Fr_inv(Z_circuit_instance_t *, u32, u32);
 static void g16t_Fr_toNormal(Z_circuit_instance_t *, u32);
 static void g16t_Fr_toLongNormal(Z_circuit_instance_t *, u32);
 static void g16t_Fr_toMontgomery(Z_circuit_instance_t *, u32);
@@ -127,5 +130,14 @@ G16T_BINARY_PROTO(Fr_bor)
 G16T_BINARY_PROTO(Fr_bxor)
 G16T_BINARY_PROTO(Fr_shr)
 G16T_BINARY_PROTO(Fr_shl)
+G16T_BINARY_PROTO(Fr_lt)
+G16T_BINARY_PROTO(Fr_gt)
+G16T_BINARY_PROTO(Fr_leq)
+G16T_BINARY_PROTO(Fr_geq)
+G16T_BINARY_PROTO(Fr_land)
+G16T_BINARY_PROTO(Fr_lor)
+G16T_BINARY_PROTO(Fr_idiv)
+G16T_BINARY_PROTO(Fr_mod)
+G16T_BINARY_PROTO(Fr_pow)
 
 #endif

@@ -29,10 +29,12 @@
 
 /* The field functions trace_glue.c models (its wrappers' names). */
 static const char *const modelled[] = {
-    "Fr_copy",         "Fr_copyn",  "Fr_neg",   "Fr_toNormal", "Fr_toLongNormal",
-    "Fr_toMontgomery", "Fr_isTrue", "Fr_toInt", "Fr_eqR",      "Fr_add",
-    "Fr_sub",          "Fr_mul",    "Fr_div",   "Fr_eq",       "Fr_neq",
-    "Fr_band",         "Fr_bor",    "Fr_bxor",  "Fr_shr",      "Fr_shl",
+    "Fr_copy",   "Fr_copyn", "Fr_neg",  "Fr_toNormal", "Fr_toLongNormal", "Fr_toMontgomery",
+    "Fr_isTrue", "Fr_toInt", "Fr_eqR",  "Fr_add",      "Fr_sub",          "Fr_mul",
+    "Fr_div",    "Fr_eq",    "Fr_neq",  "Fr_band",     "Fr_bor",          "Fr_bxor",
+    "Fr_shr",    "Fr_shl",   "Fr_lt",   "Fr_gt",       "Fr_leq",          "Fr_geq",
+    "Fr_land",   "Fr_lor",   "Fr_lnot", "Fr_bnot",     "Fr_idiv",         "Fr_mod",
+    "Fr_pow",    "Fr_inv",
 };
 
 /* Calls that would move memory past the hooks (their definitions are

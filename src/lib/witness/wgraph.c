@@ -2,6 +2,7 @@
 #define G16_HOT_PATH 1
 #include "witness/wgraph.h"
 
+#include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,37 @@ static void limbs_adjust(uint64_t r[4], const uint64_t p[4], unsigned bits)
     if (!ge) return;
     unsigned char c = 0;
     for (int i = 0; i < 4; i++) c = g16_subb(c, r[i], p[i], &r[i]);
+}
+
+static int limbs_cmp(const uint64_t a[4], const uint64_t b[4])
+{
+    for (int i = 3; i >= 0; i--)
+        if (a[i] != b[i]) return a[i] > b[i] ? 1 : -1;
+    return 0;
+}
+
+static void limbs_sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    unsigned char c = 0;
+    for (int i = 0; i < 4; i++) c = g16_subb(c, a[i], b[i], &r[i]);
+}
+
+/* circom's integer division of canonical values: x becomes x / y (or
+ * x mod y when rem); 1 (x unchanged) when y is 0. */
+static int limbs_divmod(uint64_t x[4], const uint64_t y[4], int rem)
+{
+    _Static_assert(sizeof(mp_limb_t) == 8, "64-bit GMP limbs");
+    mp_size_t dn = 4;
+    while (dn > 0 && !y[dn - 1]) dn--;
+    if (!dn) return 1;
+    mp_limb_t n[4], d[4], q[5] = {0}, r[4] = {0};
+    for (int i = 0; i < 4; i++) {
+        n[i] = x[i];
+        d[i] = y[i];
+    }
+    mpn_tdiv_qr(q, r, 0, n, 4, d, dn);
+    for (int i = 0; i < 4; i++) x[i] = rem ? r[i] : q[i];
+    return 0;
 }
 
 /* A small canonical value's size, or UINT32_MAX when it is 2^32 or more. */
@@ -104,7 +136,7 @@ size_t wgraph_scratch_bytes(const wgraph *g) { return (size_t)32 * (g->n_slots +
 
 static int has_b(uint32_t op)
 {
-    return op != WGRAPH_INPUT && op != WGRAPH_CONST && op != WGRAPH_NEG && op != WGRAPH_GUARD_NZ;
+    return op != WGRAPH_INPUT && op != WGRAPH_CONST && !wgraph_unary(op) && op != WGRAPH_GUARD_NZ;
 }
 
 /* The constants' plain values (bit operations read them so). */
@@ -208,13 +240,14 @@ int wgraph_eval_until(const wgraph *g, const uint8_t *inputs, uint8_t *out, void
 /* ------------------------------------------------------------------ */
 /* The file format: the evaluation's plan itself, so that a graph is used
  * straight from a mapping of its file (no copy, no planning at load).
- * "g16wgr03", eight u32 (field, steps, consts, signals, outputs, inputs,
+ * "g16wgr04" (03 lacked the comparisons, logical and integer operations,
+ * and shifts by a node: wgraph.h), eight u32 (field, steps, consts, signals, outputs, inputs,
  * slots, 0), the circuit's words (WGRAPH_CIRCUIT_WORDS u32), then the signals (u64 hash, u32 count), the constants (32
  * bytes each, Montgomery form), the steps (five u32 each: op, a, b, r,
  * out) and the outputs' chains (next_out, u32 each); little-endian, no
  * padding (the steps start at a multiple of 4). */
 
-static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '3'};
+static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '4'};
 #define HEADER_BYTES (8 + 8 * 4 + 4 * WGRAPH_CIRCUIT_WORDS)
 
 static size_t body_bytes(const wgraph *g)
@@ -291,7 +324,10 @@ static int step_ok(const wgraph *g, uint32_t i, uint8_t *written, char *err, siz
     switch (s->op) {
     case WGRAPH_INPUT: ok = s->a < g->n_inputs; break;
     case WGRAPH_CONST: ok = s->a < g->n_consts; break;
-    case WGRAPH_NEG: ok = s->a < slots && written[s->a]; break;
+    case WGRAPH_NEG:
+    case WGRAPH_LNOT:
+    case WGRAPH_BNOT:
+    case WGRAPH_INV: ok = s->a < slots && written[s->a]; break;
     case WGRAPH_GUARD_NZ: ok = s->a < slots && written[s->a] && s->b <= 1; break;
     case WGRAPH_SHR:
     case WGRAPH_SHL:

@@ -23,11 +23,14 @@ typedef enum {
     WGRAPH_ADD,
     WGRAPH_SUB,
     WGRAPH_MUL,
-    WGRAPH_NEG,  /* a only */
-    WGRAPH_DIV,  /* a * b^-1; b = 0 falls back (the wasm decides) */
-    WGRAPH_EQ,   /* 1 if a = b else 0 */
-    WGRAPH_NEQ,  /* 1 if a != b else 0 */
-    WGRAPH_SHR,  /* a >> b, b a constant below the prime's bit length */
+    WGRAPH_NEG, /* a only */
+    WGRAPH_DIV, /* a * b^-1; b = 0 falls back (the wasm decides) */
+    WGRAPH_EQ,  /* 1 if a = b else 0 */
+    WGRAPH_NEQ, /* 1 if a != b else 0 */
+    /* Shifts as circom's: by b's signed value (b > (p-1)/2 is negative,
+     * a shift the other way by p - b), 0 by the prime's bit length or
+     * more; SHR and SHL have a constant b (its index into consts_plain). */
+    WGRAPH_SHR,  /* a >> b */
     WGRAPH_SHL,  /* (a << b) masked to the prime's bit length, less p once */
     WGRAPH_BAND, /* a & b of the canonical values */
     WGRAPH_BOR,  /* a | b, masked and reduced as SHL */
@@ -39,8 +42,32 @@ typedef enum {
     /* Made by the builder, never traced: */
     WGRAPH_BIT, /* bit b of a's canonical value (b a constant below the bit length): (a >> b) & 1 */
     WGRAPH_SEL, /* a * b where a is 0 or 1 for every input: b if a != 0, else 0 */
+    /* Traced again: circom's comparisons (1 or 0) of the signed values
+     * (x > (p-1)/2 is x - p), its logical operations (1 or 0), bnot,
+     * integer division and remainder of the canonical values, pow, inv,
+     * and shifts by a node. */
+    WGRAPH_LT,
+    WGRAPH_GT,
+    WGRAPH_LEQ,
+    WGRAPH_GEQ,
+    WGRAPH_LAND, /* a != 0 && b != 0 */
+    WGRAPH_LOR,  /* a != 0 || b != 0 */
+    WGRAPH_LNOT, /* a only: a == 0 */
+    WGRAPH_BNOT, /* a only: ~a masked to the prime's bit length, less p once */
+    WGRAPH_IDIV, /* floor(a / b); b = 0 falls back */
+    WGRAPH_MOD,  /* a mod b; b = 0 falls back */
+    WGRAPH_POW,  /* a^b, b's canonical value the exponent (a^0 = 1) */
+    WGRAPH_INV,  /* a only: a^-1; a = 0 falls back */
+    WGRAPH_SHRV, /* SHR by a node b */
+    WGRAPH_SHLV, /* SHL by a node b */
     WGRAPH_OP_END
 } wgraph_op;
+
+/* Operations of one operand, a (b unused). */
+static inline int wgraph_unary(uint32_t op)
+{
+    return op == WGRAPH_NEG || op == WGRAPH_LNOT || op == WGRAPH_BNOT || op == WGRAPH_INV;
+}
 
 typedef enum { WGRAPH_BN254 = 1, WGRAPH_BLS12_381 = 2 } wgraph_field;
 

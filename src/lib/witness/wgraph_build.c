@@ -23,7 +23,9 @@ _Static_assert(SAME(G16T_INPUT, WGRAPH_INPUT) && SAME(G16T_CONST, WGRAPH_CONST) 
                    SAME(G16T_ADD, WGRAPH_ADD) && SAME(G16T_NEG, WGRAPH_NEG) &&
                    SAME(G16T_DIV, WGRAPH_DIV) && SAME(G16T_SHR, WGRAPH_SHR) &&
                    SAME(G16T_BXOR, WGRAPH_BXOR) && SAME(G16T_GUARD_NZ, WGRAPH_GUARD_NZ) &&
-                   SAME(G16T_GUARD_EQ, WGRAPH_GUARD_EQ),
+                   SAME(G16T_GUARD_EQ, WGRAPH_GUARD_EQ) && SAME(G16T_LT, WGRAPH_LT) &&
+                   SAME(G16T_GEQ, WGRAPH_GEQ) && SAME(G16T_LNOT, WGRAPH_LNOT) &&
+                   SAME(G16T_IDIV, WGRAPH_IDIV) && SAME(G16T_INV, WGRAPH_INV),
                "trace_abi.h's operations are wgraph.h's");
 
 /* Open addressing from a 64-bit key to a node. */
@@ -177,13 +179,15 @@ static int add_const(builder *b, uint32_t at, uint32_t c, uint32_t *out)
 static int commutes(uint32_t op)
 {
     return op == WGRAPH_ADD || op == WGRAPH_MUL || op == WGRAPH_EQ || op == WGRAPH_NEQ ||
-           op == WGRAPH_BAND || op == WGRAPH_BOR || op == WGRAPH_BXOR;
+           op == WGRAPH_BAND || op == WGRAPH_BOR || op == WGRAPH_BXOR || op == WGRAPH_LAND ||
+           op == WGRAPH_LOR;
 }
 
-static int is_bit_op(uint32_t op)
+/* What the trace records: its own operations, none the builder makes. */
+static int traced_op(uint32_t op)
 {
-    return op == WGRAPH_SHR || op == WGRAPH_SHL || op == WGRAPH_BAND || op == WGRAPH_BOR ||
-           op == WGRAPH_BXOR;
+    return op >= WGRAPH_ADD && op < WGRAPH_OP_END && op != WGRAPH_BIT && op != WGRAPH_SEL &&
+           op != WGRAPH_SHRV && op != WGRAPH_SHLV;
 }
 
 static int const_is(const builder *b, uint32_t n, int one)
@@ -195,6 +199,27 @@ static int const_is(const builder *b, uint32_t n, int one)
     return !memcmp(v, one ? m : zero, 32);
 }
 
+/* Constant node n's plain value when it is below the prime's bit length
+ * (a shift that keeps bits), else UINT32_MAX. */
+static uint32_t const_bit_index(const builder *b, uint32_t n)
+{
+    uint64_t v[4];
+    memcpy(v, b->g.consts[b->g.nodes[n].a], 32);
+    if (b->field == WGRAPH_BN254) {
+        bn254_fr x;
+        memcpy(x.v, v, 32);
+        bn254_fr_to_plain(&x, &x);
+        memcpy(v, x.v, 32);
+    } else {
+        bls12_381_fr x;
+        memcpy(x.v, v, 32);
+        bls12_381_fr_to_plain(&x, &x);
+        memcpy(v, x.v, 32);
+    }
+    uint32_t bits = b->field == WGRAPH_BN254 ? 254 : 255;
+    return v[1] || v[2] || v[3] || v[0] >= bits ? UINT32_MAX : (uint32_t)v[0];
+}
+
 /* Whether node n is 0 or 1 for every input. */
 static int is_bool(const builder *b, uint32_t n)
 {
@@ -202,7 +227,14 @@ static int is_bool(const builder *b, uint32_t n)
     switch (x->op) {
     case WGRAPH_EQ:
     case WGRAPH_NEQ:
-    case WGRAPH_BIT: return 1;
+    case WGRAPH_BIT:
+    case WGRAPH_LT:
+    case WGRAPH_GT:
+    case WGRAPH_LEQ:
+    case WGRAPH_GEQ:
+    case WGRAPH_LAND:
+    case WGRAPH_LOR:
+    case WGRAPH_LNOT: return 1;
     case WGRAPH_BAND: return is_bool(b, x->a) || is_bool(b, x->b);
     case WGRAPH_SEL: return is_bool(b, x->b);
     case WGRAPH_CONST: return const_is(b, n, 0) || const_is(b, n, 1);
@@ -230,15 +262,22 @@ static int always_equal(const builder *b, uint32_t p, uint32_t q)
 
 /* The simpler form of an operation: a bit of a shifted value is one BIT,
  * a guard on an EQ a guard of equality, a guard that always holds none
- * (0: *op set to 0). */
+ * (0: *op set to 0); x > y is y < x, x >= y is y <= x. */
 static void simplify(const builder *b, uint32_t *op, uint32_t *x, uint32_t *y)
 {
+    if (*op == WGRAPH_GT || *op == WGRAPH_GEQ) {
+        uint32_t t = *x;
+        *x = *y;
+        *y = t;
+        *op = *op == WGRAPH_GT ? WGRAPH_LT : WGRAPH_LEQ;
+    }
     if (*op == WGRAPH_BAND && const_is(b, *x, 1)) {
         uint32_t t = *x;
         *x = *y;
         *y = t;
     }
-    if (*op == WGRAPH_BAND && const_is(b, *y, 1) && b->g.nodes[*x].op == WGRAPH_SHR) {
+    if (*op == WGRAPH_BAND && const_is(b, *y, 1) && b->g.nodes[*x].op == WGRAPH_SHR &&
+        const_bit_index(b, b->g.nodes[*x].b) != UINT32_MAX) {
         const wgraph_node *s = &b->g.nodes[*x];
         *op = WGRAPH_BIT;
         *y = s->b;
@@ -305,16 +344,15 @@ static int add_traced(builder *b, uint32_t i, uint32_t n_inputs)
         if (n->a >= n_inputs) return refuse(b, "an input beyond those given", i);
         return push_node(b, WGRAPH_INPUT, n->a, 0, out);
     }
-    if (n->op < WGRAPH_ADD || n->op >= WGRAPH_OP_END) return refuse(b, "an unknown operation", i);
-    if (b->field != WGRAPH_BN254 && is_bit_op(n->op))
-        return refuse(b, "a bit operation outside BN254 (not modelled)", i);
-    int unary = n->op == WGRAPH_NEG, nz = n->op == WGRAPH_GUARD_NZ;
+    if (!traced_op(n->op)) return refuse(b, "an unknown operation", i);
+    int unary = wgraph_unary(n->op), nz = n->op == WGRAPH_GUARD_NZ;
     if (n->a == 0 || n->a >= i || (!unary && !nz && (n->b == 0 || n->b >= i)))
         return refuse(b, "an operand that is not an earlier node", i);
-    uint32_t x = b->map[n->a], y = unary ? 0 : nz ? (n->b != 0) : b->map[n->b];
-    if ((n->op == WGRAPH_SHR || n->op == WGRAPH_SHL) && b->g.nodes[y].op != WGRAPH_CONST)
-        return refuse(b, "a shift by an input-dependent amount (not modelled)", i);
-    return add_op(b, n->op, x, y, out);
+    uint32_t x = b->map[n->a], y = unary ? 0 : nz ? (n->b != 0) : b->map[n->b], op = n->op;
+    /* a shift by an input-dependent amount */
+    if ((op == WGRAPH_SHR || op == WGRAPH_SHL) && b->g.nodes[y].op != WGRAPH_CONST)
+        op = op == WGRAPH_SHR ? WGRAPH_SHRV : WGRAPH_SHLV;
+    return add_op(b, op, x, y, out);
 }
 
 /* Keeps the nodes the outputs and guards need, renumbered in order. */
@@ -334,7 +372,7 @@ static int drop_dead(builder *b)
         if (n->op == WGRAPH_GUARD_NZ || n->op == WGRAPH_GUARD_EQ) live[i] = 1;
         if (!live[i] || n->op == WGRAPH_INPUT || n->op == WGRAPH_CONST) continue;
         live[n->a] = 1;
-        if (n->op != WGRAPH_NEG && n->op != WGRAPH_GUARD_NZ) live[n->b] = 1;
+        if (!wgraph_unary(n->op) && n->op != WGRAPH_GUARD_NZ) live[n->b] = 1;
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < g->n_nodes; i++) {
@@ -342,7 +380,7 @@ static int drop_dead(builder *b)
         wgraph_node n = g->nodes[i];
         if (n.op != WGRAPH_INPUT && n.op != WGRAPH_CONST) {
             n.a = to[n.a];
-            if (n.op != WGRAPH_NEG && n.op != WGRAPH_GUARD_NZ) n.b = to[n.b];
+            if (!wgraph_unary(n.op) && n.op != WGRAPH_GUARD_NZ) n.b = to[n.b];
         }
         to[i] = k;
         g->nodes[k++] = n;

@@ -12,13 +12,111 @@ typedef struct {
     WGRAPH_FIELD plain;
 } WE_(cache);
 
-/* A bit operation on the canonical values of its operands: 0, or
- * WGRAPH_FALLBACK for a shift the graph does not model.  Kept out of
- * line: inlined, its frame made every step's (2^20: 10% of the
- * evaluation, best of 9 in a process 36 against 40 ms). */
+/* Whether the canonical value x is negative as circom's runtime reads
+ * it: above (p - 1) / 2. */
+static int WE_(negative)(const uint64_t x[4])
+{
+    uint64_t half[4];
+    limbs_shr(half, WF_(modulus).v, 1);
+    return limbs_cmp(x, half) > 0;
+}
+
+/* circom's comparison of canonical values: by their signed values. */
+static int WE_(signed_cmp)(const uint64_t x[4], const uint64_t y[4])
+{
+    int nx = WE_(negative)(x), ny = WE_(negative)(y);
+    return nx != ny ? (nx ? -1 : 1) : limbs_cmp(x, y);
+}
+
+/* circom's shift of the canonical value x left or right by the field
+ * element whose canonical value is b, into z (canonical): by b's signed
+ * value (a negative one shifts the other way), 0 from the prime's bit
+ * length on, a left shift's result masked and reduced once. */
+static void WE_(shift)(uint64_t z[4], const uint64_t x[4], const uint64_t b[4], int left)
+{
+    uint32_t k = limbs_small(b);
+    if (k >= WGRAPH_BITS && WE_(negative)(b)) {
+        uint64_t m[4];
+        limbs_sub(m, WF_(modulus).v, b);
+        k = limbs_small(m);
+        left = !left;
+    }
+    if (k >= WGRAPH_BITS) {
+        memset(z, 0, 32);
+    } else if (left) {
+        limbs_shl(z, x, k);
+        limbs_adjust(z, WF_(modulus).v, WGRAPH_BITS);
+    } else {
+        limbs_shr(z, x, k);
+    }
+}
+
+static void WE_(bool)(WGRAPH_FIELD *r, int t)
+{
+    if (t)
+        WF_(one)(r);
+    else
+        WF_(zero)(r);
+}
+
+/* The operations most circuits never use (wgraph.h, from WGRAPH_LT on):
+ * 0, or WGRAPH_FALLBACK for a zero divisor or inverse. */
+__attribute__((noinline)) static int WE_(rare)(const wgraph_step *s, WGRAPH_FIELD *v)
+{
+    WGRAPH_FIELD x, y, z, *r = &v[s->r];
+    const WGRAPH_FIELD *a = &v[s->a], *b = wgraph_unary(s->op) ? a : &v[s->b];
+    int c;
+    switch (s->op) {
+    case WGRAPH_LAND: WE_(bool)(r, !WF_(is_zero)(a) && !WF_(is_zero)(b)); return 0;
+    case WGRAPH_LOR: WE_(bool)(r, !WF_(is_zero)(a) || !WF_(is_zero)(b)); return 0;
+    case WGRAPH_LNOT: WE_(bool)(r, WF_(is_zero)(a)); return 0;
+    case WGRAPH_INV:
+        if (WF_(is_zero)(a)) return WGRAPH_FALLBACK;
+        WF_(inv)(r, a);
+        return 0;
+    default: break;
+    }
+    WF_(to_plain)(&x, a);
+    WF_(to_plain)(&y, b);
+    switch (s->op) {
+    case WGRAPH_LT:
+    case WGRAPH_GT:
+    case WGRAPH_LEQ:
+    case WGRAPH_GEQ:
+        c = WE_(signed_cmp)(x.v, y.v);
+        c = s->op == WGRAPH_LT    ? c < 0
+            : s->op == WGRAPH_GT  ? c > 0
+            : s->op == WGRAPH_LEQ ? c <= 0
+                                  : c >= 0;
+        WE_(bool)(r, c);
+        return 0;
+    case WGRAPH_POW: WF_(pow)(r, a, y.v, 4); return 0;
+    case WGRAPH_BNOT:
+        for (int i = 0; i < 4; i++) x.v[i] = ~x.v[i];
+        limbs_adjust(x.v, WF_(modulus).v, WGRAPH_BITS);
+        break;
+    case WGRAPH_IDIV:
+    case WGRAPH_MOD:
+        if (limbs_divmod(x.v, y.v, s->op == WGRAPH_MOD)) return WGRAPH_FALLBACK;
+        break;
+    default: /* SHRV, SHLV */
+        WE_(shift)(z.v, x.v, y.v, s->op == WGRAPH_SHLV);
+        x = z;
+        break;
+    }
+    WF_(from_plain)(r, &x);
+    return 0;
+}
+
+/* A bit operation on the canonical values of its operands (and the rare
+ * operations, WE_(rare)): 0, or WGRAPH_FALLBACK for a bit the graph does
+ * not model.  Kept out of line: inlined, its frame made every step's
+ * (2^20: 10% of the evaluation, best of 9 in a process 36 against
+ * 40 ms). */
 __attribute__((noinline)) static int WE_(bitop)(const wgraph *g, const wgraph_step *s,
                                                 WGRAPH_FIELD *v, WE_(cache) * c)
 {
+    if (s->op >= WGRAPH_LT) return WE_(rare)(s, v);
     WGRAPH_FIELD x, y, z;
     const WGRAPH_FIELD *px = &x;
     if (s->op == WGRAPH_SHR || s->op == WGRAPH_SHL || s->op == WGRAPH_BIT) {
@@ -42,14 +140,7 @@ __attribute__((noinline)) static int WE_(bitop)(const wgraph *g, const wgraph_st
             WF_(zero)(&v[s->r]);
         return 0;
     case WGRAPH_SHR:
-        if (k >= WGRAPH_BITS) return WGRAPH_FALLBACK;
-        limbs_shr(z.v, px->v, k);
-        break;
-    case WGRAPH_SHL:
-        if (k >= WGRAPH_BITS) return WGRAPH_FALLBACK;
-        limbs_shl(z.v, px->v, k);
-        limbs_adjust(z.v, WF_(modulus).v, WGRAPH_BITS);
-        break;
+    case WGRAPH_SHL: WE_(shift)(z.v, px->v, y.v, s->op == WGRAPH_SHL); break;
     default:
         for (int i = 0; i < 4; i++)
             z.v[i] = s->op == WGRAPH_BAND  ? x.v[i] & y.v[i]

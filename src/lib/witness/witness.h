@@ -170,14 +170,24 @@ struct g16_circuit;
 int witness_calculate_wasm(const struct g16_circuit *c, const char *input, size_t len,
                            uint8_t **wtns, size_t *wtns_len, char *err, size_t errlen);
 
-/* The circuit's graph file in the cache (cache.c): beside its compiled
- * form, named and bound (trailer) to the wasm's SHA-256 and the graph's
- * recipe, under the same trust rules.  map: G16_ERR_NOT_FOUND when there
- * is none, G16_ERR_FORMAT when there is one that fails its checks; else a read-only mapping of it (munmap(*bytes,
- * *map_len)), *len its bytes before the trailer. */
-int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t **bytes,
-                      size_t *len, size_t *map_len);
-int witness_graph_write(const char *cache_dir, const uint8_t *wasm_sha256, const uint8_t *bytes,
-                        size_t len, char *err, size_t errlen);
+/* The graphs a circuit keeps, one per path through its input-dependent
+ * branches (circuit.c makes one for each input that no graph's guards
+ * fit, after the wasm computed its witness).  A bound, because a circuit
+ * whose branches multiply (one per input bit) has a path per input: each
+ * graph costs a trace (seconds at 2^20), its memory under the circuit's
+ * memory limit, a file in the cache and an evaluation tried before the
+ * wasm's.  Eight hold a few independent branches (IsZero's two each). */
+#define WITNESS_GRAPHS_MAX 8u
+
+/* The circuit's graph file index (0 .. WITNESS_GRAPHS_MAX-1) in the cache
+ * (cache.c): beside its compiled form, named and bound (trailer) to the
+ * wasm's SHA-256 and the graph's recipe, under the same trust rules.
+ * map: G16_ERR_NOT_FOUND when there is none, G16_ERR_FORMAT when there is
+ * one that fails its checks; else a read-only mapping of it
+ * (munmap(*bytes, *map_len)), *len its bytes before the trailer. */
+int witness_graph_map(const char *cache_dir, const uint8_t *wasm_sha256, unsigned index,
+                      const uint8_t **bytes, size_t *len, size_t *map_len);
+int witness_graph_write(const char *cache_dir, const uint8_t *wasm_sha256, unsigned index,
+                        const uint8_t *bytes, size_t len, char *err, size_t errlen);
 
 #endif

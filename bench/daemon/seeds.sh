@@ -1,0 +1,230 @@
+#!/bin/bash
+# The seeds' experiment (issue 39, item 4) and the large-proof latency
+# (item 5) on the GPU machine, spread over several device calls: a 2^26
+# BLS12-381 key takes ~6 minutes to make and every call stops after 600 s,
+# so each step leaves its result in a state folder kept on the machine
+# ($STATE, /tmp) and the next call goes on where the last stopped.  A step
+# starts only if its estimated time fits before --deadline; steps already
+# done are skipped.  Every call prints the table of what is done so far
+# (and writes it, with the memory timelines and plots, to $OUT).
+#
+#   usage: bash bench/daemon/seeds.sh [--deadline S] [--steps "..."] [--cpu]
+#            [--size K] [--n 10] [--jobs 3] [--device-budget SIZE]
+#   steps (default, the most telling first: key cfg:100G:8:alone cfg:100G:1
+#          cfg:100G:2 cfg:100G:4 cfg:64G:8 cfg:64G:1 cfg:64G:2 cfg:64G:4
+#          refuse latency):
+#     key           g16 synth --constraints 2^K-2 --curve bls12381 --setup --no-r1cs
+#     latency       one proof alone: median of `g16 prove --repeat 3` against
+#                   three one-partition jobs in turn through g16d
+#     cfg:B:S[:alone]  g16d with --memory-budget B and S synthesis workers
+#                   (one MSM worker: one GPU): JOBS jobs of N partitions
+#                   submitted at once (alone: one such job by itself first);
+#                   the daemon's VmHWM, its memory timeline (`g16 client
+#                   memory`) and plot; rows of one budget share a daemon
+#     refuse        a budget below the key and one partition: the job must be
+#                   refused at submission with a 4xx
+#     drop          deletes the key (the disk holds one 2^26 key and little else)
+#   --cpu         prove on the CPU (tests this script on a small --size)
+#   --device-budget  g16d's and g16 prove's --device-memory-budget (default
+#                 44G on the GPU: the key's points stay in pinned host memory
+#                 and stream through the device, charged to the host budget)
+# The keys' points are in pinned host memory; every proof is checked with
+# `g16 verify`.  Binaries: bench/daemon/gpu_prepare.sh (as gpu_bench.sh).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+DEADLINE=560 STEPS= DEV=gpu K=26 N=10 JOBS=3 DEVBUDGET=44G CURVE=bls12381 BIN=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --deadline) DEADLINE=$2; shift 2 ;;
+  --steps) STEPS=$2; shift 2 ;;
+  --cpu) DEV=cpu; DEVBUDGET=; shift ;;
+  --size) K=$2; shift 2 ;;
+  --n) N=$2; shift 2 ;;
+  --jobs) JOBS=$2; shift 2 ;;
+  --device-budget) DEVBUDGET=$2; shift 2 ;;
+  --curve) CURVE=$2; shift 2 ;;
+  --bin) BIN=$2; shift 2 ;;
+  *) echo "seeds: unknown argument '$1' (see the head of $0)" >&2; exit 2 ;;
+  esac
+done
+STEPS=${STEPS:-key cfg:100G:8:alone cfg:100G:1 cfg:100G:2 cfg:100G:4 cfg:64G:8 cfg:64G:1 cfg:64G:2 cfg:64G:4 refuse latency}
+STATE=/tmp/g16seeds-$CURVE-$K
+OUTD=${OUT:-/tmp/g16-seeds-out}
+mkdir -p "$STATE/done" "$OUTD"
+T=$(mktemp -d /tmp/g16sd.XXXXXX)
+ALLOW=/tmp
+START=$SECONDS
+log() { echo "[+$((SECONDS - START))s] $*" >&2; }
+die() { log "seeds: $*"; exit 1; }
+source "$HERE/carried.sh"
+source "$HERE/lib.sh"
+trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; cat "$T/log" >>"$STATE/g16d.log" 2>/dev/null; rm -rf "$T"' EXIT
+KEY=$STATE/key
+DEVARGS=(--device "$DEV" ${DEVBUDGET:+--device-memory-budget "$DEVBUDGET"})
+FAILED=0
+
+verify_all() {   # verify_all DIR: every proof-i.json in DIR against public-i.json
+  local v p
+  for p in "$1"/proof-*.json; do
+    v=$("$G16" verify "$KEY/verification_key.json" "${p/proof-/public-}" "$p" 2>&1) || true
+    [ "$v" = OK ] || { log "NOT VERIFIED: $p: $v"; FAILED=$((FAILED + 1)); }
+  done
+}
+
+step_key() {
+  "$G16" synth --constraints $(((1 << K) - 2)) --curve "$CURVE" --setup --no-r1cs --out "$KEY" \
+    >"$T/synth.log" 2>&1 || die "synth: $(tail -1 "$T/synth.log")"
+  echo "key: \`g16 synth --constraints 2^$K-2 --curve $CURVE --setup --no-r1cs\` $(($SECONDS - S0)) s, $(du -BG "$KEY/circuit.zkey" | cut -f1) on disk"
+}
+
+step_latency() {
+  "$G16" prove "${DEVARGS[@]}" --repeat 3 --verbose "$KEY/circuit.zkey" "$KEY/witness.wtns" \
+    "$T/p.json" "$T/q.json" 2>"$T/prove.log" || die "g16 prove: $(tail -1 "$T/prove.log")"
+  local v; v=$("$G16" verify "$KEY/verification_key.json" "$T/q.json" "$T/p.json" 2>&1) || true
+  [ "$v" = OK ] || { log "NOT VERIFIED: g16 prove: $v"; FAILED=$((FAILED + 1)); }
+  local tp; tp=$(grep -o 'median [0-9.]* s' "$T/prove.log" | cut -d' ' -f2)
+  start_daemon "${DEVARGS[@]}"
+  client keys load k "$KEY/circuit.zkey" >"$T/key.json"
+  local lat=() t0 i
+  for i in 1 2 3; do
+    mkdir -p "$T/lat$i"
+    t0=$(now)
+    client prove --key k --wait --out "$T/lat$i" "$KEY/witness.wtns" >"$T/lat$i/job.json"
+    lat+=("$(echo "$t0 $(now)" | awk '{printf "%.3f", $2 - $1}')")
+    verify_all "$T/lat$i"
+  done
+  local path; path=$(str path <"$T/lat3/job.json")
+  stop_daemon
+  local td; td=$(printf '%s\n' "${lat[@]}" | sort -n | sed -n 2p)
+  echo "| 2^$K $CURVE, key $(str device_mode <"$T/key.json") | $tp | $td (${lat[*]}; path ${path:-?}) | $(echo "$td $tp" | awk '{printf "%.2f", $1 / $2}') |"
+}
+
+# daemon_for BUDGET SYNTH: a g16d with the key under BUDGET and SYNTH
+# synthesis workers.  Consecutive rows of one budget share the daemon and
+# its loaded key: the workers change by SIGHUP (its config file read
+# again) and the VmHWM is reset through /proc/PID/clear_refs.  Sets LOAD.
+CUR_BUDGET=
+daemon_for() {
+  printf 'synth-workers = %s\nmsm-queue = %s\n' "$2" "$2" >"$T/conf"
+  if [ -n "$PID" ] && [ "$CUR_BUDGET" = "$1" ]; then
+    local n; n=$(grep -c '"reloaded"\|reloaded' "$T/log" || true)
+    kill -HUP "$PID"
+    for _ in $(seq 100); do [ "$(grep -c '"reloaded"\|reloaded' "$T/log" || true)" -gt "$n" ] && break; sleep 0.1; done
+    echo 5 >"/proc/$PID/clear_refs"
+    LOAD="(kept)"
+    return
+  fi
+  [ -n "$PID" ] && stop_daemon
+  start_daemon "${DEVARGS[@]}" --memory-budget "$1" --msm-workers 1 --config "$T/conf"
+  CUR_BUDGET=$1
+  local t0; t0=$(now)
+  client keys load k "$KEY/circuit.zkey" >"$T/key.json" || die "key load under $1 failed"
+  LOAD=$(since "$t0")
+}
+
+# cfg BUDGET SYNTH [alone]: one row of the sweep: JOBS jobs of N partitions
+# submitted at once (with "alone": one such job by itself first).
+step_cfg() {
+  local budget=$1 sw=$2 alone=-
+  daemon_for "$budget" "$sw"
+  local since0; since0=$(date +%s)
+  if [ "${3:-}" = alone ]; then
+    rm -rf "$T/alone"
+    alone=$(through_job k "$KEY/witness.wtns" "$N" "$T/alone")
+    verify_all "$T/alone"
+  fi
+  local ws=() ids=() j t0
+  for _ in $(seq "$N"); do ws+=("$KEY/witness.wtns"); done
+  t0=$(now)
+  for j in $(seq "$JOBS"); do ids+=("$(client prove --key k "${ws[@]}")"); done
+  for j in $(seq "$JOBS"); do
+    rm -rf "$T/b$j" && mkdir -p "$T/b$j"
+    client wait "${ids[$((j - 1))]}" --timeout 900 --out "$T/b$j" >"$T/b$j/job.json"
+  done
+  local back; back=$(since "$t0")
+  for j in $(seq "$JOBS"); do verify_all "$T/b$j"; done
+  client status >"$T/status.json"
+  local hwm; hwm=$(hwm_mib)
+  local name=$budget-$sw
+  client memory --since "$since0" >"$STATE/memory-$name.csv"
+  client memory --since "$since0" --plot "$STATE/memory-$name.svg" >/dev/null
+  local held; held=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "held_parts") c = i }
+                              NR > 1 && $c > m { m = $c } END { print m + 0 }' "$STATE/memory-$name.csv")
+  local bmib=$(( $(num total <"$T/status.json") >> 20 )) keyb pinned
+  keyb=$(num bytes <"$T/key.json") pinned=$(num host_pinned_bytes <"$T/key.json")
+  echo "$keyb $(num partition_bytes <"$T/key.json")" >"$STATE/key_sizes"   # for step refuse
+  echo "| $budget ($bmib MiB) | $sw | $LOAD | $alone | $back | $(per "$back" "$JOBS") | $(per "$back" "$((N * JOBS))") | $hwm | $((hwm - bmib)) | $held | $((keyb >> 20)) / $((pinned >> 20)) |"
+}
+
+step_refuse() {
+  local keyb part
+  read -r keyb part <"$STATE/key_sizes" 2>/dev/null || {
+    [ -n "$PID" ] && stop_daemon
+    start_daemon "${DEVARGS[@]}" --memory-budget 100G
+    client keys load k "$KEY/circuit.zkey" >"$T/key.json"
+    keyb=$(num bytes <"$T/key.json") part=$(num partition_bytes <"$T/key.json")
+  }
+  [ -n "$PID" ] && stop_daemon
+  local small=$((keyb + part / 2))
+  start_daemon "${DEVARGS[@]}" --memory-budget "$small"
+  local out
+  if client keys load k "$KEY/circuit.zkey" >/dev/null 2>"$T/refuse.err" &&
+     client prove --key k "$KEY/witness.wtns" >/dev/null 2>>"$T/refuse.err"; then
+    out="NO: a job was accepted under $((small >> 20)) MiB"; FAILED=$((FAILED + 1))
+  else
+    out="yes, under $((small >> 20)) MiB (the key and half a partition): $(tail -1 "$T/refuse.err")"
+  fi
+  stop_daemon
+  echo "$out"
+}
+
+step_drop() { rm -rf "$KEY"; echo "key deleted"; }
+
+estimate() {   # seconds a step may take (to decide whether it fits)
+  case $1 in key) echo 400 ;; latency) echo 110 ;;
+  cfg:*) local b=${1#cfg:}; b=${b%%:*} e=$((15 + N * JOBS * 23 / 10))
+         [[ $1 == *:alone ]] && e=$((e + N * 23 / 10))
+         [ "$b" = "$CUR_BUDGET" ] && [ -n "$PID" ] || e=$((e + 30))   # a daemon and its key load
+         echo "$e" ;;
+  refuse) [ -s "$STATE/key_sizes" ] && echo 40 || echo 70 ;; *) echo 5 ;; esac
+}
+
+for s in $STEPS; do
+  f=$STATE/done/$s
+  [ -s "$f" ] && continue
+  [ "$s" = key ] || [ "$s" = drop ] || [ -f "$KEY/circuit.zkey" ] || die "step $s needs the key (step key)"
+  if [ $((SECONDS - START + $(estimate "$s"))) -gt "$DEADLINE" ]; then
+    log "step $s left for the next call (est. $(estimate "$s") s, $((DEADLINE - SECONDS + START)) s left)"
+    break
+  fi
+  log "step $s"
+  S0=$SECONDS
+  IFS=: read -r name a b c <<<"$s"
+  "step_$name" ${a:+"$a"} ${b:+"$b"} ${c:+"$c"} >"$T/row" || die "step $s failed"
+  mv "$T/row" "$f"
+  log "step $s done in $((SECONDS - S0)) s: $(cat "$f")"
+done
+
+{
+  echo "### $(date +%F) the seeds' experiment: g16d, $CURVE 2^$K, jobs of $N partitions"
+  echo
+  echo "- machine: $(uname -srm), $(nproc) CPUs$(command -v nvidia-smi >/dev/null && echo ", $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1)")"
+  echo "- command: \`bash bench/daemon/seeds.sh$([ $DEV = cpu ] && echo " --cpu") --size $K --curve $CURVE --n $N --jobs $JOBS${DEVBUDGET:+ --device-budget $DEVBUDGET}\` (over several device calls)"
+  echo "- every proof checked with \`g16 verify\`: $([ "$FAILED" = 0 ] && echo "all OK in the last call" || echo "$FAILED FAILED in the last call")"
+  [ -s "$STATE/done/key" ] && echo "- $(cat "$STATE/done/key")"
+  echo
+  echo "| budget | synth workers | key load s | one job of $N alone, s | $JOBS jobs at once, s | s/job | s/partition | VmHWM MiB | VmHWM - budget MiB | most partitions holding | key MiB / pinned MiB |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  for s in $STEPS; do case $s in cfg:*) [ -s "$STATE/done/$s" ] && cat "$STATE/done/$s" ;; esac; done
+  if [ -s "$STATE/done/latency" ]; then
+    echo
+    echo "| one proof alone | g16 prove --repeat 3, median s | g16d one-partition jobs, median s | g16d / g16 prove |"
+    echo "|---|---|---|---|"
+    cat "$STATE/done/latency"
+  fi
+  [ -s "$STATE/done/refuse" ] && { echo; echo "A budget below the key and one partition refused: $(cat "$STATE/done/refuse")"; }
+} | tee "$OUTD/seeds-$CURVE-$K.md"
+cp "$STATE"/memory-*.csv "$STATE"/memory-*.svg "$OUTD/" 2>/dev/null || true
+tail -200 "$STATE/g16d.log" >"$OUTD/g16d-tail.log" 2>/dev/null || true
+[ "$FAILED" = 0 ]
