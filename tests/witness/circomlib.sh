@@ -10,7 +10,10 @@
 #   N       inputs, from circomlib/gen_inputs.js (a fixed seed)
 #   EXPECT  graph: every calculation after the first must take the graph
 #           (circuits the graph is known to handle: a regression fails
-#           here); any: report the paths, expect none
+#           here); paths=K: the inputs take K paths through the circuit's
+#           branches, so at most K - 1 after the first fall back (each
+#           new path's first input, which makes that path's graph); any:
+#           report the paths, expect none
 # Each circuit gets a fresh cache directory, seeded with its compiled
 # objects (not its graph) from CIRCOMLIB_STORE or the witness tests'
 # shared cache, so its first calculation is the wasm's and makes the
@@ -74,6 +77,9 @@ check_circuit() {
   # the first calculation makes the graph: it is the wasm's
   [ -z "$first" ] || [[ "$first" == "wasm (no graph yet"* ]] || fail "$label input 0: by the $first"
   [ "$expect" != graph ] || ((graph > 0)) || fail "$label: no calculation by the graph"
+  if [[ "$expect" == paths=* ]] && (($(wc -l <"$dir/fallbacks") > ${expect#paths=} - 1)); then
+    fail "$label: $(wc -l <"$dir/fallbacks") inputs fell back, more than one a path after the first (${expect#paths=} paths)"
+  fi
   local fell=$((n - graph - failed - firstwasm))
   echo "$( ((failures == before)) && echo ok || echo FAILED) $label: $n inputs: $graph by the graph, $fell fell back, $failed failed as snarkjs's$( ((firstwasm)) && echo ", the first by the wasm (a graph is made after it)")"
   sort "$dir/fallbacks" | uniq -c | sed 's/^ */    fell back: /'
