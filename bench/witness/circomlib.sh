@@ -18,11 +18,15 @@
 #  2. in one process (graph_vs_wasm.c), each input RUNS times by that
 #     cache's graph and by the wasm alone (graphs on request, none made):
 #     the least thread CPU time of one calculation; the medians over the
-#     inputs that took the graph, and over every input for the wasm;
+#     inputs that took a graph, and over every input after the first for
+#     the wasm (eddsaposeidon, smtverifier and merkle: the N or fewer
+#     inputs of their .json);
 #  3. snarkjs: `snarkjs wtns calculate` (a whole node process) on the
 #     first 5 inputs, and its calls in one process (reference.js) on each;
 # every witness is compared byte for byte with snarkjs's, and an input
-# snarkjs fails on must fail in g16.  Prints a markdown table.
+# snarkjs fails on must fail in g16.  Prints a markdown table, then the
+# fallbacks' reasons, and for a circuit that took no graph why
+# (BUILD_DIR's witness_graph_why, built with the tests).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$REPO/build}
