@@ -1,10 +1,12 @@
 # g16: thin wrapper around CMake.  `make` builds everything into build/bin/.
 #   make          configure (Release) and build into build/
 #   make deps     install Debian packages and tools/node_modules when missing
-#   make test     deps + build + ctest (all labels but fuzz, gpu and
-#                 gpu-emulate-large)
+#   make test     deps + build + ctest (all labels but fuzz, gpu,
+#                 gpu-emulate-large and witness-large)
 #   make test-large  deps + build + the gpu-emulate-large label (the
 #                 emulated GPU kernels on large sizes: minutes on 2 cores)
+#                 and the witness-large label (circomlib's EdDSA and sparse
+#                 Merkle tree circuits: minutes to compile on 2 cores)
 #   make asan     deps + ASan/UBSan build in build-asan + the same tests
 #   make fuzz     deps + clang libFuzzer build in build-fuzz + ctest -L fuzz
 #   make demo     deps + build + prove the bundled examples, verify with snarkjs
@@ -31,13 +33,14 @@ G16_FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 600
 CTEST_FLAGS ?= --output-on-failure --no-tests=error
 # Labels the test suite (make test, make asan) leaves out: fuzz and gpu have
-# targets of their own; gpu-emulate-large is make test-large.
-SUITE_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large)$$
+# targets of their own; gpu-emulate-large and witness-large are make
+# test-large.
+SUITE_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|witness-large)$$
 # make asan also leaves out the Node.js package's test: under ASan it runs
 # node with the sanitizer preloaded (six minutes on two cores, measured) for
 # a few hundred lines of glue that make test runs; CI's 30 minutes cannot
 # hold it.
-ASAN_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|node)$$
+ASAN_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|witness-large|node)$$
 
 # CMake enables the CUDA backend when nvcc is found.
 ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
@@ -65,7 +68,7 @@ test: deps
 
 test-large: deps
 	$(MAKE) build
-	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -L '^gpu-emulate-large$$'
+	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -L '^(gpu-emulate-large|witness-large)$$'
 
 # -O1 -g keeps assertions on and stacks readable; sanitizers come from
 # G16_SANITIZE in CMakeLists.txt.
