@@ -79,8 +79,16 @@ step_key() {
 }
 
 step_latency() {
-  "$G16" prove "${DEVARGS[@]}" --repeat 3 --verbose "$KEY/circuit.zkey" "$KEY/witness.wtns" \
+  local smi=
+  if command -v nvidia-smi >/dev/null; then   # the device's peak while g16 prove runs
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$T/smi.csv" &
+    smi=$!
+  fi
+  peak_run "$T/rss" "$G16" prove "${DEVARGS[@]}" --repeat 3 --verbose "$KEY/circuit.zkey" "$KEY/witness.wtns" \
     "$T/p.json" "$T/q.json" 2>"$T/prove.log" || die "g16 prove: $(tail -1 "$T/prove.log")"
+  [ -n "$smi" ] && kill "$smi"
+  cp "$T/prove.log" "$STATE/prove-latency.log"
+  local dpeak; dpeak=$(sort -n "$T/smi.csv" 2>/dev/null | tail -1)
   local v; v=$("$G16" verify "$KEY/verification_key.json" "$T/q.json" "$T/p.json" 2>&1) || true
   [ "$v" = OK ] || { log "NOT VERIFIED: g16 prove: $v"; FAILED=$((FAILED + 1)); }
   local tp; tp=$(grep -o 'median [0-9.]* s' "$T/prove.log" | cut -d' ' -f2)
@@ -97,7 +105,7 @@ step_latency() {
   local path; path=$(str path <"$T/lat3/job.json")
   stop_daemon
   local td; td=$(printf '%s\n' "${lat[@]}" | sort -n | sed -n 2p)
-  echo "| 2^$K $CURVE, key $(str device_mode <"$T/key.json") | $tp | $td (${lat[*]}; path ${path:-?}) | $(echo "$td $tp" | awk '{printf "%.2f", $1 / $2}') |"
+  echo "| 2^$K $CURVE, key $(str device_mode <"$T/key.json") | $tp | $td (${lat[*]}; path ${path:-?}) | $(echo "$td $tp" | awk '{printf "%.2f", $1 / $2}') | $(( $(cat "$T/rss") / 1024 )) | ${dpeak:--} |"
 }
 
 # daemon_for BUDGET SYNTH: a g16d with the key under BUDGET and SYNTH
@@ -219,12 +227,12 @@ done
   for s in $STEPS; do case $s in cfg:*) [ -s "$STATE/done/$s" ] && cat "$STATE/done/$s" ;; esac; done
   if [ -s "$STATE/done/latency" ]; then
     echo
-    echo "| one proof alone | g16 prove --repeat 3, median s | g16d one-partition jobs, median s | g16d / g16 prove |"
-    echo "|---|---|---|---|"
+    echo "| one proof alone | g16 prove --repeat 3, median s | g16d one-partition jobs, median s | g16d / g16 prove | g16 prove VmHWM MiB | device peak MiB |"
+    echo "|---|---|---|---|---|---|"
     cat "$STATE/done/latency"
   fi
   [ -s "$STATE/done/refuse" ] && { echo; echo "A budget below the key and one partition refused: $(cat "$STATE/done/refuse")"; }
 } | tee "$OUTD/seeds-$CURVE-$K.md"
-cp "$STATE"/memory-*.csv "$STATE"/memory-*.svg "$OUTD/" 2>/dev/null || true
+cp "$STATE"/memory-*.csv "$STATE"/memory-*.svg "$STATE"/prove-latency.log "$OUTD/" 2>/dev/null || true
 tail -200 "$STATE/g16d.log" >"$OUTD/g16d-tail.log" 2>/dev/null || true
 [ "$FAILED" = 0 ]

@@ -17,6 +17,9 @@
 #              PROVE=0: make the key only (a later call, on the machine
 #              still warm, proves it)
 #   h2d        bench_gpu's BENCH_ONLY=h2d: host-to-device GB/s, pinned and pageable
+#   stream     bench_gpu's BENCH_ONLY=stream ($STREAM_ARGS, default "24 5"):
+#              proofs with keys streamed under STREAM_BUDGETS (GB, default
+#              "8 20") against the resident proof, and the copies' GB/s
 #   bench      bench_gpu $BENCH_ARGS (default "24 5 1": MSM/NTT with CUDA
 #              events, CPU beside; BENCH_WINDOWS, BENCH_SPARSE, BENCH_ONLY,
 #              BENCH_PROFILE (each MSM's and NTT's phase times): bench_gpu.c)
@@ -28,7 +31,8 @@
 #              costs and work, with the launches/waits/allocations/copies a
 #              proof issues (bench/RESULTS.md, "GPU batching")
 # Binaries: .gpubin/gb.tar.xz (built on the development machine: g16,
-# test_gpu, bench_gpu, test_prover) when it runs here, else built here.
+# test_gpu, bench_gpu, test_prover), else bench/daemon/gpu_prepare.sh's
+# .gpubin/daemon-bin.tar.xz (the same and libg16.so.1), else built here.
 # Fixtures: .devfix/<curve>/<circuit> (copied from the fixtures folder,
 # which does not travel) and .gpubin/fix/ (gpu_prepare.sh's, for the daemon
 # tests), merged below: a call carries at most 64 MiB, and .gpubin's node
@@ -41,7 +45,11 @@ t_start=$SECONDS
 log() { echo "[+$((SECONDS - t_start))s] $*"; }
 
 bin=""
-if [ -f .gpubin/gb.tar.xz ]; then
+if [ ! -f .gpubin/gb.tar.xz ] && [ -f .gpubin/daemon-bin.tar.xz ]; then   # gpu_prepare.sh's
+  mkdir -p /tmp/gb && tar xJf .gpubin/daemon-bin.tar.xz -C /tmp/gb && bin=/tmp/gb
+  export LD_LIBRARY_PATH=/tmp/gb${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  "$bin/g16" --help > /dev/null 2>&1 || { log "carried binaries do not run here"; bin=""; }
+elif [ -f .gpubin/gb.tar.xz ]; then
   mkdir -p /tmp/gb && tar xJf .gpubin/gb.tar.xz -C /tmp && bin=/tmp/gb
   "$bin/g16" --help > /dev/null 2>&1 || { log "carried binaries do not run here"; bin=""; }
 fi
@@ -151,6 +159,10 @@ for step in $steps; do
     log "bench_gpu batch up to 2^${BATCH_MAX_LOG:-22}"
     BENCH_ONLY=batch BENCH_CURVES=${BENCH_CURVES:-bn128 bls12381} timeout 400 \
       "$bin/bench_gpu" "${BATCH_MAX_LOG:-22}" 5 0 2>&1 | tee "$out/bench_batch.log" ;;
+  stream)
+    log "bench_gpu stream: streamed keys under ${STREAM_BUDGETS:-8 20} GB against resident"
+    BENCH_ONLY=stream BENCH_BUDGETS=${STREAM_BUDGETS:-8 20} timeout 400 \
+      "$bin/bench_gpu" ${STREAM_ARGS:-24 5} 2>&1 | tee "$out/bench_stream.log" ;;
   h2d)
     BENCH_ONLY=h2d "$bin/bench_gpu" 24 5 0 2>&1 | tee "$out/bench_h2d.log" ;;
   bench)
