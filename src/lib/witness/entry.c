@@ -45,10 +45,10 @@ static void sum_of(const uint8_t *body, size_t len, const uint8_t *head, uint8_t
 /* A graph file's sum (witness_graph_trailer): XXH3-128, zero-padded to
  * the digest's room.  A checksum against damage, as the SHA-256 of an
  * object's trailer is (neither is a signature: the directory's rules
- * decide who writes an entry), at a twentieth of its time: 3-4 ms for a
- * 2^20 graph's 64 MB, bound by the memory's speed, where SHA-256 took
- * 60-65 ms and UMAC-64 11-17 ms of every process that opened it
- * (docs/witness-graph.md).  Its 128 bits cost what 64 would. */
+ * decide who writes an entry), at the memory's speed: 3-5 ms for a 2^20
+ * graph's 64 MB, where SHA-256 took 60-65 ms and UMAC-64 5-8 ms of every
+ * process that opened it (docs/witness-graph.md).  Its 128 bits cost
+ * what 64 would. */
 static void graph_sum_of(const uint8_t *body, size_t len, const uint8_t *head, uint8_t out[32])
 {
     XXH3_state_t state;
