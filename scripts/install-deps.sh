@@ -15,7 +15,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # checker), setpriv (util-linux: a real clear_refs denial as root), pgrep
 # (procps); the benchmarks use GNU time and bc.  The witness calculator
 # needs wabt (wasm2c and its runtime source, also at run time) and
-# nettle-dev (SHA-256 of the cached circuits).  g16d's fleet queue needs
+# nettle-dev (SHA-256 of the cached circuits) and libxxhash-dev (XXH3, the
+# witness graph files' checksum).  g16d's fleet queue needs
 # libpq-dev, and its tests a throwaway server (postgresql; openssl makes
 # the TLS test's certificate).  strace slows a prove's renames for the test
 # of a signal at its commit (e2e.signal_commit).  g16d tells systemd it is
@@ -26,7 +27,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # unit's man page, and python3-yaml reads the Prometheus rules' YAML.
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
       libjansson-dev libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql openssl
-      zlib1g-dev util-linux procps time bc curl wabt nettle-dev clang-format strace
+      zlib1g-dev util-linux procps time bc curl wabt nettle-dev libxxhash-dev
+      clang-format strace
       libsystemd-dev systemd help2man dpkg-dev file man-db python3-yaml)
 missing=()
 for p in "${debs[@]}"; do

@@ -3,7 +3,7 @@
 # what building g16d and the witness calculator needs on the GPU machine,
 # which has CUDA but no development headers and no libmicrohttpd or libpq:
 #   .devlib/inc       microhttpd.h, sqlite3.h, libpq-fe.h (+ the two headers
-#                     it includes), nettle/, gmp.h, wasm-rt.h
+#                     it includes), nettle/, xxhash.h, gmp.h, wasm-rt.h
 #   .devlib/lib       g16d's shared libraries (its ldd closure minus glibc and
 #                     jansson, which .deps/ carries), each with its .so link
 #   .devlib/bin, wasm2c   wasm2c and its runtime sources
@@ -20,7 +20,7 @@ for so in $(ldd "$B/bin/g16d" | awk '/=>/ {print $3}' | grep -v -e libg16 -e lib
   cp -L "$so" "$L/lib/"
 done
 (cd "$L/lib" && for f in *.so.*; do ln -sf "$f" "${f%%.so*}.so"; done)
-cp /usr/include/microhttpd.h /usr/include/sqlite3.h /usr/include/wasm-rt.h "$L/inc/"
+cp /usr/include/microhttpd.h /usr/include/sqlite3.h /usr/include/wasm-rt.h /usr/include/xxhash.h "$L/inc/"
 cp /usr/include/postgresql/libpq-fe.h /usr/include/postgresql/postgres_ext.h \
   /usr/include/postgresql/pg_config_ext.h "$L/inc/"
 cp /usr/include/nettle/*.h "$L/inc/nettle/"

@@ -8,8 +8,9 @@
  *   falls back and the calculation fails as the wasm's).
  * - pubmany: its signals given in another order than the traced input's
  *   fall back (the graph models one order of setInputSignal calls).
- * - A damaged graph file, or another circuit's renamed to this one's, is
- *   not used (the wasm calculates, and the graph is made again).
+ * - A damaged graph file (a byte flipped, or cut short), or another
+ *   circuit's renamed to this one's, is not used (the wasm calculates,
+ *   and the graph is made again).
  * - data/branch.wasm (branch.circom): a graph made from x != 0 serves
  *   x != 0 and falls back for x = 0 (the other branch), for x = p - 1 (a
  *   division by zero) and y = 7 (a failed assert, the wasm's error); a
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "g16.h"
@@ -229,9 +231,9 @@ static void twice(const char *wasm, const char *in, const char *first, const cha
     g16_circuit_close(c);
 }
 
-/* A damaged graph file, or another circuit's under this one's name, is
- * not used: the circuit calculates with the wasm (saying the cached graph
- * was refused) and makes it again. */
+/* A damaged graph file (a byte flipped, cut short), or another circuit's
+ * under this one's name, is not used: the circuit calculates with the
+ * wasm (saying the cached graph was refused) and makes it again. */
 static void damaged_graph(const char *fixtures)
 {
     char mul[4400], pub[4400], a[4400], b[4400];
@@ -250,6 +252,9 @@ static void damaged_graph(const char *fixtures)
     twice(pub, in_pub, "wasm", NULL);
     graph_file(b, sizeof b, pub);
     CHECK(b[0] && rename(b, a) == 0); /* pubmany's graph as multiplier's */
+    twice(mul, in_mul, "wasm (the cached graph was refused", "graph");
+    struct stat st; /* cut short: the trailer's length and sum no longer hold */
+    CHECK(stat(a, &st) == 0 && truncate(a, st.st_size - 7) == 0);
     twice(mul, in_mul, "wasm (the cached graph was refused", "graph");
 }
 

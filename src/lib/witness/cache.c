@@ -547,7 +547,7 @@ static void graph_id(const uint8_t *wasm_sha256, witness_entry_id *id)
     struct sha256_ctx ctx;
     sha256_init(&ctx);
     /* the format, and the builder that made the graph (its passes) */
-    const char *parts[] = {"g16wgr03 builder 3, umac64 sum", witness_trace_glue_c,
+    const char *parts[] = {"g16wgr05 builder 3, xxh3-128 sum", witness_trace_glue_c,
                            witness_trace_hooks_h, witness_trace_abi_h, G16_WASM2C};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         sha256_update(&ctx, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);

@@ -240,14 +240,15 @@ int wgraph_eval_until(const wgraph *g, const uint8_t *inputs, uint8_t *out, void
 /* ------------------------------------------------------------------ */
 /* The file format: the evaluation's plan itself, so that a graph is used
  * straight from a mapping of its file (no copy, no planning at load).
- * "g16wgr04" (03 lacked the comparisons, logical and integer operations,
- * and shifts by a node: wgraph.h), eight u32 (field, steps, consts, signals, outputs, inputs,
+ * "g16wgr05" (04 had the same layout under a UMAC-64 sum, entry.c; 03
+ * lacked the comparisons, logical and integer operations, and shifts by a
+ * node: wgraph.h), eight u32 (field, steps, consts, signals, outputs, inputs,
  * slots, 0), the circuit's words (WGRAPH_CIRCUIT_WORDS u32), then the signals (u64 hash, u32 count), the constants (32
  * bytes each, Montgomery form), the steps (five u32 each: op, a, b, r,
  * out) and the outputs' chains (next_out, u32 each); little-endian, no
  * padding (the steps start at a multiple of 4). */
 
-static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '4'};
+static const char wgraph_magic[8] = {'g', '1', '6', 'w', 'g', 'r', '0', '5'};
 #define HEADER_BYTES (8 + 8 * 4 + 4 * WGRAPH_CIRCUIT_WORDS)
 
 static size_t body_bytes(const wgraph *g)

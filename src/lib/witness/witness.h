@@ -115,7 +115,7 @@ void witness_entry_trailer(const uint8_t *body, size_t len, const witness_entry_
 /* What the entry bytes[0..len) (object and trailer) is for id. */
 witness_entry_verdict witness_entry_check(const uint8_t *bytes, size_t len,
                                           const witness_entry_id *id);
-/* The same for a graph file: its own magic, and a fast checksum (UMAC-64)
+/* The same for a graph file: its own magic, and a fast checksum (XXH3-128)
  * instead of the SHA-256 of the bytes before the sum. */
 void witness_graph_trailer(const uint8_t *body, size_t len, const witness_entry_id *id,
                            uint8_t out[WITNESS_TRAILER_SIZE]);
