@@ -23,6 +23,10 @@
 
 PREFIX   ?= /usr/local
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+# Tests run one more at a time than there are cores: much of the suite
+# waits (daemons' timeouts, long-polls, slow clients), and the extra test
+# fills that time (2 cores: make test's tests 269 -> 219 s, 2026-12-07).
+TEST_JOBS ?= $(shell echo $$(( $(JOBS) + 1 )))
 BUILD    ?= build
 ASAN_DIR ?= build-asan
 FUZZ_DIR ?= build-fuzz
@@ -64,7 +68,7 @@ deps:
 
 test: deps
 	$(MAKE) build
-	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -LE '$(SUITE_EXCLUDED)'
+	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(TEST_JOBS) -LE '$(SUITE_EXCLUDED)'
 
 test-large: deps
 	$(MAKE) build
@@ -83,7 +87,7 @@ asan: deps $(ASAN_DIR)/CMakeCache.txt
 	cd $(ASAN_DIR) && \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest $(CTEST_FLAGS) -j$(JOBS) -LE '$(ASAN_EXCLUDED)'
+	  ctest $(CTEST_FLAGS) -j$(TEST_JOBS) -LE '$(ASAN_EXCLUDED)'
 
 $(FUZZ_DIR)/CMakeCache.txt:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) \
