@@ -485,14 +485,21 @@ static void part_options(const g16d *d, const part *p, g16_options *opt)
     opt->borrow_witness = 1;
 }
 
+/* What a partition's first stage call needs, staged or whole: its
+ * options, its witness (read or computed) and its name ("job/index"). */
+static int part_begin(g16d *d, part *p, g16_options *opt, char name[64], char *err, size_t errlen)
+{
+    part_options(d, p, opt);
+    snprintf(name, 64, "%s/%d", p->job->id, p->idx);
+    return witness_of(d, p, &p->wtns, err, errlen);
+}
+
 static int run_synth(g16d *d, part *p, char *err, size_t errlen)
 {
     g16_options opt;
-    part_options(d, p, &opt);
-    int rc = witness_of(d, p, &p->wtns, err, errlen);
-    if (rc) return rc;
     char name[64];
-    snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
+    int rc = part_begin(d, p, &opt, name, err, errlen);
+    if (rc) return rc;
     rc = g16_job_new(p->job->k->key, p->wtns.buf, p->wtns.len, name, &opt, &p->gj, err, errlen);
     if (rc) d_wtns_free(&p->wtns);
     return rc ? rc : (int)g16_job_synthesize(p->gj, err, errlen);
@@ -555,11 +562,9 @@ static int run_final(g16d *d, part *p, char *err, size_t errlen)
 static int run_whole(g16d *d, part *p, char *err, size_t errlen)
 {
     g16_options opt;
-    part_options(d, p, &opt);
-    int rc = witness_of(d, p, &p->wtns, err, errlen);
-    if (rc) return rc;
     char name[64];
-    snprintf(name, sizeof name, "%s/%d", p->job->id, p->idx);
+    int rc = part_begin(d, p, &opt, name, err, errlen);
+    if (rc) return rc;
     rc = g16_prove(p->job->k->key, p->wtns.buf, p->wtns.len, name, &opt, &p->proof, &p->pub, &p->t,
                    err, errlen);
     if (rc) return rc;
