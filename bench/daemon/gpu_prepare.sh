@@ -1,7 +1,8 @@
 #!/bin/bash
 # Prepares .gpubin/ (git-ignored) for bench/daemon/gpu_bench.sh on the GPU
 # machine, which has no libmicrohttpd and no package registry:
-#   .gpubin/daemon-bin.tar.xz   g16 and g16d from BUILD_DIR/bin
+#   .gpubin/daemon-bin.tar.xz   g16, g16d, memwatch (g16 client memory --plot
+#                               runs it) and the GPU tests, from BUILD_DIR/bin
 #   .gpubin/debs/*.deb          libmicrohttpd12 (what g16d lacks there)
 #   .gpubin/debs/extra/*.deb    GnuTLS and the libraries it needs, unpacked
 #                               there only for sonames the machine lacks
@@ -24,7 +25,7 @@ mkdir -p "$G/debs/extra"
 # the programs, the GPU tests and benchmarks, and the libraries they link
 # (libg16.so.1 and its side libraries; carried.sh puts them on the path)
 rm -rf "$G/bin.tmp" && mkdir -p "$G/bin.tmp"
-cp "$B"/bin/{g16,g16d,test_gpu,bench_gpu,test_prover} "$G/bin.tmp/"
+cp "$B"/bin/{g16,g16d,memwatch,test_gpu,bench_gpu,test_prover} "$G/bin.tmp/"
 for so in "$B"/src/lib/libg16*.so.1; do cp -L "$so" "$G/bin.tmp/"; done
 strip "$G"/bin.tmp/*
 tar -cJf "$G/daemon-bin.tar.xz" -C "$G/bin.tmp" .
