@@ -46,11 +46,22 @@ size_t g16_key_gpu_workspace_bytes(const g16_key *key);
  * *mode, may be NULL, as g16_key_gpu_mode names it); 0 when not even
  * streaming fits the budget. */
 size_t g16_key_gpu_plan_bytes(const g16_key *key, int msm_copies, size_t budget, const char **mode);
-/* Host memory a key on the GPU keeps while it is loaded: the pinned
- * buffers the witnesses go to the device through (n_vars scalars a proof,
- * for each lane and a whole batch; the MSMs' pinned result buffers are a
- * few KB more), and a streamed key's points (pinned). */
+/* Host memory a key on the GPU keeps while it is loaded, beyond the key's
+ * own buffer: the pinned buffers the witnesses go to the device through
+ * (n_vars scalars a proof, for each lane and a whole batch; the MSMs'
+ * pinned result buffers are a few KB more), and pinned copies of a
+ * streamed key's points where they could not be pinned in place.  A
+ * streamed key pins its points where its buffer holds them (the memory
+ * given to g16_key_open_buffer: anonymous memory, as g16_file_read's,
+ * pins; the driver may decline a read-only file mapping, as
+ * g16_key_open's, and then the points are copied): then they add nothing. */
 size_t g16_key_gpu_host_bytes(const g16_key *key);
+/* Host memory g16_key_gpu_load takes while it runs and gives back when it
+ * returns: the coefficients sorted by row for their copy to the device
+ * (36 bytes a coefficient).  Pinned copies of streamed points, when the
+ * driver declines to pin them in place, are g16_key_gpu_host_bytes's
+ * afterwards. */
+size_t g16_key_gpu_upload_host_bytes(const g16_key *key);
 
 /* How many jobs of this key g16_jobs_msm should batch on the GPU (the
  * backend's policy, gpu_plan_batch: 16 at 2^16, 4 at 2^18, 1 above

@@ -221,7 +221,8 @@ for cfg in $SWEEP; do
       continue
     fi
     # the key + 2.5 partitions of this configuration; on the GPU the key's
-    # upload also holds a host copy the size of its file while it runs
+    # upload also holds its coefficients by row while it runs (less than
+    # the file's size, the bound used here)
     tight=$(( KEYB + 2 * PART + PART / 2 ))
     [ "$DEV" = gpu ] && tight=$(( tight + KEYB ))
   done

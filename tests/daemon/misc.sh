@@ -38,8 +38,9 @@ M=$FIX/bn128/merkle
 start_daemon --memory-budget 1G --threads 1      # probe: what the daemon charges a key and a partition
 client keys load p "$M/circuit.zkey" >"$T/probe.json"
 # A key on a GPU also holds a pinned host buffer for its witness, and its
-# upload needs a second host copy of the file while it runs: a resident
-# key costs KEYB, loading one LOADB at its peak.
+# upload holds the coefficients sorted by row while it runs (less than a
+# second copy of the file, the bound used here): a resident key costs
+# KEYB, loading one at most LOADB at its peak.
 KEYB=$(js 'o.bytes + o.host_pinned_bytes' <"$T/probe.json")
 LOADB=$(js 'o.device === "gpu" ? 2 * o.bytes : o.bytes' <"$T/probe.json")
 PART=$(( $(js o.partition_bytes <"$T/probe.json") + $(stat -c %s "$M/witness.wtns") ))

@@ -8,6 +8,8 @@
  * sizes, so the pipeline's logic is checked on machines without a GPU. */
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "../common/test.h"
@@ -780,6 +782,48 @@ static void prove_batch_check(int curve, int log_n, size_t n_vars)
     tl_key_free(&tk);
 }
 
+/* A streamed key whose five point arrays lie in one block of anonymous
+ * memory (as a zkey's buffer read by g16_file_read, with a section header
+ * between arrays) pins them there: no pinned copy, the whole key's proof. */
+static void prove_in_place_check(const gpu_key_desc *d0, const gpu_mem_need *need,
+                                 const uint8_t *w, uint8_t (*whole)[192])
+{
+    gpu_key_desc d = *d0;
+    size_t g1 = d.curve == FORMATS_CURVE_BN128 ? 64 : 96, n = (size_t)1 << d.domain_log;
+    const uint8_t *src[5] = {d.a, d.b1, d.b2, d.c, d.h};
+    size_t len[5] = {d.n_vars * g1, d.n_vars * g1, d.n_vars * 2 * g1,
+                     (d.n_vars - d.n_public - 1) * g1, n * g1};
+    size_t total = 0;
+    for (int i = 0; i < 5; i++) total += 12 + len[i];
+    uint8_t *block = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(block != MAP_FAILED);
+    if (block == MAP_FAILED) return;
+    const uint8_t **dst[5] = {&d.a, &d.b1, &d.b2, &d.c, &d.h};
+    size_t at = 0;
+    for (int i = 0; i < 5; i++) {
+        memcpy(block + at + 12, src[i], len[i]);
+        *dst[i] = block + at + 12;
+        at += 12 + len[i];
+    }
+    d.host_buf = block;
+    d.host_len = total;
+    d.device_budget = gpu_plan_bytes(need, GPU_PLAN_MIN_CHUNK, 1);
+    uint8_t got[PROOF_OUTS][192];
+    memset(got, 0xa5, sizeof got);
+    gpu_key *k = gpu_key_upload(&d, NULL, err, sizeof err);
+    CHECK(k != NULL);
+    if (k) {
+        CHECK(gpu_key_memory_mode(k, NULL) == GPU_MEM_STREAMED);
+        CHECK(gpu_key_host_copied(k) == 0);
+        int rc = gpu_prove_msms(k, w, got[0], got[1], got[2], got[3], got[4], NULL, err, sizeof err);
+        if (rc) fprintf(stderr, "%s\n", err);
+        CHECK(rc == 0 && memcmp(got, whole, sizeof got) == 0);
+        gpu_key_free(k);
+    } else
+        fprintf(stderr, "in place: %s\n", err);
+    munmap(block, total);
+}
+
 /* A key uploaded under device budgets that force chunked MSMs (chunks of
  * GPU_PLAN_MIN_CHUNK points) and streamed points proves what the whole
  * key proves, bit for bit, with and without B2 on the device. */
@@ -809,6 +853,8 @@ static void prove_budget_check(int curve, int log_n, size_t n_vars)
         size_t chunk = 0;
         CHECK(gpu_key_memory_mode(k, &chunk) == modes[m]);
         CHECK(modes[m] == GPU_MEM_WHOLE || chunk == GPU_PLAN_MIN_CHUNK);
+        /* no block given (host_buf NULL): a streamed key copies its points */
+        CHECK((gpu_key_host_copied(k) > 0) == (modes[m] == GPU_MEM_STREAMED));
         for (int skip_b2 = 0; skip_b2 < 2; skip_b2++) {
             uint8_t(*o)[192] = modes[m] == GPU_MEM_WHOLE && !skip_b2 ? whole : got;
             memset(got, 0xa5, sizeof got);
@@ -827,6 +873,7 @@ static void prove_budget_check(int curve, int log_n, size_t n_vars)
         }
         gpu_key_free(k);
     }
+    prove_in_place_check(&d, &need, w, whole);
     d.device_budget = need.fixed; /* not even the fixed part and one chunk */
     CHECK(gpu_key_upload(&d, NULL, err, sizeof err) == NULL && strstr(err, "even with its points"));
     free(w);

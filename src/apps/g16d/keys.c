@@ -167,9 +167,10 @@ static void device_charge(g16d *d, dkey *k, int uploaded, size_t workspace)
 }
 
 /* Makes the key resident on the GPU.  The upload sorts the coefficients
- * into CSR copies on the host first (36 bytes for each 44-byte file entry,
- * 16 per row against the file's 64 or more per H point): fewer bytes than
- * the file, which is charged again for the upload's duration.  On the
+ * into CSR copies on the host first (36 bytes a coefficient), charged for
+ * the upload's duration; a streamed key's points are pinned in the key's
+ * own buffer (already charged), and pinned copies, where the driver
+ * declines that, are charged after it with a warning.  On the
  * device the key is charged the library's estimates of its copy and its
  * proofs' workspace until the upload reports the copy's size.  Under AUTO
  * a key that cannot go (no room in either budget, or device memory full)
@@ -184,9 +185,10 @@ static d_status gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errle
      * points within it; that plan is then its whole charge */
     size_t plan = g16_key_gpu_plan_bytes(key, d->cfg.gpu_copies, d->dev_budget, NULL);
     int whole = plan == g16_key_gpu_key_bytes(key, d->cfg.gpu_copies) + ws;
+    size_t upload = g16_key_gpu_upload_host_bytes(key);
     dkey *freed = NULL;
     pthread_mutex_lock(&d->mu);
-    int room = d_key_make_room(d, k->bytes, k, &freed) == 0;
+    int room = d_key_make_room(d, upload, k, &freed) == 0;
     if (room && !plan) {
         room = 0;
         d_errf(e2, sizeof e2,
@@ -194,25 +196,28 @@ static d_status gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errle
                "%zu-byte device budget",
                k->path, d->dev_budget);
     } else if (!room)
-        d_errf(e2, sizeof e2, "%s: no room in the budget for the GPU upload's %zu-byte host copy",
-               k->path, k->bytes);
+        d_errf(e2, sizeof e2,
+               "%s: no room in the budget for the GPU upload's %zu bytes of coefficients by row",
+               k->path, upload);
     else if (device_room(d, k, plan, &freed, why, sizeof why)) {
         room = 0;
         d_errf(e2, sizeof e2, "%s: %s", k->path, why);
     } else
-        d->key_bytes += k->bytes;
+        d->key_bytes += upload;
     pthread_mutex_unlock(&d->mu);
     d_key_reap(&freed);
     if (room) {
         rc = d_status_of(g16_key_gpu_load_budget(key, d->cfg.gpu_copies, d->dev_budget ? plan : 0,
                                                  &k->device_bytes, e2, sizeof e2));
         pthread_mutex_lock(&d->mu);
-        d->key_bytes -= k->bytes;
+        d->key_bytes -= upload;
         device_charge(d, k, rc == 0,
                       whole ? ws : plan - (k->device_bytes < plan ? k->device_bytes : plan));
-        /* less than the upload's copy just given back, so it fits */
         k->host_pinned = rc == 0 ? g16_key_gpu_host_bytes(key) : 0;
         d->key_bytes += k->host_pinned;
+        if (k->host_pinned && !d_budget_free(d))
+            d_log(D_LOG_WARNING, "key_host_over_budget", "key=%s host_pinned=%zu budget=%zu",
+                  k->name, k->host_pinned, d->cfg.budget);
         pthread_mutex_unlock(&d->mu);
         if (rc == 0) {
             k->on_gpu = 1;

@@ -75,6 +75,12 @@ typedef struct gpu_key gpu_key;
 typedef struct {
     formats_curve curve;
     const uint8_t *a, *b1, *b2, *c, *h; /* zkey sections 5..9 (points) */
+    const uint8_t *host_buf;            /* the block holding all five (the zkey
+                                         * file's buffer), or NULL: a streamed key
+                                         * pins its points there, in place, and
+                                         * reads them until gpu_key_free; else it
+                                         * copies them into pinned memory */
+    size_t host_len;
     size_t n_vars;                      /* points in a, b1, b2 */
     size_t n_public;                    /* c holds n_vars - n_public - 1 points */
     int domain_log;                     /* h holds 2^domain_log points */
@@ -111,6 +117,11 @@ void gpu_key_free(gpu_key *key);
  * GPU_MEM_STREAMED (msm_plan.h), and *chunk (may be NULL) the points an
  * MSM pass takes. */
 int gpu_key_memory_mode(const gpu_key *key, size_t *chunk);
+/* Host bytes a streamed key copied its points into (pinned memory): 0 when
+ * they are pinned where the caller's buffer holds them (gpu_key_desc's
+ * arrays must then outlive the key, as they do any key's upload), or
+ * when the key is not streamed. */
+size_t gpu_key_host_copied(const gpu_key *key);
 /* What a key of desc's sizes needs (msm_plan.h's gpu_mem_need, budget
  * left 0): the plan gpu_key_upload makes from it. */
 void gpu_key_need(const gpu_key_desc *desc, gpu_mem_need *need);

@@ -45,7 +45,11 @@ struct gpu_key {
     int copies[5], window[5];      /* copies 1: plain points, the cost model's window */
     gpu_mem_plan plan;             /* whole, chunked or streamed (msm_plan.h) */
     size_t cnt[5], psz[5];         /* each MSM's points and their affine size */
-    void *host_pts[5];             /* a streamed key's points (pinned host memory) */
+    void *host_pts[5];             /* a streamed key's points in pinned host memory: the
+                                    * caller's own, registered in place (host_span), or
+                                    * copies of them (host_copied bytes) */
+    void *host_span;               /* the caller's memory registered for them, or NULL */
+    size_t host_copied;
     uint32_t *row_ptr[2], *sig[2]; /* A and B coefficients by row (CSR) */
     void *val[2];
     cudaStream_t st; /* the upload's */
@@ -234,13 +238,46 @@ static int plan_key(gpu_key *k, const gpu_key_desc *d, char *err, size_t errlen)
 }
 
 /* A streamed key's points stay in pinned host memory, so that each chunk's
- * copy runs at the link's speed and overlaps the work on the previous one. */
-static int host_points(gpu_key *k, int i, const uint8_t *src, char *err, size_t errlen)
+ * copy runs at the link's speed and overlaps the work on the previous one.
+ * Pinned where the caller holds them when it can (one registration over
+ * the span of the five arrays inside the caller's block): a copy would
+ * double the host memory of the largest keys (2^26 BLS12-381: 38 GiB of
+ * points beside the 43 GiB file).  0, or -1 when there is no block or the
+ * driver declines its pages (a read-only file mapping, say); then
+ * host_copy pins copies. */
+static int host_pin_in_place(gpu_key *k, const gpu_key_desc *d, const uint8_t *const src[N_MSM])
+{
+    uintptr_t lo = UINTPTR_MAX, hi = 0, buf = (uintptr_t)d->host_buf;
+    for (int i = 0; i < N_MSM; i++) {
+        size_t b = k->cnt[i] * k->psz[i];
+        if (!b) continue;
+        lo = (uintptr_t)src[i] < lo ? (uintptr_t)src[i] : lo;
+        hi = (uintptr_t)src[i] + b > hi ? (uintptr_t)src[i] + b : hi;
+    }
+    if (!buf || hi <= lo || lo < buf || hi - buf > d->host_len) return -1;
+    if (cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterDefault) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky; cleared so later calls see their own */
+        int dev = 0, ro = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&ro, cudaDevAttrHostRegisterReadOnlySupported, dev) !=
+                cudaSuccess ||
+            !ro || cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterReadOnly) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return -1;
+        }
+    }
+    k->host_span = (void *)lo;
+    for (int i = 0; i < N_MSM; i++) k->host_pts[i] = (void *)src[i];
+    return 0;
+}
+
+static int host_copy(gpu_key *k, int i, const uint8_t *src, char *err, size_t errlen)
 {
     size_t bytes = k->cnt[i] * k->psz[i];
     GPU_COUNT(allocs);
     GPU_CK(cudaMallocHost(&k->host_pts[i], bytes ? bytes : 16));
     if (bytes) memcpy(k->host_pts[i], src, bytes);
+    k->host_copied += bytes;
     return 0;
 }
 
@@ -250,13 +287,14 @@ static int place_points(gpu_key *k, const gpu_key_desc *d, char *err, size_t err
 {
     const uint8_t *src[5] = {d->a, d->b1, d->b2, d->c, d->h};
     int copies = k->plan.mode == GPU_MEM_WHOLE ? d->msm_copies : 1;
+    int in_place = k->plan.mode == GPU_MEM_STREAMED && host_pin_in_place(k, d, src) == 0;
     for (int i = 0; i < N_MSM; i++) {
         if (k->plan.mode != GPU_MEM_STREAMED) {
             if (upload_points(k, i, src[i], k->cnt[i], k->psz[i], copies, err, errlen)) return -1;
             continue;
         }
         k->copies[i] = 1;
-        if (host_points(k, i, src[i], err, errlen)) return -1;
+        if (!in_place && host_copy(k, i, src[i], err, errlen)) return -1;
         for (int b = 0; b < 2; b++)
             if (dev_copy(k, &k->lane[0].stage[i][b], NULL,
                          gpu_plan_min(k->plan.chunk, k->cnt[i]) * k->psz[i], err, errlen))
@@ -269,6 +307,11 @@ extern "C" int gpu_key_memory_mode(const gpu_key *k, size_t *chunk)
 {
     if (chunk) *chunk = k->plan.chunk;
     return k->plan.mode;
+}
+
+extern "C" size_t gpu_key_host_copied(const gpu_key *k)
+{
+    return k->host_copied;
 }
 
 extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, char *err,
@@ -321,8 +364,9 @@ extern "C" void gpu_key_free(gpu_key *k)
     if (!k) return;
     for (int i = 0; i < 5; i++) {
         cudaFree(k->pts[i]);
-        cudaFreeHost(k->host_pts[i]);
+        if (!k->host_span) cudaFreeHost(k->host_pts[i]);
     }
+    if (k->host_span) cudaHostUnregister(k->host_span);
     for (int m = 0; m < 2; m++) {
         cudaFree(k->row_ptr[m]);
         cudaFree(k->sig[m]);

@@ -82,6 +82,8 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget
                                     char *err, size_t errlen);
 /* The key's memory mode (gpu_plan_mode_name's text) and chunk. */
 const char *groth16_gpu_mode(const groth16_gpu_key *k, size_t *chunk);
+/* Host bytes of pinned copies of a streamed key's points (gpu_key_host_copied). */
+size_t groth16_gpu_host_copied(const groth16_gpu_key *k);
 void groth16_gpu_free(groth16_gpu_key *k);
 /* The five MSM results into msm[] (as g16_job_msm on the CPU), computed
  * on the device from the witness alone; with g2_cpu, B2 runs on the CPU

@@ -308,13 +308,15 @@ size_t g16_key_gpu_host_bytes(const g16_key *key)
 {
     size_t proofs = (size_t)gpu_lanes(key) * (size_t)g16_key_gpu_batch(key);
     size_t bytes = proofs * key->z.n_vars * key->curve->fr_bytes + 64 * 1024;
-    const char *mode = g16_key_gpu_mode(key, NULL);
-    if (mode && !strcmp(mode, gpu_plan_mode_name(GPU_MEM_STREAMED))) {
-        const groth16_curve *c = key->curve;
-        size_t v = key->z.n_vars, n = key->z.domain_size;
-        bytes += (3 * v - key->z.n_public - 1 + n) * c->g1_bytes + v * c->g2_bytes;
-    }
-    return bytes;
+    return bytes + (key->gpu ? groth16_gpu_host_copied(key->gpu) : 0);
+}
+
+/* gpu_coefs_csr's buffers: row pointers and fill cursors (n + 1 and n a
+ * matrix), a signal and a 32-byte scalar a coefficient. */
+size_t g16_key_gpu_upload_host_bytes(const g16_key *key)
+{
+    size_t n = key->z.domain_size;
+    return 2 * (2 * n + 1) * 4 + ((size_t)key->z.n_coefs + 2) * (4 + 32);
 }
 
 /* The key's points as stored (times the shift copies when kept), its

@@ -37,6 +37,8 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget
         .b2 = z->b2_points,
         .c = z->c_points,
         .h = z->h_points,
+        .host_buf = z->file.buf,
+        .host_len = z->file.len,
         .n_vars = z->n_vars,
         .n_public = z->n_public,
         .domain_log = (int)z->log2_domain,
@@ -63,6 +65,11 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget
 const char *groth16_gpu_mode(const groth16_gpu_key *k, size_t *chunk)
 {
     return gpu_plan_mode_name(gpu_key_memory_mode(k->dev, chunk));
+}
+
+size_t groth16_gpu_host_copied(const groth16_gpu_key *k)
+{
+    return gpu_key_host_copied(k->dev);
 }
 
 void groth16_gpu_free(groth16_gpu_key *k)
@@ -174,6 +181,12 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget
 }
 
 void groth16_gpu_free(groth16_gpu_key *k) { (void)k; }
+
+size_t groth16_gpu_host_copied(const groth16_gpu_key *k)
+{
+    (void)k;
+    return 0;
+}
 
 const char *groth16_gpu_mode(const groth16_gpu_key *k, size_t *chunk)
 {
