@@ -265,6 +265,16 @@ static void test_part_fits(void)
     CHECK(policy_part_fits(1000, 1000, 0));
 }
 
+static void test_key_fits(void)
+{
+    CHECK(policy_key_fits(1000, 1000, 0));   /* the key exactly fills it */
+    CHECK(!policy_key_fits(1000, 1001, 0));  /* the key alone is larger */
+    CHECK(policy_key_fits(1000, 600, 400));  /* its load beside it, exactly */
+    CHECK(!policy_key_fits(1000, 600, 401)); /* the load's transient does not fit */
+    CHECK(!policy_key_fits(1000, 1200, 0));  /* no wrap-around below zero */
+    CHECK(!policy_key_fits(0, 1, 0));
+}
+
 static void test_trim_mark(void)
 {
     CHECK(policy_trim_mark(400 * (size_t)MB, 0) == 0);               /* idle: keep nothing */
@@ -288,6 +298,7 @@ int main(void)
     test_whole_proof();
     test_evict();
     test_part_fits();
+    test_key_fits();
     test_trim_mark();
     return test_finish("daemon.policy");
 }

@@ -188,8 +188,15 @@ static d_status gpu_load(g16d *d, dkey *k, g16_key *key, char *err, size_t errle
     size_t upload = g16_key_gpu_upload_host_bytes(key);
     dkey *freed = NULL;
     pthread_mutex_lock(&d->mu);
-    int room = d_key_make_room(d, upload, k, &freed) == 0;
-    if (room && !plan) {
+    int never = !policy_key_fits(d->cfg.budget, k->bytes, upload);
+    int room = !never && d_key_make_room(d, upload, k, &freed) == 0;
+    if (never) {
+        rc = D_ERR_NEVER_FITS;
+        d_errf(e2, sizeof e2,
+               "%s: the key's %zu bytes and its GPU upload's %zu bytes of coefficients by row "
+               "exceed the whole %zu-byte memory budget",
+               k->path, k->bytes, upload, d->cfg.budget);
+    } else if (room && !plan) {
         room = 0;
         d_errf(e2, sizeof e2,
                "%s: not even with its points streamed from host memory does the key fit the "
@@ -559,6 +566,10 @@ static d_status charge(g16d *d, dkey *k, dkey **freed, char *err, size_t errlen)
                                                                       : D_ERR_EXISTS;
         d_errf(err, errlen, "key %s is already loaded%s", k->name,
                rc == D_ERR_CONFLICT ? " from another path or with another circuit" : "");
+    } else if (!policy_key_fits(d->cfg.budget, k->bytes, 0)) {
+        rc = D_ERR_NEVER_FITS;
+        d_errf(err, errlen, "%s: key needs %zu bytes, more than the whole %zu-byte memory budget",
+               k->path, k->bytes, d->cfg.budget);
     } else if (d_key_make_room(d, k->bytes, NULL, freed)) {
         rc = D_ERR_TOO_LARGE;
         d_errf(err, errlen,

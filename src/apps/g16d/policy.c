@@ -150,6 +150,11 @@ int policy_part_fits(size_t budget, size_t key_bytes, size_t part_bytes)
     return part_bytes <= (budget > key_bytes ? budget - key_bytes : 0);
 }
 
+int policy_key_fits(size_t budget, size_t key_bytes, size_t load_bytes)
+{
+    return key_bytes <= budget && load_bytes <= budget - key_bytes;
+}
+
 /* Trimming costs the next partitions their pages (madvise flushes every
  * core's TLB, the pages fault back in): after each partition it took a
  * tenth of a 2^10 proof's CPU, and every 4 MiB of freed partitions still

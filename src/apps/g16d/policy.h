@@ -144,6 +144,13 @@ int policy_evict(size_t budget, size_t used, const policy_key *keys, int n, size
  * the submission is refused. */
 int policy_part_fits(size_t budget, size_t key_bytes, size_t part_bytes);
 
+/* 1 when a key could ever be loaded under the budget: its file
+ * (key_bytes) and what its load holds beside it while it runs
+ * (load_bytes: a GPU load's coefficients by row) fit the whole budget.
+ * Else no eviction would make room, and the load is refused for good
+ * (413) rather than for now (507). */
+int policy_key_fits(size_t budget, size_t key_bytes, size_t load_bytes);
+
 /* The allocator's free memory the reaper lets it keep (no malloc_trim
  * below it): a quarter of the budget no partition or key holds, within
  * [POLICY_TRIM_MIN, POLICY_TRIM_MAX], and none once no partition is
