@@ -41,8 +41,12 @@ SUITE_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|witness-large)$$
 # a few hundred lines of glue that make test runs; and circomlib's circuits
 # (witness.circomlib: the same evaluator and operations witness.graph_ops
 # and the fixtures' graphs run under ASan, on larger circuits: 10-11 s);
+# and the Debian packages (label package: package.deb packs the tree with
+# CPack, installs it with dpkg and proves with the installed g16, the
+# programs e2e and daemon run under ASan; package.units checks systemd
+# units, no C at all: what they test is the packaging, not our C code);
 # CI's 20 minutes cannot hold them.
-ASAN_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|witness-large|node|circomlib)$$
+ASAN_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|witness-large|node|circomlib|package)$$
 
 # CMake enables the CUDA backend when nvcc is found.
 ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
