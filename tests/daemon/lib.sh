@@ -131,6 +131,23 @@ timeline() {
   note "timeline: up to $MAXQ partitions waited; at most $MAXHELD held memory ($MAXRES KiB" \
        "reserved), $MAXSYN in synthesis; $HELDBACK samples with work queued and workers idle"
 }
+# check_ledger: in every sample of the memory timeline, what the budget
+# counted at that moment (reservations and the keys' charge) stayed
+# within it.  Per sample, not the largest reservation against today's
+# keys: a circuit's compile at load holds all that is free beside the
+# keys loaded so far, before a later key is.
+check_ledger() {
+  client memory >"$T/ledger.csv"
+  local over
+  over=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["budget_kb"] != "" && $c["reserved_kb"] + $c["keys_kb"] > $c["budget_kb"] {
+      print "at " $c["mono_s"] " s, " $c["reserved_kb"] " KiB reserved + " $c["keys_kb"] \
+            " KiB of keys > " $c["budget_kb"] " KiB"; exit }' "$T/ledger.csv")
+  [ -z "$over" ] || fail "the budget was exceeded: $over"
+  [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "keys_kb") k = i }
+                NR > 1 && $k > 0 { n++ } END { print n + 0 }' "$T/ledger.csv")" -gt 0 ] ||
+    fail "the memory timeline has no sample with the keys' charge"
+}
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$PID/status"; }
 
 # circom_key FILE.circom: the circuit compiled here with circom2 (--O0: an

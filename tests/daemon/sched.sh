@@ -105,6 +105,6 @@ snarkjs_ok "$FIX/bls12381/multiplier/verification_key.json" "$T/out-bls12381/pub
   "$T/out-bls12381/proof-99.json"
 check_hwm "$BUDGET" "$IDLE"
 timeline 2
-[ $((MAXRES * 1024 + keys)) -le "$BUDGET" ] || fail "reservations ($MAXRES KiB) + keys exceed the budget"
+check_ledger
 [ "$(client status | js o.threads.busy)" = 0 ] || fail "threads still held after every job finished"
 stop_daemon
