@@ -785,8 +785,8 @@ static void prove_batch_check(int curve, int log_n, size_t n_vars)
 /* A streamed key whose five point arrays lie in one block of anonymous
  * memory (as a zkey's buffer read by g16_file_read, with a section header
  * between arrays) pins them there: no pinned copy, the whole key's proof. */
-static void prove_in_place_check(const gpu_key_desc *d0, const gpu_mem_need *need,
-                                 const uint8_t *w, uint8_t (*whole)[192])
+static void prove_in_place_check(const gpu_key_desc *d0, const gpu_mem_need *need, const uint8_t *w,
+                                 uint8_t (*whole)[192])
 {
     gpu_key_desc d = *d0;
     size_t g1 = d.curve == FORMATS_CURVE_BN128 ? 64 : 96, n = (size_t)1 << d.domain_log;
@@ -815,7 +815,8 @@ static void prove_in_place_check(const gpu_key_desc *d0, const gpu_mem_need *nee
     if (k) {
         CHECK(gpu_key_memory_mode(k, NULL) == GPU_MEM_STREAMED);
         CHECK(gpu_key_host_copied(k) == 0);
-        int rc = gpu_prove_msms(k, w, got[0], got[1], got[2], got[3], got[4], NULL, err, sizeof err);
+        int rc =
+            gpu_prove_msms(k, w, got[0], got[1], got[2], got[3], got[4], NULL, err, sizeof err);
         if (rc) fprintf(stderr, "%s\n", err);
         CHECK(rc == 0 && memcmp(got, whole, sizeof got) == 0);
         gpu_key_free(k);

@@ -81,10 +81,10 @@ typedef struct {
                                          * reads them until gpu_key_free; else it
                                          * copies them into pinned memory */
     size_t host_len;
-    size_t n_vars;                      /* points in a, b1, b2 */
-    size_t n_public;                    /* c holds n_vars - n_public - 1 points */
-    int domain_log;                     /* h holds 2^domain_log points */
-    const uint8_t *coefs;               /* zkey section 4 entries (after the count) */
+    size_t n_vars;        /* points in a, b1, b2 */
+    size_t n_public;      /* c holds n_vars - n_public - 1 points */
+    int domain_log;       /* h holds 2^domain_log points */
+    const uint8_t *coefs; /* zkey section 4 entries (after the count) */
     size_t n_coefs;
     int msm_copies;       /* > 1: each MSM's points as a table of this many
                                 * shift copies (copy k = 2^(c k) P), built at

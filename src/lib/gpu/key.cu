@@ -41,14 +41,14 @@ typedef struct {
 struct gpu_key {
     int curve, log_n;
     size_t n_vars, n_public, n, bytes;
-    void *pts[5];                  /* a, b1, b2, c, h (tables of copies[i] shift copies) */
-    int copies[5], window[5];      /* copies 1: plain points, the cost model's window */
-    gpu_mem_plan plan;             /* whole, chunked or streamed (msm_plan.h) */
-    size_t cnt[5], psz[5];         /* each MSM's points and their affine size */
-    void *host_pts[5];             /* a streamed key's points in pinned host memory: the
+    void *pts[5];             /* a, b1, b2, c, h (tables of copies[i] shift copies) */
+    int copies[5], window[5]; /* copies 1: plain points, the cost model's window */
+    gpu_mem_plan plan;        /* whole, chunked or streamed (msm_plan.h) */
+    size_t cnt[5], psz[5];    /* each MSM's points and their affine size */
+    void *host_pts[5];        /* a streamed key's points in pinned host memory: the
                                     * caller's own, registered in place (host_span), or
                                     * copies of them (host_copied bytes) */
-    void *host_span;               /* the caller's memory registered for them, or NULL */
+    void *host_span;          /* the caller's memory registered for them, or NULL */
     size_t host_copied;
     uint32_t *row_ptr[2], *sig[2]; /* A and B coefficients by row (CSR) */
     void *val[2];
@@ -309,10 +309,7 @@ extern "C" int gpu_key_memory_mode(const gpu_key *k, size_t *chunk)
     return k->plan.mode;
 }
 
-extern "C" size_t gpu_key_host_copied(const gpu_key *k)
-{
-    return k->host_copied;
-}
+extern "C" size_t gpu_key_host_copied(const gpu_key *k) { return k->host_copied; }
 
 extern "C" gpu_key *gpu_key_upload(const gpu_key_desc *d, size_t *bytes_used, char *err,
                                    size_t errlen)

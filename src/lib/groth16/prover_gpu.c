@@ -67,10 +67,7 @@ const char *groth16_gpu_mode(const groth16_gpu_key *k, size_t *chunk)
     return gpu_plan_mode_name(gpu_key_memory_mode(k->dev, chunk));
 }
 
-size_t groth16_gpu_host_copied(const groth16_gpu_key *k)
-{
-    return gpu_key_host_copied(k->dev);
-}
+size_t groth16_gpu_host_copied(const groth16_gpu_key *k) { return gpu_key_host_copied(k->dev); }
 
 void groth16_gpu_free(groth16_gpu_key *k)
 {
