@@ -117,6 +117,18 @@ extern "C" void gpu_prof_end(gpu_prof *p, const char *what)
  * first successful probe also raises the per-thread stack to 4 KB: the
  * BLS12-381 G2 kernels call their Fq2 products and keep ~2.4 KB of frame,
  * above the 1 KB default (the cost is ~1 GB of local memory reserved). */
+/* CUDA maps streams onto CUDA_DEVICE_MAX_CONNECTIONS hardware queues (8
+ * by default, 32 at most), read when the context is made: a chunked or
+ * streamed key's lane runs 11 streams (its own, five MSM and five copy
+ * streams), and streams that share a queue wait behind each other's event
+ * waits.  Set when the library loads (for a program linked with it,
+ * before main and its threads: setenv races with other threads' getenv),
+ * not at the first CUDA call; a value the user set stays. */
+__attribute__((constructor)) static void gpu_queues_default(void)
+{
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
+}
+
 extern "C" int gpu_available(void)
 {
     static int known = -1;
