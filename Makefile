@@ -48,6 +48,15 @@ SUITE_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|witness-large)$$
 # CI's 20 minutes cannot hold them.
 ASAN_EXCLUDED := ^(fuzz|gpu|gpu-emulate-large|witness-large|node|circomlib|package)$$
 
+# A build with no record of its tests' times (a clean clone) would start
+# the long ones late and end on one of them beside an idle core:
+# tests/costs.txt seeds ctest's record (name, runs, seconds) once; later
+# runs keep ctest's own.
+seed_costs = test -s $(1)/Testing/Temporary/CTestCostData.txt || { \
+	  mkdir -p $(1)/Testing/Temporary && \
+	  awk '!/^\#/ && NF == 2 { print $$1, 1, $$2 } END { print "---" }' tests/costs.txt \
+	    >$(1)/Testing/Temporary/CTestCostData.txt; }
+
 # CMake enables the CUDA backend when nvcc is found.
 ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
 export PATH := /usr/local/cuda/bin:$(PATH)
@@ -70,6 +79,7 @@ deps:
 
 test: deps
 	$(MAKE) build
+	@$(call seed_costs,$(BUILD))
 	cd $(BUILD) && ctest $(CTEST_FLAGS) -j$(JOBS) -LE '$(SUITE_EXCLUDED)'
 
 test-large: deps
@@ -86,6 +96,7 @@ $(ASAN_DIR)/CMakeCache.txt:
 
 asan: deps $(ASAN_DIR)/CMakeCache.txt
 	cmake --build $(ASAN_DIR) -j$(JOBS)
+	@$(call seed_costs,$(ASAN_DIR))
 	cd $(ASAN_DIR) && \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
