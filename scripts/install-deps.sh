@@ -25,10 +25,12 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian packages (make package) need help2man (the man pages), dpkg-dev
 # and file (CPack's dependency list); man-db lets systemd-analyze find the
 # unit's man page, and python3-yaml reads the Prometheus rules' YAML.
+# The daemon tests read plain JSON fields with jq (a node start per field
+# cost seconds a test).
 debs=(build-essential cmake libgmp-dev clang libclang-rt-dev llvm
       libjansson-dev libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql openssl
       zlib1g-dev util-linux procps time bc curl wabt nettle-dev libxxhash-dev
-      clang-format strace
+      clang-format strace jq
       libsystemd-dev systemd help2man dpkg-dev file man-db python3-yaml)
 missing=()
 for p in "${debs[@]}"; do
