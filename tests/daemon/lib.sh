@@ -76,7 +76,9 @@ code() {
 # tests make hundreds of these calls.  Anything else is node's.
 js() {
   if [[ $1 =~ ^o(\.[A-Za-z_][A-Za-z0-9_]*|\[[0-9]+\])+$ && $1 != *.length* ]]; then
-    jq -r "path(${1#o}) as \$p | getpath(\$p[:-1]) as \$up
+    local path=${1#o}
+    [[ $path == .* ]] || path=.$path # o[0]: jq's .[0]
+    jq -r "path($path) as \$p | getpath(\$p[:-1]) as \$up
       | if (\$up | type) == \"object\" and (\$up | has(\$p[-1]))
            or (\$up | type) == \"array\" and (\$p[-1] | type) == \"number\" and \$p[-1] < (\$up | length)
         then getpath(\$p) | if type == \"object\" or type == \"array\" then tojson else . end
