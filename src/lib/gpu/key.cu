@@ -45,10 +45,11 @@ struct gpu_key {
     int copies[5], window[5]; /* copies 1: plain points, the cost model's window */
     gpu_mem_plan plan;        /* whole, chunked or streamed (msm_plan.h) */
     size_t cnt[5], psz[5];    /* each MSM's points and their affine size */
-    void *host_pts[5];        /* a streamed key's points in pinned host memory: the
-                                    * caller's own, registered in place (host_span), or
-                                    * copies of them (host_copied bytes) */
-    void *host_span;          /* the caller's memory registered for them, or NULL */
+    /* a streamed key's points in pinned host memory: the caller's own,
+     * registered in place (host_span, else NULL), or pinned copies of
+     * them (host_copied bytes) */
+    void *host_pts[5];
+    void *host_span;
     size_t host_copied;
     uint32_t *row_ptr[2], *sig[2]; /* A and B coefficients by row (CSR) */
     void *val[2];
