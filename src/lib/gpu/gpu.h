@@ -75,11 +75,13 @@ typedef struct gpu_key gpu_key;
 typedef struct {
     formats_curve curve;
     const uint8_t *a, *b1, *b2, *c, *h; /* zkey sections 5..9 (points) */
-    const uint8_t *host_buf;            /* the block holding all five (the zkey
-                                         * file's buffer), or NULL: a streamed key
-                                         * pins its points there, in place, and
-                                         * reads them until gpu_key_free; else it
-                                         * copies them into pinned memory */
+    const uint8_t *host_buf;            /* the writable block holding all five
+                                         * (the zkey read into memory), or NULL: a
+                                         * streamed key pins its points there, in
+                                         * place, and reads them until
+                                         * gpu_key_free; else (or where the driver
+                                         * declines) it copies them into pinned
+                                         * memory */
     size_t host_len;
     size_t n_vars;        /* points in a, b1, b2 */
     size_t n_public;      /* c holds n_vars - n_public - 1 points */

@@ -30,6 +30,11 @@ int groth16_gpu_present(char *why, size_t whylen)
 groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget, size_t *bytes,
                                     char *err, size_t errlen)
 {
+    /* A key the library mapped from its file (g16_key_open) is read-only
+     * page cache: its points are copied into pinned memory, not pinned in
+     * place (host_pin_in_place in gpu/key.cu says why); a caller's buffer
+     * (g16_key_open_buffer: g16d reads keys into memory of their own) is
+     * pinned where it lies. */
     gpu_key_desc d = {
         .curve = z->curve,
         .a = z->a_points,
@@ -37,8 +42,8 @@ groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget
         .b2 = z->b2_points,
         .c = z->c_points,
         .h = z->h_points,
-        .host_buf = z->file.buf,
-        .host_len = z->file.len,
+        .host_buf = z->map.addr ? NULL : z->file.buf,
+        .host_len = z->map.addr ? 0 : z->file.len,
         .n_vars = z->n_vars,
         .n_public = z->n_public,
         .domain_log = (int)z->log2_domain,
