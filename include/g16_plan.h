@@ -51,10 +51,12 @@ size_t g16_key_gpu_plan_bytes(const g16_key *key, int msm_copies, size_t budget,
  * (n_vars scalars a proof, for each lane and a whole batch; the MSMs'
  * pinned result buffers are a few KB more), and pinned copies of a
  * streamed key's points where they could not be pinned in place.  A
- * streamed key pins its points where its buffer holds them (the memory
- * given to g16_key_open_buffer: anonymous memory, as g16_file_read's,
- * pins; the driver may decline a read-only file mapping, as
- * g16_key_open's, and then the points are copied): then they add nothing. */
+ * streamed key pins its points where its buffer holds them when that is
+ * the caller's memory (g16_key_open_buffer: anonymous memory, as
+ * g16_file_read's, pins; the driver declines read-only pages, and then the
+ * points are copied), and then they add nothing; a key g16_key_open
+ * mapped from its file always copies them (pinning a file's page-cache
+ * pages for the key's life may stall on their migration and writeback). */
 size_t g16_key_gpu_host_bytes(const g16_key *key);
 /* Host memory g16_key_gpu_load takes while it runs and gives back when it
  * returns: the coefficients sorted by row for their copy to the device
