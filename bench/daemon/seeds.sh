@@ -23,6 +23,10 @@
 #                   memory`) and plot; rows of one budget share a daemon
 #     refuse        a budget below the key and one partition: the job must be
 #                   refused at submission with a 4xx
+#     queues        `g16 prove --repeat 3` with CUDA's 8 hardware queues
+#                   (CUDA_DEVICE_MAX_CONNECTIONS=8, CUDA's default) against
+#                   the 32 the library asks for: the streamed schedule runs
+#                   eleven streams, which 8 queues may serialize
 #     drop          deletes the key (the disk holds one 2^26 key and little else)
 #   --cpu         prove on the CPU (tests this script on a small --size)
 #   --device-budget  g16d's and g16 prove's --device-memory-budget (default
@@ -193,11 +197,30 @@ step_refuse() {
   echo "$out"
 }
 
+# prove_median Q: the median of `g16 prove --repeat 3` with Q hardware
+# queues (its proof verified), or "failed: ..." with the log's last line
+prove_median() {
+  local log=$T/queues-$1.log
+  CUDA_DEVICE_MAX_CONNECTIONS=$1 timeout 300 "$G16" prove "${DEVARGS[@]}" --repeat 3 --verbose \
+    "$KEY/circuit.zkey" "$KEY/witness.wtns" "$T/p.json" "$T/q.json" 2>"$log" ||
+    { cp "$log" "$OUTD/"; echo "failed: $(tail -1 "$log")"; return; }
+  local v; v=$("$G16" verify "$KEY/verification_key.json" "$T/q.json" "$T/p.json" 2>&1) || true
+  [ "$v" = OK ] || { log "NOT VERIFIED: g16 prove, $1 queues: $v"; FAILED=$((FAILED + 1)); }
+  grep -o 'median [0-9.]* s' "$log" | cut -d' ' -f2
+}
+
+step_queues() {
+  local q32 q8
+  q32=$(prove_median 32) q8=$(prove_median 8)
+  echo "| 2^$K $CURVE${DEVBUDGET:+, device budget $DEVBUDGET} | $q32 | $q8 | $(echo "$q8 $q32" | awk '$2 > 0 {printf "%.2f", $1 / $2}') |"
+}
+
 step_drop() { rm -rf "$KEY"; echo "key deleted"; }
 
 estimate() {   # seconds a step may take (to decide whether it fits)
   # key: measured on the 16-core GPU machine (BLS12-381 2^24 119 s, 2^25 189 s, 2^26 401 s)
   case $1 in key) echo $((K >= 26 ? 420 : K == 25 ? 210 : K == 24 ? 130 : 60)) ;; latency) echo 110 ;;
+  queues) echo 100 ;;
   cfg:*) local b=${1#cfg:}; b=${b%%:*} e=$((15 + N * JOBS * 23 / 10))
          [[ $1 == *:alone ]] && e=$((e + N * 23 / 10))
          [ "$b" = "$CUR_BUDGET" ] && [ -n "$PID" ] || e=$((e + 30))   # a daemon and its key load
@@ -237,6 +260,12 @@ done
     echo "| one proof alone | g16 prove --repeat 3, median s | g16d one-partition jobs, median s | g16d / g16 prove | g16 prove VmHWM MiB | device peak MiB |"
     echo "|---|---|---|---|---|---|"
     cat "$STATE/done/latency"
+  fi
+  if [ -s "$STATE/done/queues" ]; then
+    echo
+    echo "| hardware queues | g16 prove, 32 (the library's), median s | 8 (CUDA's default), median s | 8 / 32 |"
+    echo "|---|---|---|---|"
+    cat "$STATE/done/queues"
   fi
   [ -s "$STATE/done/refuse" ] && { echo; echo "A budget below the key and one partition refused: $(cat "$STATE/done/refuse")"; }
 } | tee "$OUTD/seeds-$CURVE-$K.md"
