@@ -67,6 +67,17 @@ trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; cat "$T/log" >>"$STATE/g16d.log
 KEY=$STATE/key
 DEVARGS=(--device "$DEV" ${DEVBUDGET:+--device-memory-budget "$DEVBUDGET"})
 FAILED=0
+# The steps' `g16 prove`, bounded, so that a proof that never ends says so
+# and leaves its log (2^24 under 8G did, 2026-12-07) instead of taking the
+# call with it; its last proof in $T/p.json, $T/q.json.
+PROVE=(timeout 300 "$G16" prove "${DEVARGS[@]}" --repeat 3 --verbose "$KEY/circuit.zkey"
+       "$KEY/witness.wtns" "$T/p.json" "$T/q.json")
+
+check_proof() {   # check_proof WHAT: PROVE's last proof verifies (else FAILED counts it)
+  local v; v=$("$G16" verify "$KEY/verification_key.json" "$T/q.json" "$T/p.json" 2>&1) || true
+  [ "$v" = OK ] || { log "NOT VERIFIED: $1: $v"; FAILED=$((FAILED + 1)); }
+}
+median_of() { grep -o 'median [0-9.]* s' "$1" | cut -d' ' -f2; }   # median_of PROVE_LOG
 
 verify_all() {   # verify_all DIR: every proof-i.json in DIR against public-i.json
   local v p
@@ -88,10 +99,7 @@ step_latency() {
     nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$T/smi.csv" &
     smi=$!
   fi
-  # bounded, so that a proof that never ends says so and leaves its log
-  # (2^24 under 8G did, 2026-12-07) instead of taking the call with it
-  peak_run "$T/rss" timeout 300 "$G16" prove "${DEVARGS[@]}" --repeat 3 --verbose "$KEY/circuit.zkey" \
-    "$KEY/witness.wtns" "$T/p.json" "$T/q.json" 2>"$T/prove.log" || {
+  peak_run "$T/rss" "${PROVE[@]}" 2>"$T/prove.log" || {
     local st=$?
     cp "$T/prove.log" "$OUTD/prove-latency-failed.log"
     die "g16 prove (status $st; 124: still running after 300 s): $(tail -1 "$T/prove.log")"
@@ -99,9 +107,8 @@ step_latency() {
   [ -n "$smi" ] && kill "$smi"
   cp "$T/prove.log" "$STATE/prove-latency.log"
   local dpeak; dpeak=$(sort -n "$T/smi.csv" 2>/dev/null | tail -1)
-  local v; v=$("$G16" verify "$KEY/verification_key.json" "$T/q.json" "$T/p.json" 2>&1) || true
-  [ "$v" = OK ] || { log "NOT VERIFIED: g16 prove: $v"; FAILED=$((FAILED + 1)); }
-  local tp; tp=$(grep -o 'median [0-9.]* s' "$T/prove.log" | cut -d' ' -f2)
+  check_proof "g16 prove"
+  local tp; tp=$(median_of "$T/prove.log")
   start_daemon "${DEVARGS[@]}"
   client keys load k "$KEY/circuit.zkey" >"$T/key.json"
   local lat=() t0 i
@@ -197,22 +204,20 @@ step_refuse() {
   echo "$out"
 }
 
-# prove_median Q: the median of `g16 prove --repeat 3` with Q hardware
-# queues (its proof verified), or "failed: ..." with the log's last line
-prove_median() {
-  local log=$T/queues-$1.log
-  CUDA_DEVICE_MAX_CONNECTIONS=$1 timeout 300 "$G16" prove "${DEVARGS[@]}" --repeat 3 --verbose \
-    "$KEY/circuit.zkey" "$KEY/witness.wtns" "$T/p.json" "$T/q.json" 2>"$log" ||
-    { cp "$log" "$OUTD/"; echo "failed: $(tail -1 "$log")"; return; }
-  local v; v=$("$G16" verify "$KEY/verification_key.json" "$T/q.json" "$T/p.json" 2>&1) || true
-  [ "$v" = OK ] || { log "NOT VERIFIED: g16 prove, $1 queues: $v"; FAILED=$((FAILED + 1)); }
-  grep -o 'median [0-9.]* s' "$log" | cut -d' ' -f2
-}
-
+# queues: PROVE with 32 hardware queues, then 8 (CUDA_DEVICE_MAX_CONNECTIONS
+# is read when the CUDA context is made, so one process a setting)
 step_queues() {
-  local q32 q8
-  q32=$(prove_median 32) q8=$(prove_median 8)
-  echo "| 2^$K $CURVE${DEVBUDGET:+, device budget $DEVBUDGET} | $q32 | $q8 | $(echo "$q8 $q32" | awk '$2 > 0 {printf "%.2f", $1 / $2}') |"
+  local q m=()
+  for q in 32 8; do
+    if CUDA_DEVICE_MAX_CONNECTIONS=$q "${PROVE[@]}" 2>"$T/queues-$q.log"; then
+      check_proof "g16 prove, $q queues"
+      m+=("$(median_of "$T/queues-$q.log")")
+    else
+      cp "$T/queues-$q.log" "$OUTD/"
+      m+=("failed: $(tail -1 "$T/queues-$q.log")")
+    fi
+  done
+  echo "| 2^$K $CURVE${DEVBUDGET:+, device budget $DEVBUDGET} | ${m[0]} | ${m[1]} | $(echo "${m[1]} ${m[0]}" | awk '$1 + 0 > 0 && $2 + 0 > 0 {printf "%.2f", $1 / $2}') |"
 }
 
 step_drop() { rm -rf "$KEY"; echo "key deleted"; }

@@ -244,13 +244,9 @@ static int plan_key(gpu_key *k, const gpu_key_desc *d, char *err, size_t errlen)
  * the span of the five arrays inside the caller's block): a copy would
  * double the host memory of the largest keys (2^26 BLS12-381: 38 GiB of
  * points beside the 43 GiB file).  0, or -1 when there is no block or the
- * driver declines its pages; then host_copy pins copies.  A read-only
- * file mapping (g16 prove's key) is declined and copied on purpose, not
- * registered read-only: pinning a file's page-cache pages for the life of
- * the key may have to migrate each one first and wait for the writeback of
- * a key just written, and a 2^24 key registered that way on the device
- * machine had not finished its first proof after 280 s
- * (docs/gpu-notes.md). */
+ * driver declines its pages (read-only ones); then host_copy pins
+ * copies.  Never registered read-only: the caller gives no block for a
+ * file mapping (groth16_gpu_upload says why). */
 static int host_pin_in_place(gpu_key *k, const gpu_key_desc *d, const uint8_t *const src[N_MSM])
 {
     uintptr_t lo = UINTPTR_MAX, hi = 0, buf = (uintptr_t)d->host_buf;

@@ -30,11 +30,13 @@ int groth16_gpu_present(char *why, size_t whylen)
 groth16_gpu_key *groth16_gpu_upload(const zkey *z, int msm_copies, size_t budget, size_t *bytes,
                                     char *err, size_t errlen)
 {
-    /* A key the library mapped from its file (g16_key_open) is read-only
-     * page cache: its points are copied into pinned memory, not pinned in
-     * place (host_pin_in_place in gpu/key.cu says why); a caller's buffer
-     * (g16_key_open_buffer: g16d reads keys into memory of their own) is
-     * pinned where it lies. */
+    /* A caller's buffer (g16_key_open_buffer: g16d reads keys into memory
+     * of its own) is pinned where it lies; a key the library mapped from
+     * its file (g16_key_open) is page cache, and its points are copied:
+     * pinning a file's pages for the key's life may migrate each one first
+     * and wait for the writeback of a key just written (a 2^24 key pinned
+     * that way had not finished its first proof after 280 s on the device
+     * machine; docs/gpu-notes.md). */
     gpu_key_desc d = {
         .curve = z->curve,
         .a = z->a_points,
