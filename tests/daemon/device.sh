@@ -23,7 +23,7 @@ for bad in 0 17 x; do
   "$G16D" --gpu-batch "$bad" 2>"$T/err" && fail "--gpu-batch $bad accepted"
   grep -q "bad value for --gpu-batch: '$bad'" "$T/err" || fail "unclear message: $(cat "$T/err")"
 done
-for bad in 0 lots -5M; do
+for bad in 0 lots -5M nan inf 1e9 0x10G; do
   "$G16D" --device-memory-budget "$bad" 2>"$T/err" && fail "--device-memory-budget $bad accepted"
   grep -q "bad value for --device-memory-budget: '$bad'" "$T/err" || fail "unclear message: $(cat "$T/err")"
 done

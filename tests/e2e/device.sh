@@ -41,7 +41,8 @@ for curve in bn128 bls12381; do
   fi
 done
 d=$(fixture bn128 multiplier)
-for bad in "--repeat 0" "--repeat x" "--jobs 0" "--jobs" "--device tpu" "--repeat" "--gpu-copies 1" "--gpu-copies 33" "--gpu-copies x"; do
+for bad in "--repeat 0" "--repeat x" "--jobs 0" "--jobs" "--device tpu" "--repeat" "--gpu-copies 1" "--gpu-copies 33" "--gpu-copies x" \
+           "--device-memory-budget 0" "--device-memory-budget nan" "--device-memory-budget inf" "--device-memory-budget 1e9"; do
   # shellcheck disable=SC2086
   run_g16 prove $bad "$d/circuit.zkey" "$d/witness.wtns" "$T/out/p.json" "$T/out/q.json"
   { [ "$RC" -ne 0 ] && [ "$RC" -le 125 ] && [ -s "$T/stderr" ]; } || { show_run; fail "prove $bad: expected a usage error"; }

@@ -5,6 +5,8 @@ expect_error "no process with PID 2147483" "$MW" record --pid 2147483 --out x.cs
 [ -e x.csv ] && fail "an error left a trace file behind"
 expect_error "no process matches" "$MW" record --pgrep 'no-such-process-[x]yz' --out x.csv
 expect_error "--interval '10': expected a positive duration" "$MW" record --interval 10 --pid $$
+expect_error "--interval 'infms': expected a positive duration" "$MW" record --interval infms --pid $$
+expect_error "--interval '61m': expected a positive duration" "$MW" record --interval 61m --pid $$
 expect_error "exactly one of" "$MW" record --out x.csv
 expect_error "unknown option '--bogus'" "$MW" summarize --bogus x.csv
 
@@ -34,6 +36,8 @@ printf '2.0,2.0,total,a,1,1,10,5\n' >>bad.csv
 expect_error "bad.csv:3: expected 16 fields, found 8" "$MW" summarize bad.csv
 sed -i '3d' bad.csv; printf '2.0,2.0,total,a,1,1,ten,5,5,0,10,exact,,,,\n' >>bad.csv
 expect_error "bad.csv:3: rss_kb is not a count: 'ten'" "$MW" summarize bad.csv
+sed -i '3d' bad.csv; printf 'nan,2.0,total,a,1,1,10,5,5,0,10,exact,,,,\n' >>bad.csv
+expect_error "bad.csv:3: unix_s is not a number: 'nan'" "$MW" plot bad.csv -o x.svg
 printf 'a,b\n1,2\n' >notrace.csv
 expect_error "notrace.csv:1: not a memwatch trace" "$MW" plot notrace.csv -o x.svg
 printf 'unix_s,mono_s,kind,phase,pid,nproc,rss_kb,anon_kb,file_kb,shmem_kb,hwm_kb,peak_kind,cg_current_kb,cg_peak_kb,gpu_kb,gpu_dev_kb\n1.0,1.0,total,a' >cut.csv

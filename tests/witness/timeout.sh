@@ -27,7 +27,7 @@ for cmd in "wtns calculate" fullprove; do
   "$G16" $cmd --help >"$tmp/help"
   grep -q -- '--witness-timeout S' "$tmp/help" || fail "g16 $cmd --help: no --witness-timeout"
   grep -q -- '(default 600; 0: no limit)' "$tmp/help" || fail "g16 $cmd --help: no default"
-  for v in -1 x ""; do
+  for v in -1 x "" nan inf 1e3; do
     # shellcheck disable=SC2086
     rc=0; "$G16" $cmd --witness-timeout "$v" a b c d e >/dev/null 2>&1 || rc=$?
     [ "$rc" = 2 ] || fail "g16 $cmd --witness-timeout '$v': exit $rc, not 2"

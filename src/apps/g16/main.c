@@ -17,23 +17,6 @@ double cli_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int cli_parse_size(const char *s, size_t *out)
-{
-    char *end;
-    double n = strtod(s, &end), mul = 1;
-    const char *units = "KMGT", *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
-    if (end == s || !(n >= 0)) return -1;
-    if (u) {
-        for (const char *q = units; q <= u; q++) mul *= 1024;
-        end++;
-    }
-    if (*end == 'i' || *end == 'I') end++;
-    if (*end == 'B' || *end == 'b') end++;
-    if (*end || n * mul > 1e18) return -1;
-    *out = (size_t)(n * mul);
-    return 0;
-}
-
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "commands.h"
 #include "g16.h"
 
@@ -122,8 +123,7 @@ static int parse_prove_args(int argc, char **argv, g16_options *opt, char **pos,
                 return -1;
             }
             if (!strcmp(a, "--device-memory-budget")) {
-                if (cli_parse_size(v, &opt->gpu_memory_budget) == 0 && opt->gpu_memory_budget)
-                    continue;
+                if (args_size(v, &opt->gpu_memory_budget) == 0 && opt->gpu_memory_budget) continue;
                 fprintf(stderr,
                         "g16 prove: --device-memory-budget must be a size such as 20G, not '%s'\n",
                         v);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "commands.h"
 #include "g16.h"
 #include "g16_witness.h"
@@ -140,13 +141,12 @@ static int option_value(wtns_args *a, const char *opt, const char *v)
 {
     char *end;
     long t;
-    double secs = strtod(v, &end);
-    if (!strcmp(opt, "--witness-timeout") && *v && !*end && secs >= 0 && secs <= 1e9) {
+    double secs;
+    if (!strcmp(opt, "--witness-timeout") && !args_decimal(v, &secs) && secs <= 1e9) {
         a->time_limit = secs;
         return 0;
     }
-    if (!strcmp(opt, "--witness-memory") && !cli_parse_size(v, &a->memory) && a->memory > 0)
-        return 0;
+    if (!strcmp(opt, "--witness-memory") && !args_size(v, &a->memory) && a->memory > 0) return 0;
     t = strtol(v, &end, 10);
     static const char *const devices[] = {"auto", "cpu", "gpu"};
     static const int device_codes[] = {G16_DEVICE_AUTO, G16_DEVICE_CPU, G16_DEVICE_GPU};

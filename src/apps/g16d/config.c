@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "d.h"
 #include "pgqueue.h"
 
@@ -32,42 +33,6 @@ static int parse_int(const char *v, int lo, int hi, int *out)
     long x = strtol(v, &end, 10);
     if (errno || end == v || *end || x < lo || x > hi) return -1;
     *out = (int)x;
-    return 0;
-}
-
-/* "512M", "8G", "1.5GiB", "1000000" (bytes); K/M/G/T are powers of 1024. */
-int d_parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || v < 0) return -1;
-    double mul = 1;
-    switch (toupper((unsigned char)*end)) {
-    case 0: break;
-    case 'K':
-        mul = 1024.0;
-        end++;
-        break;
-    case 'M':
-        mul = 1048576.0;
-        end++;
-        break;
-    case 'G':
-        mul = 1073741824.0;
-        end++;
-        break;
-    case 'T':
-        mul = 1099511627776.0;
-        end++;
-        break;
-    case 'B': break;
-    default: return -1;
-    }
-    if (*end == 'i' || *end == 'I') end++;
-    if (*end == 'B' || *end == 'b') end++;
-    if (*end || v * mul > 1e18) return -1;
-    *out = (size_t)(v * mul);
     return 0;
 }
 
@@ -123,8 +88,8 @@ static int set_token_file(d_config *c, const char *v)
     c->token[strcspn(c->token, "\r\n")] = 0;
     return strlen(c->token) >= 16 ? 0 : -1; /* a short token is a mistake, not a secret */
 }
-static int set_budget(d_config *c, const char *v) { return d_parse_size(v, &c->budget); }
-static int set_margin(d_config *c, const char *v) { return d_parse_size(v, &c->budget_margin); }
+static int set_budget(d_config *c, const char *v) { return args_size(v, &c->budget); }
+static int set_margin(d_config *c, const char *v) { return args_size(v, &c->budget_margin); }
 static int set_synth(d_config *c, const char *v)
 {
     return parse_int(v, 1, 32, &c->workers[ST_SYNTH]);
@@ -148,17 +113,9 @@ static int set_domain_per_thread(d_config *c, const char *v)
 {
     return parse_int(v, 1, 1 << 30, &c->domain_per_thread);
 }
-static int set_body(d_config *c, const char *v) { return d_parse_size(v, &c->max_body); }
-static int set_double(double *out, const char *v)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || x < 0) return -1;
-    *out = x;
-    return 0;
-}
-static int set_ttl(d_config *c, const char *v) { return set_double(&c->result_ttl, v); }
-static int set_fttl(d_config *c, const char *v) { return set_double(&c->fetched_ttl, v); }
+static int set_body(d_config *c, const char *v) { return args_size(v, &c->max_body); }
+static int set_ttl(d_config *c, const char *v) { return args_decimal(v, &c->result_ttl); }
+static int set_fttl(d_config *c, const char *v) { return args_decimal(v, &c->fetched_ttl); }
 static int set_sample(d_config *c, const char *v) { return parse_int(v, 10, 60000, &c->sample_ms); }
 static int set_conns(d_config *c, const char *v)
 {
@@ -201,7 +158,7 @@ static int set_g2_cpu(d_config *c, const char *v)
 static int set_copies(d_config *c, const char *v) { return parse_int(v, 2, 32, &c->gpu_copies); }
 static int set_dev_budget(d_config *c, const char *v)
 {
-    return d_parse_size(v, &c->device_budget) || c->device_budget == 0 ? -1 : 0;
+    return args_size(v, &c->device_budget) || c->device_budget == 0 ? -1 : 0;
 }
 /* A URL with a password is refused here, before anything starts. */
 static int set_queue(d_config *c, const char *v)
@@ -215,7 +172,7 @@ static int set_queue(d_config *c, const char *v)
 }
 static int set_lease(d_config *c, const char *v)
 {
-    return set_double(&c->lease_s, v) || c->lease_s < 0.5 || c->lease_s > 3600 ? -1 : 0;
+    return args_decimal(v, &c->lease_s) || c->lease_s < 0.5 || c->lease_s > 3600 ? -1 : 0;
 }
 static int set_no_listen(d_config *c, const char *v)
 {
@@ -225,12 +182,11 @@ static int set_no_listen(d_config *c, const char *v)
 }
 static int set_witness_memory(d_config *c, const char *v)
 {
-    return d_parse_size(v, &c->witness_memory) || c->witness_memory == 0 ? -1 : 0;
+    return args_size(v, &c->witness_memory) || c->witness_memory == 0 ? -1 : 0;
 }
 static int set_witness_timeout(d_config *c, const char *v)
 {
-    return set_double(&c->witness_timeout, v) || !(c->witness_timeout <= 1e9) ? -1
-                                                                              : 0; /* NaN too */
+    return args_decimal(v, &c->witness_timeout) || c->witness_timeout > 1e9 ? -1 : 0;
 }
 static int set_log_format(d_config *c, const char *v)
 {
@@ -448,41 +404,61 @@ static char *trim(char *s)
     return s;
 }
 
+/* One "name = value" line of the file (comments and blank lines given
+ * here too): 0, or -1 having said why with the file's name and line. */
+static int load_line(d_config *c, const char *path, int no, char *line)
+{
+    char *hash = strchr(line, '#');
+    if (hash && !memchr(line, '"', (size_t)(hash - line))) *hash = 0;
+    char *s = trim(line);
+    if (!*s || *s == '[') return 0; /* TOML tables are just grouping here */
+    char *eq = strchr(s, '=');
+    if (!eq) {
+        fprintf(stderr, "g16d: %s:%d: expected name = value\n", path, no);
+        return -1;
+    }
+    *eq = 0;
+    const char *name = trim(s), *val = trim(eq + 1);
+    const option *o = find(name);
+    int rc = !o ? -1 : o->arg ? o->set(c, val) : strcmp(val, "true") ? -1 : o->set(c, NULL);
+    if (rc && rc != SET_REPORTED)
+        fprintf(stderr, "g16d: %s:%d: %s '%s'\n", path, no, o ? "bad value for" : "unknown option",
+                name);
+    return rc ? -1 : 0;
+}
+
+/* Lines are bounded (no option's value is near it) and text: a NUL would
+ * hide the rest of its line from the parser. */
+#define CONFIG_LINE_MAX 4096
+
 static int load_file(d_config *c, const char *path)
 {
     FILE *f = fopen(path, "r");
-    char line[2048];
-    int no = 0;
     if (!f) {
         fprintf(stderr, "g16d: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    while (fgets(line, sizeof line, f)) {
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int no = 0, rc = 0;
+    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
         no++;
-        char *hash = strchr(line, '#');
-        if (hash && !memchr(line, '"', (size_t)(hash - line))) *hash = 0;
-        char *s = trim(line);
-        if (!*s || *s == '[') continue; /* TOML tables are just grouping here */
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            fprintf(stderr, "g16d: %s:%d: expected name = value\n", path, no);
-            fclose(f);
-            return -1;
-        }
-        *eq = 0;
-        const char *name = trim(s), *val = trim(eq + 1);
-        const option *o = find(name);
-        int rc = !o ? -1 : o->arg ? o->set(c, val) : strcmp(val, "true") ? -1 : o->set(c, NULL);
-        if (rc) {
-            if (rc != SET_REPORTED)
-                fprintf(stderr, "g16d: %s:%d: %s '%s'\n", path, no,
-                        o ? "bad value for" : "unknown option", name);
-            fclose(f);
-            return -1;
+        if (len > CONFIG_LINE_MAX || strlen(line) != (size_t)len) {
+            fprintf(stderr, "g16d: %s:%d: %s\n", path, no,
+                    len > CONFIG_LINE_MAX ? "line longer than 4096 bytes" : "NUL byte in a line");
+            rc = -1;
+        } else {
+            rc = load_line(c, path, no, line);
         }
     }
+    if (rc == 0 && ferror(f)) {
+        fprintf(stderr, "g16d: %s: read failed\n", path);
+        rc = -1;
+    }
+    free(line);
     fclose(f);
-    return 0;
+    return rc;
 }
 
 void d_default_socket(char *buf, size_t len)

@@ -294,7 +294,6 @@ int d_config_load(d_config *c, int argc, char **argv, int *exit_code);
  * read again; what can change live does, under mu; the rest is named in
  * one log line and kept. */
 void d_reload(g16d *d);
-int d_parse_size(const char *s, size_t *out);
 void d_default_socket(char *buf, size_t len);
 
 /* sd.c: systemd's notify protocol and socket activation (no-ops without

@@ -1,4 +1,5 @@
 /* memwatch: record, summarize and plot the memory timeline of a process. */
+#include "args.h"
 #include "cli.h"
 #include "g16.h"
 
@@ -29,16 +30,18 @@ int mw_fail(const char *fmt, ...)
 
 int mw_parse_duration(const char *opt, const char *s, double *sec)
 {
-    char *end;
-    double v = strtod(s, &end);
+    const char *end = "";
+    double v = 0;
+    int number = args_decimal_prefix(s, &v, &end) == 0;
     double scale = strcmp(end, "us") == 0   ? 1e-6
                    : strcmp(end, "ms") == 0 ? 1e-3
                    : strcmp(end, "s") == 0  ? 1
                    : strcmp(end, "m") == 0  ? 60
                                             : -1;
-    if (end == s || scale < 0 || !(v > 0)) {
+    /* an hour at most: a sample a second of a day-long run is already 86400 rows */
+    if (!number || scale < 0 || !(v > 0) || v * scale > 3600) {
         mw_fail("%s '%s': expected a positive duration with a unit (us, ms, s, m), "
-                "e.g. 100ms",
+                "at most an hour, e.g. 100ms",
                 opt, s);
         return -1;
     }

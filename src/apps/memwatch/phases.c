@@ -7,6 +7,7 @@
  * Where it did not rise, the interval's peak is only bounded by hwm[i-1].
  * A run's peak is exact when every such bound is below the exact peaks and
  * samples it holds; otherwise it is "sampled" (a lower bound). */
+#include "args.h"
 #include "cli.h"
 
 #include <math.h>
@@ -29,9 +30,9 @@ int ph_parse_thresholds(const char *s, ph_threshold **out, int *n)
         mw_clean_name(t->name, sizeof t->name, p, nlen);
         t->bound_kb = -1;
         if (colon) {
-            char *end;
-            double g = strtod(colon + 1, &end);
-            if (end != p + len || !(g > 0))
+            const char *end = "";
+            double g = 0;
+            if (args_decimal_prefix(colon + 1, &g, &end) || end != p + len || !(g > 0))
                 return mw_fail("--thresholds: '%.*s': expected NAME:GiB", (int)len, p);
             t->bound_kb = g * 1048576.0;
         }
