@@ -14,8 +14,13 @@ num() { grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
 # str FIELD < JSON: the first string value of FIELD
 str() { grep -o "\"$1\":\"[^\"]*\"" | head -1 | cut -d'"' -f4; }
 
-# start_daemon ARGS...: a fresh g16d (empty state dir) on $T/s.
+# start_daemon ARGS...: a fresh g16d (empty state dir) on $T/s.  Refuses
+# while another daemon answers there: the new one would exit at its bind
+# and the old one answer for it.
 start_daemon() {
+  if [ -S "$T/s" ] && client status >/dev/null 2>&1; then
+    echo "start_daemon: a g16d already answers on $T/s (stop it first)" >&2; exit 1
+  fi
   rm -rf "$T/st"
   "$G16D" --socket "$T/s" --state-dir "$T/st" --allow-dir "$ALLOW" "$@" >>"$T/log" 2>&1 &
   PID=$!

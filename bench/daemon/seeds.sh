@@ -109,6 +109,8 @@ step_latency() {
   local dpeak; dpeak=$(sort -n "$T/smi.csv" 2>/dev/null | tail -1)
   check_proof "g16 prove"
   local tp; tp=$(median_of "$T/prove.log")
+  [ -n "$PID" ] && stop_daemon   # a cfg row's, kept for the next row of its budget
+  CUR_BUDGET=
   start_daemon "${DEVARGS[@]}"
   client keys load k "$KEY/circuit.zkey" >"$T/key.json"
   local lat=() t0 i
@@ -183,14 +185,18 @@ step_cfg() {
 }
 
 step_refuse() {
-  local keyb part
-  read -r keyb part <"$STATE/key_sizes" 2>/dev/null || {
+  local keyb= part=
+  read -r keyb part <"$STATE/key_sizes" 2>/dev/null || true
+  # a budget of 0 would mean "from MemAvailable": never refuse from sizes not measured
+  [ "${keyb:-0}" -gt 0 ] && [ "${part:-0}" -gt 0 ] || {
     [ -n "$PID" ] && stop_daemon
     start_daemon "${DEVARGS[@]}" --memory-budget 100G
     client keys load k "$KEY/circuit.zkey" >"$T/key.json"
     keyb=$(num bytes <"$T/key.json") part=$(num partition_bytes <"$T/key.json")
   }
+  [ "${keyb:-0}" -gt 0 ] && [ "${part:-0}" -gt 0 ] || die "refuse: the key's sizes could not be read"
   [ -n "$PID" ] && stop_daemon
+  CUR_BUDGET=
   local small=$((keyb + part / 2))
   start_daemon "${DEVARGS[@]}" --memory-budget "$small"
   local out
