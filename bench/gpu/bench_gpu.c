@@ -18,8 +18,10 @@
  * and the points a proof copies over the link in GB/s of that time (the
  * figure to hold against BENCH_ONLY=h2d's pinned one);
  * BENCH_COPIES="12 11:24":
- * time_copies (tables of shift copies); BENCH_PROFILE=1 prints each MSM's
- * and NTT's phase times to stderr (gpu_tune.profile). */
+ * time_copies (tables of shift copies); BENCH_CHUNKS="1 2 8": time_chunks
+ * (each MSM again as that many chunks through a chunked key's path,
+ * chunk_add and chunk_finish); BENCH_PROFILE=1 prints each MSM's (and
+ * each chunk's) and NTT's phase times to stderr (gpu_tune.profile). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +180,63 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
     }
 }
 
+/* BENCH_CHUNKS="1 2 8": the same MSM as k chunks through chunk_add and
+ * chunk_finish (a chunked key's path: buckets kept across its chunks, at
+ * the window of one chunk), against the whole MSM's ref; with
+ * BENCH_PROFILE each chunk's phases print too. */
+static void time_chunks(const char *label, int curve, int g2, const void *dp, size_t psz,
+                        const void *ds, size_t n, int reps, const uint8_t *ref)
+{
+    const char *list = getenv("BENCH_CHUNKS");
+    gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
+    for (const char *v = list; v && *v;) {
+        char *end;
+        long k = strtol(v, &end, 10);
+        if (end == v) break;
+        v = end;
+        if (k < 1 || (size_t)k > n) continue;
+        size_t chunk = (n + (size_t)k - 1) / (size_t)k;
+        int c = ops.window(chunk, 1);
+        gpu_ws ws;
+        gpu_msm_pending pend;
+        uint8_t out[192];
+        double ms[64];
+        cudaEvent_t a, b;
+        memset(&ws, 0, sizeof ws);
+        cudaEventCreate(&a);
+        cudaEventCreate(&b);
+        for (int r = -1; r < reps; r++) {
+            cudaEventRecord(a, 0);
+            for (size_t off = 0; off < n; off += chunk) {
+                size_t len = n - off < chunk ? n - off : chunk;
+                if (ops.chunk_add((const uint8_t *)dp + off * psz, (const uint32_t *)ds + 8 * off,
+                                  len, c, off == 0, &ws, 0, err, sizeof err)) {
+                    fprintf(stderr, "bench_gpu: %s\n", err);
+                    exit(1);
+                }
+            }
+            if (ops.chunk_finish(n, c, &ws, 0, &pend, err, sizeof err) ||
+                gpu_msm_wait(&pend, out, err, sizeof err)) {
+                fprintf(stderr, "bench_gpu: %s\n", err);
+                exit(1);
+            }
+            cudaEventRecord(b, 0);
+            cudaEventSynchronize(b);
+            float t;
+            cudaEventElapsedTime(&t, a, b);
+            if (r >= 0) ms[r] = t;
+        }
+        qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+        printf("%-22s n=2^%-2d gpu %9.2f ms   (%ld chunks of %zu, c=%d, chunk_add; result %s)\n",
+               label, __builtin_ctzll(n), ms[reps / 2], k, chunk, c,
+               memcmp(out, ref, psz) ? "DIFFERS" : "equal");
+        fflush(stdout);
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+        gpu_ws_free(&ws);
+    }
+}
+
 #define BENCH_MSM(G, FN, LABEL, CURVE, G2)                                                         \
     static void G##_bench(size_t n, int reps, int cpu, uint8_t *sc, void *dsc)                     \
     {                                                                                              \
@@ -197,7 +256,7 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
         }                                                                                          \
         printf("%-22s n=2^%-2d gpu %9.2f ms   cpu %9.1f ms   cpu/gpu %6.1f  (points %.1f s)\n",    \
                LABEL, __builtin_ctzll(n), g, c, c / g, gen);                                       \
-        if (getenv("BENCH_COPIES")) {                                                              \
+        if (getenv("BENCH_COPIES") || getenv("BENCH_CHUNKS")) {                                    \
             uint8_t ref[192];                                                                      \
             gpu_ws ws;                                                                             \
             memset(&ws, 0, sizeof ws);                                                             \
@@ -207,6 +266,7 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
             }                                                                                      \
             gpu_ws_free(&ws);                                                                      \
             time_copies(LABEL, CURVE, G2, psz, dp, dsc, n, reps, ref);                             \
+            time_chunks(LABEL, CURVE, G2, dp, psz, dsc, n, reps, ref);                             \
         }                                                                                          \
         cudaFree(dp);                                                                              \
         free(pts);                                                                                 \

@@ -760,7 +760,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_chunk_add)(const void *d_points, const uin
     }
     void *bk;
     uint32_t *keys, *vals;
-    gpu_prof prof;
+    gpu_prof prof; /* BENCH_PROFILE's phases of the chunk (waits for st when on) */
     memset(&prof, 0, sizeof prof);
     if (gpu_ws_get(ws, WS_BUCKETS, nbk * sizeof(DG), &bk, err, errlen)) return -1;
     if (first) {
@@ -769,12 +769,14 @@ extern "C" int G16_CAT(MSM_NAME, _msm_chunk_add)(const void *d_points, const uin
     }
     if (n == 0) return 0;
     M_(digit_plan) dp = {c, nw, 1, 1, n, n};
-    return M_(sorted_entries)(d_scalars, dp, e, (uint32_t)nbk, ws, st, &prof, &keys, &vals, err,
-                              errlen) ||
-                   M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)bk, c, nw, 1, 1, ws,
-                                  st, &prof, err, errlen)
-               ? -1
-               : 0;
+    gpu_prof_begin(&prof, st);
+    if (M_(sorted_entries)(d_scalars, dp, e, (uint32_t)nbk, ws, st, &prof, &keys, &vals, err,
+                           errlen) ||
+        M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)bk, c, nw, 1, 1, ws, st, &prof,
+                       err, errlen))
+        return -1;
+    gpu_prof_end(&prof, G16_STR(MSM_NAME) " chunk_add");
+    return 0;
 }
 
 extern "C" int G16_CAT(MSM_NAME, _msm_chunk_finish)(size_t total, int c, gpu_ws *ws,
