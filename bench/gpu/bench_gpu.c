@@ -61,19 +61,18 @@ static void *to_device(const void *src, size_t bytes)
     return d;
 }
 
-/* Median milliseconds of reps timed MSMs after one warm-up. */
-static double time_msm(gpu_msm_fn fn, const void *dp, const void *ds, size_t n, int reps)
+/* Median milliseconds of reps runs of once(ctx) after one warm-up, timed
+ * with CUDA events on the legacy stream (once enqueues there and may
+ * wait); once returns 0, or -1 with err set (then the bench stops). */
+static double timed_median(int reps, int (*once)(void *ctx), void *ctx)
 {
-    gpu_ws ws;
-    uint8_t out[192];
     double ms[64];
     cudaEvent_t a, b;
-    memset(&ws, 0, sizeof ws);
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     for (int r = -1; r < reps; r++) {
         cudaEventRecord(a, 0);
-        if (fn(dp, (const uint32_t *)ds, n, out, &ws, 0, err, sizeof err)) {
+        if (once(ctx)) {
             fprintf(stderr, "bench_gpu: %s\n", err);
             exit(1);
         }
@@ -83,31 +82,52 @@ static double time_msm(gpu_msm_fn fn, const void *dp, const void *ds, size_t n, 
         cudaEventElapsedTime(&t, a, b);
         if (r >= 0) ms[r] = t;
     }
-    gpu_ws_free(&ws);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
     qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
     return ms[reps / 2];
 }
 
+typedef struct {
+    gpu_msm_fn fn;
+    const void *dp, *ds;
+    size_t n;
+    gpu_ws ws;
+    uint8_t out[192];
+} msm_run;
+
+static int msm_once(void *ctx)
+{
+    msm_run *m = ctx;
+    return m->fn(m->dp, (const uint32_t *)m->ds, m->n, m->out, &m->ws, 0, err, sizeof err);
+}
+
+/* Median milliseconds of reps timed MSMs after one warm-up. */
+static double time_msm(gpu_msm_fn fn, const void *dp, const void *ds, size_t n, int reps)
+{
+    msm_run m;
+    memset(&m, 0, sizeof m);
+    m.fn = fn, m.dp = dp, m.ds = ds, m.n = n;
+    double t = timed_median(reps, msm_once, &m);
+    gpu_ws_free(&m.ws);
+    return t;
+}
+
+typedef struct {
+    int curve, log_n, flags;
+    void *d;
+} ntt_run;
+
+static int ntt_once(void *ctx)
+{
+    ntt_run *t = ctx;
+    return gpu_ntt_dev(t->curve, t->d, t->log_n, t->flags, 0, err, sizeof err);
+}
+
 static double time_ntt(int curve, void *d, int log_n, int flags, int reps)
 {
-    double ms[64];
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    for (int r = -1; r < reps; r++) {
-        cudaEventRecord(a, 0);
-        if (gpu_ntt_dev(curve, d, log_n, flags, 0, err, sizeof err)) {
-            fprintf(stderr, "bench_gpu: %s\n", err);
-            exit(1);
-        }
-        cudaEventRecord(b, 0);
-        cudaEventSynchronize(b);
-        float t;
-        cudaEventElapsedTime(&t, a, b);
-        if (r >= 0) ms[r] = t;
-    }
-    qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
-    return ms[reps / 2];
+    ntt_run t = {curve, log_n, flags, d};
+    return timed_median(reps, ntt_once, &t);
 }
 
 /* BENCH_COPIES="12 11:24": the same MSM on tables of shift copies
@@ -180,6 +200,32 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
     }
 }
 
+typedef struct {
+    gpu_msm_copies_ops ops;
+    const void *dp, *ds;
+    size_t psz, n, chunk;
+    int c;
+    gpu_ws ws;
+    uint8_t out[192];
+} chunk_run;
+
+static int chunks_once(void *ctx)
+{
+    chunk_run *r = ctx;
+    gpu_msm_pending pend;
+    for (size_t off = 0; off < r->n; off += r->chunk) {
+        size_t len = r->n - off < r->chunk ? r->n - off : r->chunk;
+        if (r->ops.chunk_add((const uint8_t *)r->dp + off * r->psz,
+                             (const uint32_t *)r->ds + 8 * off, len, r->c, off == 0, &r->ws, 0, err,
+                             sizeof err))
+            return -1;
+    }
+    return r->ops.chunk_finish(r->n, r->c, &r->ws, 0, &pend, err, sizeof err) ||
+                   gpu_msm_wait(&pend, r->out, err, sizeof err)
+               ? -1
+               : 0;
+}
+
 /* BENCH_CHUNKS="1 2 8": the same MSM as k chunks through chunk_add and
  * chunk_finish (a chunked key's path: buckets kept across its chunks, at
  * the window of one chunk), against the whole MSM's ref; with
@@ -187,53 +233,23 @@ static void time_copies(const char *label, int curve, int g2, size_t psz, const 
 static void time_chunks(const char *label, int curve, int g2, const void *dp, size_t psz,
                         const void *ds, size_t n, int reps, const uint8_t *ref)
 {
-    const char *list = getenv("BENCH_CHUNKS");
-    gpu_msm_copies_ops ops = gpu_msm_copies_for(curve, g2);
-    for (const char *v = list; v && *v;) {
+    for (const char *v = getenv("BENCH_CHUNKS"); v && *v;) {
         char *end;
         long k = strtol(v, &end, 10);
         if (end == v) break;
         v = end;
         if (k < 1 || (size_t)k > n) continue;
-        size_t chunk = (n + (size_t)k - 1) / (size_t)k;
-        int c = ops.window(chunk, 1);
-        gpu_ws ws;
-        gpu_msm_pending pend;
-        uint8_t out[192];
-        double ms[64];
-        cudaEvent_t a, b;
-        memset(&ws, 0, sizeof ws);
-        cudaEventCreate(&a);
-        cudaEventCreate(&b);
-        for (int r = -1; r < reps; r++) {
-            cudaEventRecord(a, 0);
-            for (size_t off = 0; off < n; off += chunk) {
-                size_t len = n - off < chunk ? n - off : chunk;
-                if (ops.chunk_add((const uint8_t *)dp + off * psz, (const uint32_t *)ds + 8 * off,
-                                  len, c, off == 0, &ws, 0, err, sizeof err)) {
-                    fprintf(stderr, "bench_gpu: %s\n", err);
-                    exit(1);
-                }
-            }
-            if (ops.chunk_finish(n, c, &ws, 0, &pend, err, sizeof err) ||
-                gpu_msm_wait(&pend, out, err, sizeof err)) {
-                fprintf(stderr, "bench_gpu: %s\n", err);
-                exit(1);
-            }
-            cudaEventRecord(b, 0);
-            cudaEventSynchronize(b);
-            float t;
-            cudaEventElapsedTime(&t, a, b);
-            if (r >= 0) ms[r] = t;
-        }
-        qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
+        chunk_run r;
+        memset(&r, 0, sizeof r);
+        r.ops = gpu_msm_copies_for(curve, g2);
+        r.dp = dp, r.ds = ds, r.psz = psz, r.n = n, r.chunk = (n + (size_t)k - 1) / (size_t)k;
+        r.c = r.ops.window(r.chunk, 1);
+        double t = timed_median(reps, chunks_once, &r);
         printf("%-22s n=2^%-2d gpu %9.2f ms   (%ld chunks of %zu, c=%d, chunk_add; result %s)\n",
-               label, __builtin_ctzll(n), ms[reps / 2], k, chunk, c,
-               memcmp(out, ref, psz) ? "DIFFERS" : "equal");
+               label, __builtin_ctzll(n), t, k, r.chunk, r.c,
+               memcmp(r.out, ref, psz) ? "DIFFERS" : "equal");
         fflush(stdout);
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-        gpu_ws_free(&ws);
+        gpu_ws_free(&r.ws);
     }
 }
 
