@@ -109,9 +109,7 @@ step_latency() {
   local dpeak; dpeak=$(sort -n "$T/smi.csv" 2>/dev/null | tail -1)
   check_proof "g16 prove"
   local tp; tp=$(median_of "$T/prove.log")
-  [ -n "$PID" ] && stop_daemon   # a cfg row's, kept for the next row of its budget
-  CUR_BUDGET=
-  start_daemon "${DEVARGS[@]}"
+  fresh_daemon "${DEVARGS[@]}"
   client keys load k "$KEY/circuit.zkey" >"$T/key.json"
   local lat=() t0 i
   for i in 1 2 3; do
@@ -132,6 +130,13 @@ step_latency() {
 # its loaded key: the workers change by SIGHUP (its config file read
 # again) and the VmHWM is reset through /proc/PID/clear_refs.  Sets LOAD.
 CUR_BUDGET=
+# fresh_daemon ARGS...: a daemon of the caller's own, after stopping the one
+# a cfg row may have kept for the next row of its budget.
+fresh_daemon() {
+  [ -n "$PID" ] && stop_daemon
+  CUR_BUDGET=
+  start_daemon "$@"
+}
 daemon_for() {
   printf 'synth-workers = %s\nmsm-queue = %s\n' "$2" "$2" >"$T/conf"
   if [ -n "$PID" ] && [ "$CUR_BUDGET" = "$1" ]; then
@@ -142,8 +147,7 @@ daemon_for() {
     LOAD="(kept)"
     return
   fi
-  [ -n "$PID" ] && stop_daemon
-  start_daemon "${DEVARGS[@]}" --memory-budget "$1" --msm-workers 1 --config "$T/conf"
+  fresh_daemon "${DEVARGS[@]}" --memory-budget "$1" --msm-workers 1 --config "$T/conf"
   CUR_BUDGET=$1
   local t0; t0=$(now)
   client keys load k "$KEY/circuit.zkey" >"$T/key.json" || die "key load under $1 failed"
@@ -186,19 +190,17 @@ step_cfg() {
 
 step_refuse() {
   local keyb= part=
-  read -r keyb part <"$STATE/key_sizes" 2>/dev/null || true
   # a budget of 0 would mean "from MemAvailable": never refuse from sizes not measured
-  [ "${keyb:-0}" -gt 0 ] && [ "${part:-0}" -gt 0 ] || {
-    [ -n "$PID" ] && stop_daemon
-    start_daemon "${DEVARGS[@]}" --memory-budget 100G
+  known() { [ "${keyb:-0}" -gt 0 ] && [ "${part:-0}" -gt 0 ]; }
+  read -r keyb part <"$STATE/key_sizes" 2>/dev/null || true
+  known || {
+    fresh_daemon "${DEVARGS[@]}" --memory-budget 100G
     client keys load k "$KEY/circuit.zkey" >"$T/key.json"
     keyb=$(num bytes <"$T/key.json") part=$(num partition_bytes <"$T/key.json")
   }
-  [ "${keyb:-0}" -gt 0 ] && [ "${part:-0}" -gt 0 ] || die "refuse: the key's sizes could not be read"
-  [ -n "$PID" ] && stop_daemon
-  CUR_BUDGET=
+  known || die "refuse: the key's sizes could not be read"
   local small=$((keyb + part / 2))
-  start_daemon "${DEVARGS[@]}" --memory-budget "$small"
+  fresh_daemon "${DEVARGS[@]}" --memory-budget "$small"
   local out
   if client keys load k "$KEY/circuit.zkey" >/dev/null 2>"$T/refuse.err" &&
      client prove --key k "$KEY/witness.wtns" >/dev/null 2>>"$T/refuse.err"; then

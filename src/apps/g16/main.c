@@ -1,8 +1,6 @@
 /* g16: the command-line front end.  Each subcommand lives in its own file
  * (prove.c, verify.c, info.c, setup.c, ...) as int cli_NAME(argc, argv)
  * with argv[0] the subcommand; this file only dispatches and documents. */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

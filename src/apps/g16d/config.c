@@ -444,9 +444,11 @@ static int load_file(d_config *c, const char *path)
     int no = 0, rc = 0;
     while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
         no++;
-        if (len > CONFIG_LINE_MAX || strlen(line) != (size_t)len) {
-            fprintf(stderr, "g16d: %s:%d: %s\n", path, no,
-                    len > CONFIG_LINE_MAX ? "line longer than 4096 bytes" : "NUL byte in a line");
+        if (len > CONFIG_LINE_MAX) {
+            fprintf(stderr, "g16d: %s:%d: line longer than %d bytes\n", path, no, CONFIG_LINE_MAX);
+            rc = -1;
+        } else if (strlen(line) != (size_t)len) {
+            fprintf(stderr, "g16d: %s:%d: NUL byte in a line\n", path, no);
             rc = -1;
         } else {
             rc = load_line(c, path, no, line);
