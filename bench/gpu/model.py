@@ -52,10 +52,10 @@ POINT_BYTES = {"bn254": 4 * 64 + 128, "bls12_381": 4 * 96 + 192}
 # The plan's device figures at 2^27 (docs/gpu-notes.md, budget = device
 # less 1/32): (mode, GiB).
 PLAN_2_27 = {
-    ("bn254", "H100"): ("streamed, chunks of 2^23", 72.0),
-    ("bn254", "H200"): ("resident, chunks of 2^24", 127.6),
-    ("bls12_381", "H100"): ("streamed, chunks of 2^22", 64.2),
-    ("bls12_381", "H200"): ("resident, chunks of 2^22", 131.7),
+    ("bn254", "H100"): ("streamed, chunks of 2^23", 74.6),
+    ("bn254", "H200"): ("resident, chunks of 2^24", 132.5),
+    ("bls12_381", "H100"): ("streamed, chunks of 2^22", 64.7),
+    ("bls12_381", "H200"): ("resident, chunks of 2^22", 132.2),
 }
 # Host: VmHWM of BN254 2^24 (MiB), resident 10282 and streamed 16426,
 # with a key file of ~8 GiB: the rest (witness, a/b/c, buffers) ~2 GiB

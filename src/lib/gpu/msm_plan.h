@@ -169,9 +169,19 @@ static inline void gpu_plan_need(int curve, int domain_log, size_t n_vars, size_
     need->budget = 0;
 }
 
+/* The buckets of one MSM pass of n points at the cost model's window
+ * (one set, and the ones slot), xyzz bytes a bucket. */
+static inline size_t gpu_msm_plan_bucket_bytes(size_t n, int rbits, size_t xyzz)
+{
+    int c = gpu_msm_plan_window(n, rbits, 1);
+    return ((size_t)gpu_msm_plan_windows(rbits, c) * ((size_t)1 << (c - 1)) + 1) * xyzz;
+}
+
 /* Device bytes of the key and one proof when every MSM runs in chunks of
  * chunk points, the points resident or (streamed) two chunk buffers an
- * MSM. */
+ * MSM; an MSM of more than one chunk also holds a second set of buckets,
+ * where each chunk after its first accumulates before they are added in
+ * (msm_template.cuh, chunk_add). */
 static inline size_t gpu_plan_bytes(const gpu_mem_need *need, size_t chunk, int streamed)
 {
     size_t total = need->fixed;
@@ -179,6 +189,7 @@ static inline size_t gpu_plan_bytes(const gpu_mem_need *need, size_t chunk, int 
         size_t m = gpu_plan_min(need->count[i], chunk), pb = need->point_bytes[i];
         total += gpu_msm_plan_workspace_bytes(m, need->rbits, 1, 0, 2 * pb, 1);
         total += streamed ? 2 * m * pb : need->count[i] * pb;
+        if (need->count[i] > chunk) total += gpu_msm_plan_bucket_bytes(m, need->rbits, 2 * pb);
     }
     return total;
 }

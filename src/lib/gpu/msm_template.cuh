@@ -239,23 +239,13 @@ static __host__ __device__ void M_(fill_unused)(uint32_t *pkeys, DG *ppts, size_
     }
 }
 
-/* A finished run's sum into its bucket: stored, or (add: a chunk of an MSM
- * whose buckets persist across chunks, key.cu's chunked and streamed keys)
- * added to what the earlier chunks left there.  A pass finishes each
- * bucket once, by one thread at one level, so the add races with nothing.
- * add is a constant in each kernel (acc_first / acc_first_add), so the
- * plain MSM's kernels keep their code. */
-static HD void M_(bucket_put)(DG *buckets, uint32_t k, const DG *acc, int add)
-{
-    if (add) {
-        DG b;
-        VLOAD_RW(b, buckets + k, DG);
-        P_(add)(&b, acc);
-        buckets[k] = b;
-    } else {
-        buckets[k] = *acc;
-    }
-}
+/* A finished run's sum into its bucket.  A pass finishes each bucket
+ * once, by one thread at one level, so the store races with nothing.  A
+ * chunk of an MSM whose buckets persist across chunks (key.cu's chunked
+ * and streamed keys) stores into buckets of its own, which merge_buckets
+ * then adds in: a full addition here, in the loop of mixed additions,
+ * would cost every thread its registers (chunk_add). */
+static HD void M_(bucket_put)(DG *buckets, uint32_t k, const DG *acc) { buckets[k] = *acc; }
 
 /* Sums the runs of the sorted entries [0, m) (keys, and vals: signed
  * indices into pts), one flat loop with one mixed
@@ -268,7 +258,7 @@ static HD void M_(bucket_put)(DG *buckets, uint32_t k, const DG *acc, int add)
  * docs/gpu-notes.md v4). */
 static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const AFF *pts, size_t m,
                              int head, uint32_t last_next, uint32_t first_key, DG *buckets,
-                             uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t, int add)
+                             uint32_t sent, uint32_t *pkeys, DG *ppts, size_t t)
 {
     uint32_t k = m ? keys[0] : sent;
     int wrote_head = 0, wrote_tail = 0, open = 0;
@@ -287,7 +277,7 @@ static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const A
             wrote_head = 1;
             head = 0;
         } else {
-            M_(bucket_put)(buckets, k, &acc, add);
+            M_(bucket_put)(buckets, k, &acc);
         }
         P_(set_inf)(&acc);
         k = next;
@@ -307,7 +297,7 @@ static HD void M_(acc_chain)(const uint32_t *keys, const uint32_t *vals, const A
 /* Level 1: entries (key, signed point index) sorted by key, seg a thread. */
 static HD void M_(acc_first_body)(uint32_t *keys, const uint32_t *vals, size_t e, size_t seg,
                                   const AFF *pts, DG *buckets, uint32_t sent, uint32_t *pkeys,
-                                  DG *ppts, size_t t, int add)
+                                  DG *ppts, size_t t)
 {
     size_t start = t * seg, end = start + seg;
     if (start >= e) return;
@@ -316,7 +306,7 @@ static HD void M_(acc_first_body)(uint32_t *keys, const uint32_t *vals, size_t e
     int head = start > 0 && keys[start - 1] == k;
     M_(acc_chain)
     (keys + start, vals + start, pts, end - start, head, end < e ? keys[end] : sent, first_key,
-     buckets, sent, pkeys, ppts, t, add);
+     buckets, sent, pkeys, ppts, t);
 }
 
 /* Where MSM_ACC_CAPPED is 1 the kernel's registers are capped so
@@ -336,22 +326,14 @@ static __global__ void MSM_ACC_BOUNDS M_(acc_first)(uint32_t *keys, const uint32
                                                     size_t seg, const AFF *pts, DG *buckets,
                                                     uint32_t sent, uint32_t *pkeys, DG *ppts)
 {
-    M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID, 0);
-}
-static __global__ void MSM_ACC_BOUNDS M_(acc_first_add)(uint32_t *keys, const uint32_t *vals,
-                                                        size_t e, size_t seg, const AFF *pts,
-                                                        DG *buckets, uint32_t sent, uint32_t *pkeys,
-                                                        DG *ppts)
-{
-    M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID, 1);
+    M_(acc_first_body)(keys, vals, e, seg, pts, buckets, sent, pkeys, ppts, TID);
 }
 #undef MSM_ACC_BOUNDS
 
 /* Level >= 2: the same flat loop over the partial list (full additions); a
  * run is written to its bucket only when it holds a real partial (flag 1). */
 static HD void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e, size_t seg,
-                                 DG *buckets, uint32_t sent, uint32_t *okeys, DG *opts, size_t t,
-                                 int add)
+                                 DG *buckets, uint32_t sent, uint32_t *okeys, DG *opts, size_t t)
 {
     size_t start = t * seg, end = start + seg;
     if (start >= e) return;
@@ -375,7 +357,7 @@ static HD void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e, 
             wrote_head = 1;
             head = 0;
         } else if (real) {
-            M_(bucket_put)(buckets, k, &acc, add);
+            M_(bucket_put)(buckets, k, &acc);
         }
         P_(set_inf)(&acc);
         real = 0;
@@ -396,12 +378,19 @@ static HD void M_(acc_next_body)(const uint32_t *keys, const DG *pts, size_t e, 
 KERNEL_1D(M_(acc_next),
           (const uint32_t *keys, const DG *pts, size_t e, size_t seg, DG *buckets, uint32_t sent,
            uint32_t *okeys, DG *opts),
-          (keys, pts, e, seg, buckets, sent, okeys, opts, TID, 0))
-static __global__ void M_(acc_next_add)(const uint32_t *keys, const DG *pts, size_t e, size_t seg,
-                                        DG *buckets, uint32_t sent, uint32_t *okeys, DG *opts)
+          (keys, pts, e, seg, buckets, sent, okeys, opts, TID))
+
+/* A chunk's buckets added into its MSM's (chunk_add after the first). */
+static HD void M_(merge_buckets_body)(DG *buckets, const DG *part, size_t nbk, size_t i)
 {
-    M_(acc_next_body)(keys, pts, e, seg, buckets, sent, okeys, opts, TID, 1);
+    if (i >= nbk) return;
+    DG b, q;
+    VLOAD_RW(b, buckets + i, DG);
+    VLOAD(q, part + i, DG);
+    P_(add)(&b, &q);
+    VSTORE(buckets + i, b, DG);
 }
+KERNEL_1D(M_(merge_buckets), (DG * buckets, const DG *part, size_t nbk), (buckets, part, nbk, TID))
 
 /* Step 4, the bucket sums: window w's sum_b (b + 1) B_b over its nb
  * buckets (bucket b holds digit b + 1).  With b = s L + j (segment s of
@@ -527,7 +516,8 @@ enum {
     WS_PP2,
     WS_SEGS,
     WS_ACCS,
-    WS_OUT
+    WS_OUT,
+    WS_PART /* a chunk's own buckets (chunk_add) */
 };
 
 /* Partial lists after level 1 are reduced LEVEL_SEG entries a thread: the
@@ -537,11 +527,10 @@ enum {
 #define LEVEL_SEG 8
 
 /* Step 3 of the pipeline (after the sort): the entries into the buckets
- * of nw window groups (every set's) and nsets ones slots after them,
- * stored or (add) added to what the buckets hold. */
+ * of nw window groups (every set's) and nsets ones slots after them. */
 static int M_(accumulate)(uint32_t *keys, const uint32_t *vals, size_t e, const AFF *pts,
-                          DG *buckets, int c, int nw, int nsets, int add, gpu_ws *ws,
-                          cudaStream_t st, gpu_prof *prof, char *err, size_t errlen)
+                          DG *buckets, int c, int nw, int nsets, gpu_ws *ws, cudaStream_t st,
+                          gpu_prof *prof, char *err, size_t errlen)
 {
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)nw * nb + (uint32_t)nsets;
     size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
@@ -554,23 +543,15 @@ static int M_(accumulate)(uint32_t *keys, const uint32_t *vals, size_t e, const 
         if (gpu_ws_get(ws, WS_PP1 + 2 * k, 2 * nt * sizeof(DG), &v, err, errlen)) return -1;
         pp[k] = (DG *)v;
     }
-    if (add)
-        M_(acc_first_add)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
-            keys, vals, e, seg, pts, buckets, sent, pk[0], pp[0]);
-    else
-        M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts,
-                                                                    buckets, sent, pk[0], pp[0]);
+    M_(acc_first)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(keys, vals, e, seg, pts, buckets,
+                                                                sent, pk[0], pp[0]);
     GPU_CK_LAUNCH();
     gpu_prof_mark(prof, "acc", st);
     for (int cur = 0, level = 1; nt > 1; cur ^= 1, level++) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
-        if (add)
-            M_(acc_next_add)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
-                pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
-        else
-            M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
-                pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
+        M_(acc_next)<<<(unsigned)((nt + 127) / 128), 128, 0, st>>>(
+            pk[cur], pp[cur], m, LEVEL_SEG, buckets, sent, pk[cur ^ 1], pp[cur ^ 1]);
         GPU_CK_LAUNCH();
         if (level == 1) gpu_prof_mark(prof, "partials1", st);
     }
@@ -722,8 +703,8 @@ extern "C" int G16_CAT(MSM_NAME, _msm_start_sets)(const void *d_points, int copi
     M_(digit_plan) dp = {c, nw, copies, nsets, n, stride};
     if (M_(sorted_entries)(d_scalars, dp, e, (uint32_t)nbk, ws, st, &pend->prof, &keys, &vals, err,
                            errlen) ||
-        M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)bk, c, nsets * ng, nsets, 0, ws,
-                       st, &pend->prof, err, errlen) ||
+        M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)bk, c, nsets * ng, nsets, ws, st,
+                       &pend->prof, err, errlen) ||
         M_(land_sums)((const DG *)bk, c, ng, nsets, ws, st, pend, err, errlen))
         return -1;
     snprintf(pend->what, sizeof pend->what, "%s n=%zu c=%d copies=%d sets=%d", G16_STR(MSM_NAME), n,
@@ -758,7 +739,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_chunk_add)(const void *d_points, const uin
         snprintf(err, errlen, "gpu: chunked MSM's buckets were not set up by its first chunk");
         return -1;
     }
-    void *bk;
+    void *bk, *part;
     uint32_t *keys, *vals;
     gpu_prof prof; /* BENCH_PROFILE's phases of the chunk (waits for st when on) */
     memset(&prof, 0, sizeof prof);
@@ -768,13 +749,29 @@ extern "C" int G16_CAT(MSM_NAME, _msm_chunk_add)(const void *d_points, const uin
         GPU_CK(cudaMemsetAsync(bk, 0, nbk * sizeof(DG), st));
     }
     if (n == 0) return 0;
+    /* the first chunk accumulates straight into the MSM's buckets; a later
+     * one into its own (cleared: it stores only the buckets it touches),
+     * then adds them in, one full addition a bucket */
+    if (first) {
+        part = bk;
+    } else {
+        if (gpu_ws_get(ws, WS_PART, nbk * sizeof(DG), &part, err, errlen)) return -1;
+        GPU_COUNT(copies);
+        GPU_CK(cudaMemsetAsync(part, 0, nbk * sizeof(DG), st));
+    }
     M_(digit_plan) dp = {c, nw, 1, 1, n, n};
     gpu_prof_begin(&prof, st);
     if (M_(sorted_entries)(d_scalars, dp, e, (uint32_t)nbk, ws, st, &prof, &keys, &vals, err,
                            errlen) ||
-        M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)bk, c, nw, 1, 1, ws, st, &prof,
+        M_(accumulate)(keys, vals, e, (const AFF *)d_points, (DG *)part, c, nw, 1, ws, st, &prof,
                        err, errlen))
         return -1;
+    if (!first) {
+        M_(merge_buckets)<<<(unsigned)((nbk + 127) / 128), 128, 0, st>>>((DG *)bk, (const DG *)part,
+                                                                         nbk);
+        GPU_CK_LAUNCH();
+        gpu_prof_mark(&prof, "merge", st);
+    }
     gpu_prof_end(&prof, G16_STR(MSM_NAME) " chunk_add");
     return 0;
 }
@@ -860,7 +857,7 @@ static int M_(emulate_sorted)(const uint8_t *scalars, M_(digit_plan) dp, size_t 
 /* Step 3 thread by thread: the sorted entries into bk (groups window
  * groups of 2^(c - 1) buckets, then nsets ones slots), stored or added. */
 static int M_(emulate_accumulate)(const uint32_t *keys, const uint32_t *vals, size_t e,
-                                  const AFF *points, int c, int groups, int nsets, DG *bk, int add)
+                                  const AFF *points, int c, int groups, int nsets, DG *bk)
 {
     size_t seg = gpu_msm_plan_first_seg(e), nt = (e + seg - 1) / seg;
     uint32_t nb = 1u << (c - 1), sent = (uint32_t)groups * nb + (uint32_t)nsets;
@@ -869,12 +866,12 @@ static int M_(emulate_accumulate)(const uint32_t *keys, const uint32_t *vals, si
     int rc = -1;
     if (!pk[0] || !pk[1] || !pp[0] || !pp[1]) goto done;
     for (size_t t = 0; t < nt; t++)
-        M_(acc_first_body)((uint32_t *)keys, vals, e, seg, points, bk, sent, pk[0], pp[0], t, add);
+        M_(acc_first_body)((uint32_t *)keys, vals, e, seg, points, bk, sent, pk[0], pp[0], t);
     for (int cur = 0; nt > 1; cur ^= 1) {
         size_t m = 2 * nt;
         nt = (m + LEVEL_SEG - 1) / LEVEL_SEG;
         for (size_t t = 0; t < nt; t++) M_(acc_next_body)
-        (pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t, add);
+        (pk[cur], pp[cur], m, LEVEL_SEG, bk, sent, pk[cur ^ 1], pp[cur ^ 1], t);
     }
     rc = 0;
 done:
@@ -941,7 +938,7 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_sets)(const uint8_t *points, const
     for (size_t i = 0; i < n; i++)
         M_(shift_copies_body)((const AFF *)points, n, c, copies, table, i);
     if (M_(emulate_sorted)(scalars, dp, e, keys, vals) ||
-        M_(emulate_accumulate)(keys, vals, e, table, c, nsets * ng, nsets, bk, 0) ||
+        M_(emulate_accumulate)(keys, vals, e, table, c, nsets * ng, nsets, bk) ||
         M_(emulate_sums)(bk, c, ng, nsets, sums))
         goto done;
     for (int set = 0; set < nsets; set++)
@@ -970,13 +967,20 @@ extern "C" int G16_CAT(MSM_NAME, _msm_emulate_chunk_add)(void *buckets, int c, i
                                                          const uint8_t *scalars, size_t n)
 {
     int nw = gpu_msm_plan_windows(MSM_RBITS, c);
-    size_t e = (size_t)nw * n;
-    if (first) memset(buckets, 0, G16_CAT(MSM_NAME, _msm_emulate_buckets_bytes)(c));
+    size_t e = (size_t)nw * n, bytes = G16_CAT(MSM_NAME, _msm_emulate_buckets_bytes)(c);
+    size_t nbk = bytes / sizeof(DG);
+    if (first) memset(buckets, 0, bytes);
     if (n == 0) return 0;
+    /* as chunk_add: the first chunk into the buckets, a later one into its
+     * own, then merged */
+    DG *part = first ? (DG *)buckets : (DG *)calloc(nbk, sizeof(DG));
     uint32_t *keys = (uint32_t *)malloc(e * 4), *vals = (uint32_t *)malloc(e * 4);
     M_(digit_plan) dp = {c, nw, 1, 1, n, n};
-    int rc = !keys || !vals || M_(emulate_sorted)(scalars, dp, e, keys, vals) ||
-             M_(emulate_accumulate)(keys, vals, e, (const AFF *)points, c, nw, 1, (DG *)buckets, 1);
+    int rc = !part || !keys || !vals || M_(emulate_sorted)(scalars, dp, e, keys, vals) ||
+             M_(emulate_accumulate)(keys, vals, e, (const AFF *)points, c, nw, 1, part);
+    for (size_t i = 0; !rc && !first && i < nbk; i++)
+        M_(merge_buckets_body)((DG *)buckets, part, nbk, i);
+    if (!first) free(part);
     free(keys);
     free(vals);
     return rc ? -1 : 0;
