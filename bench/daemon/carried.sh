@@ -10,8 +10,10 @@ if [ -z "$BIN" ] && [ -f "$ROOT/.gpubin/daemon-bin.tar.xz" ]; then
 fi
 BIN=${BIN:-$ROOT/build/bin}
 G16=$BIN/g16 G16D=$BIN/g16d
-# the tarball's libg16.so.1 and side libraries sit beside the programs
-ls "$BIN"/libg16*.so.1 >/dev/null 2>&1 && export LD_LIBRARY_PATH=$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# the tarball's libg16.so.1 and side libraries sit beside the programs (a
+# build folder's bin/ has none: its programs find them by their rpath)
+LIBS=$(ls "$BIN"/libg16*.so.1 2>/dev/null || true)
+[ -n "$LIBS" ] && export LD_LIBRARY_PATH=$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # Libraries g16d lacks there: libmicrohttpd12 always (harmless where it is
 # installed), then an extra deb only for a soname still not found.
@@ -20,7 +22,8 @@ if [ -d "$ROOT/.gpubin/debs" ]; then
   for deb in "$ROOT"/.gpubin/debs/*.deb; do dpkg -x "$deb" "$PREFIX"; done
   export LD_LIBRARY_PATH=$PREFIX/usr/lib/x86_64-linux-gnu:$PREFIX/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   for _ in 1 2 3; do                 # gnutls's own needs show once it is unpacked
-    missing=$(ldd "$G16D" "$G16" "$BIN"/libg16*.so.1 2>/dev/null | awk '/not found/ {print $1}')
+    # shellcheck disable=SC2086 # LIBS: one path a line, none with spaces
+    missing=$(ldd "$G16D" "$G16" $LIBS 2>/dev/null | awk '/not found/ {print $1}')
     [ -n "$missing" ] || break
     for so in $missing; do
       for deb in "$ROOT"/.gpubin/debs/extra/*.deb; do
@@ -29,5 +32,6 @@ if [ -d "$ROOT/.gpubin/debs" ]; then
     done
   done
 fi
-ldd "$G16D" "$G16" "$BIN"/libg16*.so.1 2>/dev/null | grep "not found" >&2 && die "g16d still lacks the libraries above (bench/daemon/gpu_prepare.sh)"
+# shellcheck disable=SC2086
+ldd "$G16D" "$G16" $LIBS 2>/dev/null | grep "not found" >&2 && die "g16d still lacks the libraries above (bench/daemon/gpu_prepare.sh)"
 "$G16D" --help >/dev/null || die "$G16D does not run here"

@@ -231,8 +231,12 @@ step_queues() {
 step_drop() { rm -rf "$KEY"; echo "key deleted"; }
 
 estimate() {   # seconds a step may take (to decide whether it fits)
-  # key: measured on the 16-core GPU machine (BLS12-381 2^24 119 s, 2^25 189 s, 2^26 401 s)
-  case $1 in key) echo $((K >= 26 ? 420 : K == 25 ? 210 : K == 24 ? 130 : 60)) ;; latency) echo 110 ;;
+  # key: measured on the 16-core GPU machine (BLS12-381 2^24 119 s, 2^25
+  # 189 s, 2^26 401-476 s; BN254 2^25 123 s, 2^26 252-297 s)
+  case $1 in
+  key) if [ "$CURVE" = bn128 ]; then echo $((K >= 26 ? 320 : K == 25 ? 150 : K == 24 ? 90 : 60))
+       else echo $((K >= 26 ? 480 : K == 25 ? 210 : K == 24 ? 130 : 60)); fi ;;
+  latency) echo 110 ;;
   queues) echo 100 ;;
   cfg:*) local b=${1#cfg:}; b=${b%%:*} e=$((15 + N * JOBS * 23 / 10))
          [[ $1 == *:alone ]] && e=$((e + N * 23 / 10))
