@@ -25,9 +25,6 @@
 /* Monotonic seconds, for the commands that report their time (main.c). */
 double cli_seconds(void);
 
-/* A byte size as g16d reads them: "512M", "8G", "1.5GiB", "1000000"
- * (bytes; K, M, G, T binary units); 0, or -1 when not a size (main.c). */
-
 /* 0 when each output path out[0..nout) names a file of its own: not the
  * file of an input in[0..nin) (one path however spelled, a hard link to
  * it, an input that is a symlink to it), which writing the output would

@@ -100,8 +100,8 @@ static int real(parser *p, int c, double *out)
     const char *s = p->f[p->col[c]];
     char *end;
     *out = strtod(s, &end);
-    if (!*s || *end ||
-        !isfinite(*out)) { /* NaN or infinity would reach the plot's pixel arithmetic */
+    /* NaN or infinity would reach the plot's pixel arithmetic */
+    if (!*s || *end || !isfinite(*out)) {
         mw_errf(p->err, p->errlen, "%s:%zu: %s is not a number: '%.40s'", p->path, p->line,
                 k_need[c], s);
         return -1;
